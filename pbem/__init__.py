@@ -1,0 +1,1 @@
+"""pbem: play-by-email adjudicator."""

@@ -1,0 +1,38 @@
+"""The ruleset registry: a game name (or alias) -> its ruleset object.
+
+Rulesets are imported lazily so that one broken game cannot stop the others from loading.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from pbem.core import Ruleset
+
+# name -> (module, aliases).  Each module exposes ``RULESET``.
+_REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "1626": ("pbem.games.g1626", ("gant", "1626-le-gant-et-l-epee")),
+    "pmb": ("pbem.games.pmb", ("pourmabelle", "pour-ma-belle")),
+    "intrigue": ("pbem.games.intrigue", ()),
+}
+
+
+def names() -> list[str]:
+    """The canonical names of every registered game."""
+    return list(_REGISTRY)
+
+
+def canonical(name: str) -> str:
+    """The canonical game name for a name or alias; KeyError if unknown."""
+    key = name.strip().lower()
+    for canon, (_, aliases) in _REGISTRY.items():
+        if key == canon or key in aliases:
+            return canon
+    raise KeyError(name)
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset for a game name or alias."""
+    module = importlib.import_module(_REGISTRY[canonical(name)][0])
+    ruleset: Ruleset = module.RULESET
+    return ruleset

@@ -1,0 +1,106 @@
+"""Matching what a player typed against known names and keywords.
+
+Case- and accent-insensitive, multi-word names, and a "did you mean" for near misses.
+Rulesets use these helpers inside `parse_order`; they raise the core order errors.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError
+
+
+def fold(text: str) -> str:
+    """Lower-case, strip accents, squeeze spaces and apostrophe variants: the key names are compared by."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
+    return " ".join(text.casefold().split())
+
+
+def words(line: str) -> list[str]:
+    """Split an order line into words (spaces, tabs, and a trailing ':' or ',' removed)."""
+    return [w.strip(",;:") for w in line.split() if w.strip(",;:")]
+
+
+def match_name(typed: str, names: Iterable[str], *, what: Msg = Msg("joueur", "player")) -> str:
+    """The one name among ``names`` that ``typed`` designates.
+
+    Exact fold match wins; otherwise a unique name starting with what was typed;
+    otherwise an ambiguity or a "did you mean" error.
+    """
+    candidates = list(dict.fromkeys(names))
+    key = fold(typed)
+    if not key:
+        raise OrderSyntaxError(Msg(f"{what.fr} manquant", f"missing {what.en}"))
+    by_key = {fold(n): n for n in candidates}
+    if key in by_key:
+        return by_key[key]
+    prefixed = [n for k, n in by_key.items() if k.startswith(key)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if len(prefixed) > 1:
+        listed = ", ".join(sorted(prefixed))
+        raise OrderAmbiguousError(
+            Msg(f"« {typed} » peut désigner : {listed}", f"'{typed}' may mean: {listed}")
+        )
+    close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)
+    if close:
+        guess = " ou ".join(by_key[c] for c in close)
+        guess_en = " or ".join(by_key[c] for c in close)
+        raise OrderAmbiguousError(
+            Msg(
+                f"{what.fr} inconnu « {typed} » : vouliez-vous dire {guess} ?",
+                f"unknown {what.en} '{typed}': did you mean {guess_en}?",
+            )
+        )
+    raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
+
+
+def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = Msg("joueur", "player")) -> tuple[str, list[str]]:
+    """Match the longest run of leading ``tokens`` that is a name; return it and the remaining tokens.
+
+    This is how multi-word names work without quotes: ``ESCOUADE ser Schlingue``
+    or ``AFFECTER ser Schlingue Arya``.  If no prefix matches exactly, the whole
+    token run is matched with `match_name` (to produce the right error).
+    """
+    candidates = list(dict.fromkeys(names))
+    keys = {fold(n): n for n in candidates}
+    for end in range(len(tokens), 0, -1):
+        key = fold(" ".join(tokens[:end]))
+        if key in keys:
+            return keys[key], list(tokens[end:])
+    # No exact prefix: allow a unique-prefix or near-miss match on the first word(s).
+    for end in range(len(tokens), 0, -1):
+        try:
+            return match_name(" ".join(tokens[:end]), candidates, what=what), list(tokens[end:])
+        except OrderSyntaxError:
+            continue
+        except OrderAmbiguousError:
+            if end == 1:
+                raise
+            continue
+    return match_name(" ".join(tokens), candidates, what=what), []
+
+
+def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = Msg("mot-clé", "keyword")) -> str:
+    """Map a typed keyword (any alias, any case or accent) to its canonical form.
+
+    ``keywords`` maps folded aliases to the canonical value, e.g.
+    ``{"escouade": "ESCOUADE", "squad": "ESCOUADE"}``.
+    """
+    key = fold(typed)
+    if key in keywords:
+        return keywords[key]
+    close = difflib.get_close_matches(key, list(keywords), n=1, cutoff=0.75)
+    if close:
+        raise OrderAmbiguousError(
+            Msg(
+                f"{what.fr} inconnu « {typed} » : vouliez-vous dire {close[0].upper()} ?",
+                f"unknown {what.en} '{typed}': did you mean {close[0].upper()}?",
+            )
+        )
+    raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))

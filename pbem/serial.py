@@ -1,0 +1,95 @@
+"""Dataclass trees <-> JSON-compatible data, guided by type hints.
+
+Ruleset states are typed dataclasses; the store keeps them as JSON.  Supported
+field types: str, int, float, bool, None, Enum, nested dataclasses, and
+list/tuple/frozenset/set/dict (str keys) of those, plus ``X | None``.
+Encoding is deterministic (sets are sorted) so equal states give equal bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from functools import cache
+from typing import Any, TypeVar, Union
+
+T = TypeVar("T")
+
+
+def to_data(obj: Any) -> Any:
+    """Encode a dataclass tree as JSON-compatible data."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, dict):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_data(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted((to_data(v) for v in obj), key=lambda v: json.dumps(v, sort_keys=True))
+    return obj
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON text of a dataclass tree (sorted keys, no spaces, UTF-8 kept)."""
+    return json.dumps(to_data(obj), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def from_data(tp: Any, data: Any) -> Any:
+    """Decode JSON-compatible data into type ``tp`` (a dataclass, container or scalar type)."""
+    if tp is Any:
+        return data
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        if data is None and type(None) in args:
+            return None
+        real = [a for a in args if a is not type(None)]
+        if len(real) == 1:
+            return from_data(real[0], data)
+        for a in real:  # scalar unions like int | str: keep the value as is
+            if isinstance(a, type) and isinstance(data, a):
+                return data
+        return data
+    if origin in (list, typing.List):  # noqa: UP006
+        (arg,) = typing.get_args(tp) or (Any,)
+        return [from_data(arg, v) for v in data]
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_data(args[0], v) for v in data)
+        return tuple(from_data(a, v) for a, v in zip(args, data, strict=True))
+    if origin in (frozenset, set):
+        (arg,) = typing.get_args(tp) or (Any,)
+        return origin(from_data(arg, v) for v in data)
+    if origin is dict or origin is typing.Mapping or origin is getattr(typing, "Mapping", None):
+        kt, vt = typing.get_args(tp) or (Any, Any)
+        return {from_data(kt, k): from_data(vt, v) for k, v in data.items()}
+    if origin is not None and str(origin) == "<class 'collections.abc.Mapping'>":
+        kt, vt = typing.get_args(tp)
+        return {from_data(kt, k): from_data(vt, v) for k, v in data.items()}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        kwargs = {f.name: from_data(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data}
+        return tp(**kwargs)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(data)
+    if tp is float and isinstance(data, int):
+        return float(data)
+    if tp is int and isinstance(data, str) and data.lstrip("-").isdigit():
+        return int(data)  # dict keys come back from JSON as strings
+    return data
+
+
+def loads(tp: type[T], text: str) -> T:
+    """Decode `dumps` output back into type ``tp``."""
+    return typing.cast(T, from_data(tp, json.loads(text)))
