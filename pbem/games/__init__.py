@@ -17,6 +17,11 @@ _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+def register(name: str, module: str, aliases: tuple[str, ...] = ()) -> None:
+    """Add a ruleset (tests register their conformance ruleset this way)."""
+    _REGISTRY[name] = (module, aliases)
+
+
 def names() -> list[str]:
     """The canonical names of every registered game."""
     return list(_REGISTRY)

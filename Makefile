@@ -1,0 +1,37 @@
+# Two commands do all the set-up: `make demo` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench lint venv mail-servers clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip
+	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## make demo: plays scripted games on the embedded default (local Maildirs) and prints where the mail went.
+demo: $(STAMP)
+	$(BIN)/pbem demo
+
+## make test: installs everything, starts Dovecot + an SMTP sink on loopback, runs the whole suite.
+test: $(STAMP)
+	@mkdir -p build
+	bash scripts/mail-test-servers.sh start >build/mailsvc.log 2>&1 || { cat build/mailsvc.log; exit 1; }
+	set -a; . /tmp/pbem-mailsvc/env.sh; set +a; $(BIN)/pytest -q -p no:cacheprovider; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+
+## make bench: prints throughput figures and ratios (see scripts/bench.py).
+bench: $(STAMP)
+	bash scripts/mail-test-servers.sh start > /dev/null
+	set -a; . /tmp/pbem-mailsvc/env.sh; set +a; $(BIN)/python scripts/bench.py; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+
+lint: $(STAMP)
+	$(BIN)/ruff check pbem tests scripts
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) build data/mail data/forum data/*.sqlite*

@@ -1,0 +1,23 @@
+"""Re-checking a game's dice from an export and the revealed seed (`pbem verify`): what any player can run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.dice import Roll, commitment, verify
+
+
+def verify_export(export: dict[str, Any], seed: str | None) -> tuple[list[str], int]:
+    """Problems found (empty: all good) and the number of rolls checked."""
+    seed = seed or export.get("seed")
+    if not seed:
+        return ["no seed: the game is not over yet (the MJ reveals it at the end); give --seed"], 0
+    problems = []
+    if commitment(seed) != export["commitment"]:
+        problems.append(f"the seed does not match the published commitment {export['commitment']}")
+    count = 0
+    for rec in export["records"]:
+        rolls = [Roll(p, lo, hi, res) for p, lo, hi, res in rec["rolls"]]
+        count += len(rolls)
+        problems.extend(verify(seed, rec["dice_context"], rolls))
+    return problems, count

@@ -1,0 +1,58 @@
+"""Time at the edges: UTC instants in the database, local wall-clock times for players.
+
+Deadlines are stored as UTC ISO strings.  A step length in whole days keeps the
+local wall-clock time across a DST change (a Friday 21 h deadline two days later
+is Sunday 21 h, summer or winter), and ``@HH:MM`` rounds up to a local time.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from pbem.config import Duration
+
+
+def utcnow() -> datetime:
+    """The real clock; everything else takes ``now`` as an argument."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def iso(dt: datetime) -> str:
+    """UTC ISO text, second precision: the database format."""
+    return dt.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def parse_iso(text: str, tz: ZoneInfo | None = None) -> datetime:
+    """Parse an ISO time; a naive one is read in ``tz`` (the game's zone), else UTC."""
+    dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=tz or UTC)
+    return dt.astimezone(UTC)
+
+
+def local(dt: datetime, tz: ZoneInfo) -> datetime:
+    return dt.astimezone(tz)
+
+
+def add_duration(start: datetime, length: Duration, tz: ZoneInfo) -> datetime:
+    """``start`` plus a step length, DST-safe, optionally rounded up to a local time of day."""
+    wall = start.astimezone(tz).replace(tzinfo=None) + timedelta(days=length.days)
+    end = _localize(wall, tz) + timedelta(seconds=length.seconds)
+    if length.at is not None:
+        hour, minute = length.at
+        wall_end = end.astimezone(tz).replace(tzinfo=None)
+        target = wall_end.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if target < wall_end:
+            target += timedelta(days=1)
+        end = _localize(target, tz)
+    return end.astimezone(UTC).replace(microsecond=0)
+
+
+def _localize(wall: datetime, tz: ZoneInfo) -> datetime:
+    """A naive local time made aware; in a DST gap, the time after the gap; in a fold, the first one."""
+    aware = wall.replace(tzinfo=tz, fold=0)
+    back = aware.astimezone(UTC).astimezone(tz).replace(tzinfo=None)
+    if back != wall:  # non-existent (spring forward): move past the gap
+        aware = (wall + timedelta(hours=1)).replace(tzinfo=tz)
+    return aware

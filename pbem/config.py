@@ -1,0 +1,326 @@
+"""Reading and checking `config.toml`: every error names the key and says what is expected."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+class ConfigError(Exception):
+    """A config value is missing or wrong; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A step length: whole days keep the wall-clock time across DST; ``at`` rounds to a local time of day."""
+
+    days: int = 0
+    seconds: int = 0
+    at: tuple[int, int] | None = None  # (hour, minute) local
+
+    @property
+    def delta(self) -> timedelta:
+        return timedelta(days=self.days, seconds=self.seconds)
+
+
+_DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*(?:@\s*(\d{1,2})[:h](\d{2}))?\s*$")
+
+
+def parse_duration(value: Any, key: str) -> Duration:
+    """``48`` (hours), ``"2d"``, ``"36h"``, ``"90m"``, ``"2d@21:00"`` (two days, then the next 21:00 local)."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}")
+    if isinstance(value, (int, float)):
+        return Duration(seconds=int(value * 3600))
+    m = _DURATION.match(str(value))
+    if not m or not any(m.groups()):
+        raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}")
+    d, h, mins, ah, am = m.groups()
+    at = (int(ah), int(am)) if ah is not None else None
+    if at and not (0 <= at[0] < 24 and 0 <= at[1] < 60):
+        raise ConfigError(f"{key}: time of day {ah}:{am} is not a valid HH:MM")
+    return Duration(days=int(d or 0), seconds=int(h or 0) * 3600 + int(mins or 0) * 60, at=at)
+
+
+@dataclass(frozen=True)
+class SecretSource:
+    """Where a password or OAuth2 token comes from: an environment variable or a command's output."""
+
+    env: str | None = None
+    command: str | None = None
+
+
+@dataclass(frozen=True)
+class MailboxConfig:
+    kind: str  # maildir | imap
+    path: str = "data/mail/inbox"
+    host: str = ""
+    port: int = 993
+    user: str = ""
+    password: SecretSource = field(default_factory=SecretSource)
+    oauth2_token: SecretSource | None = None
+    security: str = "ssl"  # ssl | starttls | none
+    cafile: str | None = None
+    folder: str = "INBOX"
+    processed_folder: str | None = None
+    batch_size: int = 500
+    idle: bool = True
+
+
+@dataclass(frozen=True)
+class OutboxConfig:
+    kind: str  # maildir | smtp
+    path: str = "data/mail/outbox"
+    host: str = ""
+    port: int = 587
+    user: str = ""
+    password: SecretSource = field(default_factory=SecretSource)
+    oauth2_token: SecretSource | None = None
+    security: str = "starttls"
+    cafile: str | None = None
+    max_attempts: int = 8
+    retry_base_seconds: int = 60
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    id: str
+    ruleset: str
+    tag: str
+    title: str = ""
+    language: str = "fr"
+    mj: tuple[str, ...] = ()
+    forum_address: str = ""
+    registration: Duration = field(default_factory=lambda: Duration(days=3))
+    deadlines: Mapping[str, Duration] = field(default_factory=dict)
+    reminder_hours: tuple[float, ...] = (24.0,)
+    early_resolution: bool = True
+    early_delay_minutes: int = 30
+    auth: str = "none"  # none | dkim | spf | dkim_or_spf
+    trusted_authserv: tuple[str, ...] = ("mx.google.com",)
+    passwords: bool = False
+    min_players: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    commit_seed: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    database: Path
+    timezone: ZoneInfo
+    language: str
+    address: str  # the game address: From of everything we send, never answered
+    forum_dir: Path
+    poll_seconds: int
+    reply_cap_per_hour: int
+    mailbox: MailboxConfig
+    outbox: OutboxConfig
+    games: Mapping[str, GameConfig]
+    max_message_bytes: int = 10_000_000
+
+    def game(self, game_id: str) -> GameConfig:
+        """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
+        if game_id in self.games:
+            return self.games[game_id]
+        raise ConfigError(f"games.{game_id}: no such game in config.toml (add a [games.{game_id}] table)")
+
+
+DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
+
+_KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
+_KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
+               "max_message_bytes"}
+_KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
+              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
+              "retry_base_seconds"}
+_KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
+               "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
+               "min_players", "options", "commit_seed"}
+
+
+def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
+    for key in table:
+        if key not in known:
+            raise ConfigError(f"{where}.{key}: unknown key (expected one of: {', '.join(sorted(known))})")
+
+
+def _get(table: Mapping[str, Any], key: str, where: str, typ: type | tuple[type, ...], default: Any) -> Any:
+    if key not in table:
+        return default
+    value = table[key]
+    if not isinstance(value, typ) or (isinstance(value, bool) and typ is int):
+        names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
+        raise ConfigError(f"{where}.{key}: expected {names}, got {value!r}")
+    return value
+
+
+def _choice(table: Mapping[str, Any], key: str, where: str, choices: tuple[str, ...], default: str) -> str:
+    value = _get(table, key, where, str, default)
+    if value not in choices:
+        raise ConfigError(f"{where}.{key}: expected one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
+def _secret(table: Mapping[str, Any], where: str) -> tuple[SecretSource, SecretSource | None]:
+    env = _get(table, "password_env", where, str, None)
+    cmd = _get(table, "password_command", where, str, None)
+    if env and cmd:
+        raise ConfigError(f"{where}: give password_env or password_command, not both")
+    token_cmd = _get(table, "oauth2_token_command", where, str, None)
+    return SecretSource(env=env, command=cmd), (SecretSource(command=token_cmd) if token_cmd else None)
+
+
+def _resolve_path(root: Path, value: str) -> Path:
+    p = Path(value).expanduser()
+    return p if p.is_absolute() else root / p
+
+
+def load(path: str | Path) -> Config:
+    """Read and check a config file; relative paths are relative to the file's folder."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found (give --config or run from the project folder)") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return parse(data, path.resolve().parent)
+
+
+def parse(data: Mapping[str, Any], root: Path) -> Config:
+    _check_keys(data, _KNOWN_TOP, "config")
+    top = _get(data, "pbem", "config", dict, {})
+    _check_keys(top, _KNOWN_PBEM, "pbem")
+    tzname = _get(top, "timezone", "pbem", str, "Europe/Paris")
+    try:
+        tz = ZoneInfo(tzname)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"pbem.timezone: unknown time zone {tzname!r} (expected e.g. \"Europe/Paris\")") from None
+    language = _choice(top, "language", "pbem", ("fr", "en"), "fr")
+    address = _get(top, "address", "pbem", str, "")
+    if "@" not in address:
+        raise ConfigError(f"pbem.address: expected the game's e-mail address, got {address!r}")
+
+    mb = _get(data, "mailbox", "config", dict, {"kind": "maildir"})
+    _check_keys(mb, _KNOWN_BOX - {"max_attempts", "retry_base_seconds"}, "mailbox")
+    mkind = _choice(mb, "kind", "mailbox", ("maildir", "imap"), "maildir")
+    mpw, mtok = _secret(mb, "mailbox")
+    mailbox = MailboxConfig(
+        kind=mkind,
+        path=str(_resolve_path(root, _get(mb, "path", "mailbox", str, "data/mail/inbox"))),
+        host=_get(mb, "host", "mailbox", str, ""),
+        port=_get(mb, "port", "mailbox", int, 993),
+        user=_get(mb, "user", "mailbox", str, ""),
+        password=mpw, oauth2_token=mtok,
+        security=_choice(mb, "security", "mailbox", ("ssl", "starttls", "none"), "ssl"),
+        cafile=_get(mb, "cafile", "mailbox", str, None),
+        folder=_get(mb, "folder", "mailbox", str, "INBOX"),
+        processed_folder=_get(mb, "processed_folder", "mailbox", str, None),
+        batch_size=_get(mb, "batch_size", "mailbox", int, 500),
+        idle=_get(mb, "idle", "mailbox", bool, True),
+    )
+    if mkind == "imap":
+        for key in ("host", "user"):
+            if not getattr(mailbox, key):
+                raise ConfigError(f"mailbox.{key}: required when mailbox.kind = \"imap\"")
+        if not (mpw.env or mpw.command or mtok):
+            raise ConfigError("mailbox: give password_env, password_command or oauth2_token_command for IMAP")
+
+    ob = _get(data, "outbox", "config", dict, {"kind": "maildir"})
+    _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle"}, "outbox")
+    okind = _choice(ob, "kind", "outbox", ("maildir", "smtp"), "maildir")
+    opw, otok = _secret(ob, "outbox")
+    outbox = OutboxConfig(
+        kind=okind,
+        path=str(_resolve_path(root, _get(ob, "path", "outbox", str, "data/mail/outbox"))),
+        host=_get(ob, "host", "outbox", str, ""),
+        port=_get(ob, "port", "outbox", int, 587),
+        user=_get(ob, "user", "outbox", str, ""),
+        password=opw, oauth2_token=otok,
+        security=_choice(ob, "security", "outbox", ("ssl", "starttls", "none"), "starttls"),
+        cafile=_get(ob, "cafile", "outbox", str, None),
+        max_attempts=_get(ob, "max_attempts", "outbox", int, 8),
+        retry_base_seconds=_get(ob, "retry_base_seconds", "outbox", int, 60),
+    )
+    if okind == "smtp" and not outbox.host:
+        raise ConfigError("outbox.host: required when outbox.kind = \"smtp\"")
+
+    games: dict[str, GameConfig] = {}
+    for gid, g in _get(data, "games", "config", dict, {}).items():
+        games[gid] = _game(gid, g, language)
+    tags = [g.tag.lower() for g in games.values()]
+    if len(set(tags)) != len(tags):
+        raise ConfigError("games: two games share the same tag; each game needs its own subject tag")
+
+    return Config(
+        root=root,
+        database=_resolve_path(root, _get(top, "database", "pbem", str, "data/pbem.sqlite")),
+        timezone=tz,
+        language=language,
+        address=address.lower(),
+        forum_dir=_resolve_path(root, _get(top, "forum_dir", "pbem", str, "data/forum")),
+        poll_seconds=_get(top, "poll_seconds", "pbem", int, 60),
+        reply_cap_per_hour=_get(top, "reply_cap_per_hour", "pbem", int, 20),
+        mailbox=mailbox,
+        outbox=outbox,
+        games=games,
+        max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
+    )
+
+
+def _game(gid: str, g: Any, language: str) -> GameConfig:
+    where = f"games.{gid}"
+    if not isinstance(g, dict):
+        raise ConfigError(f"{where}: expected a table")
+    _check_keys(g, _KNOWN_GAME, where)
+    from pbem import games as registry
+
+    ruleset = _get(g, "ruleset", where, str, "")
+    try:
+        ruleset = registry.canonical(ruleset)
+    except KeyError:
+        raise ConfigError(f"{where}.ruleset: expected one of {', '.join(registry.names())}, got {ruleset!r}") from None
+    deadlines = dict(DEFAULT_DEADLINES)
+    for k, v in _get(g, "deadlines", where, dict, {}).items():
+        deadlines[k] = parse_duration(v, f"{where}.deadlines.{k}")
+    mj = _get(g, "mj", where, (str, list), [])
+    mj_list = [mj] if isinstance(mj, str) else mj
+    if not all(isinstance(a, str) and "@" in a for a in mj_list):
+        raise ConfigError(f"{where}.mj: expected an e-mail address or a list of them, got {mj!r}")
+    reminders = _get(g, "reminder_hours", where, list, [24])
+    if not all(isinstance(h, (int, float)) and not isinstance(h, bool) and h > 0 for h in reminders):
+        raise ConfigError(f"{where}.reminder_hours: expected a list of positive numbers of hours, got {reminders!r}")
+    options = _get(g, "options", where, dict, {})
+    defaults = registry.get(ruleset).default_options
+    for k in options:
+        if k not in defaults:
+            raise ConfigError(f"{where}.options.{k}: unknown option for {ruleset} (expected one of: "
+                              f"{', '.join(sorted(defaults)) or 'none'})")
+    return GameConfig(
+        id=gid,
+        ruleset=ruleset,
+        tag=_get(g, "tag", where, str, gid).strip("[]"),
+        title=_get(g, "title", where, str, registry.get(ruleset).title),
+        language=_choice(g, "language", where, ("fr", "en"), language),
+        mj=tuple(a.lower().strip() for a in mj_list),
+        forum_address=_get(g, "forum_address", where, str, ""),
+        registration=parse_duration(g.get("registration", "3d"), f"{where}.registration"),
+        deadlines=deadlines,
+        reminder_hours=tuple(float(h) for h in reminders),
+        early_resolution=_get(g, "early_resolution", where, bool, True),
+        early_delay_minutes=_get(g, "early_delay_minutes", where, int, 30),
+        auth=_choice(g, "auth", where, ("none", "dkim", "spf", "dkim_or_spf"), "none"),
+        trusted_authserv=tuple(_get(g, "trusted_authserv", where, list, ["mx.google.com"])),
+        passwords=_get(g, "passwords", where, bool, False),
+        min_players=_get(g, "min_players", where, int, 0),
+        options={**defaults, **options},
+        commit_seed=_get(g, "commit_seed", where, bool, True),
+    )

@@ -1,0 +1,204 @@
+"""One pass of work (`tick`) and the daemon that runs it on timers (APScheduler) and on new mail (IMAP IDLE).
+
+A tick: fetch new mail and store it raw -> interpret stored mail and queue the
+answers -> fire due registrations ends, reminders and deadlines -> write forum
+files -> send the outbox.  Each stage commits before the next starts, so a crash
+anywhere is repaired by the next tick.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import ssl
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.clock import iso, parse_iso, utcnow
+from pbem.config import Config, SecretSource
+from pbem.engine import Engine
+from pbem.mail.inbox import ImapSource, MaildirSource, MailSource, RawMessage, password_from_command, password_from_env
+from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
+from pbem.outbox import SendReport, send_due
+from pbem.store import Store
+
+log = logging.getLogger("pbem")
+
+
+def secret_provider(source: SecretSource | None, what: str) -> Callable[[], str] | None:
+    """A callable returning a password or token from the environment or a command (run when needed)."""
+    if source is None:
+        return None
+    if source.env:
+        return password_from_env(source.env)
+    if source.command:
+        return password_from_command(source.command)
+    return None
+
+
+def _ssl_context(cafile: str | None) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
+
+
+def open_mailbox(config: Config, store: Store) -> MailSource:
+    """The configured game mailbox: a local Maildir (the embedded default) or IMAP."""
+    mb = config.mailbox
+    if mb.kind == "maildir":
+        return MaildirSource(mb.path, store, mb.processed_folder)
+    return ImapSource(
+        host=mb.host, port=mb.port, user=mb.user, password_provider=secret_provider(mb.password, "password"),
+        folder=mb.folder, ssl=mb.security == "ssl", starttls=mb.security == "starttls",
+        ssl_context=_ssl_context(mb.cafile) if mb.security != "none" else None,
+        oauth2_token_provider=secret_provider(mb.oauth2_token, "token"), cursors=store,
+        processed_folder=mb.processed_folder, batch_size=mb.batch_size,
+    )
+
+
+def open_transport(config: Config) -> Transport:
+    """The configured outbox transport: a local Maildir (the embedded default) or SMTP."""
+    ob = config.outbox
+    if ob.kind == "maildir":
+        return MaildirTransport(ob.path)
+    return SmtpTransport(
+        host=ob.host, port=ob.port, security=ob.security,  # type: ignore[arg-type]
+        user=ob.user or None, password_provider=secret_provider(ob.password, "password"),
+        oauth2_token_provider=secret_provider(ob.oauth2_token, "token"),
+        ssl_context=_ssl_context(ob.cafile) if ob.security != "none" else None,
+    )
+
+
+@dataclass
+class TickReport:
+    fetched: int = 0
+    processed: int = 0
+    fired: list[str] = field(default_factory=list)
+    sent: SendReport | None = None
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        s = self.sent
+        sent = f"{s.sent} sent, {s.retrying} to retry, {s.failed} failed" if s else "not sent"
+        parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
+        return "; ".join(parts)
+
+
+def tick(config: Config, store: Store, now: datetime | None = None, *, source: MailSource | None = None,
+         transport: Transport | None = None) -> TickReport:
+    """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests)."""
+    now = now or utcnow()
+    report = TickReport()
+    engine = Engine(config, store)
+    own_source = source is None
+    own_transport = transport is None
+    try:
+        src = source or open_mailbox(config, store)
+        try:
+            def sink(batch: list[RawMessage]) -> None:
+                report.fetched += store.store_raw([(m.key, m.raw) for m in batch], iso(now))
+
+            src.fetch_new(sink)
+        except Exception as e:  # a mailbox outage must not stop deadlines or sending
+            log.warning("fetching mail failed: %s", e)
+            report.errors.append(f"fetch failed: {e}")
+        keys = engine.process_pending(now)
+        report.processed = len(keys)
+        if keys:
+            try:
+                src.after_processed(keys)
+            except Exception as e:
+                log.warning("marking processed mail failed: %s", e)
+        report.fired = engine.due(now)
+        for game_id in config.games:
+            if store.game(game_id):
+                engine.write_forum(game_id)
+        tr = transport or open_transport(config)
+        try:
+            report.sent = send_due(store, tr, sender=config.address, now=now,
+                                   max_attempts=config.outbox.max_attempts,
+                                   retry_base_seconds=config.outbox.retry_base_seconds)
+        finally:
+            if own_transport:
+                tr.close()
+    finally:
+        if own_source and "src" in locals():
+            src.close()
+    return report
+
+
+def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
+    """The earliest future moment something is due (a deadline, an early resolution, a reminder, a retry)."""
+    times: list[datetime] = []
+    for g in store.games():
+        if g.id not in config.games or g.deadline is None or g.phase == "finished":
+            continue
+        deadline = parse_iso(g.deadline)
+        times.append(deadline)
+        if g.early_at:
+            times.append(parse_iso(g.early_at))
+        for h in config.games[g.id].reminder_hours:
+            if h not in g.reminders_sent:
+                times.append(deadline - timedelta(hours=h))
+    for item in store.outbox_items(status="queued"):
+        times.append(parse_iso(item["next_attempt_at"]))
+    future = [t for t in times if t > now]
+    return min(future) if future else None
+
+
+def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = None) -> None:
+    """The daemon: a tick every ``poll_seconds``, at every deadline, and as soon as IDLE reports new mail."""
+    from apscheduler.executors.pool import ThreadPoolExecutor
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    scheduler = BlockingScheduler(executors={"default": ThreadPoolExecutor(1)},
+                                  job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+    stop = threading.Event()
+
+    def job() -> None:
+        store = Store(config.database)
+        try:
+            rep = tick(config, store)
+            if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):
+                log.info("tick: %s", rep.summary())
+            wake = next_wakeup(config, store, utcnow())
+            if wake is not None:
+                scheduler.add_job(job, "date", run_date=wake, id="wakeup", replace_existing=True)
+        except Exception:
+            log.exception("tick failed; next attempt at the next timer")
+        finally:
+            store.close()
+
+    def watch_idle() -> None:
+        """A second mailbox connection that only waits (IMAP IDLE) and wakes the tick up."""
+        store = Store(config.database)
+        source: Any = None
+        while not stop.is_set():
+            try:
+                source = source or (once_idle_source() if once_idle_source else open_mailbox(config, store))
+                if source.wait(min(config.poll_seconds, 25 * 60)) and not stop.is_set():
+                    scheduler.add_job(job, id="mail", replace_existing=True)
+            except Exception as e:
+                log.warning("waiting for mail failed (%s); polling continues", e)
+                if source is not None:
+                    source.close()
+                source = None
+                stop.wait(config.poll_seconds)
+        if source is not None:
+            source.close()
+        store.close()
+
+    scheduler.add_job(job, "interval", seconds=config.poll_seconds, id="poll", next_run_time=utcnow())
+    if config.mailbox.kind == "imap" and config.mailbox.idle:
+        threading.Thread(target=watch_idle, name="imap-idle", daemon=True).start()
+
+    def shutdown(*_: Any) -> None:
+        stop.set()
+        scheduler.shutdown(wait=True)
+
+    signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, shutdown)
+    log.info("pbem daemon started: mailbox %s, outbox %s, polling every %s s", config.mailbox.kind,
+             config.outbox.kind, config.poll_seconds)
+    scheduler.start()

@@ -1,0 +1,67 @@
+"""`pbem doctor`: check the config and that the mailbox and SMTP logins work, writing nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from pbem import config as configmod
+
+
+def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
+    """(what, ok, detail) for each check, in order; later checks are skipped when the config is broken."""
+    try:
+        cfg = configmod.load(config_path)
+    except configmod.ConfigError as e:
+        yield "config", False, str(e)
+        return
+    yield "config", True, f"{config_path}: {len(cfg.games)} game(s): {', '.join(cfg.games) or 'none'}"
+    db = Path(cfg.database)
+    yield "database", True, f"{db} ({'exists' if db.exists() else 'will be created'})"
+    from pbem.daemon import open_transport, secret_provider
+
+    if cfg.mailbox.kind == "maildir":
+        path = Path(cfg.mailbox.path)
+        yield "mailbox", True, f"Maildir {path} ({'exists' if path.exists() else 'will be created'})"
+    else:
+        from pbem.mail.inbox import ImapSource
+
+        mb = cfg.mailbox
+        try:
+            src = ImapSource(host=mb.host, port=mb.port, user=mb.user,
+                             password_provider=secret_provider(mb.password, "password"), folder=mb.folder,
+                             ssl=mb.security == "ssl", starttls=mb.security == "starttls",
+                             ssl_context=_ctx(mb.cafile) if mb.security != "none" else None,
+                             oauth2_token_provider=secret_provider(mb.oauth2_token, "token"), cursors=_NoCursors(),
+                             processed_folder=mb.processed_folder)
+            src.check_login()
+            src.close()
+            yield "mailbox", True, f"IMAP login {mb.user}@{mb.host}:{mb.port} ok, folder {mb.folder} readable"
+        except Exception as e:
+            yield "mailbox", False, f"IMAP {mb.user}@{mb.host}:{mb.port}: {e}"
+    if cfg.outbox.kind == "maildir":
+        yield "outbox", True, f"Maildir {cfg.outbox.path}"
+    else:
+        try:
+            tr = open_transport(cfg)
+            tr.check_login()  # type: ignore[attr-defined]
+            tr.close()
+            yield "outbox", True, f"SMTP login {cfg.outbox.user or '(no auth)'}@{cfg.outbox.host}:{cfg.outbox.port} ok"
+        except Exception as e:
+            yield "outbox", False, f"SMTP {cfg.outbox.host}:{cfg.outbox.port}: {e}"
+
+
+def _ctx(cafile: str | None):  # type: ignore[no-untyped-def]
+    import ssl
+
+    return ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
+
+
+class _NoCursors:
+    """doctor writes nothing: a cursor store that forgets."""
+
+    def get_cursor(self, source: str) -> str | None:
+        return None
+
+    def set_cursor(self, source: str, value: str) -> None:
+        pass

@@ -1,0 +1,1041 @@
+"""The game driver: who must decide now, by when; orders in, defaults at the deadline, steps resolved and recorded.
+
+The engine is the only place that ties a ruleset to the store and the outbox.  It
+never talks to a mail server: it takes parsed mail (`pbem.mail.reading`) and queues
+letters (`pbem.outbox`); the caller passes ``now``.  Every state change that must
+hold together (a processed message and its ack; a resolved step, the new state and
+its mails) is one database transaction, so a crash at any point leaves either all
+of it or none of it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pbem import games as registry
+from pbem import serial
+from pbem.clock import add_duration, iso, parse_iso
+from pbem.config import Config, GameConfig
+from pbem.core import MJ, PUBLIC, Event, Msg, Order, OrderError, OrderNotAllowedError, Ruleset, Seat, SetupError
+from pbem.dice import Dice, Roll, commitment, new_seed
+from pbem.dice import verify as verify_rolls
+from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
+from pbem.mail.senders import auth_verdict, check_password, is_automatic
+from pbem.names import fold
+from pbem.outbox import Letter, queue
+from pbem.render import Renderer
+from pbem.store import GameRow, OrderSet, PlayerRow, Store
+
+
+class EngineError(Exception):
+    """An MJ command that cannot be done; the message says why."""
+
+
+# --- common commands (all games), French first, English aliases ---
+
+COMMANDS = {
+    "inscription": "JOIN", "join": "JOIN", "register": "JOIN",
+    "aide": "HELP", "help": "HELP", "?": "HELP",
+    "etat": "STATUS", "status": "STATUS",
+    "ordres": "ORDERS", "orders": "ORDERS",
+    "rapport": "REPORT", "report": "REPORT",
+    "pour": "FOR", "for": "FOR",
+    "annuler": "CANCEL", "cancel": "CANCEL",
+}
+JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play", "i would like to join",
+                "i wish to participate")
+_NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
+
+
+@dataclass
+class LineVerdict:
+    """One line of an ack: the text, and either 'ok' or an error message."""
+
+    text: str
+    ok: bool
+    note: str = ""
+    label: str = ""
+
+
+@dataclass
+class MailResult:
+    verdicts: list[LineVerdict] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)  # paragraphs appended after the echo (help, status, results)
+    kept_orders: bool = False
+    replaced: bool = False
+
+
+def _orders_json(orders: Mapping[str, Sequence[Order]]) -> dict[str, list[list[Any]]]:
+    return {p: [[o.verb, list(o.args), o.text] for o in os] for p, os in orders.items()}
+
+
+def _events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [{"kind": e.kind, "audience": [e.audience.kind, list(e.audience.players)], "data": serial.to_data(e.data)}
+            for e in events]
+
+
+def events_from_json(data: Sequence[Mapping[str, Any]]) -> list[Event]:
+    from pbem.core import Audience
+
+    return [Event(d["kind"], Audience(d["audience"][0], tuple(d["audience"][1])), d["data"]) for d in data]
+
+
+def _rolls_json(rolls: Sequence[Roll]) -> list[list[Any]]:
+    return [[r.purpose, r.low, r.high, r.result] for r in rolls]
+
+
+def rolls_from_json(data: Sequence[Sequence[Any]]) -> list[Roll]:
+    return [Roll(p, lo, hi, res) for p, lo, hi, res in data]
+
+
+class Engine:
+    """Drives every game of one config over one store."""
+
+    def __init__(self, config: Config, store: Store):
+        self.config = config
+        self.store = store
+
+    # ------------------------------------------------------------------ helpers
+
+    def settings(self, game_id: str) -> GameConfig:
+        return self.config.game(game_id)
+
+    def ruleset(self, game_id: str) -> Ruleset:
+        return registry.get(self.settings(game_id).ruleset)
+
+    def renderer(self, game_id: str) -> Renderer:
+        s = self.settings(game_id)
+        return Renderer(s.ruleset, s.language)
+
+    def game(self, game_id: str) -> GameRow:
+        row = self.store.game(game_id)
+        if row is None:
+            raise EngineError(f"unknown game {game_id!r} (pbem game new {game_id} creates it)")
+        return row
+
+    def state(self, g: GameRow) -> Any:
+        if g.state is None:
+            return None
+        return serial.loads(self.ruleset(g.id).state_type, g.state)
+
+    def local(self, game_id: str, when: str | None) -> datetime | None:
+        return parse_iso(when).astimezone(self.config.timezone) if when else None
+
+    def _tag(self, game_id: str) -> str:
+        return f"[{self.settings(game_id).tag}]"
+
+    def _letters_to(self, game_id: str) -> list[str]:
+        return list(self.settings(game_id).mj)
+
+    def _queue(self, letters: Sequence[Letter], now: datetime) -> None:
+        if letters:
+            queue(self.store, letters, sender=self.config.address, sender_name=self._sender_name(letters[0].game),
+                  now=now)
+
+    def _sender_name(self, game_id: str) -> str:
+        s = self.config.games.get(game_id)
+        return s.title if s else "pbem"
+
+    # ------------------------------------------------------------------ games
+
+    def new_game(self, game_id: str, now: datetime, seed: str | None = None) -> GameRow:
+        """Create a game from its config section; registration opens now."""
+        s = self.settings(game_id)
+        if self.store.game(game_id) is not None:
+            raise EngineError(f"game {game_id!r} already exists")
+        seed = seed or new_seed()
+        row = GameRow(id=game_id, ruleset=s.ruleset, phase="registration", seed=seed, commitment=commitment(seed),
+                      turn=0, deadline=iso(add_duration(now, s.registration, self.config.timezone)), early_at=None,
+                      state=None, reminders_sent=[], created_at=iso(now), seed_revealed=False)
+        with self.store.atomic():
+            self.store.add_game(row)
+            self.store.log(game_id, iso(now), "mj", "game new", {"ruleset": s.ruleset, "commitment": row.commitment})
+        return row
+
+    def start_game(self, game_id: str, now: datetime) -> GameRow:
+        """Close registration, seat the players, run the ruleset's setup and mail everyone their start."""
+        g = self.game(game_id)
+        if g.phase != "registration":
+            raise EngineError(f"game {game_id} has already started")
+        s = self.settings(game_id)
+        players = self.store.players(game_id)
+        if len(players) < s.min_players:
+            raise EngineError(f"game {game_id}: {len(players)} players registered, at least {s.min_players} needed")
+        ruleset = self.ruleset(game_id)
+        seats = [Seat(p.name, p.seat.get("role"), p.seat.get("data", {})) for p in players]
+        dice = Dice(g.seed, "setup")
+        try:
+            state, events = ruleset.setup(seats, dict(s.options), dice)
+        except SetupError as e:
+            raise EngineError(f"game {game_id} cannot start: {e.msg.get('en')}") from None
+        with self.store.atomic():
+            seq = self.store.next_seq(game_id)
+            self.store.add_record(self._record(game_id, seq, "setup", 0, ruleset.step_title(state).get(s.language),
+                                               "setup", None, {}, [], dice.rolls, events, state, now))
+            g = self._open_step(g, state, 1, now, phase="running")
+            self._queue(self._step_letters(g, seq, 0, events, state, now, setup=True), now)
+            self.store.log(game_id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
+        self.write_forum(game_id)
+        return g
+
+    def _open_step(self, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None) -> GameRow:
+        """Store the new state and open the next step with its deadline (or finish the game)."""
+        ruleset = self.ruleset(g.id)
+        s = self.settings(g.id)
+        prompts = ruleset.prompts(state)
+        outcome = ruleset.outcome(state)
+        deadline = None
+        skipped: list[float] = []
+        if outcome is None and prompts:
+            key = prompts[0].deadline
+            length = s.deadlines.get(key) or s.deadlines["turn"]
+            end = add_duration(now, length, self.config.timezone)
+            deadline = iso(end)
+            # a reminder that would fall when the step opens (short steps) is pointless: skip it
+            skipped = [h for h in s.reminder_hours if end - timedelta(hours=h) <= now]
+        new_phase = "finished" if outcome is not None else (phase or g.phase)
+        g = GameRow(**{**g.__dict__, "state": serial.dumps(state), "turn": turn, "deadline": deadline,
+                       "early_at": None, "reminders_sent": skipped, "phase": new_phase,
+                       "seed_revealed": g.seed_revealed or outcome is not None})
+        self.store.save_game(g)
+        return g
+
+    def _record(self, game_id: str, seq: int, kind: str, turn: int, title: str, context: str, before: Any,
+                orders: Mapping[str, Any], defaults: Sequence[str], rolls: Sequence[Roll], events: Sequence[Event],
+                after: Any, now: datetime) -> dict[str, Any]:
+        return {
+            "game": game_id, "seq": seq, "kind": kind, "turn": turn, "title": title, "dice_context": context,
+            "state_before": serial.dumps(before) if before is not None else None,
+            "orders": json.dumps(orders, ensure_ascii=False, sort_keys=True), "defaults": json.dumps(list(defaults)),
+            "rolls": json.dumps(_rolls_json(rolls)), "events": json.dumps(_events_json(events), ensure_ascii=False),
+            "state_after": serial.dumps(after), "resolved_at": iso(now), "published": 1, "forum_written": 0,
+        }
+
+    # ------------------------------------------------------------------ players
+
+    def add_player(self, game_id: str, name: str, address: str, now: datetime, *, role: str | None = None,
+                   data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj") -> PlayerRow:
+        g = self.game(game_id)
+        if g.phase != "registration":
+            raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)")
+        name = " ".join(name.split())
+        if not _NAME_OK.match(name):
+            raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters")
+        address = address.strip().lower()
+        for p in self.store.players(game_id):
+            if fold(p.name) == fold(name):
+                raise EngineError(f"the name {p.name!r} is already taken in {game_id}")
+            if p.address == address:
+                raise EngineError(f"{address} is already registered in {game_id} as {p.name!r}")
+        seat: dict[str, Any] = {}
+        if role:
+            seat["role"] = role
+        if data:
+            seat["data"] = dict(data)
+        row = PlayerRow(game=game_id, name=name, address=address, status="active", seat=seat, password=password,
+                        registered_at=iso(now))
+        self.store.add_player(row)
+        self.store.log(game_id, iso(now), by, "player add", {"name": name, "address": address, "role": role})
+        return row
+
+    def remove_player(self, game_id: str, name: str, now: datetime) -> None:
+        p = self._player_named(game_id, name)
+        with self.store.atomic():
+            self.store.set_player_status(game_id, p.name, "removed")
+            self.store.log(game_id, iso(now), "mj", "player remove", {"name": p.name})
+
+    def replace_player(self, game_id: str, name: str, new_address: str, now: datetime) -> None:
+        """A new person takes over a seat: same character, new address."""
+        p = self._player_named(game_id, name)
+        with self.store.atomic():
+            self.store.set_player_address(game_id, p.name, new_address.strip().lower())
+            self.store.set_player_status(game_id, p.name, "active")
+            self.store.log(game_id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
+                                                                         "new": new_address})
+
+    def _player_named(self, game_id: str, name: str) -> PlayerRow:
+        for p in self.store.players(game_id, include_removed=True):
+            if fold(p.name) == fold(name):
+                return p
+        raise EngineError(f"no player {name!r} in {game_id}")
+
+    # ------------------------------------------------------------------ inbound mail
+
+    def process_pending(self, now: datetime) -> list[str]:
+        """Process every stored, unprocessed message; returns their keys."""
+        done = []
+        for key, raw, received_at in self.store.pending_messages():
+            self.process_message(key, raw, now)
+            done.append(key)
+        return done
+
+    def process_message(self, key: str, raw: bytes, now: datetime) -> str:
+        """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
+        mail = read_message(raw)
+        with self.store.atomic():
+            verdict, game_id, sender = self._process(key, mail, now)
+            self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
+                                    sender=sender, verdict=verdict, processed_at=iso(now))
+        return verdict
+
+    def _process(self, key: str, mail: IncomingMail, now: datetime) -> tuple[str, str | None, str]:
+        own = {self.config.address}
+        sender = mail.from_addr
+        if self.store.seen_message_id(mail.message_id, key):
+            return "duplicate", None, sender
+        reason = is_automatic(mail, own)
+        if reason:
+            return f"silent: {reason}", None, sender
+        if not sender or "@" not in sender:
+            return "silent: no sender address", None, sender
+        game_id = self.route(mail)
+        if game_id is None:
+            self._reply_plain(key, mail, "which_game", now, None)
+            return "no game", None, sender
+        s = self.settings(game_id)
+        g = self.store.game(game_id)
+        if g is None:
+            self._reply_plain(key, mail, "no_game_yet", now, game_id)
+            return "game not created", game_id, sender
+        # who is writing?
+        player = self.store.player_by_address(game_id, sender)
+        is_mj = sender in s.mj
+        if (player or is_mj) and s.auth != "none":
+            v = auth_verdict(mail, s.trusted_authserv, s.auth)
+            if not v.ok:
+                return self._reject_forged(key, mail, game_id, player, v.reason, now), game_id, sender
+        text = mail.text
+        if player and s.passwords and player.password:
+            ok, text = check_password(text, player.password)
+            if not ok:
+                return self._reject_forged(key, mail, game_id, player, "password", now), game_id, sender
+        if not self._may_reply(sender, now):
+            verdict_prefix = "rate-limited, "
+        else:
+            verdict_prefix = ""
+        actor = MJ if is_mj else (player.name if player else None)
+        result = self._interpret(game_id, actor, mail, text, key, now)
+        if verdict_prefix:
+            return verdict_prefix + "orders kept, no reply", game_id, sender
+        self._ack(game_id, key, mail, actor, result, now)
+        errors = sum(1 for v in result.verdicts if not v.ok)
+        return f"ok ({len(result.verdicts)} lines, {errors} errors)", game_id, sender
+
+    def route(self, mail: IncomingMail) -> str | None:
+        """Which game a mail is for: subject tag ``[PMB]``, plus-address ``jeu+pmb1@``, or the only game."""
+        by_tag = {g.tag.lower(): gid for gid, g in self.config.games.items()}
+        by_tag.update({gid.lower(): gid for gid in self.config.games})
+        for tag in subject_tags(mail.subject):
+            if tag in by_tag:
+                return by_tag[tag]
+        for addr in [*mail.to_addrs, *mail.delivered_to]:
+            tag = plus_tag(addr)
+            if tag and tag.lower() in by_tag:
+                return by_tag[tag.lower()]
+        if len(self.config.games) == 1:
+            return next(iter(self.config.games))
+        # a player registered in exactly one game needs no tag
+        hits = [gid for gid in self.config.games if self.store.player_by_address(gid, mail.from_addr)]
+        return hits[0] if len(hits) == 1 else None
+
+    def _may_reply(self, address: str, now: datetime) -> bool:
+        since = iso(now - timedelta(hours=1))
+        return self.store.replies_since(address, since) < self.config.reply_cap_per_hour
+
+    def _reject_forged(self, key: str, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
+                       now: datetime) -> str:
+        """A mail claiming to be a player failed authentication: tell the *registered* address, not the sender."""
+        if player is not None and self._may_reply(player.address, now):
+            r = self.renderer(game_id)
+            t = r.mail_text("rejected", tag=self._tag(game_id), player=player.name, reason=reason,
+                            subject_in=mail.subject, received=self.local(game_id, iso(now)))
+            self._queue([Letter(f"rejected-{key}", game_id, self.game(game_id).turn, "notice", player.address,
+                                t.subject, t.body)], now)
+        return f"rejected: authentication failed ({reason})"
+
+    def _reply_plain(self, key: str, mail: IncomingMail, template: str, now: datetime, game_id: str | None) -> None:
+        if not self._may_reply(mail.from_addr, now):
+            return
+        lang = self.config.language
+        r = Renderer("common", lang)
+        games = [(g.tag, g.title) for g in self.config.games.values()]
+        t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id)
+        self._queue([Letter(f"{template}-{key}", game_id or "-", 0, "ack", mail.from_addr, t.subject, t.body,
+                            in_reply_to=mail.message_id, references=mail.references)], now)
+
+    # ------------------------------------------------------------------ interpreting order lines
+
+    def _interpret(self, game_id: str, actor: str | None, mail: IncomingMail, text: str, key: str,
+                   now: datetime) -> MailResult:
+        g = self.game(game_id)
+        ruleset = self.ruleset(game_id)
+        s = self.settings(game_id)
+        state = self.state(g)
+        result = MailResult()
+        accepted: dict[str, list[Order]] = {}
+        lines_for: dict[str, list[str]] = {}
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if not lines and fold(mail.subject).find("particip") >= 0:
+            lines = [mail.subject]
+        for line in lines[:200]:
+            if len(line) > 500:
+                result.verdicts.append(LineVerdict(line[:80] + "…", False, _m(s, "ligne trop longue (500 caractères "
+                                                                                   "au plus)", "line too long (500 "
+                                                                                   "characters at most)")))
+                continue
+            head, _, rest = line.partition(" ")
+            cmd = COMMANDS.get(fold(head).strip(":,"))
+            if cmd is None and any(p in fold(line) for p in JOIN_PHRASES):
+                cmd, rest = "JOIN", ""
+            if cmd is not None:
+                self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, key, now)
+                g = self.game(game_id)
+                state = self.state(g)
+                continue
+            if actor is None:
+                result.verdicts.append(LineVerdict(line, False, _m(
+                    s, "adresse inconnue dans cette partie : inscrivez-vous d'abord (INSCRIPTION <nom>)",
+                    "unknown address in this game: register first (JOIN <name>)")))
+                continue
+            if g.phase != "running" or state is None:
+                why = ("la partie n'a pas encore commencé", "the game has not started yet") if g.phase == \
+                    "registration" else ("la partie est terminée", "the game is over")
+                result.verdicts.append(LineVerdict(line, False, _m(s, *why)))
+                continue
+            acting = actor
+            try:
+                order = ruleset.parse_order(state, acting, line, accepted.get(acting, []))
+            except OrderError as e:
+                result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+                continue
+            outcome = self._immediate(game_id, g, state, acting, order, now, result)
+            if outcome is not None:
+                g, state = outcome
+                result.verdicts.append(LineVerdict(line, True, _m(s, "fait", "done")))
+                continue
+            if acting != MJ and acting not in {p.player for p in ruleset.prompts(state)}:
+                e2 = OrderNotAllowedError(Msg("aucune décision n'est attendue de vous pour cette étape",
+                                              "no decision is expected from you in this step"))
+                result.verdicts.append(LineVerdict(line, False, e2.msg.get(s.language), e2.label.get(s.language)))
+                continue
+            accepted.setdefault(acting, []).append(order)
+            lines_for.setdefault(acting, []).append(line)
+            result.verdicts.append(LineVerdict(line, True))
+        # FOR lines from the MJ were parsed into accepted[...] by _command
+        for player, orders in accepted.items():
+            if not orders:
+                continue
+            self.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
+                                           "mj" if actor == MJ else "mail", key, iso(now)))
+            result.replaced = True
+            if actor == MJ:
+                self.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
+        if accepted:
+            self._check_early(game_id, now)
+        result.kept_orders = not accepted and any(not v.ok for v in result.verdicts)
+        return result
+
+    def _command(self, game_id: str, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
+                 line: str, result: MailResult, state: Any, key: str, now: datetime) -> None:
+        s = self.settings(game_id)
+        ruleset = self.ruleset(game_id)
+        r = self.renderer(game_id)
+        lang = s.language
+        if cmd == "JOIN":
+            name = rest or (mail.from_name or "")
+            if actor is not None and actor != MJ:
+                result.verdicts.append(LineVerdict(line, False, _m(s, f"vous êtes déjà inscrit sous le nom {actor}",
+                                                                    f"you are already registered as {actor}")))
+                return
+            if g.phase != "registration":
+                result.verdicts.append(LineVerdict(line, False, _m(
+                    s, "les inscriptions sont closes ; écrivez au MJ pour remplacer un joueur",
+                    "registration is closed; write to the MJ to replace a player")))
+                return
+            if not rest and not _NAME_OK.match(" ".join(name.split())):
+                result.verdicts.append(LineVerdict(line, False, _m(
+                    s, "indiquez votre nom de personnage : INSCRIPTION <nom>", "give your character name: JOIN <name>")))
+                return
+            try:
+                p = self.add_player(game_id, name, mail.from_addr, now, by=mail.from_addr)
+            except EngineError as e:
+                result.verdicts.append(LineVerdict(line, False, _translate_engine_error(str(e), lang)))
+                return
+            result.verdicts.append(LineVerdict(line, True, _m(s, f"inscrit sous le nom {p.name}",
+                                                               f"registered as {p.name}")))
+            return
+        if actor is None:
+            result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else _m(
+                s, "adresse inconnue dans cette partie : inscrivez-vous d'abord (INSCRIPTION <nom>)",
+                "unknown address in this game: register first (JOIN <name>)")))
+            if cmd == "HELP":
+                result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=[],
+                                                registration=g.phase == "registration").body)
+            return
+        if cmd == "HELP":
+            helps = ruleset.help(state, actor) if state is not None else []
+            result.verdicts.append(LineVerdict(line, True))
+            result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=helps,
+                                            registration=g.phase == "registration").body)
+            return
+        if cmd == "STATUS":
+            result.verdicts.append(LineVerdict(line, True))
+            if state is None:
+                result.extra.append(_m(s, "La partie n'a pas encore commencé.", "The game has not started yet."))
+                return
+            result.extra.append(self.status_text(game_id, actor))
+            return
+        if cmd == "ORDERS":
+            result.verdicts.append(LineVerdict(line, True))
+            result.extra.append(self.orders_text(game_id, actor))
+            return
+        if cmd == "CANCEL":
+            if actor == MJ or g.phase != "running":
+                result.verdicts.append(LineVerdict(line, False, _m(s, "rien à annuler", "nothing to cancel")))
+                return
+            self.store.set_orders(OrderSet(game_id, g.turn, actor, [], [], "mail", key, iso(now)))
+            result.verdicts.append(LineVerdict(line, True, _m(s, "ordres annulés", "orders cancelled")))
+            return
+        if cmd == "REPORT":
+            try:
+                turn = int(rest.split()[0]) if rest.split() else g.turn - 1
+            except ValueError:
+                result.verdicts.append(LineVerdict(line, False, _m(s, "RAPPORT attend un numéro de tour : RAPPORT 3",
+                                                                    "REPORT needs a turn number: REPORT 3")))
+                return
+            text = self.report_text(game_id, actor, turn)
+            if text is None:
+                result.verdicts.append(LineVerdict(line, False, _m(s, f"pas de compte rendu pour le tour {turn}",
+                                                                    f"no report for turn {turn}")))
+                return
+            result.verdicts.append(LineVerdict(line, True))
+            result.extra.append(text)
+            return
+        if cmd == "FOR":
+            self._for_line(game_id, g, rest, actor, line, result, state, key, now)
+            return
+
+    def _for_line(self, game_id: str, g: GameRow, rest: str, actor: str | None, line: str, result: MailResult,
+                  state: Any, key: str, now: datetime) -> None:
+        """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged)."""
+        s = self.settings(game_id)
+        if actor != MJ:
+            result.verdicts.append(LineVerdict(line, False, _m(s, "seul le MJ peut donner des ordres pour un autre "
+                                                                  "joueur", "only the MJ may order for another player")))
+            return
+        who, sep, order_text = rest.partition(":")
+        if not sep or state is None:
+            result.verdicts.append(LineVerdict(line, False, _m(s, "syntaxe : POUR <joueur> : <ordre>",
+                                                                "syntax: FOR <player>: <order>")))
+            return
+        from pbem.names import match_name
+
+        ruleset = self.ruleset(game_id)
+        try:
+            player = match_name(who.strip(), ruleset.players(state))
+            order = ruleset.parse_order(state, player, order_text.strip(), [])
+        except OrderError as e:
+            result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+            return
+        done = self._immediate(game_id, g, state, player, order, now, result)
+        if done is not None:
+            result.verdicts.append(LineVerdict(line, True, _m(s, f"fait pour {player}", f"done for {player}")))
+            self.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
+            return
+        current = self.store.current_orders(game_id, g.turn).get(player)
+        orders = (current.orders if current and current.source == "mj" and current.message_key == key else []) + [order]
+        lines = (current.lines if current and current.source == "mj" and current.message_key == key else []) + [
+            order_text.strip()]
+        self.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines, "mj", key, iso(now)))
+        self.store.log(game_id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
+        result.verdicts.append(LineVerdict(line, True, _m(s, f"ordre enregistré pour {player}",
+                                                           f"order recorded for {player}")))
+        self._check_early(game_id, now)
+
+    def _immediate(self, game_id: str, g: GameRow, state: Any, player: str, order: Order, now: datetime,
+                   result: MailResult) -> tuple[GameRow, Any] | None:
+        """Carry out an order that takes effect at once; record it and mail its results."""
+        ruleset = self.ruleset(game_id)
+        seq = self.store.next_seq(game_id)
+        dice = Dice(g.seed, f"action-{seq}")
+        done = ruleset.immediate(state, player, order, dice)
+        if done is None:
+            return None
+        new_state, events = done
+        s = self.settings(game_id)
+        self.store.add_record(self._record(game_id, seq, "action", g.turn, order.text, f"action-{seq}", state,
+                                           {player: [[order.verb, list(order.args), order.text]]}, [], dice.rolls,
+                                           events, new_state, now))
+        g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
+        self.store.save_game(g)
+        r = self.renderer(game_id)
+        # the actor's own results go into the ack; everyone else concerned gets a private mail
+        mine = [e for e in events if e.audience.includes(player) and e.audience.kind != "mj"] if player != MJ else []
+        if mine:
+            result.extra.append("\n\n".join(r.events_text(mine)))
+        letters = []
+        for p in self.store.players(game_id):
+            if p.name == player:
+                continue
+            theirs = [e for e in events if e.audience.kind == "players" and p.name in e.audience.players]
+            if theirs:
+                t = r.mail_text("private", tag=self._tag(game_id), player=p.name, title=order.text, events=theirs,
+                                status=None, deadline=None, next_title=None, final=None, setup=False,
+                                rectificatif=False)
+                letters.append(Letter(f"rec{seq}-private-{p.name}", game_id, g.turn, "private", p.address,
+                                      t.subject, t.body, record_seq=seq))
+        t = r.mail_text("digest", tag=self._tag(game_id), title=order.text, deadline=None, next_title=None,
+                        final=None, rectificatif=False, seed=None, **self._digest_context(game_id, seq))
+        letters += [Letter(f"rec{seq}-digest", game_id, g.turn, "digest", mj, t.subject, t.body, record_seq=seq)
+                    for mj in s.mj]
+        self._queue(letters, now)
+        return g, new_state
+
+    def _ack(self, game_id: str, key: str, mail: IncomingMail, actor: str | None, result: MailResult,
+             now: datetime) -> None:
+        g = self.game(game_id)
+        r = self.renderer(game_id)
+        state = self.state(g)
+        missing: list[str] = []
+        waiting = 0
+        prompted = 0
+        if g.phase == "running" and state is not None and actor not in (None, MJ):
+            ruleset = self.ruleset(game_id)
+            prompts = ruleset.prompts(state)
+            current = self.store.current_orders(game_id, g.turn)
+            prompted = len({p.player for p in prompts})
+            waiting = len({p.player for p in prompts if p.required and p.player not in current})
+            missing = [p.kind for p in prompts if p.player == actor and actor not in current]
+        errors = sum(1 for v in result.verdicts if not v.ok)
+        t = r.mail_text(
+            "ack", tag=self._tag(game_id), player=actor if actor != MJ else "MJ", verdicts=result.verdicts,
+            errors=errors, extra=result.extra, deadline=self.local(game_id, g.deadline), phase=g.phase,
+            missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
+            subject_in=mail.subject, early=self.local(game_id, g.early_at),
+        )
+        self._queue([Letter(f"ack-{key}", game_id, g.turn, "ack", mail.from_addr, t.subject, t.body,
+                            in_reply_to=mail.message_id, references=mail.references)], now)
+
+    def _check_early(self, game_id: str, now: datetime) -> None:
+        """All required orders in: resolve early, after the configured delay (never later than the deadline)."""
+        s = self.settings(game_id)
+        g = self.game(game_id)
+        if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
+            return
+        state = self.state(g)
+        prompts = [p for p in self.ruleset(game_id).prompts(state) if p.required]
+        current = self.store.current_orders(game_id, g.turn)
+        if prompts and all(p.player in current for p in prompts):
+            early = min(parse_iso(g.deadline), now + timedelta(minutes=s.early_delay_minutes))
+            self.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
+
+    # ------------------------------------------------------------------ texts for players
+
+    def status_text(self, game_id: str, player: str) -> str:
+        g = self.game(game_id)
+        state = self.state(g)
+        r = self.renderer(game_id)
+        view = self.ruleset(game_id).view(state, player)
+        return r.mail_text("status", view=view, player=player, tag=self._tag(game_id)).body
+
+    def orders_text(self, game_id: str, player: str) -> str:
+        g = self.game(game_id)
+        s = self.settings(game_id)
+        current = self.store.current_orders(game_id, g.turn).get(player)
+        if current is None or not current.orders:
+            return _m(s, f"Aucun ordre enregistré pour l'étape {g.turn}.", f"No orders recorded for step {g.turn}.")
+        head = _m(s, f"Vos ordres pour l'étape {g.turn} :", f"Your orders for step {g.turn}:")
+        return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
+
+    def report_text(self, game_id: str, player: str, turn: int) -> str | None:
+        """The private results a player got for a past step, rendered again from its record."""
+        rec = self.store.record_for_turn(game_id, turn)
+        if rec is None:
+            return None
+        r = self.renderer(game_id)
+        events = [e for e in events_from_json(json.loads(rec["events"])) if e.audience.includes(player)
+                  and (e.audience.kind != "mj" or player == MJ)]
+        return "\n\n".join([rec["title"], *r.events_text(events)])
+
+    # ------------------------------------------------------------------ time: deadlines and reminders
+
+    def due(self, now: datetime) -> list[str]:
+        """Fire everything due at ``now``: registration ends, reminders, resolutions.  Returns what was done."""
+        done: list[str] = []
+        for g in self.store.games():
+            if g.id not in self.config.games:
+                continue
+            try:
+                done.extend(self._due_game(g, now))
+            except EngineError as e:
+                done.append(f"{g.id}: {e}")
+        return done
+
+    def _due_game(self, g: GameRow, now: datetime) -> list[str]:
+        done: list[str] = []
+        if g.phase == "registration" and g.deadline and parse_iso(g.deadline) <= now:
+            try:
+                self.start_game(g.id, now)
+                done.append(f"{g.id}: started")
+            except EngineError as e:
+                s = self.settings(g.id)
+                new_deadline = add_duration(now, s.registration, self.config.timezone)
+                with self.store.atomic():
+                    self.store.save_game(GameRow(**{**g.__dict__, "deadline": iso(new_deadline)}))
+                    r = self.renderer(g.id)
+                    t = r.mail_text("notice_mj", tag=self._tag(g.id), text=str(e),
+                                    deadline=self.local(g.id, iso(new_deadline)))
+                    self._queue([Letter(f"regext-{iso(now)}", g.id, 0, "notice", mj, t.subject, t.body)
+                                 for mj in s.mj], now)
+                done.append(f"{g.id}: registration extended ({e})")
+            return done
+        if g.phase != "running" or g.deadline is None:
+            return done
+        deadline = parse_iso(g.deadline)
+        fire_at = min(deadline, parse_iso(g.early_at)) if g.early_at else deadline
+        if now >= fire_at:
+            if self.resolve(g.id, now):
+                done.append(f"{g.id}: turn {g.turn} resolved")
+            return done
+        done.extend(self._reminders(g, deadline, now))
+        return done
+
+    def _reminders(self, g: GameRow, deadline: datetime, now: datetime) -> list[str]:
+        s = self.settings(g.id)
+        due = [h for h in s.reminder_hours if now >= deadline - timedelta(hours=h) and h not in g.reminders_sent]
+        if not due:
+            return []
+        state = self.state(g)
+        ruleset = self.ruleset(g.id)
+        current = self.store.current_orders(g.id, g.turn)
+        r = self.renderer(g.id)
+        letters = []
+        for p in self.store.players(g.id):
+            prompts = [pr for pr in ruleset.prompts(state) if pr.player == p.name and pr.required]
+            if prompts and p.name not in current:
+                t = r.mail_text("reminder", tag=self._tag(g.id), player=p.name, deadline=self.local(g.id, g.deadline),
+                                title=ruleset.step_title(state).get(s.language), hours=max(due))
+                letters.append(Letter(f"remind-{g.turn}-{max(due)}-{p.name}", g.id, g.turn, "reminder", p.address,
+                                      t.subject, t.body))
+        with self.store.atomic():
+            self.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": sorted({*g.reminders_sent, *due})}))
+            self._queue(letters, now)
+        return [f"{g.id}: {len(letters)} reminders"]
+
+    def extend(self, game_id: str, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
+        """Move the deadline; players are told.  Moving it earlier needs ``allow_earlier`` (and is announced too)."""
+        g = self.game(game_id)
+        if g.deadline is None:
+            raise EngineError(f"game {game_id} has no open deadline")
+        old = parse_iso(g.deadline)
+        if until < old and not allow_earlier:
+            raise EngineError(f"{iso(until)} is earlier than the current deadline {g.deadline}: "
+                              "pass --earlier to move it earlier (players will be told)")
+        if until <= now:
+            raise EngineError("the new deadline is in the past")
+        s = self.settings(game_id)
+        r = self.renderer(game_id)
+        with self.store.atomic():
+            g2 = GameRow(**{**g.__dict__, "deadline": iso(until), "early_at": None,
+                            "reminders_sent": [h for h in g.reminders_sent
+                                               if until - timedelta(hours=h) <= now]})
+            self.store.save_game(g2)
+            letters = []
+            for p in self.store.players(game_id):
+                t = r.mail_text("deadline_changed", tag=self._tag(game_id), player=p.name,
+                                old=self.local(game_id, g.deadline), new=self.local(game_id, iso(until)),
+                                earlier=until < old)
+                letters.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", game_id, g.turn, "notice",
+                                      p.address, t.subject, t.body))
+            self._queue(letters, now)
+            self.store.log(game_id, iso(now), "mj", "deadline", {"old": g.deadline, "new": iso(until)})
+        del s
+        return until
+
+    # ------------------------------------------------------------------ resolution
+
+    def effective_orders(self, game_id: str, turn: int, state: Any) -> tuple[dict[str, list[Order]], list[str],
+                                                                             dict[str, dict[str, Any]]]:
+        """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources."""
+        ruleset = self.ruleset(game_id)
+        current = self.store.current_orders(game_id, turn)
+        removed = {p.name for p in self.store.players(game_id, include_removed=True) if p.status == "removed"}
+        orders: dict[str, list[Order]] = {}
+        defaults: list[str] = []
+        sources: dict[str, dict[str, Any]] = {}
+        for prompt in ruleset.prompts(state):
+            p = prompt.player
+            if p in orders:
+                continue
+            if p in current and p not in removed:
+                orders[p] = list(current[p].orders)
+                sources[p] = {"source": current[p].source, "message": current[p].message_key,
+                              "received_at": current[p].received_at, "lines": current[p].lines}
+            else:
+                orders[p] = ruleset.default_orders(state, p)
+                defaults.append(p)
+                sources[p] = {"source": "default", "message": None, "received_at": None,
+                              "lines": [o.text or o.verb for o in orders[p]]}
+        return orders, defaults, sources
+
+    def compute_step(self, game_id: str, turn: int, state: Any, seed: str) -> tuple[Any, list[Event], Dice,
+                                                                                     dict[str, list[Order]],
+                                                                                     list[str], dict[str, Any]]:
+        """The pure part of a resolution: (state, stored orders, seed) -> (new state, events, rolls)."""
+        orders, defaults, sources = self.effective_orders(game_id, turn, state)
+        dice = Dice(seed, f"step-{turn}")
+        new_state, events = self.ruleset(game_id).resolve(state, orders, dice)
+        return new_state, events, dice, orders, defaults, sources
+
+    def resolve(self, game_id: str, now: datetime) -> bool:
+        """Resolve the open step now.  Idempotent: a step already resolved is left alone (False)."""
+        g = self.game(game_id)
+        if g.phase != "running":
+            return False
+        if self.store.record_for_turn(game_id, g.turn) is not None:
+            return False
+        state = self.state(g)
+        ruleset = self.ruleset(game_id)
+        if not ruleset.prompts(state):
+            return False
+        s = self.settings(game_id)
+        title = ruleset.step_title(state).get(s.language)
+        new_state, events, dice, orders, defaults, sources = self.compute_step(game_id, g.turn, state, g.seed)
+        with self.store.atomic():
+            seq = self.store.next_seq(game_id)
+            rec = self._record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
+                               {p: {"orders": [[o.verb, list(o.args), o.text] for o in os], **sources[p]}
+                                for p, os in orders.items()}, defaults, dice.rolls, events, new_state, now)
+            self.store.add_record(rec)
+            g2 = self._open_step(g, new_state, g.turn + 1, now)
+            self._queue(self._step_letters(g2, seq, g.turn, events, new_state, now), now)
+        self.write_forum(game_id)
+        return True
+
+    def _step_letters(self, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
+                      *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "") -> list[Letter]:
+        """The private mails, the MJ digest and the forum post of a resolved step (or of the setup)."""
+        s = self.settings(g.id)
+        ruleset = self.ruleset(g.id)
+        r = self.renderer(g.id)
+        rec = self.store.record(g.id, seq)
+        title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
+        outcome = ruleset.outcome(state)
+        next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
+        deadline = self.local(g.id, g.deadline) if outcome is None else None
+        prefix = key_prefix or f"rec{seq}"
+        letters: list[Letter] = []
+        for p in self.store.players(g.id):
+            mine = [e for e in events if e.audience.includes(p.name)]
+            status = r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
+                                 tag=self._tag(g.id)).body
+            t = r.mail_text("private", tag=self._tag(g.id), player=p.name, title=title, events=mine, status=status,
+                            deadline=deadline, next_title=next_title, final=outcome, setup=setup,
+                            rectificatif=rectificatif)
+            letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
+                                  record_seq=seq))
+        forum = self.forum_text(g.id, seq, state, events, title, outcome)
+        ctx = self._digest_context(g.id, seq)
+        t = r.mail_text("digest", tag=self._tag(g.id), title=title, deadline=deadline, next_title=next_title,
+                        final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None, **ctx)
+        for mj in s.mj:
+            letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
+        pub = r.mail_text("public", tag=self._tag(g.id), title=title, forum=forum, rectificatif=rectificatif)
+        for addr in [*s.mj, *([s.forum_address] if s.forum_address else [])]:
+            letters.append(Letter(f"{prefix}-public", g.id, turn, "public", addr, pub.subject, pub.body,
+                                  record_seq=seq))
+        return letters
+
+    def forum_text(self, game_id: str, seq: int, state: Any, events: Sequence[Event], title: str,
+                   outcome: Any) -> str:
+        r = self.renderer(game_id)
+        public = [e for e in events if e.audience.kind == "public"]
+        view = self.ruleset(game_id).view(state, PUBLIC)
+        return r.forum_text(title=title, events=public, view=view, final=outcome, tag=self._tag(game_id))
+
+    def _digest_context(self, game_id: str, seq: int) -> dict[str, Any]:
+        rec = self.store.record(game_id, seq)
+        assert rec is not None
+        r = self.renderer(game_id)
+        events = events_from_json(json.loads(rec["events"]))
+        failed = [i for i in self.store.outbox_items(status="failed", game=game_id)]
+        return {
+            "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
+            "rolls": json.loads(rec["rolls"]),
+            "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in events],
+            "failed": failed, "seq": seq, "context": rec["dice_context"],
+        }
+
+    def forum_path(self, game_id: str, turn: int, suffix: str = "") -> Path:
+        return self.config.forum_dir / game_id / f"turn-{turn}{suffix}.bbcode"
+
+    def write_forum(self, game_id: str) -> list[Path]:
+        """Write the forum files of resolved steps not written yet (after the commit; safe to repeat)."""
+        written = []
+        for rec in self.store.records(game_id):
+            if rec["kind"] == "action" or rec["forum_written"]:
+                continue
+            state = serial.loads(self.ruleset(game_id).state_type, rec["state_after"])
+            events = events_from_json(json.loads(rec["events"]))
+            outcome = self.ruleset(game_id).outcome(state)
+            text = self.forum_text(game_id, rec["seq"], state, events, rec["title"], outcome)
+            path = self.forum_path(game_id, rec["turn"])
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+            self.store.mark_forum_written(game_id, rec["seq"])
+            written.append(path)
+        return written
+
+    # ------------------------------------------------------------------ MJ corrections and re-runs
+
+    def set_orders_mj(self, game_id: str, player: str, lines: Sequence[str], now: datetime,
+                      turn: int | None = None) -> list[LineVerdict]:
+        """The MJ sets a player's orders (for the open step, or a resolved one before a re-run); logged."""
+        g = self.game(game_id)
+        turn = g.turn if turn is None else turn
+        ruleset = self.ruleset(game_id)
+        s = self.settings(game_id)
+        if turn == g.turn:
+            state = self.state(g)
+        else:
+            rec = self.store.record_for_turn(game_id, turn)
+            if rec is None:
+                raise EngineError(f"no step {turn} in {game_id}")
+            state = serial.loads(ruleset.state_type, rec["state_before"])
+        name = self._player_named(game_id, player).name
+        verdicts: list[LineVerdict] = []
+        orders: list[Order] = []
+        for line in lines:
+            try:
+                orders.append(ruleset.parse_order(state, name, line, orders))
+                verdicts.append(LineVerdict(line, True))
+            except OrderError as e:
+                verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+        if any(not v.ok for v in verdicts):
+            return verdicts
+        with self.store.atomic():
+            self.store.set_orders(OrderSet(game_id, turn, name, orders, list(lines), "mj", None, iso(now)))
+            self.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
+        return verdicts
+
+    def rerun(self, game_id: str, turn: int, now: datetime, *, publish: bool = False) -> RerunResult:
+        """Recompute a resolved step from its record and the current orders; diff it; optionally publish."""
+        g = self.game(game_id)
+        rec = self.store.record_for_turn(game_id, turn)
+        if rec is None:
+            raise EngineError(f"step {turn} of {game_id} has not been resolved")
+        ruleset = self.ruleset(game_id)
+        before = serial.loads(ruleset.state_type, rec["state_before"])
+        new_state, events, dice, orders, defaults, sources = self.compute_step(game_id, turn, before, g.seed)
+        new_rec = self._record(game_id, rec["seq"], "step", turn, rec["title"], rec["dice_context"], before,
+                               {p: {"orders": [[o.verb, list(o.args), o.text] for o in os], **sources[p]}
+                                for p, os in orders.items()}, defaults, dice.rolls, events, new_state, now)
+        r = self.renderer(game_id)
+        old_events = events_from_json(json.loads(rec["events"]))
+
+        def lines(evs: Sequence[Event]) -> list[str]:
+            return [f"[{e.audience.kind}{':' + ','.join(e.audience.players) if e.audience.players else ''}] "
+                    f"{r.event_text(e)}" for e in evs]
+
+        diff = list(difflib.unified_diff(lines(old_events), lines(events), f"turn {turn} (published)",
+                                         f"turn {turn} (re-run)", lineterm=""))
+        state_changed = rec["state_after"] != new_rec["state_after"]
+        if publish and (diff or state_changed):
+            later = [x for x in self.store.records(game_id) if x["seq"] > rec["seq"] and x["kind"] == "step"]
+            if later:
+                raise EngineError(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
+                                  f"leave turns {', '.join(str(x['turn']) for x in later)} computed from the old "
+                                  "state. Correct the last turn only.")
+            with self.store.atomic():
+                version = len([j for j in self.store.journal(game_id) if j["action"] == "rerun publish"]) + 2
+                self.store.log(game_id, iso(now), "mj", "rerun publish", {"turn": turn, "replaced": rec})
+                new_rec["forum_written"] = 0
+                self.store.replace_record(new_rec)
+                g2 = self._open_step(GameRow(**{**g.__dict__}), new_state, turn + 1, parse_iso(rec["resolved_at"]))
+                # keep the deadline already announced for the next step
+                g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline})
+                self.store.save_game(g2)
+                self._queue(self._step_letters(g2, rec["seq"], turn, events, new_state, now, rectificatif=True,
+                                               key_prefix=f"rec{rec['seq']}-v{version}"), now)
+            self.write_forum(game_id)
+        return RerunResult(turn=turn, diff=diff, state_changed=state_changed,
+                           published=publish and bool(diff or state_changed))
+
+    def digest_text(self, game_id: str, turn: int | None = None) -> str:
+        """The MJ digest of a resolved step (default: the last one), as mailed."""
+        recs = [r for r in self.store.records(game_id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
+        if not recs:
+            raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}")
+        rec = recs[-1]
+        r = self.renderer(game_id)
+        return r.mail_text("digest", tag=self._tag(game_id), title=rec["title"], deadline=None, next_title=None,
+                           final=None, rectificatif=False, seed=None, **self._digest_context(game_id, rec["seq"])).body
+
+    # ------------------------------------------------------------------ audit
+
+    def verify(self, game_id: str, seed: str | None = None) -> list[str]:
+        """Check the seed against the published commitment and re-derive every recorded roll."""
+        g = self.game(game_id)
+        seed = seed or g.seed
+        problems = []
+        if commitment(seed) != g.commitment:
+            problems.append(f"the seed does not match the published commitment {g.commitment}")
+        for rec in self.store.records(game_id):
+            problems.extend(verify_rolls(seed, rec["dice_context"], rolls_from_json(json.loads(rec["rolls"]))))
+        return problems
+
+    def export(self, game_id: str, *, include_seed: bool | None = None) -> dict[str, Any]:
+        """Everything about a game as JSON-compatible data (the seed only once revealed, unless asked)."""
+        g = self.game(game_id)
+        reveal = g.seed_revealed if include_seed is None else include_seed
+        return {
+            "game": game_id, "ruleset": g.ruleset, "phase": g.phase, "turn": g.turn, "deadline": g.deadline,
+            "commitment": g.commitment, "seed": g.seed if reveal else None,
+            "players": [{"name": p.name, "address": p.address, "status": p.status}
+                        for p in self.store.players(game_id, include_removed=True)],
+            "records": [{**{k: v for k, v in rec.items() if k not in ("state_before", "state_after", "orders",
+                                                                       "rolls", "events", "defaults")},
+                         "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
+                         "rolls": json.loads(rec["rolls"]), "events": json.loads(rec["events"]),
+                         "state_before": json.loads(rec["state_before"]) if rec["state_before"] else None,
+                         "state_after": json.loads(rec["state_after"])} for rec in self.store.records(game_id)],
+            "journal": [{**j, "detail": json.loads(j["detail"])} for j in self.store.journal(game_id)],
+        }
+
+
+@dataclass(frozen=True)
+class RerunResult:
+    turn: int
+    diff: list[str]
+    state_changed: bool
+    published: bool
+
+
+def _m(s: GameConfig, fr: str, en: str) -> str:
+    return en if s.language == "en" else fr
+
+
+def _translate_engine_error(text: str, lang: str) -> str:
+    if lang == "en":
+        return text
+    if "already taken" in text:
+        return "ce nom est déjà pris : choisissez-en un autre"
+    if "already registered" in text:
+        return "cette adresse est déjà inscrite"
+    if "invalid player name" in text:
+        return "nom invalide : lettres, chiffres, espaces, - ' . seulement, 40 caractères au plus"
+    return text
+
+
+def read(raw: bytes) -> IncomingMail:
+    """Re-exported for callers that hold raw bytes (benchmarks, tests)."""
+    return read_message(raw)

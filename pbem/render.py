@@ -1,0 +1,183 @@
+"""Turning events and views into text with Jinja: plain-text mail and BBCode forum posts.
+
+Two environments share the `templates/` folder: ``mail`` (plain text, no escaping)
+and ``forum`` (every ``{{ expression }}`` is BBCode-escaped by `finalize`, so a
+player calling himself ``[url=...]`` prints as text).  Player text is only ever a
+value given to a template, never a template.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from pbem.core import Event, Msg
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+_DAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
+_MONTHS_FR = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+              "novembre", "décembre"]
+_DAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December"]
+
+
+def date_fr(dt: datetime) -> str:
+    """``mercredi 15 janvier 2020 à 21 h`` (minutes shown when not zero: ``à 21 h 30``)."""
+    day = "1er" if dt.day == 1 else str(dt.day)
+    time = f"{dt.hour} h" + (f" {dt.minute:02d}" if dt.minute else "")
+    return f"{_DAYS_FR[dt.weekday()]} {day} {_MONTHS_FR[dt.month - 1]} {dt.year} à {time}"
+
+
+def date_en(dt: datetime) -> str:
+    """``Wednesday 15 January 2020 at 21:00``."""
+    return f"{_DAYS_EN[dt.weekday()]} {dt.day} {_MONTHS_EN[dt.month - 1]} {dt.year} at {dt.hour:02d}:{dt.minute:02d}"
+
+
+_BB_OPEN = re.compile("\\[(?!\u200b)")
+
+
+def bbcode_escape(value: Any) -> Any:
+    """Neutralise BBCode in a value: a zero-width space after each ``[`` stops tag parsing, shows nothing."""
+    if isinstance(value, str):
+        return _BB_OPEN.sub("[\u200b", value)
+    return value
+
+
+def _msg(value: Any, lang: str) -> Any:
+    return value.get(lang) if isinstance(value, Msg) else value
+
+
+def _finalize_plain(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _finalize_forum(value: Any) -> Any:
+    return bbcode_escape("" if value is None else value)
+
+
+def _environment(finalize: Any, root: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(root)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+        finalize=finalize,
+    )
+    env.filters["bb"] = bbcode_escape
+    return env
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    body: str
+
+
+class Renderer:
+    """Renders pbem's texts for one game (its ruleset name and language)."""
+
+    def __init__(self, game: str, lang: str, root: Path = TEMPLATES):
+        self.game = game
+        self.lang = lang
+        self.root = root
+        self.mail, self.forum = _environments(root, lang)
+
+    def _name(self, env: jinja2.Environment, base: str) -> str:
+        """``<game>/<base>.<lang>.j2`` if the game has one, else ``common/<base>.<lang>.j2``."""
+        for candidate in (f"{self.game}/{base}.{self.lang}.j2", f"common/{base}.{self.lang}.j2"):
+            if _exists(self.root, candidate):
+                return candidate
+        raise jinja2.TemplateNotFound(f"{self.game}/{base}.{self.lang}.j2")
+
+    def event_text(self, event: Event, env: jinja2.Environment | None = None) -> str:
+        """One event as a paragraph, through the macro named after its kind."""
+        env = env or self.mail
+        module = self._events_module(env)
+        macro = getattr(module, event.kind, None) if module is not None else None
+        if macro is None:
+            common = env.get_template(f"common/events.{self.lang}.j2").module
+            macro = getattr(common, event.kind, None) or common.unknown_event
+            return str(macro(dict(event.data), event.kind) if macro is common.unknown_event else macro(dict(event.data)))
+        return str(macro(dict(event.data))).strip()
+
+    def _events_module(self, env: jinja2.Environment) -> Any:
+        name = f"{self.game}/events.{self.lang}.j2"
+        if not _exists(self.root, name):
+            return None
+        return env.get_template(name).module
+
+    def has_macro(self, kind: str) -> bool:
+        module = self._events_module(self.mail)
+        return module is not None and hasattr(module, kind)
+
+    def events_text(self, events: Sequence[Event], env: jinja2.Environment | None = None) -> list[str]:
+        return [t for t in (self.event_text(e, env) for e in events) if t.strip()]
+
+    def mail_text(self, base: str, **context: Any) -> Rendered:
+        """Render a mail template: its ``subject`` variable (set at top level) and its body."""
+        template = self.mail.get_template(self._name(self.mail, base))
+        ctx = {"game": self.game, "render_events": self.events_text, **context}
+        module = template.make_module(ctx)
+        subject = str(getattr(module, "subject", "")).replace("\r", " ").replace("\n", " ").strip()
+        body = _tidy(str(module))
+        return Rendered(subject, body)
+
+    def forum_text(self, **context: Any) -> str:
+        """The BBCode forum report."""
+        template = self.forum.get_template(self._name(self.forum, "forum"))
+        ctx = {"game": self.game, "render_events": lambda evs: self.events_text(evs, self.forum), **context}
+        return _tidy(template.render(ctx))
+
+
+@cache
+def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Environment]:
+    """The mail and forum environments for a language, cached so compiled templates are reused."""
+    envs = _environment(_finalize_plain, root), _environment(_finalize_forum, root)
+    for env in envs:
+        env.filters["date"] = date_en if lang == "en" else date_fr
+        env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
+        env.globals["lang"] = lang
+    return envs
+
+
+@cache
+def _exists(root: Path, name: str) -> bool:
+    return (root / name).is_file()
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, at most one blank line in a row, one final newline."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    out: list[str] = []
+    for line in lines:
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def mapping_lines(view: Mapping[str, Any], indent: str = "") -> list[str]:
+    """A generic readable dump of a view dict, for games without a status template."""
+    out: list[str] = []
+    for key, value in view.items():
+        if isinstance(value, Mapping):
+            out.append(f"{indent}{key} :")
+            out.extend(mapping_lines(value, indent + "  "))
+        elif isinstance(value, (list, tuple)):
+            out.append(f"{indent}{key} : " + ", ".join(str(v) for v in value))
+        else:
+            out.append(f"{indent}{key} : {value}")
+    return out

@@ -1,0 +1,394 @@
+"""The only database code: inbound messages, games, players, orders, step records, outbox, cursors.
+
+SQLite through sqlite-utils, in WAL mode.  Every change that must survive a crash
+as a whole runs inside `Store.atomic()`; callers group work so that a message is
+stored before it is acknowledged, and a resolved step, its mails and the new
+game state are committed together.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from pbem.core import Order
+
+SCHEMA_VERSION = 1
+
+
+def _j(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    ruleset: str
+    phase: str  # registration | running | finished
+    seed: str
+    commitment: str
+    turn: int  # number of the open step (0 during registration)
+    deadline: str | None  # UTC ISO
+    early_at: str | None  # UTC ISO: all orders are in, resolve then
+    state: str | None  # canonical JSON of the ruleset state
+    reminders_sent: list[float]
+    created_at: str
+    seed_revealed: bool
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    game: str
+    name: str
+    address: str
+    status: str  # active | removed
+    seat: dict[str, Any]  # role / data fixed by the MJ
+    password: str | None
+    registered_at: str
+
+
+@dataclass(frozen=True)
+class OrderSet:
+    """The orders a player gave for one step: the latest mail (or MJ correction) wins."""
+
+    game: str
+    turn: int
+    player: str
+    orders: list[Order]
+    lines: list[str]
+    source: str  # mail | mj | default
+    message_key: str | None
+    received_at: str
+
+
+class Store:
+    """A handle on the pbem database."""
+
+    def __init__(self, path: str | Path):
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite_utils.Database(str(path))
+        if str(path) != ":memory:":
+            self.db.enable_wal()
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=10000")
+        self._create()
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def atomic(self) -> Iterator[Store]:
+        """One transaction (nested calls are savepoints)."""
+        with self.db.atomic():
+            yield self
+
+    # --- schema ---
+
+    def _create(self) -> None:
+        t = self.db.table
+        if "messages" not in self.db.table_names():
+            t("messages").create(
+                {
+                    "key": str, "message_id": str, "received_at": str, "raw": bytes, "size": int,
+                    "status": str, "game": str, "sender": str, "verdict": str, "processed_at": str,
+                },
+                pk="key",
+            )
+            t("messages").create_index(["message_id"])
+            t("messages").create_index(["status"])
+        if "games" not in self.db.table_names():
+            t("games").create(
+                {
+                    "id": str, "ruleset": str, "phase": str, "seed": str, "commitment": str, "turn": int,
+                    "deadline": str, "early_at": str, "state": str, "reminders_sent": str, "created_at": str,
+                    "seed_revealed": int,
+                },
+                pk="id",
+            )
+        if "players" not in self.db.table_names():
+            t("players").create(
+                {
+                    "game": str, "name": str, "address": str, "status": str, "seat": str, "password": str,
+                    "registered_at": str,
+                },
+                pk=("game", "name"),
+            )
+            t("players").create_index(["game", "address"])
+        if "orders" not in self.db.table_names():
+            t("orders").create(
+                {
+                    "id": int, "game": str, "turn": int, "player": str, "orders": str, "lines": str,
+                    "source": str, "message_key": str, "received_at": str, "current": int,
+                },
+                pk="id",
+            )
+            t("orders").create_index(["game", "turn", "player", "current"])
+        if "records" not in self.db.table_names():
+            t("records").create(
+                {
+                    "game": str, "seq": int, "kind": str, "turn": int, "title": str, "dice_context": str,
+                    "state_before": str, "orders": str, "defaults": str, "rolls": str, "events": str,
+                    "state_after": str, "resolved_at": str, "published": int, "forum_written": int,
+                },
+                pk=("game", "seq"),
+            )
+        if "outbox" not in self.db.table_names():
+            t("outbox").create(
+                {
+                    "id": str, "game": str, "turn": int, "kind": str, "rcpt": str, "subject": str,
+                    "raw": bytes, "status": str, "attempts": int, "next_attempt_at": str, "last_error": str,
+                    "created_at": str, "sent_at": str, "record_seq": int,
+                },
+                pk="id",
+            )
+            t("outbox").create_index(["status", "next_attempt_at"])
+            t("outbox").create_index(["rcpt", "created_at"])
+        if "cursors" not in self.db.table_names():
+            t("cursors").create({"source": str, "value": str}, pk="source")
+        if "journal" not in self.db.table_names():
+            t("journal").create({"id": int, "game": str, "at": str, "who": str, "action": str, "detail": str}, pk="id")
+
+    # --- cursors (pbem.mail.inbox.CursorStore) ---
+
+    def get_cursor(self, source: str) -> str | None:
+        rows = list(self.db.query("select value from cursors where source = ?", [source]))
+        return rows[0]["value"] if rows else None
+
+    def set_cursor(self, source: str, value: str) -> None:
+        with self.atomic():
+            self.db["cursors"].upsert({"source": source, "value": value}, pk="source")
+
+    # --- inbound messages ---
+
+    def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: str) -> int:
+        """Store raw messages by source key, in one transaction.  Already stored keys are skipped."""
+        new = 0
+        with self.atomic():
+            for key, raw in items:
+                if self.db.execute("select 1 from messages where key = ?", [key]).fetchone():
+                    continue
+                self.db["messages"].insert(
+                    {"key": key, "message_id": "", "received_at": received_at, "raw": raw, "size": len(raw),
+                     "status": "new", "game": "", "sender": "", "verdict": "", "processed_at": ""}
+                )
+                new += 1
+        return new
+
+    def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, str]]:
+        """(key, raw, received_at) of stored messages not processed yet, oldest first."""
+        rows = self.db.execute(
+            "select key, raw, received_at from messages where status = 'new' order by received_at, rowid limit ?",
+            [limit],
+        ).fetchall()
+        return [(r[0], bytes(r[1]), r[2]) for r in rows]
+
+    def seen_message_id(self, message_id: str, key: str) -> bool:
+        """Was another stored message with this Message-ID already processed?"""
+        row = self.db.execute(
+            "select 1 from messages where message_id = ? and key != ? and status != 'new' limit 1", [message_id, key]
+        ).fetchone()
+        return row is not None
+
+    def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
+                     processed_at: str) -> None:
+        self.db["messages"].update(
+            key, {"message_id": message_id, "status": status, "game": game, "sender": sender, "verdict": verdict,
+                  "processed_at": processed_at}
+        )
+
+    def message_raw(self, key: str) -> bytes | None:
+        row = self.db.execute("select raw from messages where key = ?", [key]).fetchone()
+        return bytes(row[0]) if row else None
+
+    def message_count(self, status: str | None = None) -> int:
+        if status is None:
+            return int(self.db.execute("select count(*) from messages").fetchone()[0])
+        return int(self.db.execute("select count(*) from messages where status = ?", [status]).fetchone()[0])
+
+    # --- games ---
+
+    def add_game(self, row: GameRow) -> None:
+        self.db["games"].insert(self._game_dict(row))
+
+    def save_game(self, row: GameRow) -> None:
+        self.db["games"].update(row.id, self._game_dict(row))
+
+    @staticmethod
+    def _game_dict(row: GameRow) -> dict[str, Any]:
+        return {
+            "id": row.id, "ruleset": row.ruleset, "phase": row.phase, "seed": row.seed,
+            "commitment": row.commitment, "turn": row.turn, "deadline": row.deadline, "early_at": row.early_at,
+            "state": row.state, "reminders_sent": _j(row.reminders_sent), "created_at": row.created_at,
+            "seed_revealed": int(row.seed_revealed),
+        }
+
+    def game(self, game_id: str) -> GameRow | None:
+        rows = list(self.db.query("select * from games where id = ?", [game_id]))
+        if not rows:
+            return None
+        r = rows[0]
+        return GameRow(
+            id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
+            turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
+            reminders_sent=json.loads(r["reminders_sent"] or "[]"), created_at=r["created_at"],
+            seed_revealed=bool(r["seed_revealed"]),
+        )
+
+    def games(self) -> list[GameRow]:
+        out = []
+        for r in self.db.query("select id from games order by id"):
+            g = self.game(r["id"])
+            assert g is not None
+            out.append(g)
+        return out
+
+    # --- players ---
+
+    def add_player(self, row: PlayerRow) -> None:
+        self.db["players"].upsert(
+            {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
+             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at},
+            pk=("game", "name"),
+        )
+
+    def players(self, game: str, *, include_removed: bool = False) -> list[PlayerRow]:
+        sql = "select * from players where game = ?" + ("" if include_removed else " and status = 'active'")
+        return [self._player(r) for r in self.db.query(sql + " order by registered_at, name", [game])]
+
+    @staticmethod
+    def _player(r: dict[str, Any]) -> PlayerRow:
+        return PlayerRow(game=r["game"], name=r["name"], address=r["address"], status=r["status"],
+                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"])
+
+    def player_by_address(self, game: str, address: str) -> PlayerRow | None:
+        rows = list(self.db.query(
+            "select * from players where game = ? and address = ? and status = 'active'", [game, address]))
+        return self._player(rows[0]) if rows else None
+
+    def player(self, game: str, name: str) -> PlayerRow | None:
+        rows = list(self.db.query("select * from players where game = ? and name = ?", [game, name]))
+        return self._player(rows[0]) if rows else None
+
+    def set_player_status(self, game: str, name: str, status: str) -> None:
+        self.db["players"].update((game, name), {"status": status})
+
+    def set_player_address(self, game: str, name: str, address: str) -> None:
+        self.db["players"].update((game, name), {"address": address})
+
+    # --- orders ---
+
+    def set_orders(self, o: OrderSet) -> None:
+        """Record a player's orders for a step; they replace any earlier ones."""
+        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?",
+                        [o.game, o.turn, o.player])
+        self.db["orders"].insert({
+            "game": o.game, "turn": o.turn, "player": o.player,
+            "orders": _j([[x.verb, list(x.args), x.text] for x in o.orders]), "lines": _j(o.lines),
+            "source": o.source, "message_key": o.message_key, "received_at": o.received_at, "current": 1,
+        })
+
+    def current_orders(self, game: str, turn: int) -> dict[str, OrderSet]:
+        out: dict[str, OrderSet] = {}
+        for r in self.db.query(
+            "select * from orders where game = ? and turn = ? and current = 1 order by id", [game, turn]
+        ):
+            out[r["player"]] = OrderSet(
+                game=game, turn=turn, player=r["player"],
+                orders=[Order(v, tuple(a), t) for v, a, t in json.loads(r["orders"])],
+                lines=json.loads(r["lines"]), source=r["source"], message_key=r["message_key"],
+                received_at=r["received_at"],
+            )
+        return out
+
+    def order_history(self, game: str, turn: int, player: str | None = None) -> list[dict[str, Any]]:
+        sql = "select * from orders where game = ? and turn = ?"
+        args: list[Any] = [game, turn]
+        if player is not None:
+            sql += " and player = ?"
+            args.append(player)
+        return list(self.db.query(sql + " order by id", args))
+
+    # --- step records ---
+
+    def next_seq(self, game: str) -> int:
+        row = self.db.execute("select coalesce(max(seq), 0) from records where game = ?", [game]).fetchone()
+        return int(row[0]) + 1
+
+    def add_record(self, rec: dict[str, Any]) -> None:
+        self.db["records"].insert(rec)
+
+    def replace_record(self, rec: dict[str, Any]) -> None:
+        self.db["records"].upsert(rec, pk=("game", "seq"))
+
+    def records(self, game: str, kind: str | None = None) -> list[dict[str, Any]]:
+        sql = "select * from records where game = ?"
+        args: list[Any] = [game]
+        if kind:
+            sql += " and kind = ?"
+            args.append(kind)
+        return list(self.db.query(sql + " order by seq", args))
+
+    def record_for_turn(self, game: str, turn: int) -> dict[str, Any] | None:
+        rows = list(self.db.query("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn]))
+        return rows[0] if rows else None
+
+    def record(self, game: str, seq: int) -> dict[str, Any] | None:
+        rows = list(self.db.query("select * from records where game = ? and seq = ?", [game, seq]))
+        return rows[0] if rows else None
+
+    def mark_forum_written(self, game: str, seq: int) -> None:
+        self.db["records"].update((game, seq), {"forum_written": 1})
+
+    # --- outbox ---
+
+    def enqueue(self, item: dict[str, Any]) -> bool:
+        """Queue an outgoing mail; an item whose id is already queued is left as it is (False)."""
+        if self.db.execute("select 1 from outbox where id = ?", [item["id"]]).fetchone():
+            return False
+        self.db["outbox"].insert(item)
+        return True
+
+    def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
+        return list(self.db.query(
+            "select * from outbox where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",
+            [now, limit],
+        ))
+
+    def outbox_items(self, status: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "select id, game, turn, kind, rcpt, subject, status, attempts, next_attempt_at, last_error, " \
+                    "created_at, sent_at from outbox where 1=1", []
+        if status:
+            sql += " and status = ?"
+            args.append(status)
+        if game:
+            sql += " and game = ?"
+            args.append(game)
+        return list(self.db.query(sql + " order by created_at, rowid", args))
+
+    def outbox_raw(self, item_id: str) -> bytes | None:
+        row = self.db.execute("select raw from outbox where id = ?", [item_id]).fetchone()
+        return bytes(row[0]) if row else None
+
+    def update_outbox(self, item_id: str, **fields: Any) -> None:
+        self.db["outbox"].update(item_id, fields)
+
+    def replies_since(self, rcpt: str, since: str) -> int:
+        row = self.db.execute(
+            "select count(*) from outbox where rcpt = ? and kind in ('ack', 'notice') and created_at >= ?", [rcpt, since]
+        ).fetchone()
+        return int(row[0])
+
+    # --- journal ---
+
+    def log(self, game: str, at: str, who: str, action: str, detail: Any) -> None:
+        self.db["journal"].insert({"game": game, "at": at, "who": who, "action": action, "detail": _j(detail)})
+
+    def journal(self, game: str) -> list[dict[str, Any]]:
+        return list(self.db.query("select * from journal where game = ? order by id", [game]))

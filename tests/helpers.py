@@ -1,0 +1,64 @@
+"""Shared test helpers: building mails, a config for a test game, reading the outbox."""
+
+from __future__ import annotations
+
+import email
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+from typing import Any
+
+from pbem import config as configmod
+from pbem import games
+
+games.register("toy", "toy_ruleset")
+
+GAME_ADDRESS = "jeu@pbem.test"
+MJ_ADDRESS = "mj@pbem.test"
+
+
+def make_mail(sender: str, body: str, subject: str = "[TOY] ordres", to: str = GAME_ADDRESS,
+              name: str | None = None, message_id: str | None = None, **headers: str) -> bytes:
+    m = EmailMessage()
+    m["From"] = f"{name} <{sender}>" if name else sender
+    m["To"] = to
+    m["Subject"] = subject
+    if message_id:
+        m["Message-ID"] = message_id
+    for k, v in headers.items():
+        m[k.replace("_", "-")] = v
+    m.set_content(body)
+    return m.as_bytes()
+
+
+def make_config(tmp: Path, *, ruleset: str = "toy", game_id: str = "toy1", tag: str = "TOY",
+                extra_game: dict[str, Any] | None = None, top: dict[str, Any] | None = None,
+                mailbox: dict[str, Any] | None = None, outbox: dict[str, Any] | None = None,
+                more_games: dict[str, Any] | None = None) -> configmod.Config:
+    data: dict[str, Any] = {
+        "pbem": {"database": str(tmp / "db.sqlite"), "address": GAME_ADDRESS, "forum_dir": str(tmp / "forum"),
+                 "timezone": "Europe/Paris", **(top or {})},
+        "mailbox": mailbox or {"kind": "maildir", "path": str(tmp / "inbox")},
+        "outbox": outbox or {"kind": "maildir", "path": str(tmp / "outbox")},
+        "games": {game_id: {"ruleset": ruleset, "tag": tag, "mj": MJ_ADDRESS, "registration": "1d",
+                            "deadlines": {"turn": "2d", "short": "1d"}, **(extra_game or {})},
+                  **(more_games or {})},
+    }
+    return configmod.parse(data, tmp)
+
+
+def outbox_messages(store: Any, **filters: str) -> list[email.message.EmailMessage]:
+    """Queued or sent mails, parsed, filtered on kind / rcpt."""
+    out = []
+    for item in store.outbox_items():
+        if any(item.get(k) != v for k, v in filters.items()):
+            continue
+        raw = store.outbox_raw(item["id"])
+        out.append(email.message_from_bytes(raw, policy=default))
+    return out
+
+
+def body(msg: email.message.EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content()).replace("\r\n", "\n")

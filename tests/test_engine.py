@@ -1,0 +1,235 @@
+"""The engine with the toy conformance ruleset: registration, orders by mail, acks, deadlines, records, re-runs.
+
+No mail server here: mails are fed as bytes; the outbox is read from the store.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
+from pbem.clock import parse_iso
+from pbem.engine import Engine, EngineError
+from pbem.store import Store
+
+T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def eng(tmp_path):
+    cfg = make_config(tmp_path)
+    store = Store(cfg.database)
+    e = Engine(cfg, store)
+    e.new_game("toy1", T0, seed="ab" * 32)
+    yield e
+    store.close()
+
+
+def feed(e: Engine, raw: bytes, now: datetime, key: str | None = None) -> str:
+    key = key or f"test:{hash(raw)}"
+    e.store.store_raw([(key, raw)], now.isoformat())
+    return e.process_message(key, raw, now)
+
+
+def register(e: Engine, names=("Arya", "ser Schlingue", "Bran")) -> None:
+    for i, n in enumerate(names):
+        feed(e, make_mail(f"p{i}@pbem.test", f"INSCRIPTION {n}"), T0, key=f"reg{i}")
+
+
+def test_registration_by_mail_and_phrase(eng):
+    register(eng, ("Arya",))
+    feed(eng, make_mail("p9@pbem.test", "Je souhaite participer à ce jeu", name="Gendry"), T0, key="reg9")
+    names = [p.name for p in eng.store.players("toy1")]
+    assert names == ["Arya", "Gendry"]
+    acks = outbox_messages(eng.store, kind="ack", rcpt="p9@pbem.test")
+    assert len(acks) == 1 and "inscrit sous le nom Gendry" in body(acks[0])
+    assert acks[0]["In-Reply-To"] and acks[0]["X-PBEM-Kind"] == "ack" and acks[0]["X-PBEM-Game"] == "toy1"
+
+
+def test_registration_rejects_taken_name_accent_insensitive(eng):
+    register(eng, ("Éric",))
+    feed(eng, make_mail("p5@pbem.test", "INSCRIPTION eric"), T0, key="r5")
+    assert len(eng.store.players("toy1")) == 1
+    assert "déjà pris" in body(outbox_messages(eng.store, rcpt="p5@pbem.test")[0])
+
+
+def test_start_mails_everyone_and_opens_step_one(eng):
+    register(eng)
+    g = eng.start_game("toy1", T0)
+    assert g.phase == "running" and g.turn == 1
+    assert parse_iso(g.deadline) == T0 + timedelta(days=2)
+    private = outbox_messages(eng.store, kind="private")
+    assert sorted(m["To"] for m in private) == ["p0@pbem.test", "p1@pbem.test", "p2@pbem.test"]
+    assert outbox_messages(eng.store, kind="digest", rcpt=MJ_ADDRESS)
+    assert (eng.config.forum_dir / "toy1" / "turn-0.bbcode").exists()
+
+
+def test_order_ack_echoes_lines_with_verdicts_and_count(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 7\nGUESS 3\nFOO bar\nGIFT Bran"), T0, key="o1")
+    ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
+    assert "GUESS 7\n    -> OK" in ack
+    assert "GUESS 3\n    -> REFUSÉ : une seule devinette" in ack
+    assert "FOO bar\n    -> INCOMPRIS" in ack
+    assert "4 ligne(s), 3 erreur(s)." in ack
+    assert "Date limite : jeudi 3 décembre 2026 à 21 h" in ack
+    assert "1 joueur(s) sur 3 ont donné leurs ordres" in ack
+    cur = eng.store.current_orders("toy1", 1)
+    assert [o.args for o in cur["Arya"].orders] == [(7,)]
+
+
+def test_latest_mail_replaces_earlier_orders_and_all_bad_mail_keeps_them(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 7"), T0, key="a")
+    feed(eng, make_mail("p0@pbem.test", "GUESS 2"), T0, key="b")
+    assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (2,)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 99"), T0, key="c")
+    assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (2,)
+    assert "vos ordres précédents restent en vigueur" in body(outbox_messages(eng.store, rcpt="p0@pbem.test")[-1])
+
+
+def test_stranger_and_unknown_game_answers(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("nobody@pbem.test", "GUESS 3"), T0, key="s")
+    assert "adresse inconnue" in body(outbox_messages(eng.store, rcpt="nobody@pbem.test")[-1])
+
+
+def test_deadline_applies_defaults_and_resolves_once(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 7"), T0, key="a")
+    assert eng.due(T0 + timedelta(hours=12)) == []
+    done = eng.due(T0 + timedelta(days=2))
+    assert done == ["toy1: turn 1 resolved"]
+    assert eng.due(T0 + timedelta(days=2)) == []  # idempotent
+    rec = eng.store.record_for_turn("toy1", 1)
+    assert sorted(json.loads(rec["defaults"])) == ["Bran", "ser Schlingue"]
+    orders = json.loads(rec["orders"])
+    assert orders["Arya"]["source"] == "mail" and orders["Bran"]["source"] == "default"
+    digest = body(outbox_messages(eng.store, kind="digest")[-1])
+    assert "En retard (ordres par défaut) : Bran, ser Schlingue" in digest
+    assert "target number [1-10] =" in digest
+    # step 2 is sequential: exactly one player is asked
+    g = eng.game("toy1")
+    assert g.turn == 2
+    assert len(eng.ruleset("toy1").prompts(eng.state(g))) == 1
+
+
+def test_sequential_step_refuses_players_not_prompted(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    eng.resolve("toy1", T0)
+    state = eng.state(eng.game("toy1"))
+    giver = eng.ruleset("toy1").prompts(state)[0].player
+    others = [p for p in eng.store.players("toy1") if p.name != giver]
+    feed(eng, make_mail(others[0].address, "GIFT Bran"), T0, key="x")
+    assert "aucune décision n'est attendue de vous" in body(outbox_messages(eng.store, rcpt=others[0].address)[-1])
+
+
+def test_early_resolution_when_all_orders_are_in(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    for i in range(3):
+        feed(eng, make_mail(f"p{i}@pbem.test", f"GUESS {i + 1}"), T0, key=f"k{i}")
+    g = eng.game("toy1")
+    assert parse_iso(g.early_at) == T0 + timedelta(minutes=30)
+    assert eng.due(T0 + timedelta(minutes=29)) == []
+    assert eng.due(T0 + timedelta(minutes=30)) == ["toy1: turn 1 resolved"]
+
+
+def test_reminder_goes_only_to_players_without_orders_and_once(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 4"), T0, key="a")
+    eng.due(T0 + timedelta(hours=24))
+    eng.due(T0 + timedelta(hours=25))
+    reminders = outbox_messages(eng.store, kind="reminder")
+    assert sorted(m["To"] for m in reminders) == ["p1@pbem.test", "p2@pbem.test"]
+
+
+def test_extend_deadline_tells_players_and_never_moves_earlier_silently(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    g = eng.game("toy1")
+    with pytest.raises(EngineError):
+        eng.extend("toy1", parse_iso(g.deadline) - timedelta(hours=1), T0)
+    eng.extend("toy1", parse_iso(g.deadline) + timedelta(hours=24), T0)
+    notices = outbox_messages(eng.store, kind="notice")
+    assert len(notices) == 3 and "repoussé" in body(notices[0])
+    assert not any("resolved" in d for d in eng.due(T0 + timedelta(days=2, hours=1)))
+
+
+def test_immediate_order_is_recorded_and_answered_at_once(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p1@pbem.test", "ROLL"), T0, key="r")
+    ack = body(outbox_messages(eng.store, kind="ack", rcpt="p1@pbem.test")[-1])
+    assert "rolled" in ack and "-> OK : fait" in ack
+    actions = eng.store.records("toy1", "action")
+    assert len(actions) == 1 and json.loads(actions[0]["rolls"])[0][0] == "ser Schlingue rolls a d6"
+
+
+def test_mj_orders_for_a_player_by_mail(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail(MJ_ADDRESS, "POUR bran : GUESS 9"), T0, key="m")
+    assert eng.store.current_orders("toy1", 1)["Bran"].source == "mj"
+    assert any(j["action"] == "orders for" for j in eng.store.journal("toy1"))
+
+
+def test_rerun_is_reproducible_and_correction_publishes_rectificatif(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 7"), T0, key="a")
+    eng.resolve("toy1", T0 + timedelta(days=2))
+    same = eng.rerun("toy1", 1, T0 + timedelta(days=2, hours=1))
+    assert same.diff == [] and not same.state_changed
+    eng.set_orders_mj("toy1", "Bran", ["GUESS 1"], T0 + timedelta(days=2, hours=1), turn=1)
+    res = eng.rerun("toy1", 1, T0 + timedelta(days=2, hours=1), publish=True)
+    assert res.published and any(line.startswith("+") for line in res.diff)
+    rect = [m for m in outbox_messages(eng.store, kind="private") if str(m["Subject"]).startswith("RECTIFICATIF")]
+    assert len(rect) == 3
+    assert json.loads(eng.store.record_for_turn("toy1", 1)["orders"])["Bran"]["source"] == "mj"
+
+
+def test_verify_rederives_every_roll_and_detects_a_wrong_seed(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    eng.resolve("toy1", T0)
+    assert eng.verify("toy1") == []
+    assert eng.verify("toy1", seed="cd" * 32)
+
+
+def test_same_inputs_give_byte_identical_mail(tmp_path):
+    outputs = []
+    for run in range(2):
+        cfg = make_config(tmp_path / str(run))
+        store = Store(cfg.database)
+        e = Engine(cfg, store)
+        e.new_game("toy1", T0, seed="ef" * 32)
+        register(e)
+        e.start_game("toy1", T0)
+        feed(e, make_mail("p0@pbem.test", "GUESS 3", message_id="<fixed@x>"), T0, key="a")
+        e.resolve("toy1", T0 + timedelta(days=2))
+        outputs.append([(i["id"], store.outbox_raw(i["id"])) for i in store.outbox_items()])
+        store.close()
+    assert outputs[0] == outputs[1]
+
+
+def test_game_plays_to_the_end_and_reveals_the_seed(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    now = T0
+    for _ in range(4):
+        now += timedelta(days=2)
+        eng.due(now)
+    g = eng.game("toy1")
+    assert g.phase == "finished" and g.seed_revealed
+    final = body(outbox_messages(eng.store, kind="digest")[-1])
+    assert "Graine révélée : " + "ab" * 32 in final
