@@ -34,6 +34,11 @@ def _engine(ctx: click.Context) -> Iterator[Engine]:
         store.close()
 
 
+def _when(dt: datetime | None) -> str:
+    """A local time for the MJ's terminal: ``2026-12-02 20:00 (Europe/Paris)``."""
+    return f"{dt:%Y-%m-%d %H:%M} ({dt.tzinfo})" if dt else "-"
+
+
 def _config(ctx: click.Context) -> configmod.Config:
     try:
         return configmod.load(ctx.obj["config"])
@@ -42,10 +47,16 @@ def _config(ctx: click.Context) -> configmod.Config:
 
 
 def _now(value: str | None) -> datetime:
+    """``--now``: a naive time is read in the configured time zone."""
     if not value:
         return utcnow()
+    ctx = click.get_current_context()
     try:
-        return parse_iso(value)
+        tz = configmod.load(ctx.find_root().obj["config"]).timezone
+    except configmod.ConfigError:
+        tz = None
+    try:
+        return parse_iso(value, tz)
     except ValueError:
         raise click.BadParameter(f"expected an ISO date-time like 2026-12-01T21:00, got {value!r}") from None
 
@@ -125,7 +136,7 @@ def game_new(ctx: click.Context, game_id: str, seed: str | None, now: str | None
     """
     with _engine(ctx) as e:
         g = e.new_game(game_id, _now(now), seed)
-        click.echo(f"{game_id}: registration open until {e.local(game_id, g.deadline)}")
+        click.echo(f"{game_id}: registration open until {_when(e.local(game_id, g.deadline))}")
         click.echo(f"seed commitment (publish it): sha256 {g.commitment}")
 
 
@@ -140,7 +151,7 @@ def game_start(ctx: click.Context, game_id: str, now: str | None) -> None:
     """
     with _engine(ctx) as e:
         g = e.start_game(game_id, _now(now))
-        click.echo(f"{game_id}: started, step {g.turn}, deadline {e.local(game_id, g.deadline)}")
+        click.echo(f"{game_id}: started, step {g.turn}, deadline {_when(e.local(game_id, g.deadline))}")
 
 
 @game.command("status")
@@ -159,8 +170,8 @@ def game_status(ctx: click.Context, game_id: str) -> None:
 def status_lines(e: Engine, game_id: str) -> list[str]:
     g = e.game(game_id)
     lines = [f"game {g.id} ({g.ruleset}): {g.phase}, step {g.turn}",
-             f"deadline: {e.local(game_id, g.deadline) or '-'}" + (f" (early: {e.local(game_id, g.early_at)})"
-                                                                  if g.early_at else ""),
+             f"deadline: {_when(e.local(game_id, g.deadline))}" + (f" (early: {_when(e.local(game_id, g.early_at))})"
+                                                                     if g.early_at else ""),
              f"seed commitment: {g.commitment}"]
     players = e.store.players(game_id)
     lines.append(f"players: {len(players)}")
@@ -215,7 +226,7 @@ def game_extend(ctx: click.Context, game_id: str, hours: float | None, until: st
             assert hours is not None
             target = parse_iso(g.deadline) + timedelta(hours=hours)
         done = e.extend(game_id, target, _now(now), allow_earlier=earlier)
-        click.echo(f"{game_id}: deadline now {e.local(game_id, iso(done))}")
+        click.echo(f"{game_id}: deadline now {_when(e.local(game_id, iso(done)))}")
 
 
 # ---------------------------------------------------------------- players

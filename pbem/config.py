@@ -108,6 +108,7 @@ class GameConfig:
     min_players: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
     commit_seed: bool = True
+    roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
               "retry_base_seconds"}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
-               "min_players", "options", "commit_seed"}
+               "min_players", "options", "commit_seed", "roster"}
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -255,7 +256,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
 
     games: dict[str, GameConfig] = {}
     for gid, g in _get(data, "games", "config", dict, {}).items():
-        games[gid] = _game(gid, g, language)
+        games[gid] = _game(gid, g, language, root)
     tags = [g.tag.lower() for g in games.values()]
     if len(set(tags)) != len(tags):
         raise ConfigError("games: two games share the same tag; each game needs its own subject tag")
@@ -276,7 +277,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
     )
 
 
-def _game(gid: str, g: Any, language: str) -> GameConfig:
+def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     where = f"games.{gid}"
     if not isinstance(g, dict):
         raise ConfigError(f"{where}: expected a table")
@@ -323,4 +324,5 @@ def _game(gid: str, g: Any, language: str) -> GameConfig:
         min_players=_get(g, "min_players", where, int, 0),
         options={**defaults, **options},
         commit_seed=_get(g, "commit_seed", where, bool, True),
+        roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
     )

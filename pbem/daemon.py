@@ -20,6 +20,7 @@ from typing import Any
 from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config, SecretSource
 from pbem.engine import Engine
+from pbem.faults import crashpoint
 from pbem.mail.inbox import ImapSource, MaildirSource, MailSource, RawMessage, password_from_command, password_from_env
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
 from pbem.outbox import SendReport, send_due
@@ -100,6 +101,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
                 report.fetched += store.store_raw([(m.key, m.raw) for m in batch], iso(now))
 
             src.fetch_new(sink)
+            crashpoint("after-fetch")
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
             log.warning("fetching mail failed: %s", e)
             report.errors.append(f"fetch failed: {e}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -25,6 +26,7 @@ from pbem.clock import add_duration, iso, parse_iso
 from pbem.config import Config, GameConfig
 from pbem.core import MJ, PUBLIC, Event, Msg, Order, OrderError, OrderNotAllowedError, Ruleset, Seat, SetupError
 from pbem.dice import Dice, Roll, commitment, new_seed
+from pbem.faults import crashpoint
 from pbem.dice import verify as verify_rolls
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
 from pbem.mail.senders import auth_verdict, check_password, is_automatic
@@ -169,7 +171,12 @@ class Engine:
         if len(players) < s.min_players:
             raise EngineError(f"game {game_id}: {len(players)} players registered, at least {s.min_players} needed")
         ruleset = self.ruleset(game_id)
-        seats = [Seat(p.name, p.seat.get("role"), p.seat.get("data", {})) for p in players]
+        fixed = self._roster_file(game_id)
+        seats = []
+        for p in players:
+            extra = fixed.get(fold(p.name), {})
+            seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
+                              p.seat.get("data") or extra.get("data", {})))
         dice = Dice(g.seed, "setup")
         try:
             state, events = ruleset.setup(seats, dict(s.options), dice)
@@ -184,6 +191,26 @@ class Engine:
             self.store.log(game_id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
         self.write_forum(game_id)
         return g
+
+    def _roster_file(self, game_id: str) -> dict[str, dict[str, Any]]:
+        """Roles and sheets the MJ prepared in the game's roster file, by folded player name."""
+        path = self.settings(game_id).roster
+        if path is None:
+            return {}
+        try:
+            with open(path, "rb") as f:
+                doc = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise EngineError(f"roster file {path}: {e}") from None
+        out: dict[str, dict[str, Any]] = {}
+        for table_name in ("personnage", "joueur", "seat", "player"):
+            for entry in doc.get(table_name, []):
+                name = entry.get("joueur") or entry.get("player") or entry.get("nom")
+                if not isinstance(name, str):
+                    raise EngineError(f"roster file {path}: an entry of [[{table_name}]] has no 'joueur' name")
+                data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role")}
+                out[fold(name)] = {"role": entry.get("role"), "data": data}
+        return out
 
     def _open_step(self, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None) -> GameRow:
         """Store the new state and open the next step with its deadline (or finish the game)."""
@@ -283,6 +310,7 @@ class Engine:
             verdict, game_id, sender = self._process(key, mail, now)
             self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
                                     sender=sender, verdict=verdict, processed_at=iso(now))
+        crashpoint("after-message")
         return verdict
 
     def _process(self, key: str, mail: IncomingMail, now: datetime) -> tuple[str, str | None, str]:
@@ -544,7 +572,7 @@ class Engine:
         except OrderError as e:
             result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
             return
-        done = self._immediate(game_id, g, state, player, order, now, result)
+        done = self._immediate(game_id, g, state, player, order, now, result, author=MJ)
         if done is not None:
             result.verdicts.append(LineVerdict(line, True, _m(s, f"fait pour {player}", f"done for {player}")))
             self.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
@@ -560,8 +588,14 @@ class Engine:
         self._check_early(game_id, now)
 
     def _immediate(self, game_id: str, g: GameRow, state: Any, player: str, order: Order, now: datetime,
-                   result: MailResult) -> tuple[GameRow, Any] | None:
-        """Carry out an order that takes effect at once; record it and mail its results."""
+                   result: MailResult, author: str | None = None) -> tuple[GameRow, Any] | None:
+        """Carry out an order that takes effect at once; record it and mail its results.
+
+        ``player`` is who acts (the MJ's ``POUR`` names someone else than the ``author`` of the mail).
+        The author reads their share in the ack; every other player concerned gets a private mail;
+        the MJ gets a digest unless he wrote the mail himself.
+        """
+        author = author or player
         ruleset = self.ruleset(game_id)
         seq = self.store.next_seq(game_id)
         dice = Dice(g.seed, f"action-{seq}")
@@ -576,13 +610,12 @@ class Engine:
         g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
         self.store.save_game(g)
         r = self.renderer(game_id)
-        # the actor's own results go into the ack; everyone else concerned gets a private mail
-        mine = [e for e in events if e.audience.includes(player) and e.audience.kind != "mj"] if player != MJ else []
+        mine = [e for e in events if e.audience.includes(author) and (author == MJ or e.audience.kind != "mj")]
         if mine:
             result.extra.append("\n\n".join(r.events_text(mine)))
         letters = []
         for p in self.store.players(game_id):
-            if p.name == player:
+            if p.name == author:
                 continue
             theirs = [e for e in events if e.audience.kind == "players" and p.name in e.audience.players]
             if theirs:
@@ -591,10 +624,11 @@ class Engine:
                                 rectificatif=False)
                 letters.append(Letter(f"rec{seq}-private-{p.name}", game_id, g.turn, "private", p.address,
                                       t.subject, t.body, record_seq=seq))
-        t = r.mail_text("digest", tag=self._tag(game_id), title=order.text, deadline=None, next_title=None,
-                        final=None, rectificatif=False, seed=None, **self._digest_context(game_id, seq))
-        letters += [Letter(f"rec{seq}-digest", game_id, g.turn, "digest", mj, t.subject, t.body, record_seq=seq)
-                    for mj in s.mj]
+        if author != MJ:
+            t = r.mail_text("digest", tag=self._tag(game_id), title=order.text, deadline=None, next_title=None,
+                            final=None, rectificatif=False, seed=None, **self._digest_context(game_id, seq))
+            letters += [Letter(f"rec{seq}-digest", game_id, g.turn, "digest", mj, t.subject, t.body,
+                               record_seq=seq) for mj in s.mj]
         self._queue(letters, now)
         return g, new_state
 
@@ -816,6 +850,7 @@ class Engine:
             self.store.add_record(rec)
             g2 = self._open_step(g, new_state, g.turn + 1, now)
             self._queue(self._step_letters(g2, seq, g.turn, events, new_state, now), now)
+            crashpoint("mid-resolution")
         self.write_forum(game_id)
         return True
 
@@ -834,8 +869,8 @@ class Engine:
         letters: list[Letter] = []
         for p in self.store.players(g.id):
             mine = [e for e in events if e.audience.includes(p.name)]
-            status = r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
-                                 tag=self._tag(g.id)).body
+            status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
+                                                    tag=self._tag(g.id)).body
             t = r.mail_text("private", tag=self._tag(g.id), player=p.name, title=title, events=mine, status=status,
                             deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                             rectificatif=rectificatif)

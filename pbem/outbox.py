@@ -18,6 +18,7 @@ from email.policy import SMTP
 from email.utils import format_datetime, formataddr
 
 from pbem.clock import iso
+from pbem.faults import crashpoint
 from pbem.mail.transport import PermanentFailure, TemporaryFailure, Transport
 from pbem.store import Store
 
@@ -117,6 +118,7 @@ def send_due(store: Store, transport: Transport, *, sender: str, now: datetime, 
                                     last_error=str(e)[:500])
                 retrying += 1
         else:
+            crashpoint("mid-send")
             store.update_outbox(item["id"], status="sent", attempts=item["attempts"] + 1, sent_at=iso(now))
             sent += 1
     return SendReport(sent, retrying, failed)

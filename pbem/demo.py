@@ -1,0 +1,184 @@
+"""`pbem demo`: scripted games played by mail through the embedded default, with simulated time.
+
+Every mail goes the real way: written as .eml into a local Maildir inbox, fetched by
+`tick`, interpreted, answered into a local Maildir outbox; deadlines fire when the
+simulated clock passes them.  Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import mailbox
+import random
+import shutil
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from pbem import config as configmod
+from pbem.clock import parse_iso
+from pbem.daemon import tick
+from pbem.engine import Engine
+from pbem.store import Store
+
+DEMO_START = datetime(2026, 12, 4, 19, 0, tzinfo=UTC)  # Friday 20:00 in Paris
+GAME_ADDRESS = "pourmabelle.lejeu@example.org"
+MJ_ADDRESS = "mj@example.org"
+SEED = "5eed" * 16
+
+
+class Demo:
+    """One demo game in its own folder: config, database, Maildirs, forum files."""
+
+    def __init__(self, root: Path, game_id: str, game: dict[str, Any]):
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
+        self.root = root
+        self.game_id = game_id
+        data = {
+            "pbem": {"database": "pbem.sqlite", "address": GAME_ADDRESS, "forum_dir": "forum"},
+            "mailbox": {"kind": "maildir", "path": "mail/inbox"},
+            "outbox": {"kind": "maildir", "path": "mail/outbox"},
+            "games": {game_id: {"mj": MJ_ADDRESS, **game}},
+        }
+        self.config = configmod.parse(data, root)
+        self.store = Store(self.config.database)
+        self.engine = Engine(self.config, self.store)
+        (root / "mail").mkdir(parents=True, exist_ok=True)
+        self.inbox = mailbox.Maildir(str(root / "mail" / "inbox"), create=True)
+        self.now = DEMO_START
+        self.sent = 0
+        self.tag = self.config.games[game_id].tag
+
+    def mail(self, sender: str, text: str, subject: str = "ordres", name: str | None = None) -> None:
+        m = EmailMessage()
+        m["From"] = f"{name} <{sender}>" if name else sender
+        m["To"] = GAME_ADDRESS
+        m["Subject"] = f"[{self.tag}] {subject}"
+        self.sent += 1
+        m["Message-ID"] = f"<demo-{self.game_id}-{self.sent}@example.org>"
+        m.set_content(text)
+        self.inbox.add(m.as_bytes())
+
+    def tick(self, advance: timedelta = timedelta(minutes=5)) -> None:
+        self.now += advance
+        tick(self.config, self.store, self.now)
+
+    def until_deadline(self) -> None:
+        g = self.engine.game(self.game_id)
+        if g.deadline:
+            self.now = max(self.now, parse_iso(g.deadline))
+        tick(self.config, self.store, self.now)
+
+    def report(self, title: str, sample: int = 3) -> list[str]:
+        out_dir = self.root / "mail" / "outbox"
+        box = mailbox.Maildir(str(out_dir), create=False)
+        kinds: dict[str, list[str]] = {}
+        for key in sorted(box.keys()):
+            kinds.setdefault(str(box[key]["X-PBEM-Kind"]), []).append(key)
+        forum = sorted((self.root / "forum" / self.game_id).glob("*.bbcode"),
+                       key=lambda p: int(p.stem.split("-")[1]))
+        g = self.engine.game(self.game_id)
+        lines = [f"== {title} ==",
+                 f"  game {self.game_id}: {g.phase}, step {g.turn}; {self.sent} mails played in "
+                 f"({self.root / 'mail' / 'inbox'})",
+                 f"  outbox {out_dir}/new: " + ", ".join(f"{len(v)} {k}" for k, v in sorted(kinds.items())),
+                 f"  forum posts: {len(forum)} in {self.root / 'forum' / self.game_id}"
+                 + (f" (last: {forum[-1].name})" if forum else "")]
+        for key in kinds.get("private", [])[-sample:]:
+            lines.append(f"  sample private mail: {out_dir / 'new' / key}")
+        outcome = self.engine.ruleset(self.game_id).outcome(self.engine.state(g)) if g.state else None
+        if outcome is not None:
+            lines.append(f"  outcome: {outcome.summary.fr}")
+        return lines
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def demo_1626(root: Path) -> list[str]:
+    d = Demo(root, "gant", {"ruleset": "1626", "tag": "1626", "registration": "1d",
+                            "roster": str(Path(__file__).resolve().parent.parent / "data/1626/personnages.toml")})
+    d.engine.new_game("gant", d.now, seed=SEED)
+    from pbem.games.g1626.sheet import seats_from_toml
+
+    sheets = seats_from_toml((Path(__file__).resolve().parent.parent / "data/1626/personnages.toml").read_text("utf-8"))
+    players = [s.name for s in sheets]
+    for i, name in enumerate(players):
+        d.mail(f"joueur{i}@example.org", f"INSCRIPTION {name}", "inscription")
+    d.tick()
+    d.engine.start_game("gant", d.now)
+    d.tick()
+    d.mail("joueur0@example.org", "FICHE\nTEST Escrime AG SR 15\nTEST PE SR 12", "tests")
+    d.mail(MJ_ADDRESS, f"RECONNU {players[0]}\nPOUR {players[1]} : TEST Vigilance PE SR 17 SECRET", "MJ")
+    d.mail("joueur2@example.org", "TEST Eloquance CH SR 14", "test")  # a typo: answered with "did you mean"
+    d.tick()
+    d.mail("joueur0@example.org", "TEST Eloquence CH SR 14\nFIN\nCordialement", "test reconnu")
+    d.tick()
+    out = d.report("1626, le gant et l'épée: tests by mail")
+    d.close()
+    return out
+
+
+def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
+              orders_for: Callable[[Any, str, int], list[str]], title: str, max_steps: int) -> list[str]:
+    d = Demo(root, game_id, game)
+    d.engine.new_game(game_id, d.now, seed=SEED)
+    for i, name in enumerate(names):
+        text = "Je souhaite participer à ce jeu" if i % 5 == 0 else f"INSCRIPTION {name}"
+        d.mail(f"joueur{i:02d}@example.org", text, "inscription", name=name)
+    d.tick()
+    d.until_deadline()  # registration closes: the game starts by itself
+    address = {p.name: p.address for p in d.store.players(game_id)}
+    steps = 0
+    while d.engine.game(game_id).phase == "running" and steps < max_steps:
+        g = d.engine.game(game_id)
+        state = d.engine.state(g)
+        prompts = d.engine.ruleset(game_id).prompts(state)
+        rng = random.Random(f"{game_id}-{g.turn}")
+        for name in sorted({p.player for p in prompts}):
+            if rng.random() < 0.9:  # some players are late: their defaults apply
+                lines = orders_for(state, name, rng.randrange(1 << 30))
+                d.mail(address[name], "\n".join(lines) + "\n\n-- \nEnvoyé de mon iPhone", f"ordres tour {g.turn}")
+        d.tick()
+        d.until_deadline()
+        steps += 1
+    out = d.report(title)
+    d.close()
+    return out
+
+
+def demo_pmb(root: Path) -> list[str]:
+    from pbem.games.pmb.bots import random_orders
+
+    names = [f"{first} {last}" for first, last in zip(
+        ["Arya", "Bran", "Cersei", "Davos", "Edmure", "Gendry", "Hodor", "Ilyn", "Jaime", "Kevan"] * 4,
+        ["Snow", "Rivers", "Sand", "Stone", "Hill", "Flowers", "Waters", "Pyke"] * 5, strict=False)]
+    names = list(dict.fromkeys(f"{n} {i // 10 + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)))
+    return _bot_game(root, "pmb1", {"ruleset": "pmb", "tag": "PMB", "registration": "3d@21:00",
+                                    "deadlines": {"turn": "2d@21:00"}},
+                     names[:40], random_orders, "Pour Ma Belle: 40 players by mail", 80)
+
+
+def demo_intrigue(root: Path) -> list[str]:
+    from pbem.games.intrigue.bots import random_orders
+
+    return _bot_game(root, "intrigue", {"ruleset": "intrigue", "tag": "INTRIGUE", "registration": "1d",
+                                        "deadlines": {"turn": "1d", "short": "12h"}},
+                     ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"], random_orders,
+                     "Intrigue: 5 players by mail (simultaneous mode)", 60)
+
+
+DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue}
+
+
+def run_demos(which: str, out_dir: Path) -> Iterator[str]:
+    """Run one demo or all of them; yield the report lines."""
+    chosen = list(DEMOS) if which == "all" else [which]
+    for name in chosen:
+        try:
+            yield from DEMOS[name](out_dir / name)
+        except ImportError as e:
+            yield f"== {name}: not available ({e}) =="

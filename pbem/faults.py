@@ -1,0 +1,25 @@
+"""Crash points for the crash-safety tests: ``PBEM_CRASH_AT=name[:n]`` kills the process (SIGKILL) at the n-th pass.
+
+A no-op unless that variable is set; it lets tests kill a real `pbem tick` exactly
+between two durable steps (after fetch, between two messages, inside a resolution,
+between a send and its bookkeeping) instead of hoping a timed kill lands there.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+_passes: dict[str, int] = {}
+
+
+def crashpoint(name: str) -> None:
+    spec = os.environ.get("PBEM_CRASH_AT")
+    if not spec:
+        return
+    target, _, nth = spec.partition(":")
+    if target != name:
+        return
+    _passes[name] = _passes.get(name, 0) + 1
+    if _passes[name] >= int(nth or 1):
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,121 @@
+"""Every CLI command: documented with an example, and working through CliRunner on a toy game."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+import helpers  # noqa: F401  (registers the toy ruleset)
+from pbem.cli import main
+
+CONFIG = """
+[pbem]
+database = "{tmp}/db.sqlite"
+address = "jeu@pbem.test"
+forum_dir = "{tmp}/forum"
+
+[mailbox]
+kind = "maildir"
+path = "{tmp}/inbox"
+
+[outbox]
+kind = "maildir"
+path = "{tmp}/outbox"
+
+[games.toy1]
+ruleset = "toy"
+tag = "TOY"
+mj = "mj@pbem.test"
+registration = "1d"
+"""
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    out = []
+    for name, cmd in group.commands.items():
+        out.append((prefix + name, cmd))
+        if isinstance(cmd, click.Group):
+            out.extend(_commands(cmd, prefix + name + " "))
+    return out
+
+
+@pytest.mark.parametrize("name,cmd", _commands(main))
+def test_every_command_has_help_and_an_example(name, cmd):
+    assert cmd.help and "Example: pbem" in cmd.help, name
+    result = CliRunner().invoke(main, [*name.split(), "--help"])
+    assert result.exit_code == 0 and "Example" in result.output
+
+
+@pytest.fixture
+def run(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CONFIG.format(tmp=tmp_path))
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args], catch_exceptions=False)
+        assert (result.exit_code == 0) == ok, result.output
+        return result.output
+
+    return invoke
+
+
+def test_a_game_through_the_cli(run, tmp_path):
+    out = run("game", "new", "toy1", "--seed", "ab" * 32, "--now", "2026-12-01T20:00")
+    assert "registration open until 2026-12-02 20:00" in out and "sha256" in out
+    run("player", "add", "toy1", "Arya", "arya@pbem.test", "--now", "2026-12-01T20:00")
+    run("player", "add", "toy1", "ser Schlingue", "s@pbem.test", "--now", "2026-12-01T20:00")
+    assert "already taken" in run("player", "add", "toy1", "arya", "x@pbem.test", ok=False)
+    assert "Arya" in run("player", "list", "toy1")
+    assert "started, step 1" in run("game", "start", "toy1", "--now", "2026-12-01T20:00")
+    assert "waiting for: Arya, ser Schlingue" in run("game", "status", "toy1")
+    assert "OK" in run("orders", "set", "toy1", "arya", "GUESS 4", "--now", "2026-12-01T21:00")
+    assert "orders not changed" in run("orders", "set", "toy1", "arya", "GUESS 40", ok=False)
+    assert "GUESS 4" in run("orders", "show", "toy1")
+    assert "deadline now 2026-12-04 20:00" in run("game", "extend", "toy1", "--hours", "24", "--now",
+                                                  "2026-12-01T21:00")
+    assert "resolved" in run("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
+    digest = run("turn", "show", "toy1", "1")
+    assert "En retard (ordres par défaut) : ser Schlingue" in digest and "target number" in digest
+    assert "identical" in run("turn", "rerun", "toy1", "1")
+    run("orders", "set", "toy1", "ser Schlingue", "GUESS 9", "--turn", "1")
+    out = run("turn", "rerun", "toy1", "1", "--publish", "--now", "2026-12-01T23:00")
+    assert "RECTIFICATIF" in out
+    assert "queued" in run("outbox", "list")
+    tick = run("tick", "--now", "2026-12-01T23:05")
+    assert "sent" in tick
+    assert "sent" in run("outbox", "list", "--status", "sent")
+    assert "0 mail(s) queued again" in run("outbox", "retry", "--failed")
+    export = json.loads(run("export", "toy1", "--json"))
+    assert export["seed"] is None and export["records"]
+    assert "OK: seed matches" in run("verify", "toy1")
+    (tmp_path / "x.json").write_text(json.dumps(export))
+    assert "no seed" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
+    assert "OK" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "ab" * 32)
+    assert "does not match" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "cd" * 32, ok=False)
+    assert "toy1" in run("game", "list")
+    run("player", "remove", "toy1", "Arya")
+    run("player", "replace", "toy1", "Arya", "arya2@pbem.test")
+    assert "arya2@pbem.test" in run("player", "list", "toy1")
+    assert (tmp_path / "forum" / "toy1" / "turn-1.bbcode").exists()
+
+
+def test_doctor_checks_without_writing(run, tmp_path):
+    out = run("doctor")
+    assert "[ok] config" in out and "[ok] mailbox" in out and "[ok] outbox" in out
+    assert not (tmp_path / "db.sqlite").exists()
+
+
+def test_config_errors_name_the_key(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CONFIG.format(tmp=tmp_path).replace('registration = "1d"', 'registration = "soon"'))
+    result = CliRunner().invoke(main, ["--config", str(cfg), "game", "list"])
+    assert result.exit_code == 1
+    assert "games.toy1.registration" in result.output and "expected a duration" in result.output
+    cfg.write_text(CONFIG.format(tmp=tmp_path).replace('kind = "maildir"\npath = "' + str(tmp_path) + '/inbox"',
+                                                       'kind = "imap"'))
+    result = CliRunner().invoke(main, ["--config", str(cfg), "doctor"])
+    assert result.exit_code == 1 and "mailbox.host: required" in result.output
