@@ -1,0 +1,5 @@
+"""`python -m pbem` runs the CLI."""
+
+from pbem.cli import main
+
+main()
