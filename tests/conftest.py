@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+# ---------------------------------------------------------------- mail servers (scripts/mail-test-servers.sh)
+# `make test` starts Dovecot + an SMTP sink on loopback and exports their ports (env.sh).
+# Tests needing them are marked `mail`, live in tests/integration/, and FAIL (never skip)
+# when the servers are not configured.
+import os
+import smtplib
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from imapclient import IMAPClient
+
+_MAIL_VARS = (
+    "MAIL_HOST MAIL_IMAP_PORT MAIL_IMAPS_PORT MAIL_IMAPS_CAFILE MAIL_SMTP_PORT MAIL_LMTP_PORT "
+    "MAIL_SINK_MAILDIR MAIL_DOMAIN MAIL_PASSWORD MAIL_USERS_FILE MAIL_DOVECOT_CONF"
+).split()
+
+
+@dataclass(frozen=True)
+class MailEnv:
+    host: str
+    imap_port: int
+    imaps_port: int
+    cafile: str
+    smtp_port: int
+    lmtp_port: int
+    submission_port: int
+    submissions_port: int
+    sink_maildir: str
+    domain: str
+    password: str
+    users_file: str
+    dovecot_conf: str
+
+    @property
+    def svc_dir(self) -> Path:
+        return Path(self.dovecot_conf).parent
+
+    def addr(self, user: str) -> str:
+        return user if "@" in user else f"{user}@{self.domain}"
+
+    def imap(self, user: str) -> IMAPClient:
+        """A logged-in plain-IMAP client (caller closes it: `with env.imap(u) as c:`)."""
+        c = IMAPClient(self.host, port=self.imap_port, ssl=False, timeout=10)
+        c.login(self.addr(user), self.password)
+        return c
+
+    def deliver(self, user: str, raw: bytes, mail_from: str = "sender@example.org") -> None:
+        """Deliver into the user's INBOX through Dovecot's LMTP (as an MTA would)."""
+        with smtplib.LMTP(self.host, self.lmtp_port) as lmtp:
+            lmtp.sendmail(mail_from, [self.addr(user)], raw)
+
+    def clear(self, user: str, folder: str = "INBOX") -> None:
+        """Empty a folder (INBOX) or delete it (others); also deletes pbem-test-* folders."""
+        with self.imap(user) as c:
+            for _flags, _delim, name in c.list_folders():
+                if name != "INBOX" and (name == folder or name.startswith("pbem-test")):
+                    c.delete_folder(name)
+            c.select_folder("INBOX")
+            uids = c.search(["ALL"])
+            if uids:
+                c.delete_messages(uids)
+                c.expunge()
+
+    def restart_dovecot(self) -> None:
+        script = Path(__file__).resolve().parents[1] / "scripts" / "mail-test-servers.sh"
+        env = dict(os.environ, MAILSVC_DIR=str(self.svc_dir))
+        subprocess.run(["bash", str(script), "restart-dovecot"], check=True, env=env, capture_output=True)
+
+    def sink_fail(self, spec: str | None) -> None:
+        """Make the SMTP sink answer e.g. "451" (to RCPT) or "550 data"; None heals it."""
+        path = self.svc_dir / "sink.fail"
+        if spec is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(spec + "\n")
+
+
+@pytest.fixture(scope="session")
+def mail_env() -> MailEnv:
+    missing = [v for v in _MAIL_VARS if not os.environ.get(v)]
+    if missing:
+        pytest.fail(
+            f"mail test servers not configured ({', '.join(missing)} unset): run via `make test`, or "
+            "`bash scripts/mail-test-servers.sh start && set -a && . /tmp/pbem-mailsvc/env.sh && set +a` first",
+            pytrace=False,
+        )
+    e = os.environ
+    if e["MAIL_HOST"] not in ("127.0.0.1", "::1", "localhost"):
+        pytest.fail(f"MAIL_HOST={e['MAIL_HOST']} is not loopback: tests only talk to local test servers")
+    return MailEnv(
+        host=e["MAIL_HOST"],
+        imap_port=int(e["MAIL_IMAP_PORT"]),
+        imaps_port=int(e["MAIL_IMAPS_PORT"]),
+        cafile=e["MAIL_IMAPS_CAFILE"],
+        smtp_port=int(e["MAIL_SMTP_PORT"]),
+        lmtp_port=int(e["MAIL_LMTP_PORT"]),
+        submission_port=int(e.get("MAIL_SUBMISSION_PORT", "10587")),
+        submissions_port=int(e.get("MAIL_SUBMISSIONS_PORT", "10465")),
+        sink_maildir=e["MAIL_SINK_MAILDIR"],
+        domain=e["MAIL_DOMAIN"],
+        password=e["MAIL_PASSWORD"],
+        users_file=e["MAIL_USERS_FILE"],
+        dovecot_conf=e["MAIL_DOVECOT_CONF"],
+    )
+
+
+# ---------------------------------------------------------------- end of mail servers section
