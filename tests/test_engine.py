@@ -233,3 +233,56 @@ def test_game_plays_to_the_end_and_reveals_the_seed(eng):
     assert g.phase == "finished" and g.seed_revealed
     final = body(outbox_messages(eng.store, kind="digest")[-1])
     assert "Graine révélée : " + "ab" * 32 in final
+
+
+def test_reply_cap_per_sender_per_hour_keeps_processing_orders(tmp_path):
+    cfg = make_config(tmp_path, top={"reply_cap_per_hour": 5})
+    store = Store(cfg.database)
+    e = Engine(cfg, store)
+    e.new_game("toy1", T0, seed="ab" * 32)
+    register(e)
+    e.start_game("toy1", T0)
+    for i in range(12):
+        feed(e, make_mail("p0@pbem.test", f"GUESS {i % 10 + 1}"), T0 + timedelta(minutes=i), key=f"spam{i}")
+    acks = outbox_messages(store, kind="ack", rcpt="p0@pbem.test")
+    assert len(acks) == 5  # the registration ack and the first 4 order acks: the cap is reached
+    assert store.current_orders("toy1", 1)["Arya"].orders[0].args == ((11 % 10) + 1,)
+    feed(e, make_mail("p0@pbem.test", "GUESS 1"), T0 + timedelta(hours=2), key="later")
+    assert len(outbox_messages(store, kind="ack", rcpt="p0@pbem.test")) == 6
+    store.close()
+
+
+def test_english_game_answers_in_english(tmp_path):
+    cfg = make_config(tmp_path, extra_game={"language": "en"})
+    store = Store(cfg.database)
+    e = Engine(cfg, store)
+    e.new_game("toy1", T0, seed="ab" * 32)
+    feed(e, make_mail("p0@pbem.test", "JOIN Arya"), T0, key="j")
+    ack = body(outbox_messages(store, kind="ack")[0])
+    assert "registered as Arya" in ack and "Registration closes: Wednesday 2 December 2026 at 21:00" in ack
+    store.close()
+
+
+def test_hostile_names_are_refused_with_a_reason_and_never_rendered_as_templates(eng):
+    feed(eng, make_mail("evil@pbem.test", "INSCRIPTION {{ 7*7 }}"), T0, key="e1")
+    feed(eng, make_mail("evil2@pbem.test", "INSCRIPTION [url=http://x]y[/url]"), T0, key="e2")
+    assert eng.store.players("toy1") == []
+    for rcpt in ("evil@pbem.test", "evil2@pbem.test"):
+        text = body(outbox_messages(eng.store, rcpt=rcpt)[0])
+        assert "nom invalide" in text and "49" not in text
+    assert "{{ 7*7 }}" in body(outbox_messages(eng.store, rcpt="evil@pbem.test")[0])
+
+
+def test_mail_for_an_unknown_game_in_a_multi_game_mailbox_asks_for_the_tag(tmp_path):
+    cfg = make_config(tmp_path, more_games={"toy2": {"ruleset": "toy", "tag": "TWO", "mj": MJ_ADDRESS}})
+    store = Store(cfg.database)
+    e = Engine(cfg, store)
+    e.new_game("toy1", T0, seed="ab" * 32)
+    e.new_game("toy2", T0, seed="cd" * 32)
+    feed(e, make_mail("p0@pbem.test", "INSCRIPTION Arya", subject="inscription"), T0, key="x")
+    text = body(outbox_messages(store, rcpt="p0@pbem.test")[0])
+    assert "[TOY]" in text and "[TWO]" in text
+    feed(e, make_mail("p0@pbem.test", "INSCRIPTION Arya", subject="inscription", to="jeu+toy2@pbem.test"), T0,
+         key="y")
+    assert [p.name for p in store.players("toy2")] == ["Arya"]
+    store.close()
