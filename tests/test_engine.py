@@ -243,7 +243,8 @@ def test_reply_cap_per_sender_per_hour_keeps_processing_orders(tmp_path):
     register(e)
     e.start_game("toy1", T0)
     for i in range(12):
-        feed(e, make_mail("p0@pbem.test", f"GUESS {i % 10 + 1}"), T0 + timedelta(minutes=i), key=f"spam{i}")
+        feed(e, make_mail("p0@pbem.test", f"GUESS {i % 10 + 1}", message_id=f"<spam{i}@x>"),
+             T0 + timedelta(minutes=i), key=f"spam{i}")
     acks = outbox_messages(store, kind="ack", rcpt="p0@pbem.test")
     assert len(acks) == 5  # the registration ack and the first 4 order acks: the cap is reached
     assert store.current_orders("toy1", 1)["Arya"].orders[0].args == ((11 % 10) + 1,)
