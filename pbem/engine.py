@@ -29,7 +29,7 @@ from pbem.dice import Dice, Roll, commitment, new_seed
 from pbem.faults import crashpoint
 from pbem.dice import verify as verify_rolls
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
-from pbem.mail.senders import auth_verdict, check_password, is_automatic
+from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic
 from pbem.names import fold
 from pbem.outbox import Letter, queue
 from pbem.render import Renderer
@@ -50,6 +50,7 @@ COMMANDS = {
     "rapport": "REPORT", "report": "REPORT",
     "pour": "FOR", "for": "FOR",
     "annuler": "CANCEL", "cancel": "CANCEL",
+    "fin": "END", "end": "END",
 }
 JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play", "i would like to join",
                 "i wish to participate")
@@ -339,11 +340,11 @@ class Engine:
             v = auth_verdict(mail, s.trusted_authserv, s.auth)
             if not v.ok:
                 return self._reject_forged(key, mail, game_id, player, v.reason, now), game_id, sender
-        text = mail.text
-        if player and s.passwords and player.password:
-            ok, text = check_password(text, player.password)
-            if not ok:
-                return self._reject_forged(key, mail, game_id, player, "password", now), game_id, sender
+        # password lines are always removed (never echoed); checked when the game asks for them
+        expected = player.password if (player and s.passwords and player.password) else None
+        ok, text = check_password(mail.text, expected)
+        if not ok:
+            return self._reject_forged(key, mail, game_id, player, "password", now), game_id, sender
         if not self._may_reply(sender, now):
             verdict_prefix = "rate-limited, "
         else:
@@ -419,9 +420,12 @@ class Engine:
                                                                                    "characters at most)")))
                 continue
             head, _, rest = line.partition(" ")
-            cmd = COMMANDS.get(fold(head).strip(":,"))
+            cmd = COMMANDS.get(fold(head).strip(":,.!"))
             if cmd is None and any(p in fold(line) for p in JOIN_PHRASES):
                 cmd, rest = "JOIN", ""
+            if cmd == "END":
+                result.verdicts.append(LineVerdict(line, True, _m(s, "fin des ordres", "end of orders")))
+                break
             if cmd is not None:
                 self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, key, now)
                 g = self.game(game_id)
@@ -491,8 +495,14 @@ class Engine:
                 result.verdicts.append(LineVerdict(line, False, _m(
                     s, "indiquez votre nom de personnage : INSCRIPTION <nom>", "give your character name: JOIN <name>")))
                 return
+            password = given_password(mail.text) if s.passwords else None
+            if s.passwords and not password:
+                result.verdicts.append(LineVerdict(line, False, _m(
+                    s, "cette partie demande un mot de passe : ajoutez une ligne MOTDEPASSE <secret>",
+                    "this game needs a password: add a line PASSWORD <secret>")))
+                return
             try:
-                p = self.add_player(game_id, name, mail.from_addr, now, by=mail.from_addr)
+                p = self.add_player(game_id, name, mail.from_addr, now, by=mail.from_addr, password=password)
             except EngineError as e:
                 result.verdicts.append(LineVerdict(line, False, _translate_engine_error(str(e), lang)))
                 return
