@@ -1,0 +1,172 @@
+"""Dice, clock, dates, escaping, serialisation and name matching: the small parts everything stands on."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem import serial
+from pbem.clock import add_duration
+from pbem.config import ConfigError, Duration, parse_duration
+from pbem.core import OrderAmbiguousError, OrderError, OrderSyntaxError
+from pbem.dice import Dice, commitment, verify
+from pbem.names import fold, match_name, take_name
+from pbem.render import bbcode_escape, date_en, date_fr
+from zoneinfo import ZoneInfo
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+# --- dice ---
+
+def test_dice_are_stable_across_python_versions():
+    # Regression vector: SHA-256 derivation, not `random`; these values must never change,
+    # or every published game would fail `pbem verify`.
+    d = Dice("00" * 32, "step-1")
+    assert [d.d(6, "a") for _ in range(8)] == [4, 6, 6, 6, 3, 2, 2, 3]
+    assert [d.d(100, "b") for _ in range(4)] == [66, 81, 52, 94]
+
+
+def test_rolls_of_one_purpose_do_not_depend_on_other_purposes():
+    a = Dice("11" * 32, "step-2")
+    first = [a.d(20, "squad on X") for _ in range(5)]
+    b = Dice("11" * 32, "step-2")
+    b.d(6, "something else")
+    b.shuffle(list(range(10)), "another purpose")
+    assert [b.d(20, "squad on X") for _ in range(5)] == first
+
+
+def test_every_roll_is_recorded_and_verifiable():
+    d = Dice("22" * 32, "step-3")
+    d.chance(60, "kill"), d.choice(["a", "b", "c"], "pick"), d.sample(range(10), 3, "three")
+    assert len(d.rolls) == 5 and d.rolls[0].purpose == "kill"
+    assert verify("22" * 32, "step-3", d.rolls) == []
+    assert verify("23" * 32, "step-3", d.rolls)
+    assert commitment("22" * 32) == commitment("22" * 32) != commitment("23" * 32)
+
+
+@pytest.mark.parametrize("sides", [6, 10, 100])
+def test_dice_faces_are_uniform_within_3_sigma(sides):
+    n = 30_000
+    d = Dice("33" * 32, f"uniform-{sides}")
+    counts = Counter(d.d(sides, "face") for _ in range(n))
+    p = 1 / sides
+    sigma = math.sqrt(n * p * (1 - p))
+    assert set(counts) == set(range(1, sides + 1))
+    assert all(abs(c - n * p) <= 3.5 * sigma for c in counts.values()), counts  # 3.5: 100 faces tested at once
+
+
+@pytest.mark.parametrize("percent", [15, 40, 50, 60, 80])
+def test_chance_matches_its_percentage_within_3_sigma(percent):
+    n = 20_000
+    d = Dice("44" * 32, f"chance {percent}")  # fixed seed: deterministic; one independent stream per percentage
+    hits = sum(d.chance(percent, f"{percent}%") for _ in range(n))
+    p = percent / 100
+    assert abs(hits - n * p) <= 3 * math.sqrt(n * p * (1 - p))
+
+
+# --- clock and dates ---
+
+def test_whole_day_deadlines_keep_the_wall_clock_hour_across_dst():
+    friday_before_dst_end = datetime(2026, 10, 23, 19, 0, tzinfo=UTC)  # 21:00 Paris (summer time)
+    end = add_duration(friday_before_dst_end, Duration(days=3), PARIS)
+    assert end.astimezone(PARIS).hour == 21 and end.astimezone(PARIS).day == 26  # 21:00 winter time
+    assert (end - friday_before_dst_end).total_seconds() == 3 * 86400 + 3600
+
+
+def test_at_rounds_up_to_the_next_local_time():
+    start = datetime(2026, 12, 1, 22, 30, tzinfo=UTC)  # 23:30 Paris
+    end = add_duration(start, parse_duration("2d@21:00", "x"), PARIS)
+    assert end.astimezone(PARIS).strftime("%d %H:%M") == "04 21:00"
+
+
+def test_a_deadline_in_the_spring_gap_moves_after_it():
+    start = datetime(2026, 3, 27, 1, 30, tzinfo=UTC)  # 02:30 Paris on the 27th; the 29th at 02:30 does not exist
+    end = add_duration(start, Duration(days=2), PARIS)
+    assert end.astimezone(PARIS).strftime("%d %H:%M") == "29 03:30"
+
+
+@pytest.mark.parametrize("value", ["soon", "2x", True, "25:00", "@99:00"])
+def test_bad_durations_name_the_key(value):
+    with pytest.raises(ConfigError, match="games.g.deadlines.turn"):
+        parse_duration(value, "games.g.deadlines.turn")
+
+
+def test_french_and_english_dates():
+    dt = datetime(2020, 1, 15, 21, 0, tzinfo=PARIS)
+    assert date_fr(dt) == "mercredi 15 janvier 2020 à 21 h"
+    assert date_fr(datetime(2020, 2, 1, 9, 30)) == "samedi 1er février 2020 à 9 h 30"
+    assert date_en(dt) == "Wednesday 15 January 2020 at 21:00"
+
+
+# --- escaping and serialisation ---
+
+def test_bbcode_in_values_is_neutralised_and_escaping_is_idempotent():
+    evil = "[url=http://evil]clic[/url] [b]"
+    once = bbcode_escape(evil)
+    assert "[url" not in once and "[b]" not in once and once.replace("\u200b", "") == evil
+    assert bbcode_escape(once) == once
+
+
+@dataclass(frozen=True)
+class _Inner:
+    names: frozenset[str]
+    score: int | None = None
+
+
+@dataclass(frozen=True)
+class _Outer:
+    inner: tuple[_Inner, ...]
+    where: dict[str, int]
+
+
+@given(st.lists(st.tuples(st.frozensets(st.text(max_size=5), max_size=4), st.none() | st.integers())),
+       st.dictionaries(st.text(max_size=5), st.integers()))
+def test_serial_round_trips_and_is_canonical(items, where):
+    obj = _Outer(tuple(_Inner(n, s) for n, s in items), where)
+    text = serial.dumps(obj)
+    assert serial.loads(_Outer, text) == obj
+    assert serial.dumps(serial.loads(_Outer, text)) == text
+
+
+# --- names ---
+
+NAMES = ["ser Schlingue", "Arya", "Arya Stark", "Éléonore", "Jaime", "Jaqen"]
+
+
+def test_names_match_case_and_accent_insensitively_with_multi_word_names():
+    assert match_name("eleonore", NAMES) == "Éléonore"
+    assert take_name(["SER", "schlingue", "SERGENT"], NAMES) == ("ser Schlingue", ["SERGENT"])
+    assert take_name(["arya", "stark"], NAMES) == ("Arya Stark", [])
+    assert take_name(["arya"], NAMES) == ("Arya", [])
+
+
+def test_near_misses_say_did_you_mean_and_prefixes_can_be_ambiguous():
+    with pytest.raises(OrderAmbiguousError) as e:
+        match_name("Jamie", NAMES)
+    assert "vouliez-vous dire Jaime" in e.value.msg.fr
+    with pytest.raises(OrderAmbiguousError) as e:
+        match_name("Ja", NAMES)
+    assert "peut désigner" in e.value.msg.fr
+    with pytest.raises(OrderSyntaxError):
+        match_name("Zzzzzz", NAMES)
+
+
+@given(st.text(max_size=40))
+def test_name_matching_fails_only_with_order_errors(text):
+    try:
+        assert match_name(text, NAMES) in NAMES
+    except OrderError as e:
+        assert e.msg.fr and e.msg.en
+    try:
+        name, rest = take_name(text.split(), NAMES)
+        assert name in NAMES
+    except OrderError:
+        pass
+    assert fold(fold(text)) == fold(text)
