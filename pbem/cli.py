@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import click
 
 from pbem import config as configmod
 from pbem.clock import iso, parse_iso, utcnow
-from pbem.core import MJ
 from pbem.engine import Engine, EngineError
 from pbem.store import Store
 
@@ -542,6 +539,3 @@ def doctor(ctx: click.Context) -> None:
     if not ok:
         sys.exit(1)
 
-
-def _unused(*_: Any) -> None:  # keep imports used by type checkers happy
-    del os, MJ

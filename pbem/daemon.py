@@ -21,7 +21,14 @@ from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config, SecretSource
 from pbem.engine import Engine
 from pbem.faults import crashpoint
-from pbem.mail.inbox import ImapSource, MaildirSource, MailSource, RawMessage, password_from_command, password_from_env
+from pbem.mail.inbox import (
+    ImapSource,
+    MaildirSource,
+    MailSource,
+    RawMessage,
+    password_from_command,
+    password_from_env,
+)
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
 from pbem.outbox import SendReport, send_due
 from pbem.store import Store

@@ -12,6 +12,9 @@ from collections.abc import Iterable, Sequence
 
 from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError
 
+PLAYER = Msg("joueur", "player")
+KEYWORD = Msg("mot-clé", "keyword")
+
 
 def fold(text: str) -> str:
     """Lower-case, strip accents, squeeze spaces and apostrophe variants: the key names are compared by."""
@@ -26,7 +29,7 @@ def words(line: str) -> list[str]:
     return [w.strip(",;:") for w in line.split() if w.strip(",;:")]
 
 
-def match_name(typed: str, names: Iterable[str], *, what: Msg = Msg("joueur", "player")) -> str:
+def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     """The one name among ``names`` that ``typed`` designates.
 
     Exact fold match wins; otherwise a unique name starting with what was typed;
@@ -60,7 +63,7 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = Msg("joueur", "p
     raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
 
 
-def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = Msg("joueur", "player")) -> tuple[str, list[str]]:
+def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER) -> tuple[str, list[str]]:
     """Match the longest run of leading ``tokens`` that is a name; return it and the remaining tokens.
 
     This is how multi-word names work without quotes: ``ESCOUADE ser Schlingue``
@@ -86,7 +89,7 @@ def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = Msg("j
     return match_name(" ".join(tokens), candidates, what=what), []
 
 
-def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = Msg("mot-clé", "keyword")) -> str:
+def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) -> str:
     """Map a typed keyword (any alias, any case or accent) to its canonical form.
 
     ``keywords`` maps folded aliases to the canonical value, e.g.

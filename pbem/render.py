@@ -106,9 +106,8 @@ class Renderer:
         module = self._events_module(env)
         macro = getattr(module, event.kind, None) if module is not None else None
         if macro is None:
-            common = env.get_template(f"common/events.{self.lang}.j2").module
-            macro = getattr(common, event.kind, None) or common.unknown_event
-            return str(macro(dict(event.data), event.kind) if macro is common.unknown_event else macro(dict(event.data)))
+            fallback = env.get_template(f"common/events.{self.lang}.j2").module.unknown_event
+            return str(fallback(dict(event.data), event.kind)).strip()
         return str(macro(dict(event.data))).strip()
 
     def _events_module(self, env: jinja2.Environment) -> Any:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import click
+import helpers  # noqa: F401  (registers the toy ruleset)
 import pytest
 from click.testing import CliRunner
 
-import helpers  # noqa: F401  (registers the toy ruleset)
 from pbem.cli import main
 
 CONFIG = """

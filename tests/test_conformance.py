@@ -13,9 +13,9 @@ import json
 import random
 from collections.abc import Callable
 
+import helpers  # noqa: F401  (registers the toy ruleset)
 import pytest
 
-import helpers  # noqa: F401  (registers the toy ruleset)
 from pbem import games, serial
 from pbem.core import MJ, PUBLIC, Event, OrderError, Seat
 from pbem.dice import Dice

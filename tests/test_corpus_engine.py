@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
 from helpers import body, make_config, outbox_messages
+
 from pbem.engine import Engine
 from pbem.mail.reading import read_message
 from pbem.store import Store

@@ -9,8 +9,8 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
+
 from pbem.clock import parse_iso
 from pbem.engine import Engine, EngineError
 from pbem.store import Store

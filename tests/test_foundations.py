@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given
@@ -18,7 +19,6 @@ from pbem.core import OrderAmbiguousError, OrderError, OrderSyntaxError
 from pbem.dice import Dice, commitment, verify
 from pbem.names import fold, match_name, take_name
 from pbem.render import bbcode_escape, date_en, date_fr
-from zoneinfo import ZoneInfo
 
 PARIS = ZoneInfo("Europe/Paris")
 

@@ -12,8 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.core import (
-    Audience, Event, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError, Outcome, Prompt, Seat, SetupError,
-    MJ, PUBLIC,
+    MJ,
+    PUBLIC,
+    Audience,
+    Event,
+    Msg,
+    Order,
+    OrderHelp,
+    OrderNotAllowedError,
+    OrderSyntaxError,
+    Outcome,
+    Prompt,
+    Seat,
+    SetupError,
 )
 from pbem.dice import Dice
 from pbem.names import match_keyword, take_name, words

@@ -19,8 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
 from helpers import make_mail
+
 from pbem import config as configmod
 from pbem.engine import Engine
 from pbem.store import Store

@@ -3,19 +3,18 @@ over IMAPS (Dovecot), answers through SMTP, and players read their acks and resu
 
 from __future__ import annotations
 
+import email
 import smtplib
 import time
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default
-import email
 
 import pytest
-
 from helpers import make_config
+
 from pbem.daemon import open_mailbox, tick
 from pbem.engine import Engine
-from pbem.mail.inbox import MailSourceError
 from pbem.store import Store
 
 pytestmark = pytest.mark.mail
