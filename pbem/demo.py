@@ -122,8 +122,12 @@ def demo_1626(root: Path) -> list[str]:
     return out
 
 
-def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
-              orders_for: Callable[[Any, str, int], list[str]], title: str, max_steps: int) -> list[str]:
+def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
+                  orders_for: Callable[[Any, str, int], list[str]], max_steps: int, late: float = 0.1) -> Demo:
+    """A whole game by mail: registration mails, bot order mails each step (some players late), deadlines.
+
+    Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
+    """
     d = Demo(root, game_id, game)
     d.engine.new_game(game_id, d.now, seed=SEED)
     for i, name in enumerate(names):
@@ -139,12 +143,18 @@ def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
         prompts = d.engine.ruleset(game_id).prompts(state)
         rng = random.Random(f"{game_id}-{g.turn}")
         for name in sorted({p.player for p in prompts}):
-            if rng.random() < 0.9:  # some players are late: their defaults apply
+            if rng.random() >= late:  # some players are late: their defaults apply
                 lines = orders_for(state, name, rng.randrange(1 << 30))
                 d.mail(address[name], "\n".join(lines) + "\n\n-- \nEnvoyé de mon iPhone", f"ordres tour {g.turn}")
         d.tick()
         d.until_deadline()
         steps += 1
+    return d
+
+
+def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
+              orders_for: Callable[[Any, str, int], list[str]], title: str, max_steps: int) -> list[str]:
+    d = play_bot_game(root, game_id, game, names, orders_for, max_steps)
     out = d.report(title)
     d.close()
     return out

@@ -106,8 +106,8 @@ class Renderer:
         module = self._events_module(env)
         macro = getattr(module, event.kind, None) if module is not None else None
         if macro is None:
-            fallback = env.get_template(f"common/events.{self.lang}.j2").module.unknown_event
-            return str(fallback(dict(event.data), event.kind)).strip()
+            common: Any = env.get_template(f"common/events.{self.lang}.j2").module
+            return str(common.unknown_event(dict(event.data), event.kind)).strip()
         return str(macro(dict(event.data))).strip()
 
     def _events_module(self, env: jinja2.Environment) -> Any:

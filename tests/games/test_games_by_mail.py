@@ -1,0 +1,57 @@
+"""Whole games played by mail through the platform (Maildir in, engine, Maildir out, simulated time)."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+
+import pytest
+
+from pbem import serial
+from pbem.demo import play_bot_game
+
+FIVE = ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"]
+
+
+def _records(d):
+    ruleset = d.engine.ruleset(d.game_id)
+    return [(r, serial.loads(ruleset.state_type, r["state_after"])) for r in d.store.records(d.game_id)]
+
+
+def _outbox_kinds(d) -> dict[str, int]:
+    box = mailbox.Maildir(str(d.root / "mail" / "outbox"), create=False)
+    kinds: dict[str, int] = {}
+    for key in box.keys():
+        k = str(box[key]["X-PBEM-Kind"])
+        kinds[k] = kinds.get(k, 0) + 1
+    return kinds
+
+
+@pytest.mark.parametrize("mode", ["simultaneous", "sequential"])
+def test_intrigue_5_players_by_mail_conserves_money_and_ends_after_round_7(tmp_path, mode):
+    from pbem.games.intrigue import invariant_problems, money_conserved
+    from pbem.games.intrigue.bots import random_orders
+
+    d = play_bot_game(tmp_path / mode, "intrigue", {
+        "ruleset": "intrigue", "tag": "INTRIGUE", "registration": "1d",
+        "deadlines": {"turn": "1d", "short": "6h"}, "options": {"mode": mode}}, FIVE, random_orders, 400)
+    try:
+        assert d.engine.game("intrigue").phase == "finished"
+        records = _records(d)
+        assert records[0][0]["kind"] == "setup"
+        for rec, state in records:
+            assert money_conserved(state), (rec["seq"], rec["title"])
+            assert invariant_problems(state) == [], rec["title"]
+        final = records[-1][1]
+        assert final.round == 7
+        outcome = d.engine.ruleset("intrigue").outcome(final)
+        assert outcome is not None and outcome.winners
+        steps = len(records) - 1
+        kinds = _outbox_kinds(d)
+        assert kinds["private"] == 5 * (steps + 1)  # every player, every step and the start
+        assert kinds["ack"] >= 5  # registrations at least
+        forum = list((d.root / "forum" / "intrigue").glob("turn-*.bbcode"))
+        assert len(forum) == steps + 1
+        assert any(json.loads(r["defaults"]) for r, _ in records[1:])  # late players got their defaults
+    finally:
+        d.close()
