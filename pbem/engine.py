@@ -24,10 +24,21 @@ from pbem import games as registry
 from pbem import serial
 from pbem.clock import add_duration, iso, parse_iso
 from pbem.config import Config, GameConfig
-from pbem.core import MJ, PUBLIC, Event, Msg, Order, OrderError, OrderNotAllowedError, Ruleset, Seat, SetupError
+from pbem.core import (
+    MJ,
+    PUBLIC,
+    Event,
+    Msg,
+    Order,
+    OrderError,
+    OrderNotAllowedError,
+    Ruleset,
+    Seat,
+    SetupError,
+)
 from pbem.dice import Dice, Roll, commitment, new_seed
-from pbem.faults import crashpoint
 from pbem.dice import verify as verify_rolls
+from pbem.faults import crashpoint
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic
 from pbem.names import fold
@@ -101,9 +112,15 @@ def rolls_from_json(data: Sequence[Sequence[Any]]) -> list[Roll]:
 class Engine:
     """Drives every game of one config over one store."""
 
+    # messages processed per transaction by `process_pending`
+    BATCH = 100
+
     def __init__(self, config: Config, store: Store):
         self.config = config
         self.store = store
+        # decoded states by game, keyed by the stored JSON they came from (rulesets never mutate a state)
+        self._states: dict[str, tuple[str, Any]] = {}
+        self._renderers: dict[str, Renderer] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -115,7 +132,10 @@ class Engine:
 
     def renderer(self, game_id: str) -> Renderer:
         s = self.settings(game_id)
-        return Renderer(s.ruleset, s.language)
+        r = self._renderers.get(game_id)
+        if r is None or r.game != s.ruleset or r.lang != s.language:
+            r = self._renderers[game_id] = Renderer(s.ruleset, s.language)
+        return r
 
     def game(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
@@ -127,6 +147,17 @@ class Engine:
         if g.state is None:
             return None
         return serial.loads(self.ruleset(g.id).state_type, g.state)
+
+    def _state_cached(self, g: GameRow) -> Any:
+        """`state`, decoded once per stored JSON text (the message path reads it several times a mail)."""
+        if g.state is None:
+            return None
+        hit = self._states.get(g.id)
+        if hit is not None and hit[0] == g.state:
+            return hit[1]
+        state = self.state(g)
+        self._states[g.id] = (g.state, state)
+        return state
 
     def local(self, game_id: str, when: str | None) -> datetime | None:
         return parse_iso(when).astimezone(self.config.timezone) if when else None
@@ -297,21 +328,44 @@ class Engine:
     # ------------------------------------------------------------------ inbound mail
 
     def process_pending(self, now: datetime) -> list[str]:
-        """Process every stored, unprocessed message; returns their keys."""
+        """Process every stored, unprocessed message; returns their keys.
+
+        Messages are processed ``BATCH`` at a time, each batch in one transaction: a message's
+        processing and its ack are still committed together (several per commit), and a crash
+        mid-batch rolls the whole batch back (nothing of it was sent).  If a message fails, the
+        batch is rolled back and redone one message per transaction, so the messages before the
+        failing one are committed exactly as they would be one by one, and the error propagates.
+        """
         done = []
-        for key, raw, received_at in self.store.pending_messages():
-            self.process_message(key, raw, now)
-            done.append(key)
+        pending = self.store.pending_messages()
+        for i in range(0, len(pending), self.BATCH):
+            chunk = pending[i:i + self.BATCH]
+            try:
+                with self.store.atomic():
+                    for key, raw, _received_at in chunk:
+                        self._process_stored(key, raw, now)
+            except Exception:
+                for key, raw, _received_at in chunk:
+                    self.process_message(key, raw, now)  # raises again at the failing message
+                    done.append(key)
+                continue
+            crashpoint("after-message")
+            done.extend(key for key, _raw, _r in chunk)
         return done
 
     def process_message(self, key: str, raw: bytes, now: datetime) -> str:
         """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
-        mail = read_message(raw)
         with self.store.atomic():
-            verdict, game_id, sender = self._process(key, mail, now)
-            self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
-                                    sender=sender, verdict=verdict, processed_at=iso(now))
+            verdict = self._process_stored(key, raw, now)
         crashpoint("after-message")
+        return verdict
+
+    def _process_stored(self, key: str, raw: bytes, now: datetime) -> str:
+        """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
+        mail = read_message(raw)
+        verdict, game_id, sender = self._process(key, mail, now)
+        self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
+                                sender=sender, verdict=verdict, processed_at=iso(now))
         return verdict
 
     def _process(self, key: str, mail: IncomingMail, now: datetime) -> tuple[str, str | None, str]:
@@ -406,7 +460,7 @@ class Engine:
         g = self.game(game_id)
         ruleset = self.ruleset(game_id)
         s = self.settings(game_id)
-        state = self.state(g)
+        state = self._state_cached(g)
         result = MailResult()
         accepted: dict[str, list[Order]] = {}
         lines_for: dict[str, list[str]] = {}
@@ -429,7 +483,7 @@ class Engine:
             if cmd is not None:
                 self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, key, now)
                 g = self.game(game_id)
-                state = self.state(g)
+                state = self._state_cached(g)
                 continue
             if actor is None:
                 result.verdicts.append(LineVerdict(line, False, _m(
@@ -646,14 +700,14 @@ class Engine:
              now: datetime) -> None:
         g = self.game(game_id)
         r = self.renderer(game_id)
-        state = self.state(g)
+        state = self._state_cached(g)
         missing: list[str] = []
         waiting = 0
         prompted = 0
         if g.phase == "running" and state is not None and actor not in (None, MJ):
             ruleset = self.ruleset(game_id)
             prompts = ruleset.prompts(state)
-            current = self.store.current_orders(game_id, g.turn)
+            current = self.store.ordered_players(game_id, g.turn)
             prompted = len({p.player for p in prompts})
             waiting = len({p.player for p in prompts if p.required and p.player not in current})
             missing = [p.kind for p in prompts if p.player == actor and actor not in current]
@@ -673,9 +727,9 @@ class Engine:
         g = self.game(game_id)
         if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
             return
-        state = self.state(g)
+        state = self._state_cached(g)
         prompts = [p for p in self.ruleset(game_id).prompts(state) if p.required]
-        current = self.store.current_orders(game_id, g.turn)
+        current = self.store.ordered_players(game_id, g.turn)
         if prompts and all(p.player in current for p in prompts):
             early = min(parse_iso(g.deadline), now + timedelta(minutes=s.early_delay_minutes))
             self.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
@@ -684,7 +738,7 @@ class Engine:
 
     def status_text(self, game_id: str, player: str) -> str:
         g = self.game(game_id)
-        state = self.state(g)
+        state = self._state_cached(g)
         r = self.renderer(game_id)
         view = self.ruleset(game_id).view(state, player)
         return r.mail_text("status", view=view, player=player, tag=self._tag(game_id)).body

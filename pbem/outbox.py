@@ -10,12 +10,16 @@ queues it once.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email import quoprimime
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime, formataddr
+from email.headerregistry import Address
+from email.utils import format_datetime
+from functools import lru_cache
 
 from pbem.clock import iso
 from pbem.faults import crashpoint
@@ -51,13 +55,40 @@ def _clean_header(value: str) -> str:
 
 
 def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
-    """The Message-ID and the bytes of a letter."""
+    """The Message-ID and the bytes of a letter.
+
+    The bytes are exactly what `email.message.EmailMessage` with `email.policy.SMTP` produces
+    (`compose_slow`), built directly: header lines that need no encoding or unusual folding
+    are written as they are, the others (non-ASCII subjects, odd addresses) are encoded and
+    folded by the `email` package itself, one header at a time and cached.
+    """
+    if letter.kind not in KINDS:
+        raise ValueError(f"unknown mail kind {letter.kind!r}")
+    domain = sender.rsplit("@", 1)[-1]
+    mid = message_id(letter.game, letter.key, letter.to, domain)
+    headers = [_from_line(sender_name, sender), _header_line("To", letter.to, address=True),
+               _header_line("Subject", _clean_header(letter.subject)),
+               _header_line("Date", format_datetime(now), date=True), _header_line("Message-ID", mid, msgid=True)]
+    if letter.in_reply_to:
+        headers.append(_header_line("In-Reply-To", letter.in_reply_to))
+        headers.append(_header_line("References", " ".join([*letter.references, letter.in_reply_to][-10:])))
+    headers.append(b"Auto-Submitted: auto-replied\r\n" if letter.kind == "ack"
+                   else b"Auto-Submitted: auto-generated\r\n")
+    headers.append(_header_line("X-PBEM-Game", letter.game))
+    headers.append(_header_line("X-PBEM-Turn", str(letter.turn)))
+    headers.append(_header_line("X-PBEM-Kind", letter.kind))
+    headers.append(_MIME_TAIL)
+    return mid, b"".join(headers) + b"\r\n" + _qp_body(letter.body)
+
+
+def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
+    """`compose` through `EmailMessage` (the reference the fast path must match byte for byte)."""
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
     mid = message_id(letter.game, letter.key, letter.to, domain)
     msg = EmailMessage(policy=SMTP)
-    msg["From"] = formataddr((_clean_header(sender_name), sender))
+    msg["From"] = _sender(sender_name, sender)
     msg["To"] = letter.to
     msg["Subject"] = _clean_header(letter.subject)
     msg["Date"] = format_datetime(now)
@@ -71,6 +102,96 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
     msg["X-PBEM-Kind"] = letter.kind
     msg.set_content(letter.body, charset="utf-8", cte="quoted-printable")
     return mid, msg.as_bytes()
+
+
+_MIME_TAIL = (b"Content-Type: text/plain; charset=\"utf-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
+              b"MIME-Version: 1.0\r\n")
+_MAX_LINE: int = SMTP.max_line_length or 78  # 78
+# printable ASCII without "=?" (an encoded word would be decoded and re-encoded), single spaces, no edge spaces
+_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*\Z")
+_SIMPLE_ADDR = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                          r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\Z")
+_SIMPLE_MSGID = re.compile(r"<[A-Za-z0-9._-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>\Z")
+_DATE = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+                   r"\d{4} \d\d:\d\d:\d\d [+-]\d{4}\Z")
+
+
+def _header_line(name: str, value: str, *, address: bool = False, msgid: bool = False, date: bool = False) -> bytes:
+    """``Name: value`` folded and terminated by CRLF, exactly as `email.policy.SMTP` writes it."""
+    if "=?" not in value and _PLAIN.match(value):
+        if address:
+            ok = _SIMPLE_ADDR.match(value) is not None
+        elif msgid:
+            ok = _SIMPLE_MSGID.match(value) is not None
+        elif date:
+            ok = _DATE.match(value) is not None and value[-5:] != "-0000"
+        else:
+            ok = True
+        if ok:
+            line = f"{name}: {value}"
+            if len(line) <= _MAX_LINE:
+                return line.encode("ascii") + b"\r\n"
+            if not (address or msgid or date):
+                folded = _fold_words(line)
+                if folded is not None:
+                    return folded
+    return _email_header_line(name, value)
+
+
+def _fold_words(line: str) -> bytes | None:
+    """Greedy folding at spaces, as the email package folds unstructured ASCII text (None: not that simple)."""
+    name, value = line.split(": ", 1)
+    if len(value) + 1 <= _MAX_LINE:  # the whole value fits on a line of its own: it goes there
+        return f"{name}:\r\n {value}\r\n".encode("ascii")
+    words = line.split(" ")
+    if any(len(w) > _MAX_LINE - 2 for w in words):
+        return None
+    out: list[str] = []
+    cur = words[0]
+    for w in words[1:]:
+        if len(cur) + 1 + len(w) <= _MAX_LINE:
+            cur += " " + w
+        else:
+            out.append(cur)
+            cur = " " + w
+    out.append(cur)
+    return ("\r\n".join(out) + "\r\n").encode("ascii")
+
+
+@lru_cache(maxsize=4096)
+def _email_header_line(name: str, value: str) -> bytes:
+    """One header encoded (RFC 2047) and folded by the email package."""
+    msg = EmailMessage(policy=SMTP)
+    msg[name] = value
+    return msg.as_bytes().split(b"\r\n\r\n", 1)[0] + b"\r\n"
+
+
+@lru_cache(maxsize=64)
+def _from_line(sender_name: str, sender: str) -> bytes:
+    """The From line; the display name goes through `Address` so commas and accents are quoted and encoded."""
+    msg = EmailMessage(policy=SMTP)
+    msg["From"] = _sender(sender_name, sender)
+    return msg.as_bytes().split(b"\r\n\r\n", 1)[0] + b"\r\n"
+
+
+def _sender(sender_name: str, sender: str) -> Address:
+    local, _, domain = sender.rpartition("@")
+    return Address(display_name=_clean_header(sender_name), username=local, domain=domain)
+
+
+def _qp_body(body: str) -> bytes:
+    """The quoted-printable UTF-8 body, CRLF line ends, as ``set_content(cte="quoted-printable")`` encodes it."""
+    lines = body.encode("utf-8").splitlines()
+    text = (b"\n".join(lines) + b"\n").decode("latin-1")
+    if text.isascii() and max(map(len, lines), default=0) < _MAX_LINE and not _QP_SPECIAL.search(text):
+        encoded = text  # nothing to escape, no line to break
+    else:
+        encoded = quoprimime.body_encode(text, _MAX_LINE)
+    return "\r\n".join(_NL.split(encoded)).encode("ascii")
+
+
+_QP_SPECIAL = re.compile(r"[^\n -<>-~]|[ \t]\n|[ \t]\Z")  # needs encoding (=, controls, end spaces)
+_NL = re.compile(r"\r\n|\r|\n")
 
 
 def queue(store: Store, letters: Sequence[Letter], *, sender: str, sender_name: str, now: datetime) -> int:

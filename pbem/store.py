@@ -22,6 +22,10 @@ from pbem.core import Order
 SCHEMA_VERSION = 1
 
 
+_OUTBOX_COLUMNS = frozenset({"id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts",
+                             "next_attempt_at", "last_error", "created_at", "sent_at", "record_seq"})
+
+
 def _j(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
@@ -78,6 +82,8 @@ class Store:
             self.db.enable_wal()
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=10000")
+        # game rows read inside the current transaction (one snapshot), dropped when we write them
+        self._games: dict[str, GameRow] | None = None
         self._create()
 
     def close(self) -> None:
@@ -86,8 +92,19 @@ class Store:
     @contextmanager
     def atomic(self) -> Iterator[Store]:
         """One transaction (nested calls are savepoints)."""
-        with self.db.atomic():
-            yield self
+        outer = self._games is None
+        if outer:
+            self._games = {}
+        try:
+            with self.db.atomic():
+                yield self
+        except BaseException:
+            if self._games is not None:
+                self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
+            raise
+        finally:
+            if outer:
+                self._games = None
 
     # --- schema ---
 
@@ -130,6 +147,8 @@ class Store:
                 pk="id",
             )
             t("orders").create_index(["game", "turn", "player", "current"])
+        # the current orders of a step, without scanning every superseded set
+        self.db.execute("create index if not exists orders_current on orders (game, turn, player) where current = 1")
         if "records" not in self.db.table_names():
             t("records").create(
                 {
@@ -169,17 +188,13 @@ class Store:
 
     def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: str) -> int:
         """Store raw messages by source key, in one transaction.  Already stored keys are skipped."""
-        new = 0
         with self.atomic():
-            for key, raw in items:
-                if self.db.execute("select 1 from messages where key = ?", [key]).fetchone():
-                    continue
-                self.db["messages"].insert(
-                    {"key": key, "message_id": "", "received_at": received_at, "raw": raw, "size": len(raw),
-                     "status": "new", "game": "", "sender": "", "verdict": "", "processed_at": ""}
-                )
-                new += 1
-        return new
+            before = self.db.conn.total_changes
+            self.db.conn.executemany(
+                "insert into messages (key, message_id, received_at, raw, size, status, game, sender, verdict, "
+                "processed_at) values (?, '', ?, ?, ?, 'new', '', '', '', '') on conflict (key) do nothing",
+                [(key, received_at, raw, len(raw)) for key, raw in items])
+            return self.db.conn.total_changes - before
 
     def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, str]]:
         """(key, raw, received_at) of stored messages not processed yet, oldest first."""
@@ -198,10 +213,11 @@ class Store:
 
     def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
                      processed_at: str) -> None:
-        self.db["messages"].update(
-            key, {"message_id": message_id, "status": status, "game": game, "sender": sender, "verdict": verdict,
-                  "processed_at": processed_at}
-        )
+        cur = self.db.execute(
+            "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
+            "where key = ?", [message_id, status, game, sender, verdict, processed_at, key])
+        if cur.rowcount == 0:
+            raise sqlite_utils.db.NotFoundError(key)
 
     def message_raw(self, key: str) -> bytes | None:
         row = self.db.execute("select raw from messages where key = ?", [key]).fetchone()
@@ -215,10 +231,16 @@ class Store:
     # --- games ---
 
     def add_game(self, row: GameRow) -> None:
+        self._forget_game(row.id)
         self.db["games"].insert(self._game_dict(row))
 
     def save_game(self, row: GameRow) -> None:
+        self._forget_game(row.id)
         self.db["games"].update(row.id, self._game_dict(row))
+
+    def _forget_game(self, game_id: str) -> None:
+        if self._games is not None:
+            self._games.pop(game_id, None)
 
     @staticmethod
     def _game_dict(row: GameRow) -> dict[str, Any]:
@@ -230,16 +252,22 @@ class Store:
         }
 
     def game(self, game_id: str) -> GameRow | None:
+        if self._games is not None and game_id in self._games:
+            g = self._games[game_id]
+            return GameRow(**{**g.__dict__, "reminders_sent": list(g.reminders_sent)})
         rows = list(self.db.query("select * from games where id = ?", [game_id]))
         if not rows:
             return None
         r = rows[0]
-        return GameRow(
+        g = GameRow(
             id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
             turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
             reminders_sent=json.loads(r["reminders_sent"] or "[]"), created_at=r["created_at"],
             seed_revealed=bool(r["seed_revealed"]),
         )
+        if self._games is not None:
+            self._games[game_id] = GameRow(**{**g.__dict__, "reminders_sent": list(g.reminders_sent)})
+        return g
 
     def games(self) -> list[GameRow]:
         out = []
@@ -288,11 +316,11 @@ class Store:
         """Record a player's orders for a step; they replace any earlier ones."""
         self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?",
                         [o.game, o.turn, o.player])
-        self.db["orders"].insert({
-            "game": o.game, "turn": o.turn, "player": o.player,
-            "orders": _j([[x.verb, list(x.args), x.text] for x in o.orders]), "lines": _j(o.lines),
-            "source": o.source, "message_key": o.message_key, "received_at": o.received_at, "current": 1,
-        })
+        self.db.execute(
+            "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            [o.game, o.turn, o.player, _j([[x.verb, list(x.args), x.text] for x in o.orders]), _j(o.lines),
+             o.source, o.message_key, o.received_at])
 
     def current_orders(self, game: str, turn: int) -> dict[str, OrderSet]:
         out: dict[str, OrderSet] = {}
@@ -306,6 +334,12 @@ class Store:
                 received_at=r["received_at"],
             )
         return out
+
+    def ordered_players(self, game: str, turn: int) -> set[str]:
+        """The players with current orders for a step (the keys of `current_orders`, without decoding them)."""
+        return {r[0] for r in self.db.execute(
+            "select player from orders indexed by orders_current where game = ? and turn = ? and current = 1",
+            [game, turn])}
 
     def order_history(self, game: str, turn: int, player: str | None = None) -> list[dict[str, Any]]:
         sql = "select * from orders where game = ? and turn = ?"
@@ -352,7 +386,11 @@ class Store:
         """Queue an outgoing mail; an item whose id is already queued is left as it is (False)."""
         if self.db.execute("select 1 from outbox where id = ?", [item["id"]]).fetchone():
             return False
-        self.db["outbox"].insert(item)
+        if set(item) <= _OUTBOX_COLUMNS:
+            names = ", ".join(item)
+            self.db.execute(f"insert into outbox ({names}) values ({', '.join('?' * len(item))})", list(item.values()))
+        else:
+            self.db["outbox"].insert(item)
         return True
 
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
@@ -377,7 +415,14 @@ class Store:
         return bytes(row[0]) if row else None
 
     def update_outbox(self, item_id: str, **fields: Any) -> None:
-        self.db["outbox"].update(item_id, fields)
+        if not fields or not set(fields) <= _OUTBOX_COLUMNS:
+            self.db["outbox"].update(item_id, fields)
+            return
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        with self.atomic():
+            cur = self.db.execute(f"update outbox set {sets} where id = ?", [*fields.values(), item_id])
+            if cur.rowcount == 0:
+                raise sqlite_utils.db.NotFoundError(item_id)
 
     def replies_since(self, rcpt: str, since: str) -> int:
         row = self.db.execute(
@@ -388,7 +433,8 @@ class Store:
     # --- journal ---
 
     def log(self, game: str, at: str, who: str, action: str, detail: Any) -> None:
-        self.db["journal"].insert({"game": game, "at": at, "who": who, "action": action, "detail": _j(detail)})
+        self.db.execute("insert into journal (game, at, who, action, detail) values (?, ?, ?, ?, ?)",
+                        [game, at, who, action, _j(detail)])
 
     def journal(self, game: str) -> list[dict[str, Any]]:
         return list(self.db.query("select * from journal where game = ? order by id", [game]))
