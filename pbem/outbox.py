@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email import quoprimime
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.headerregistry import Address
 from email.utils import format_datetime
 from functools import lru_cache
 

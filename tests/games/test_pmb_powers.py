@@ -169,6 +169,7 @@ def test_L5d_protecting_a_rebel_bars_his_whole_team_afterwards() -> None:
     st2, ev2 = play(st, {**_protect("Jon"), **attack})
     assert not st2.players["Jon"].alive  # his team is barred: not protected
     assert public(ev2, "protection_effective") == []
+    assert to(ev2, "Jaime", "mission_report")[0]["effective"] is True  # in silence: the Gardes learn no affiliation
     st3, ev3 = play(st, {**_protect("Robb"), "Margaery": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"]})
     assert st3.players["Robb"].alive  # Robb himself may be protected again until it works once
 
@@ -276,7 +277,9 @@ def test_R1_each_chef_discovers_the_role_of_one_opponent_per_turn() -> None:
 
 def test_R2_bodyguard_learns_the_chef_squad_turned_onto_him_influence_rechecked() -> None:
     # Garlan + Willas (2) could not kill Robb (7) but are enough against Arya (1)
-    st, ev = play(new_game(), {"Robb": ["GARDE Arya"], "Garlan": ["ESCOUADE Robb"], "Willas": ["ESCOUADE Robb"]})
+    st, ev = play(new_game(), {"Robb": ["GARDE Arya"], "Garlan": ["ESCOUADE Robb"], "Willas": ["ESCOUADE Robb"],
+                               "Petyr": ["TEMOINS Robb"]})
+    assert to(ev, "Petyr", "temoins_result") == [{"target": "Robb", "members": ["Garlan", "Willas"]}]
     assert to(ev, "Arya", "bodyguard_assigned") == [{"chef": {"player": "Robb", "role": "stark_chef"}}]
     assert to(ev, "Garlan", "squad_redirected") == [{"target": "Robb", "bodyguard": "Arya"}]
     assert st.players["Robb"].alive and not st.players["Arya"].alive
@@ -327,7 +330,7 @@ def test_R3_betrayal_only_when_a_single_original_sergent_remains() -> None:
     st = new_game()
     with pytest.raises(OrderNotAllowedError):
         RULESET.parse_order(st, "Jon", "TRAHIR", [])
-    st = _lone_original(st)
+    st = _lone_original(new_game())  # states are immutable by contract: build a new one
     assert RULESET.parse_order(st, "Jon", "TRAHIR", []).verb == "TRAHIR"
     with pytest.raises(OrderNotAllowedError):
         RULESET.parse_order(st, "Rickon", "TRAHIR", [])
@@ -381,16 +384,28 @@ def test_D1_third_conseil_death_lannister_defeat_gardes_join_the_clan_of_their_c
         assert st.players[g].rally and st.players[g].location in ("visenya", "fossedragon", "culpucier")
         assert to(ev, g, "must_rally")
     assert [h.syntax.split()[0] for h in RULESET.help(st, "Jaime")] == ["RALLIER"]
-    st, ev = play(st, {"Jaime": ["RALLIER Arya"], "Tywin": ["RALLIER Olenna"]}, FakeDice().force("rebel met by", "Loras"))
+    st, ev = play(st, {"Jaime": ["RALLIER Arya"], "Tywin": ["RALLIER Olenna"], "Boros": ["RALLIER Lancel"]},
+                  FakeDice().force("rebel met by Arys", "Loras").force("rebel met by Boros", "Bran"))
+    assert st.players["Boros"].code == "stark_hm"  # Lancel is no rebel: a random rebel instead
     assert st.players["Jaime"].code == "stark_hm" and st.players["Tywin"].code == "tyrell_hm"
     assert to(ev, "Arya", "rally_contact") == [{"newcomer": {"player": "Jaime", "role": "stark_hm"}}]
     assert to(ev, "Jaime", "rallied")[0]["contact"] == {"player": "Arya", "team": "stark"}
-    assert to(ev, "Robb", "new_homme_de_main") == [{"homme": {"player": "Jaime", "role": "stark_hm"}}]
+    assert to(ev, "Robb", "new_homme_de_main") == [{"homme": {"player": "Jaime", "role": "stark_hm"}},
+                                                   {"homme": {"player": "Boros", "role": "stark_hm"}}]
     assert st.players["Arys"].team == "tyrell"  # silent: met a random rebel (Loras)
     st, ev = play(st, {"Robb": ["AFFECTER Jaime Bran"]})
     assert st.players["Jaime"].sergent == "Bran"
     assert to(ev, "Bran", "hm_assigned") == [{"homme": {"player": "Jaime", "role": "stark_hm"}}]
     assert to(ev, "Jaime", "sergent_assigned") == [{"sergent": {"player": "Bran", "role": "stark_sergent"}}]
+
+
+def test_D1b_lannister_defeat_frees_the_prisoners() -> None:
+    st, _ = play(_kill(new_game(), "Varys", "Petyr"), _arrest("Loras"))
+    assert st.players["Loras"].location == "cachots"
+    dice = FakeDice().force("Conseil member dies", True)
+    st, ev = play(st, {"Robb": ["ESCOUADE Pycelle"], "Margaery": ["ESCOUADE Pycelle"], "Olenna": ["ESCOUADE Pycelle"]}, dice)
+    assert st.prisoners == [] and st.players["Loras"].location in ("culpucier", "fossedragon")
+    assert to(ev, "Loras", "escaped") == [{}]
 
 
 def test_D2_seventh_garde_death_conseil_hides_fideles_rally() -> None:

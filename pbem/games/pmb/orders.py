@@ -1,0 +1,346 @@
+"""Order lines -> `Order`s, with the role and situation checks (what AIDE lists)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.core import MJ, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError
+from pbem.games.pmb import roles as R
+from pbem.games.pmb.state import Player, State
+from pbem.names import fold, match_keyword, take_name, words
+
+ESCOUADE = "ESCOUADE"
+ENQUETE = "ENQUETE"
+TEMOINS = "TEMOINS"
+POTION = "POTION"
+PROTECTION = "PROTECTION"
+ARRESTATION = "ARRESTATION"
+CIBLE = "CIBLE"
+VERDICT = "VERDICT"
+DECOUVRIR = "DECOUVRIR"
+GARDE = "GARDE"
+NOMMER = "NOMMER"
+AFFECTER = "AFFECTER"
+TRAHIR = "TRAHIR"
+RALLIER = "RALLIER"
+SORTIR = "SORTIR"
+PROMOUVOIR = "PROMOUVOIR"
+
+VERBS: dict[str, str] = {
+    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE,
+    "enquete": ENQUETE, "investigate": ENQUETE,
+    "temoins": TEMOINS, "witnesses": TEMOINS,
+    "potion": POTION,
+    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION,
+    "arrestation": ARRESTATION, "arreter": ARRESTATION, "arrest": ARRESTATION,
+    "cible": CIBLE, "target": CIBLE,
+    "verdict": VERDICT,
+    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR,
+    "garde": GARDE, "bodyguard": GARDE,
+    "nommer": NOMMER, "appoint": NOMMER,
+    "affecter": AFFECTER, "assign": AFFECTER,
+    "trahir": TRAHIR, "betray": TRAHIR,
+    "rallier": RALLIER, "rally": RALLIER,
+    "sortir": SORTIR, "emerge": SORTIR,
+    "promouvoir": PROMOUVOIR, "promote": PROMOUVOIR,
+}
+POTION_WORDS: dict[str, str] = {
+    "poison": R.POISON, "confusion": R.CONFUSION, "revelation": R.REVELATION, "puissance": R.PUISSANCE,
+    "power": R.PUISSANCE, "vigilance": R.VIGILANCE,
+}
+VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT",
+                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE"}
+
+HELP: dict[str, OrderHelp] = {
+    ESCOUADE: OrderHelp("ESCOUADE <cible>", Msg("rejoindre l'escouade de votre camp contre cette cible (une par tour)",
+                                                 "join your camp's squad against this target (one per turn)")),
+    ENQUETE: OrderHelp("ENQUETE <joueur>", Msg("apprendre le rôle et l'affiliation d'un joueur", "learn a player's role and affiliation")),
+    TEMOINS: OrderHelp("TEMOINS <cible>", Msg("apprendre la composition d'une escouade qui a visé cette cible ce tour",
+                                              "learn the members of a squad that targeted this player this turn")),
+    POTION: OrderHelp("POTION <poison|confusion|revelation|puissance|vigilance> <patient> [ESCOUADE <cible>]",
+                      Msg("administrer une potion à un patient de l'infirmerie (confusion : ses ordres remplacés par les vôtres)",
+                          "give a potion to an infirmary patient (confusion: your orders replace theirs)")),
+    PROTECTION: OrderHelp("PROTECTION [<joueur>]", Msg("participer à la mission de protection (le Lord Commandant désigne le protégé)",
+                                                       "take part in the protection (the Lord Commandant names who)")),
+    ARRESTATION: OrderHelp("ARRESTATION [<joueur>]", Msg("participer à l'arrestation (le Lord Commandant désigne le suspect)",
+                                                         "take part in the arrest (the Lord Commandant names the suspect)")),
+    CIBLE: OrderHelp("CIBLE <joueur>", Msg("désigner aux fidèles leur cible du tour suivant", "name the fidèles' target for next turn")),
+    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier", "execute, or release to Culpucier")),
+    DECOUVRIR: OrderHelp("DECOUVRIR <joueur>", Msg("découvrir le rôle d'un adversaire", "discover an opponent's role")),
+    GARDE: OrderHelp("GARDE <homme de main>", Msg("se faire protéger par un Homme de Main (ni l'un ni l'autre en escouade)",
+                                                 "be guarded by an Homme de Main (neither in a squad)")),
+    NOMMER: OrderHelp("NOMMER <homme de main> SERGENT", Msg("nommer un nouveau sergent", "appoint a new sergent")),
+    AFFECTER: OrderHelp("AFFECTER <homme de main> <sergent>", Msg("affecter un nouvel Homme de Main à un sergent", "assign a new Homme de Main to a sergent")),
+    TRAHIR: OrderHelp("TRAHIR", Msg("livrer votre chef aux loyalistes", "betray your chef to the loyalists")),
+    RALLIER: OrderHelp("RALLIER <joueur>", Msg("rejoindre le clan de ce joueur rebelle", "join this rebel's clan")),
+    SORTIR: OrderHelp("SORTIR", Msg("sortir de votre cachette à Culpucier et retrouver vos pouvoirs", "leave your hiding place and regain your powers")),
+    PROMOUVOIR: OrderHelp("PROMOUVOIR <recrue>", Msg("valider la promotion d'une recrue dans la Garde Royale", "promote a recruit into the Garde Royale")),
+}
+
+
+def _no(fr: str, en: str) -> OrderNotAllowedError:
+    return OrderNotAllowedError(Msg(fr, en))
+
+
+def lannister_standing(st: State) -> bool:
+    return R.LANNISTER not in st.defeated
+
+
+def is_traitor_now(st: State, name: str) -> bool:
+    return any(b.sergent == name and b.turn == st.turn - 1 for b in st.betrayals)
+
+
+def _cache(st: State) -> dict[str, Any]:
+    """Per-state lookup tables (not a dataclass field: never serialised; a resolved turn makes a new state)."""
+    cache: dict[str, Any] | None = st.__dict__.get("_pmb_cache")
+    if cache is None:
+        cache = {}
+        st.__dict__["_pmb_cache"] = cache
+    return cache
+
+
+def name_index(st: State) -> dict[str, str]:
+    """Folded name -> player name, built once per state."""
+    cache = _cache(st)
+    if "names" not in cache:
+        cache["names"] = {fold(n): n for n in st.order}
+    return cache["names"]
+
+
+def sergent_counts(st: State) -> dict[str, tuple[int, int]]:
+    """Team -> (living sergents, living original sergents), built once per state."""
+    cache = _cache(st)
+    if "sergents" not in cache:
+        counts: dict[str, tuple[int, int]] = {}
+        for q in st.players.values():
+            if q.alive and q.rank == R.SERGENT:
+                total, orig = counts.get(q.team, (0, 0))
+                counts[q.team] = (total + 1, orig + int(q.original))
+        cache["sergents"] = counts
+    return cache["sergents"]
+
+
+def can_betray(st: State, p: Player) -> bool:
+    if p.team not in R.REBEL_TEAMS or p.rank != R.SERGENT or not p.original or not p.alive:
+        return False
+    if any(b.team == p.team for b in st.betrayals):
+        return False
+    total, orig = sergent_counts(st).get(p.team, (0, 0))
+    return total >= 2 and orig == 1
+
+
+def allowed(st: State, name: str) -> list[str]:
+    """The verbs ``name`` may use now, in AIDE order."""
+    p = st.players.get(name)
+    if p is None or not p.alive or st.finished or p.location == R.CACHOTS:
+        return []
+    if p.hidden:
+        return [SORTIR]
+    if p.rally:
+        return [RALLIER]
+    out: list[str] = []
+    if (p.team in R.REBEL_TEAMS or p.rank == R.FIDELE) and not is_traitor_now(st, name):
+        out.append(ESCOUADE)
+    if p.rank == R.CHUCHOTEURS:
+        out.append(ENQUETE)
+    if p.rank == R.ARGENTIER:
+        out.append(TEMOINS)
+    if p.rank == R.MESTRE and st.infirmary and len(st.potions_used) < R.MESTRE_MAX_USES:
+        out.append(POTION)
+    if p.rank in R.GARDES and p.location == R.DONJON and lannister_standing(st):
+        out += [PROTECTION, ARRESTATION]
+        if p.rank == R.LORD_COMMANDANT:
+            out.append(CIBLE)
+            if any(pr.awaiting_verdict for pr in st.prisoners):
+                out.append(VERDICT)
+            if any(q.recruit and q.alive for q in st.players.values()):
+                out.append(PROMOUVOIR)
+    if p.rank == R.CHEF:
+        out += [DECOUVRIR, GARDE]
+        if any(v.team == p.team for v in st.vacancies):
+            out.append(NOMMER)
+        if any(q.alive and q.team == p.team and q.rank == R.HM and q.sergent is None for q in st.players.values()):
+            out.append(AFFECTER)
+    if can_betray(st, p):
+        out.append(TRAHIR)
+    return out
+
+
+def _target(st: State, tokens: list[str], *, alive: bool = True) -> tuple[str, list[str]]:
+    index = name_index(st)
+    for end in range(len(tokens), 0, -1):
+        found = index.get(fold(" ".join(tokens[:end])))
+        if found is not None:
+            name, rest = found, list(tokens[end:])
+            break
+    else:
+        name, rest = take_name(tokens, st.order)
+    if alive and not st.players[name].alive:
+        raise _no(f"{name} est mort", f"{name} is dead")
+    return name, rest
+
+
+def _no_more(rest: list[str]) -> None:
+    if rest:
+        extra = " ".join(rest)
+        raise OrderSyntaxError(Msg(f"mots en trop : « {extra} »", f"extra words: '{extra}'"))
+
+
+def _once(accepted: Sequence[Order], verb: str) -> None:
+    if any(o.verb == verb for o in accepted):
+        raise _no(f"un seul ordre {verb} par tour", f"only one {verb} order per turn")
+
+
+def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order:
+    tokens = words(line)
+    if not tokens:
+        raise OrderSyntaxError(Msg("ligne vide", "empty line"))
+    verb = match_keyword(tokens[0], VERBS, what=Msg("ordre", "order"))
+    rest = tokens[1:]
+    if player == MJ:
+        raise _no("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>", "the MJ orders for a player with POUR <player>: <order>")
+    p = st.players.get(player)
+    if p is None:
+        raise _no("vous ne jouez pas dans cette partie", "you are not playing in this game")
+    ok = allowed(st, player)
+    if verb not in ok:
+        raise _no(*_why_not(st, p, verb))
+    if verb == ESCOUADE:
+        _once(accepted, ESCOUADE)
+        if any(o.verb == GARDE for o in accepted):
+            raise _no("un chef protégé par un garde du corps ne part pas en escouade", "a guarded chef does not join a squad")
+        target, rest = _target(st, rest)
+        _no_more(rest)
+        if target == player:
+            raise _no("vous ne pouvez pas vous viser vous-même", "you cannot target yourself")
+        if st.players[target].location == R.CACHOTS:
+            raise _no(f"{target} est dans les cachots", f"{target} is in the cells")
+        return Order(ESCOUADE, (target,), line)
+    if verb in (ENQUETE, TEMOINS, DECOUVRIR, CIBLE, RALLIER, PROMOUVOIR):
+        _once(accepted, verb)
+        target, rest = _target(st, rest, alive=verb != TEMOINS)
+        _no_more(rest)
+        if verb == RALLIER and target == player:
+            # any other living player is accepted: refusing a non-rebel would reveal an affiliation;
+            # the resolution picks a random rebel when the choice is not one
+            raise _no("choisissez un autre joueur", "choose another player")
+        if verb == PROMOUVOIR:
+            if not st.players[target].recruit:
+                raise _no(f"{target} n'est pas une recrue", f"{target} is not a recruit")
+            if sum(1 for q in st.players.values() if q.alive and q.rank in R.GARDES) >= st.garde_places:
+                raise _no("aucune place libre dans la Garde Royale", "no free place in the Garde Royale")
+        return Order(verb, (target,), line)
+    if verb in (PROTECTION, ARRESTATION):
+        if not rest:
+            if any(o.verb in (PROTECTION, ARRESTATION) and not o.args for o in accepted):
+                raise _no("un Garde participe à une seule mission par tour", "a Garde takes part in one mission per turn")
+            return Order(verb, (), line)
+        if p.rank != R.LORD_COMMANDANT:
+            raise _no("seul le Lord Commandant désigne la cible ; envoyez le mot seul pour participer",
+                      "only the Lord Commandant names the target; send the bare word to take part")
+        if any(o.verb == verb and o.args for o in accepted):
+            raise _no(f"une seule désignation {verb} par tour", f"one {verb} designation per turn")
+        target, rest = _target(st, rest)
+        _no_more(rest)
+        t = st.players[target]
+        if t.location == R.CACHOTS:
+            raise _no(f"{target} est dans les cachots", f"{target} is in the cells")
+        if verb == PROTECTION:
+            conseil = t.rank in R.CONSEIL and t.location == R.DONJON
+            if t.location == R.DONJON and not conseil:
+                raise _no("la Garde protège le Conseil Restreint ou un joueur de Port-Réal", "the Garde protects the Conseil or a Port-Réal player")
+            if t.protected_once:
+                raise _no(f"{target} a déjà bénéficié de la protection", f"{target} was already protected once")
+        else:
+            if t.location == R.DONJON or t.hidden:
+                raise _no("on n'arrête qu'un joueur présent à Port-Réal", "only a player in Port-Réal can be arrested")
+        return Order(verb, (target, "designation"), line)
+    if verb == VERDICT:
+        target, rest = _target(st, rest)
+        pr = st.prisoner(target)
+        if pr is None or not pr.awaiting_verdict:
+            raise _no(f"{target} n'attend pas votre verdict", f"{target} is not awaiting your verdict")
+        if any(o.verb == VERDICT and o.args[0] == target for o in accepted):
+            raise _no("un seul verdict par prisonnier", "one verdict per prisoner")
+        if len(rest) != 1:
+            raise OrderSyntaxError(Msg("VERDICT <prisonnier> MORT|LIBERE", "VERDICT <prisoner> MORT|LIBERE"))
+        v = match_keyword(rest[0], VERDICT_WORDS, what=Msg("verdict", "verdict"))
+        return Order(VERDICT, (target, v), line)
+    if verb == GARDE:
+        _once(accepted, GARDE)
+        if any(o.verb == ESCOUADE for o in accepted):
+            raise _no("un chef parti en escouade ne peut pas être protégé", "a chef in a squad cannot be guarded")
+        target, rest = _target(st, rest)
+        _no_more(rest)
+        t = st.players[target]
+        if p.knows_role(target) != R.role_code(p.team, R.HM) or t.team != p.team or t.rank != R.HM:
+            raise _no(f"{target} n'est pas un de vos Hommes de Main", f"{target} is not one of your Hommes de Main")
+        return Order(GARDE, (target,), line)
+    if verb == NOMMER:
+        target, rest = _target(st, rest)
+        if rest and fold(rest[0]) in ("sergent", "sergeant"):
+            rest = rest[1:]
+        _no_more(rest)
+        if any(o.verb == NOMMER and o.args[0] == target for o in accepted):
+            raise _no("déjà nommé", "already appointed")
+        t = st.players[target]
+        if not any(v.team == p.team and (target in v.candidates or (v.anyone and t.team == p.team and t.rank == R.HM))
+                   for v in st.vacancies):
+            raise _no(f"{target} ne peut pas être nommé sergent", f"{target} cannot be appointed sergent")
+        return Order(NOMMER, (target,), line)
+    if verb == AFFECTER:
+        hm, rest = _target(st, rest)
+        sgt, rest = _target(st, rest)
+        _no_more(rest)
+        h, s = st.players[hm], st.players[sgt]
+        if h.team != p.team or h.rank != R.HM or h.sergent is not None:
+            raise _no(f"{hm} n'est pas un nouvel Homme de Main de votre clan", f"{hm} is not a new Homme de Main of your clan")
+        if s.team != p.team or s.rank != R.SERGENT:
+            raise _no(f"{sgt} n'est pas un de vos sergents", f"{sgt} is not one of your sergents")
+        return Order(AFFECTER, (hm, sgt), line)
+    if verb == POTION:
+        _once(accepted, POTION)
+        if not rest:
+            raise OrderSyntaxError(Msg("POTION <type> <patient>", "POTION <type> <patient>"))
+        kind = match_keyword(rest[0], POTION_WORDS, what=Msg("potion", "potion"))
+        if kind in st.potions_used:
+            raise _no(f"la fiole {kind} est déjà vide", f"the {kind} vial is already empty")
+        patient, rest = _target(st, rest[1:])
+        if patient not in st.infirmary:
+            raise _no(f"{patient} n'est pas passé par l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
+        if st.players[patient].potion is not None:
+            raise _no(f"{patient} a déjà reçu une potion", f"{patient} already had a potion")
+        replacement = None
+        if kind == R.CONFUSION and rest:
+            sub = match_keyword(rest[0], VERBS, what=Msg("ordre", "order"))
+            if sub != ESCOUADE:
+                raise _no("sous confusion, seul un ordre ESCOUADE peut être imposé", "under confusion only an ESCOUADE order can be imposed")
+            replacement, rest = _target(st, rest[1:])
+            if replacement == patient:
+                raise _no("le patient ne peut pas se viser lui-même", "the patient cannot target himself")
+        _no_more(rest)
+        return Order(POTION, (kind, patient, replacement), line)
+    if verb in (TRAHIR, SORTIR):
+        _once(accepted, verb)
+        _no_more(rest)
+        return Order(verb, (), line)
+    raise OrderSyntaxError(Msg("ordre inconnu", "unknown order"))  # pragma: no cover
+
+
+def _why_not(st: State, p: Player, verb: str) -> tuple[str, str]:
+    if not p.alive:
+        return ("vous êtes mort", "you are dead")
+    if p.location == R.CACHOTS:
+        return ("vous êtes dans les cachots", "you are in the cells")
+    if p.hidden:
+        return ("vous êtes caché : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
+    if p.rally:
+        return ("vous devez d'abord RALLIER un rebelle", "you must first RALLIER a rebel")
+    if verb == ESCOUADE and is_traitor_now(st, p.name):
+        return ("vous rejoignez d'office l'escouade contre votre chef", "you join the squad against your chef automatically")
+    return (f"l'ordre {verb} n'est pas permis à votre rôle maintenant", f"the order {verb} is not allowed to your role now")
+
+
+def help_for(st: State, name: str) -> list[OrderHelp]:
+    return [HELP[v] for v in allowed(st, name)]

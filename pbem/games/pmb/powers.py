@@ -1,0 +1,398 @@
+"""Powers: Conseil Restreint, Garde Royale (protection, arrest, verdict), Grand Mestre, chefs, betrayal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core import Order
+from pbem.games.pmb import orders as O
+from pbem.games.pmb import roles as R
+from pbem.games.pmb.context import Ctx
+from pbem.games.pmb.state import Betrayal, Prisoner, Vacancy
+
+
+def first(orders: Sequence[Order], verb: str, *, with_args: bool | None = None) -> Order | None:
+    for o in orders:
+        if o.verb == verb and (with_args is None or bool(o.args) == with_args):
+            return o
+    return None
+
+
+def donjon_residents(ctx: Ctx) -> list[str]:
+    return [n for n in ctx.st.order if (p := ctx.p(n)).alive and p.location == R.DONJON]
+
+
+def rank_holder(ctx: Ctx, rank: str) -> str | None:
+    for n in ctx.st.order:
+        p = ctx.p(n)
+        if p.alive and p.rank == rank and not p.hidden and p.location != R.CACHOTS:
+            return n
+    return None
+
+
+# --- start of the turn: hiding, rallies, verdicts, potions, appointments ---
+
+
+def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+    for n in ctx.st.order:
+        p = ctx.p(n)
+        if p.alive and p.hidden and first(orders.get(n, ()), O.SORTIR):
+            p.hidden = False
+            p.location = R.CULPUCIER
+            p.since = ctx.turn
+            ctx.tell("left_hiding", [n])
+
+
+def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+    st = ctx.st
+    lc = st.lord_commandant()
+    given: dict[str, str] = {}
+    if lc is not None:
+        for o in orders.get(lc.name, ()):
+            if o.verb == O.VERDICT:
+                given[str(o.args[0])] = str(o.args[1])
+    default = "MORT" if str(st.options.get("verdict_default", "liberer")).lower() in ("mort", "death") else "LIBERE"
+    keep: list[Prisoner] = []
+    for pr in st.prisoners:
+        if not pr.awaiting_verdict:
+            keep.append(pr)
+            continue
+        verdict = given.get(pr.name, default)
+        p = ctx.p(pr.name)
+        witnesses = [lc.name] if lc is not None else []
+        if not p.alive:
+            continue
+        if verdict == "MORT":
+            ctx.kill(pr.name, "execution", R.LANNISTER)
+            st.torturer = min(R.TORTURER_MAX, st.torturer + R.TORTURER_STEP)
+            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+        else:
+            p.location = R.CULPUCIER
+            p.since = ctx.turn
+            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+    st.prisoners = keep
+
+
+def potions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> dict[str, str | None]:
+    """Apply the Grand Mestre's potion; return {confused patient: imposed target or None}."""
+    st = ctx.st
+    confused: dict[str, str | None] = {}
+    gm = rank_holder(ctx, R.MESTRE)
+    if gm is None:
+        return confused
+    o = first(orders.get(gm, ()), O.POTION)
+    if o is None:
+        return confused
+    kind, patient = str(o.args[0]), str(o.args[1])
+    p = ctx.p(patient)
+    if (kind in st.potions_used or p.potion is not None or patient not in st.infirmary or not p.alive
+            or len(st.potions_used) >= R.MESTRE_MAX_USES or p.location == R.CACHOTS):
+        ctx.tell("potion_wasted", [gm], potion=kind, patient=patient)
+        return confused
+    st.potions_used.append(kind)
+    p.potion = kind
+    ctx.tell("potion_given", [gm], potion=kind, patient=patient)
+    if kind == R.CONFUSION:
+        confused[patient] = str(o.args[2]) if len(o.args) > 2 and o.args[2] is not None else None
+    elif kind == R.REVELATION:
+        facts = [ctx.reveal([gm], patient)]
+        known = sorted({f.split("|")[0] for f in p.knowledge if f.split("|")[1] == "role" and f.split("|")[0] != patient})
+        if known:
+            other = ctx.dice.choice(known, f"revelation potion: player named by {patient}")
+            facts.append(ctx.reveal([gm], other, p.knows_role(other)))
+        ctx.tell("potion_revelation", [gm], patient=patient, facts=facts)
+        ctx.tell("you_spoke", [patient], facts=facts)
+    elif kind == R.PUISSANCE:
+        p.bonus += R.PUISSANCE_BONUS
+        ctx.tell("potion_puissance", [patient], bonus=R.PUISSANCE_BONUS)
+    elif kind == R.VIGILANCE:
+        p.vigilance = True
+    elif kind == R.POISON:
+        ctx.poisoned = patient
+    return confused
+
+
+def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+    """Sergents named (NOMMER) for last turn's vacancies, new HMs assigned (AFFECTER); at random when the chef is silent."""
+    st = ctx.st
+    keep: list[Vacancy] = []
+    for v in st.vacancies:
+        chef = st.chef(v.team)
+        if chef is None or v.team in st.defeated:
+            continue
+        if v.anyone:
+            pool = [q.name for q in st.team_members(v.team) if q.rank == R.HM and q.location != R.CACHOTS]
+        else:
+            pool = [c for c in v.candidates if ctx.p(c).alive and ctx.p(c).rank == R.HM and ctx.p(c).team == v.team]
+        if not pool:
+            continue
+        named = [str(o.args[0]) for o in orders.get(chef.name, ()) if o.verb == O.NOMMER and str(o.args[0]) in pool]
+        new = named[0] if named else ctx.dice.choice(pool, f"{v.team} new sergent (chef silent)")
+        promote(ctx, chef.name, new, v.dead)
+    st.vacancies = keep
+    for team in R.REBEL_TEAMS:
+        chef = st.chef(team)
+        if chef is None:
+            continue
+        loose = [q.name for q in st.team_members(team) if q.rank == R.HM and q.sergent is None]
+        sgts = [q.name for q in st.team_members(team) if q.rank == R.SERGENT]
+        if not loose or not sgts:
+            continue
+        wanted = {str(o.args[0]): str(o.args[1]) for o in orders.get(chef.name, ()) if o.verb == O.AFFECTER}
+        load = dict.fromkeys(sgts, 0)
+        for q in st.team_members(team):
+            if q.sergent in load:
+                load[q.sergent] += 1
+        for hm in loose:
+            sgt = wanted.get(hm)
+            if sgt not in sgts:
+                low = min(load.values())
+                sgt = ctx.dice.choice([s for s in sgts if load[s] == low], f"{team} sergent for {hm} (chef silent)")
+            assert sgt is not None
+            load[sgt] += 1
+            assign(ctx, chef.name, hm, sgt)
+
+
+def promote(ctx: Ctx, chef: str, new: str, dead: str) -> None:
+    st = ctx.st
+    p = ctx.p(new)
+    p.rank = R.SERGENT
+    p.sergent = None
+    hms = [q.name for q in st.team_members(p.team) if q.rank == R.HM and q.sergent == dead]
+    for h in hms:
+        ctx.p(h).sergent = new
+    fact_chef = ctx.reveal([new], chef)
+    fact_new = ctx.reveal([chef, *hms], new)
+    facts_hms = [ctx.reveal([new], h) for h in hms]
+    ctx.tell("sergent_named", [chef, *hms], sergent=fact_new, dead=dead)
+    ctx.tell("you_are_sergent", [new], chef=fact_chef, hommes=facts_hms, role=ctx.reveal([new], new))
+
+
+def assign(ctx: Ctx, chef: str, hm: str, sgt: str) -> None:
+    ctx.p(hm).sergent = sgt
+    fact_hm = ctx.reveal([chef, sgt], hm)
+    fact_sgt = ctx.reveal([hm], sgt)
+    ctx.tell("hm_assigned", [sgt], homme=fact_hm)
+    ctx.tell("sergent_assigned", [hm], sergent=fact_sgt)
+    ctx.tell("hm_assigned_chef", [chef], homme=fact_hm, sergent=ctx.reveal([chef], sgt))
+
+
+def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+    st = ctx.st
+    lc = st.lord_commandant()
+    if lc is None:
+        return
+    o = first(orders.get(lc.name, ()), O.PROMOUVOIR)
+    if o is None:
+        return
+    name = str(o.args[0])
+    p = ctx.p(name)
+    gardes = sum(1 for q in st.players.values() if q.alive and q.rank in R.GARDES)
+    if not p.alive or not p.recruit or gardes >= st.garde_places or p.location == R.CACHOTS:
+        return
+    p.rank = R.GARDE
+    p.recruit = False
+    p.location = R.DONJON
+    p.since = ctx.turn
+    residents = donjon_residents(ctx)
+    if name not in st.donjon:
+        st.donjon.append(name)
+    facts = [ctx.reveal([name], m) for m in residents if m != name]
+    mine = ctx.reveal(residents, name)
+    ctx.tell("promoted", [name], known=facts, role=mine)
+    ctx.tell("new_garde", [m for m in residents if m != name], garde=mine)
+
+
+# --- missions of the Garde ---
+
+
+def missions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> tuple[str | None, str | None]:
+    """(protected player, arrest target) when at least three Gardes took part."""
+    st = ctx.st
+    lc = st.lord_commandant()
+    if lc is None or R.LANNISTER in st.defeated:
+        return None, None
+    gardes = [n for n in st.order if (p := ctx.p(n)).alive and p.rank in R.GARDES and p.location == R.DONJON]
+    out: list[str | None] = []
+    for verb, mission in ((O.PROTECTION, "protection"), (O.ARRESTATION, "arrestation")):
+        d = first(orders.get(lc.name, ()), verb, with_args=True)
+        takers = [g for g in gardes if first(orders.get(g, ()), verb, with_args=False)]
+        target = str(d.args[0]) if d else None
+        effective = target is not None and len(takers) >= 3 and ctx.p(target).alive and ctx.p(target).location != R.CACHOTS
+        deployed = effective  # what the Gardes see: a barred team is refused in silence (no affiliation leaks)
+        if effective and target is not None and verb == O.PROTECTION:
+            t = ctx.p(target)
+            if t.protected_once or any(b.split("|")[0] == t.team and b.split("|")[1] != target for b in st.barred_teams):
+                effective = False
+            elif t.team in R.REBEL_TEAMS and not any(b.split("|")[0] == t.team for b in st.barred_teams):
+                st.barred_teams.append(f"{t.team}|{target}")
+        if target is not None or takers:
+            ctx.tell("mission_report", gardes, mission=mission, target=target, count=len(takers), effective=deployed)
+        out.append(target if effective else None)
+    return out[0], out[1]
+
+
+def arrest(ctx: Ctx, target: str | None) -> None:
+    st = ctx.st
+    if target is None:
+        return
+    t = ctx.p(target)
+    if not t.alive or t.location in (R.CACHOTS, R.DONJON) or t.hidden or target in ctx.fled:
+        ctx.tell("mission_report", [n for n in donjon_residents(ctx) if ctx.p(n).rank in R.GARDES],
+                 mission="arrestation", target=target, count=0, effective=False)
+        return
+    guard = ctx.bodyguards.get(target)
+    if guard is not None and ctx.p(guard).alive and ctx.p(guard).location != R.CACHOTS:
+        if ctx.dice.chance(R.P_CHEF_WARNED, f"chef {target} warned by the arrest of his bodyguard (50%)"):
+            ctx.fled.add(target)
+            ctx.tell("chef_warned", [target], bodyguard=guard, event="arrest")
+        target = guard
+        t = ctx.p(target)
+    t.location = R.CACHOTS
+    t.since = ctx.turn
+    confession = [f"{target}|role|{t.code}"]
+    mates = [m for m in _known_mates(t.knowledge, target, t.team)]
+    if mates and ctx.dice.chance(st.torturer, f"torturer makes {target} name a teammate ({st.torturer}%)"):
+        mate = ctx.dice.choice(mates, f"teammate named by {target} under torture")
+        confession.append(f"{mate}|role|{t.knows_role(mate)}")
+    st.prisoners.append(Prisoner(target, ctx.turn, confession))
+    ctx.public("arrested", player=target)
+    ctx.tell("you_are_arrested", [target])
+
+
+def _known_mates(knowledge: set[str], me: str, team: str) -> list[str]:
+    from pbem.games.pmb.squads import known_teammates
+
+    return known_teammates(knowledge, me, team)
+
+
+def cells(ctx: Ctx, lc_at_start: str | None) -> None:
+    """Prisoners who spent this turn in the cells: confession to the surviving Lord Commandant, or escape."""
+    st = ctx.st
+    keep: list[Prisoner] = []
+    for pr in st.prisoners:
+        p = ctx.p(pr.name)
+        if pr.awaiting_verdict or pr.arrested >= ctx.turn or not p.alive:
+            if p.alive:
+                keep.append(pr)
+            continue
+        lc = st.lord_commandant()
+        if lc_at_start is None or not ctx.p(lc_at_start).alive or lc is None:
+            p.location = R.CULPUCIER
+            p.since = ctx.turn
+            st.torturer = max(R.TORTURER_MIN, st.torturer - R.TORTURER_STEP)
+            ctx.tell("escaped", [pr.name])
+            ctx.mj("torturer_killed", prisoner=pr.name, torturer=st.torturer)
+            continue
+        facts = []
+        for fact in pr.confession:
+            name, _, code = fact.split("|")
+            facts.append(ctx.reveal([lc.name], name, code))
+        pr.awaiting_verdict = True
+        ctx.tell("confession", [lc.name], prisoner=pr.name, facts=facts)
+        keep.append(pr)
+    st.prisoners = keep
+
+
+# --- information powers ---
+
+
+def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
+    st = ctx.st
+    whisper = rank_holder(ctx, R.CHUCHOTEURS)
+    for n in st.order:
+        if n not in acting:
+            continue
+        p = ctx.p(n)
+        for o in orders.get(n, ()):
+            if o.verb == O.DECOUVRIR and p.rank == R.CHEF:
+                target = str(o.args[0])
+                ctx.tell("scan_result", [n], fact=ctx.reveal([n], target))
+                if ctx.st.in_donjon(ctx.p(target)) and whisper is not None and whisper != target:
+                    ctx.tell("scan_warning", [whisper], member=target, clan=p.team)
+            elif o.verb == O.ENQUETE and p.rank == R.CHUCHOTEURS:
+                ctx.tell("enquete_result", [n], fact=ctx.reveal([n], str(o.args[0])))
+            elif o.verb == O.TEMOINS and p.rank == R.ARGENTIER:
+                target = str(o.args[0])
+                squads = ctx.squads_on.get(target, [])
+                members = ctx.dice.choice(squads, f"squad on {target} seen by the witnesses") if len(squads) > 1 else (
+                    squads[0] if squads else None)
+                ctx.tell("temoins_result", [n], target=target, members=members)
+
+
+def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str], attacking: set[str]) -> None:
+    st = ctx.st
+    for team in R.REBEL_TEAMS:
+        chef = st.chef(team)
+        if chef is None or chef.name not in acting or chef.name in attacking:
+            continue
+        o = first(orders.get(chef.name, ()), O.GARDE)
+        if o is None:
+            continue
+        hm = str(o.args[0])
+        h = ctx.p(hm)
+        if hm in attacking or hm not in acting or h.team != team or h.rank != R.HM:
+            ctx.tell("bodyguard_refused", [chef.name], homme=hm)
+            continue
+        ctx.bodyguards[chef.name] = hm
+        ctx.tell("bodyguard_assigned", [hm], chef=ctx.reveal([hm], chef.name))
+        ctx.tell("bodyguard_ready", [chef.name], homme=hm)
+
+
+def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+    st = ctx.st
+    lc = st.lord_commandant()
+    target: str | None = None
+    if lc is not None and lc.location == R.DONJON:
+        o = first(orders.get(lc.name, ()), O.CIBLE)
+        target = str(o.args[0]) if o else None
+    st.fidele_target = target
+    if target is not None:
+        fideles = [q.name for q in st.living() if q.rank == R.FIDELE and q.location != R.CACHOTS]
+        ctx.tell("fidele_order", fideles, target=target)
+
+
+def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
+    st = ctx.st
+    for n in st.order:
+        if n not in acting or not first(orders.get(n, ()), O.TRAHIR):
+            continue
+        p = ctx.p(n)
+        chef = st.chef(p.team)
+        if chef is None or not O.can_betray(st, p):
+            continue
+        st.betrayals.append(Betrayal(n, chef.name, p.team, ctx.turn))
+        loyal = donjon_residents(ctx)
+        facts = [ctx.reveal(loyal, chef.name), ctx.reveal(loyal, n)]
+        ctx.tell("betrayal_known", loyal, chef=facts[0], sergent=facts[1])
+        ctx.tell("betrayal_registered", [n], chef=chef.name)
+        fideles = [q.name for q in st.living() if q.rank == R.FIDELE and q.location != R.CACHOTS]
+        ctx.tell("fidele_order", fideles, target=chef.name)
+
+
+def betrayals_end(ctx: Ctx) -> None:
+    """The betrayal squad went this turn: the traitor joins the Lannister if the chef is dead, else dies."""
+    st = ctx.st
+    for b in st.betrayals:
+        if b.turn != ctx.turn - 1:
+            continue
+        s = ctx.p(b.sergent)
+        if not s.alive:
+            continue
+        if ctx.p(b.chef).alive:
+            ctx.kill(b.sergent, "betrayal", b.team)
+            chef = st.chef(b.team)
+            if chef is not None:
+                st.vacancies.append(Vacancy(b.team, b.sergent, [], anyone=True))
+                ctx.tell("vacancy", [chef.name], dead=b.sergent,
+                         candidates=[], anyone=True)
+        else:
+            s.team = R.LANNISTER
+            s.rank = R.FIDELE
+            s.recruit = True
+            s.sergent = None
+            mine = ctx.reveal([b.sergent], b.sergent)
+            ctx.tell("converted", [b.sergent], role=mine, reason="betrayal")
+            lc = st.lord_commandant()
+            if lc is not None:
+                ctx.tell("recruit_available", [lc.name], recruit=ctx.reveal([lc.name], b.sergent))

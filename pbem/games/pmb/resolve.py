@@ -1,0 +1,96 @@
+"""One turn, in the order of the rules: start-of-turn decisions, missions, squads, arrests, powers, deaths, city."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core import Event, Order
+from pbem.dice import Dice
+from pbem.games.pmb import orders as O
+from pbem.games.pmb import roles as R
+from pbem.games.pmb.city import redistribute
+from pbem.games.pmb.context import Ctx
+from pbem.games.pmb.defeats import after_deaths, defeats, rallies, victory
+from pbem.games.pmb.powers import (
+    appointments,
+    arrest,
+    betrayals_end,
+    betrayals_new,
+    bodyguards,
+    cells,
+    fidele_order,
+    first,
+    information,
+    leave_hiding,
+    missions,
+    potions,
+    promotions,
+    rank_holder,
+    verdicts,
+)
+from pbem.games.pmb.squads import form_squads, resolve_squad
+from pbem.games.pmb.state import State
+
+
+def resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
+    st = state.clone()
+    ctx = Ctx(st, dice)
+    if st.finished:
+        return st, []
+    lc = st.lord_commandant()
+    lc_at_start = lc.name if lc is not None else None
+    acting = {n for n in st.order if st.can_act(st.players[n]) and not st.players[n].rally}
+
+    leave_hiding(ctx, orders)
+    appointments(ctx, orders)
+    rallies(ctx, orders)
+    verdicts(ctx, orders)
+    confused = potions(ctx, orders)
+    promotions(ctx, orders)
+    ctx.protected, arrest_target = missions(ctx, orders)
+    acting_free = {n for n in acting if n not in confused}
+
+    # who attacks whom
+    traitors = {b.sergent: b.chef for b in st.betrayals if b.turn == st.turn - 1}
+    attacks: list[tuple[str, str, str]] = []
+    attacking: set[str] = set()
+    for n in st.order:
+        p = st.players[n]
+        if n not in acting or not p.alive:
+            continue
+        target: str | None
+        if n in confused:
+            target, camp = confused[n], R.LANNISTER
+        elif n in traitors:
+            target, camp = traitors[n], R.LANNISTER
+        elif p.team in R.REBEL_TEAMS or p.rank == R.FIDELE:
+            o = first(orders.get(n, ()), O.ESCOUADE)
+            target, camp = (str(o.args[0]) if o else None), p.team
+        else:
+            continue
+        if target is None or target == n or target not in st.players or not st.players[target].alive:
+            continue
+        attacks.append((n, camp, target))
+        attacking.add(n)
+    bodyguards(ctx, orders, acting_free, attacking)
+    for sq in form_squads(ctx, attacks):
+        resolve_squad(ctx, sq)
+    arrest(ctx, arrest_target)
+    information(ctx, orders, acting_free)
+    if ctx.poisoned is not None and st.players[ctx.poisoned].alive:
+        ctx.kill(ctx.poisoned, "poison", R.LANNISTER)
+    cells(ctx, lc_at_start)
+    betrayals_end(ctx)
+    betrayals_new(ctx, orders, acting_free)
+    fidele_order(ctx, orders)
+    after_deaths(ctx, lc_at_start)
+    defeats(ctx)
+    victory(ctx)
+    if not st.finished:
+        redistribute(ctx)
+    st.infirmary = [n for n in dict.fromkeys(ctx.patients) if st.players[n].alive]
+    gm = rank_holder(ctx, R.MESTRE)
+    if gm is not None and st.infirmary and not st.finished:
+        ctx.tell("infirmary", [gm], patients=list(st.infirmary))
+    st.turn += 1
+    return st, ctx.events

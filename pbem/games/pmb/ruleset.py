@@ -1,0 +1,115 @@
+"""The `Ruleset` object of Pour Ma Belle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core import JSON, MJ, PUBLIC, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat
+from pbem.dice import Dice
+from pbem.games.pmb import orders as O
+from pbem.games.pmb import roles as R
+from pbem.games.pmb import setup as S
+from pbem.games.pmb.resolve import resolve
+from pbem.games.pmb.state import State
+from pbem.serial import to_data
+
+TEAM_NAMES = {R.LANNISTER: ("Lannister", "Lannister"), R.STARK: ("Stark", "Stark"), R.TYRELL: ("Tyrell", "Tyrell")}
+
+
+class PmbRuleset:
+    name = "pmb"
+    title = "Pour Ma Belle"
+    state_type: type[Any] = State
+    default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
+
+    def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
+        return S.setup(roster, options, dice)
+
+    def prompts(self, state: State) -> list[Prompt]:
+        if state.finished:
+            return []
+        out: list[Prompt] = []
+        for n in state.order:
+            p = state.players[n]
+            if not p.alive or p.location == R.CACHOTS:
+                continue
+            if p.hidden:
+                out.append(Prompt(n, "hiding", "turn", required=False))
+            elif p.rally:
+                out.append(Prompt(n, "rally", "turn"))
+            else:
+                out.append(Prompt(n, "turn", "turn"))
+        return out
+
+    def step_title(self, state: State) -> Msg:
+        return Msg(f"Tour {state.turn}", f"Turn {state.turn}")
+
+    def parse_order(self, state: State, player: str, line: str, accepted: Sequence[Order]) -> Order:
+        return O.parse(state, player, line, accepted)
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        p = state.players.get(player)
+        if p is None or p.rank != R.LORD_COMMANDANT or not p.alive:
+            return []
+        verdict = "MORT" if str(state.options.get("verdict_default", "liberer")).lower() in ("mort", "death") else "LIBERE"
+        return [Order(O.VERDICT, (pr.name, verdict), f"VERDICT {pr.name} {verdict}")
+                for pr in state.prisoners if pr.awaiting_verdict]
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
+        return resolve(state, orders, dice)
+
+    def immediate(self, state: State, player: str, order: Order, dice: Dice) -> tuple[State, list[Event]] | None:
+        return None
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.finished:
+            return None
+        if state.winner is None:
+            return Outcome((), Msg("La partie s'achève sans vainqueur.", "The game ends with no winner."))
+        winners = tuple(n for n in state.order if state.players[n].team == state.winner)
+        fr, en = TEAM_NAMES[state.winner]
+        return Outcome(winners, Msg(f"Victoire de l'équipe {fr} !", f"Victory for team {en}!"))
+
+    def view(self, state: State, player: str) -> dict[str, JSON]:
+        common: dict[str, JSON] = {
+            "turn": state.turn,
+            "living": [n for n in state.order if state.players[n].alive],
+            "dead": [n for n in state.order if not state.players[n].alive],
+            "donjon": list(state.donjon),
+            "prisoners": [pr.name for pr in state.prisoners],
+            "defeated": list(state.defeated),
+            "finished": state.finished,
+            "winner": state.winner,
+        }
+        if player == MJ:
+            common["roles"] = {n: state.players[n].code for n in state.order}
+            common["state"] = to_data(state)
+            return common
+        if player == PUBLIC or player not in state.players:
+            if state.finished:
+                common["roles"] = {n: state.players[n].code for n in state.order}
+            return common
+        p = state.players[player]
+        common.update({
+            "name": player,
+            "role": p.code,
+            "team": p.team,
+            "alive": p.alive,
+            "location": p.location,
+            "influence": R.INFLUENCE.get(p.location, 0) + p.bonus,
+            "hidden": p.hidden,
+            "rally": p.rally,
+            "known": S.known_list(p, exclude_self=True),
+            "orders": [h.syntax for h in O.help_for(state, player)],
+        })
+        return common
+
+    def help(self, state: State, player: str) -> list[OrderHelp]:
+        return O.help_for(state, player)
+
+    def players(self, state: State) -> list[str]:
+        return list(state.order)
+
+
+RULESET = PmbRuleset()

@@ -1,0 +1,190 @@
+"""The state of a Pour Ma Belle game: plain dataclasses (see `pbem.serial`).
+
+Every fact a player has learned is kept in ``Player.knowledge`` as a string
+``"<name>|role|<code>"`` or ``"<name>|team|<team>"``: it is the source of truth
+for what may appear in that player's private mail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.games.pmb import roles as R
+
+
+def role_fact(name: str, code: str) -> str:
+    return f"{name}|role|{code}"
+
+
+def team_fact(name: str, team: str) -> str:
+    return f"{name}|team|{team}"
+
+
+@dataclass
+class Player:
+    name: str
+    team: str
+    rank: str
+    alive: bool = True
+    location: str = R.CULPUCIER
+    since: int = 0
+    """Turn at whose end the player arrived at his level (0: set-up)."""
+    sergent: str | None = None
+    """For a Homme de Main: his sergent (None: not yet assigned)."""
+    original: bool = False
+    """A sergent from the start of the game."""
+    bonus: int = 0
+    vigilance: bool = False
+    potion: str | None = None
+    protected_once: bool = False
+    hidden: bool = False
+    rally: bool = False
+    """Must choose a rebel to join (RALLIER) after a Lannister defeat."""
+    recruit: bool = False
+    """A traitor sergent who joined the Lannister and may be promoted Garde."""
+    died: int = 0
+    knowledge: set[str] = field(default_factory=set)
+
+    @property
+    def code(self) -> str:
+        return R.role_code(self.team, self.rank)
+
+    def clone(self) -> Player:
+        p = Player(**{k: getattr(self, k) for k in _PLAYER_FIELDS})
+        p.knowledge = set(self.knowledge)
+        return p
+
+    def learn_role(self, name: str, code: str) -> None:
+        team, _ = R.split_code(code) if code in R.ROLE_CODES else (code, "")
+        self.knowledge.add(role_fact(name, code))
+        self.knowledge.add(team_fact(name, team))
+
+    def learn_team(self, name: str, team: str) -> None:
+        self.knowledge.add(team_fact(name, team))
+
+    def knows_role(self, name: str) -> str | None:
+        """The latest role code this player was told for ``name`` (any, sorted), or None."""
+        prefix = f"{name}|role|"
+        found = sorted(f[len(prefix):] for f in self.knowledge if f.startswith(prefix))
+        return found[-1] if found else None
+
+
+_PLAYER_FIELDS: tuple[str, ...] = (
+    "name", "team", "rank", "alive", "location", "since", "sergent", "original", "bonus",
+    "vigilance", "potion", "protected_once", "hidden", "rally", "recruit", "died",
+)
+
+
+@dataclass
+class Prisoner:
+    name: str
+    arrested: int
+    """Turn of the arrest; the prisoner spends turn ``arrested + 1`` in the cells."""
+    confession: list[str] = field(default_factory=list)
+    """Facts drawn by the torturer, told to the Lord Commandant if he survives."""
+    awaiting_verdict: bool = False
+
+
+@dataclass
+class Betrayal:
+    sergent: str
+    chef: str
+    team: str
+    turn: int
+    """Turn of the TRAHIR order; the squad against the chef goes the next turn."""
+
+
+@dataclass
+class Vacancy:
+    """A sergent to name (NOMMER) in a rebel team."""
+
+    team: str
+    dead: str
+    candidates: list[str] = field(default_factory=list)
+    anyone: bool = False
+    """True when any HM of the team may be named (after a failed betrayal)."""
+
+
+@dataclass
+class State:
+    turn: int = 1
+    order: list[str] = field(default_factory=list)
+    players: dict[str, Player] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    capacity: dict[str, int] = field(default_factory=dict)
+    torturer: int = R.TORTURER_START
+    prisoners: list[Prisoner] = field(default_factory=list)
+    infirmary: list[str] = field(default_factory=list)
+    """Patients of the last resolved turn: the Grand Mestre may dose one of them now."""
+    potions_used: list[str] = field(default_factory=list)
+    barred_teams: list[str] = field(default_factory=list)
+    """Rebel teams whose members can no longer be protected by the Garde."""
+    defeated: list[str] = field(default_factory=list)
+    betrayals: list[Betrayal] = field(default_factory=list)
+    vacancies: list[Vacancy] = field(default_factory=list)
+    donjon: list[str] = field(default_factory=list)
+    """The names of the Donjon Rouge residents (public)."""
+    garde_places: int = 7
+    """How many Gardes the Donjon Rouge holds (the count at set-up)."""
+    fidele_target: str | None = None
+    """The target the Lord Commandant named last turn (told to the fidèles)."""
+    finished: bool = False
+    winner: str | None = None
+
+    def clone(self) -> State:
+        s = State(
+            turn=self.turn,
+            order=list(self.order),
+            players={n: p.clone() for n, p in self.players.items()},
+            options=dict(self.options),
+            capacity=dict(self.capacity),
+            torturer=self.torturer,
+            prisoners=[Prisoner(p.name, p.arrested, list(p.confession), p.awaiting_verdict) for p in self.prisoners],
+            infirmary=list(self.infirmary),
+            potions_used=list(self.potions_used),
+            barred_teams=list(self.barred_teams),
+            defeated=list(self.defeated),
+            betrayals=[Betrayal(b.sergent, b.chef, b.team, b.turn) for b in self.betrayals],
+            vacancies=[Vacancy(v.team, v.dead, list(v.candidates), v.anyone) for v in self.vacancies],
+            donjon=list(self.donjon),
+            garde_places=self.garde_places,
+            fidele_target=self.fidele_target,
+            finished=self.finished,
+            winner=self.winner,
+        )
+        return s
+
+    # --- queries (roster order) ---
+
+    def living(self) -> list[Player]:
+        return [self.players[n] for n in self.order if self.players[n].alive]
+
+    def team_members(self, team: str, *, alive: bool = True) -> list[Player]:
+        return [self.players[n] for n in self.order if self.players[n].team == team and (self.players[n].alive or not alive)]
+
+    def chef(self, team: str) -> Player | None:
+        for n in self.order:
+            p = self.players[n]
+            if p.team == team and p.rank == R.CHEF and p.alive:
+                return p
+        return None
+
+    def lord_commandant(self) -> Player | None:
+        for n in self.order:
+            p = self.players[n]
+            if p.rank == R.LORD_COMMANDANT and p.alive:
+                return p
+        return None
+
+    def prisoner(self, name: str) -> Prisoner | None:
+        for pr in self.prisoners:
+            if pr.name == name:
+                return pr
+        return None
+
+    def in_donjon(self, p: Player) -> bool:
+        return p.location == R.DONJON and p.rank in R.DONJON_RANKS
+
+    def can_act(self, p: Player) -> bool:
+        return p.alive and p.location != R.CACHOTS and not p.hidden
