@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import mailbox
+import re
 
 import pytest
 
@@ -53,5 +54,38 @@ def test_intrigue_5_players_by_mail_conserves_money_and_ends_after_round_7(tmp_p
         forum = list((d.root / "forum" / "intrigue").glob("turn-*.bbcode"))
         assert len(forum) == steps + 1
         assert any(json.loads(r["defaults"]) for r, _ in records[1:])  # late players got their defaults
+    finally:
+        d.close()
+
+
+def test_pour_ma_belle_40_players_from_registration_to_victory_by_mail(tmp_path):
+    from pbem.games.pmb.bots import random_orders
+
+    names = [f"Joueur {i:02d}" for i in range(40)]
+    d = play_bot_game(tmp_path / "pmb", "pmb1", {
+        "ruleset": "pmb", "tag": "PMB", "registration": "3d@21:00", "deadlines": {"turn": "2d@21:00"}},
+        names, random_orders, 80)
+    try:
+        g = d.engine.game("pmb1")
+        assert g.phase == "finished" and g.seed_revealed
+        assert len(d.store.players("pmb1")) == 40  # everyone registered by mail
+        records = _records(d)
+        ruleset = d.engine.ruleset("pmb1")
+        outcome = ruleset.outcome(records[-1][1])
+        assert outcome is not None and outcome.winners
+        steps = len(records) - 1
+        kinds = _outbox_kinds(d)
+        assert kinds["private"] == 40 * (steps + 1)
+        assert kinds["digest"] == steps + 1 and kinds["public"] == steps + 1
+        assert d.engine.verify("pmb1") == []
+        # the public report never names a role before the final reveal
+        roles = ["Garde Royal", "Lord Commandant", "Conseil Restreint", "Chuchoteurs", "Argentier", "Mestre",
+                 "sergent", "Homme de Main", "fidèle", "chef Stark", "chef Tyrell"]
+        posts = sorted((d.root / "forum" / "pmb1").glob("turn-*.bbcode"), key=lambda p: int(p.stem[5:]))
+        for path in posts[:-1]:
+            # the rules make a rebel chef's death public ("La mort du chef rebelle est une information publique")
+            text = re.sub(r"son chef [^.]* est mort", "", path.read_text("utf-8"))
+            found = [r for r in roles if re.search(rf"\b{r}\b", text)]  # "la Garde Royale" (arrests) is public
+            assert not found, (path.name, found)
     finally:
         d.close()
