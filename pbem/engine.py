@@ -120,6 +120,7 @@ class Engine:
         self.store = store
         # decoded states by game, keyed by the stored JSON they came from (rulesets never mutate a state)
         self._states: dict[str, tuple[str, Any]] = {}
+        self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
         self._renderers: dict[str, Renderer] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -158,6 +159,15 @@ class Engine:
         state = self.state(g)
         self._states[g.id] = (g.state, state)
         return state
+
+    def _prompts_cached(self, game_id: str, state: Any) -> list[Prompt]:
+        """`Ruleset.prompts` of a state already decoded by `_state_cached` (pure, so computed once per state)."""
+        hit = self._prompts.get(game_id)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        prompts = self.ruleset(game_id).prompts(state)
+        self._prompts[game_id] = (state, prompts)
+        return prompts
 
     def local(self, game_id: str, when: str | None) -> datetime | None:
         return parse_iso(when).astimezone(self.config.timezone) if when else None
@@ -506,7 +516,12 @@ class Engine:
                 g, state = outcome
                 result.verdicts.append(LineVerdict(line, True, _m(s, "fait", "done")))
                 continue
-            if acting != MJ and acting not in {p.player for p in ruleset.prompts(state)}:
+            if acting == MJ:
+                e2 = OrderNotAllowedError(Msg("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>",
+                                              "the MJ gives a player's orders with FOR <player>: <order>"))
+                result.verdicts.append(LineVerdict(line, False, e2.msg.get(s.language), e2.label.get(s.language)))
+                continue
+            if acting not in {p.player for p in self._prompts_cached(game_id, state)}:
                 e2 = OrderNotAllowedError(Msg("aucune décision n'est attendue de vous pour cette étape",
                                               "no decision is expected from you in this step"))
                 result.verdicts.append(LineVerdict(line, False, e2.msg.get(s.language), e2.label.get(s.language)))
@@ -641,7 +656,7 @@ class Engine:
             result.verdicts.append(LineVerdict(line, True, _m(s, f"fait pour {player}", f"done for {player}")))
             self.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
             return
-        current = self.store.current_orders(game_id, g.turn).get(player)
+        current = self.store.current_orders(game_id, g.turn, player).get(player)
         orders = (current.orders if current and current.source == "mj" and current.message_key == key else []) + [order]
         lines = (current.lines if current and current.source == "mj" and current.message_key == key else []) + [
             order_text.strip()]
@@ -706,11 +721,12 @@ class Engine:
         prompted = 0
         if g.phase == "running" and state is not None and actor not in (None, MJ):
             ruleset = self.ruleset(game_id)
-            prompts = ruleset.prompts(state)
+            prompts = self._prompts_cached(game_id, state)
             current = self.store.ordered_players(game_id, g.turn)
             prompted = len({p.player for p in prompts})
             waiting = len({p.player for p in prompts if p.required and p.player not in current})
-            missing = [p.kind for p in prompts if p.player == actor and actor not in current]
+            if any(p.player == actor for p in prompts) and actor not in current:
+                missing = [ruleset.step_title(state).get(self.settings(game_id).language)]
         errors = sum(1 for v in result.verdicts if not v.ok)
         t = r.mail_text(
             "ack", tag=self._tag(game_id), player=actor if actor != MJ else "MJ", verdicts=result.verdicts,
@@ -728,7 +744,7 @@ class Engine:
         if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
             return
         state = self._state_cached(g)
-        prompts = [p for p in self.ruleset(game_id).prompts(state) if p.required]
+        prompts = [p for p in self._prompts_cached(game_id, state) if p.required]
         current = self.store.ordered_players(game_id, g.turn)
         if prompts and all(p.player in current for p in prompts):
             early = min(parse_iso(g.deadline), now + timedelta(minutes=s.early_delay_minutes))
@@ -746,7 +762,7 @@ class Engine:
     def orders_text(self, game_id: str, player: str) -> str:
         g = self.game(game_id)
         s = self.settings(game_id)
-        current = self.store.current_orders(game_id, g.turn).get(player)
+        current = self.store.current_orders(game_id, g.turn, player).get(player)
         if current is None or not current.orders:
             return _m(s, f"Aucun ordre enregistré pour l'étape {g.turn}.", f"No orders recorded for step {g.turn}.")
         head = _m(s, f"Vos ordres pour l'étape {g.turn} :", f"Your orders for step {g.turn}:")

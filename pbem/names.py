@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 
 from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError
@@ -16,6 +17,7 @@ PLAYER = Msg("joueur", "player")
 KEYWORD = Msg("mot-clé", "keyword")
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lower-case, strip accents, squeeze spaces and apostrophe variants: the key names are compared by."""
     text = unicodedata.normalize("NFKD", text)
@@ -89,6 +91,12 @@ def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER
     return match_name(" ".join(tokens), candidates, what=what), []
 
 
+@lru_cache(maxsize=4096)
+def _close_keywords(key: str, keywords: tuple[str, ...]) -> list[str]:
+    """The nearest keyword, if close enough (cached: mails repeat the same greetings and typos)."""
+    return difflib.get_close_matches(key, keywords, n=1, cutoff=0.75)
+
+
 def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) -> str:
     """Map a typed keyword (any alias, any case or accent) to its canonical form.
 
@@ -98,7 +106,7 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
     key = fold(typed)
     if key in keywords:
         return keywords[key]
-    close = difflib.get_close_matches(key, list(keywords), n=1, cutoff=0.75)
+    close = _close_keywords(key, tuple(keywords))
     if close:
         raise OrderAmbiguousError(
             Msg(

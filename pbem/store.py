@@ -322,11 +322,15 @@ class Store:
             [o.game, o.turn, o.player, _j([[x.verb, list(x.args), x.text] for x in o.orders]), _j(o.lines),
              o.source, o.message_key, o.received_at])
 
-    def current_orders(self, game: str, turn: int) -> dict[str, OrderSet]:
+    def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
+        """The orders in force for a step (one player's only, if named), by player."""
+        sql = "select * from orders indexed by orders_current where game = ? and turn = ? and current = 1"
+        args: list[Any] = [game, turn]
+        if player is not None:
+            sql += " and player = ?"
+            args.append(player)
         out: dict[str, OrderSet] = {}
-        for r in self.db.query(
-            "select * from orders where game = ? and turn = ? and current = 1 order by id", [game, turn]
-        ):
+        for r in self.db.query(sql + " order by id", args):
             out[r["player"]] = OrderSet(
                 game=game, turn=turn, player=r["player"],
                 orders=[Order(v, tuple(a), t) for v, a, t in json.loads(r["orders"])],
