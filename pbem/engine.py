@@ -32,6 +32,7 @@ from pbem.core import (
     Order,
     OrderError,
     OrderNotAllowedError,
+    Prompt,
     Ruleset,
     Seat,
     SetupError,
@@ -429,9 +430,9 @@ class Engine:
             if tag in by_tag:
                 return by_tag[tag]
         for addr in [*mail.to_addrs, *mail.delivered_to]:
-            tag = plus_tag(addr)
-            if tag and tag.lower() in by_tag:
-                return by_tag[tag.lower()]
+            plus = plus_tag(addr)
+            if plus and plus.lower() in by_tag:
+                return by_tag[plus.lower()]
         if len(self.config.games) == 1:
             return next(iter(self.config.games))
         # a player registered in exactly one game needs no tag

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError
 

@@ -89,6 +89,10 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def _t(self, name: str) -> sqlite_utils.db.Table:
+        """A table (sqlite-utils types ``db[name]`` as Table | View; ours are all tables)."""
+        return self.db.table(name)
+
     @contextmanager
     def atomic(self) -> Iterator[Store]:
         """One transaction (nested calls are savepoints)."""
@@ -182,7 +186,7 @@ class Store:
 
     def set_cursor(self, source: str, value: str) -> None:
         with self.atomic():
-            self.db["cursors"].upsert({"source": source, "value": value}, pk="source")
+            self._t("cursors").upsert({"source": source, "value": value}, pk="source")
 
     # --- inbound messages ---
 
@@ -232,11 +236,11 @@ class Store:
 
     def add_game(self, row: GameRow) -> None:
         self._forget_game(row.id)
-        self.db["games"].insert(self._game_dict(row))
+        self._t("games").insert(self._game_dict(row))
 
     def save_game(self, row: GameRow) -> None:
         self._forget_game(row.id)
-        self.db["games"].update(row.id, self._game_dict(row))
+        self._t("games").update(row.id, self._game_dict(row))
 
     def _forget_game(self, game_id: str) -> None:
         if self._games is not None:
@@ -280,7 +284,7 @@ class Store:
     # --- players ---
 
     def add_player(self, row: PlayerRow) -> None:
-        self.db["players"].upsert(
+        self._t("players").upsert(
             {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
              "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at},
             pk=("game", "name"),
@@ -305,10 +309,10 @@ class Store:
         return self._player(rows[0]) if rows else None
 
     def set_player_status(self, game: str, name: str, status: str) -> None:
-        self.db["players"].update((game, name), {"status": status})
+        self._t("players").update((game, name), {"status": status})
 
     def set_player_address(self, game: str, name: str, address: str) -> None:
-        self.db["players"].update((game, name), {"address": address})
+        self._t("players").update((game, name), {"address": address})
 
     # --- orders ---
 
@@ -360,10 +364,10 @@ class Store:
         return int(row[0]) + 1
 
     def add_record(self, rec: dict[str, Any]) -> None:
-        self.db["records"].insert(rec)
+        self._t("records").insert(rec)
 
     def replace_record(self, rec: dict[str, Any]) -> None:
-        self.db["records"].upsert(rec, pk=("game", "seq"))
+        self._t("records").upsert(rec, pk=("game", "seq"))
 
     def records(self, game: str, kind: str | None = None) -> list[dict[str, Any]]:
         sql = "select * from records where game = ?"
@@ -382,7 +386,7 @@ class Store:
         return rows[0] if rows else None
 
     def mark_forum_written(self, game: str, seq: int) -> None:
-        self.db["records"].update((game, seq), {"forum_written": 1})
+        self._t("records").update((game, seq), {"forum_written": 1})
 
     # --- outbox ---
 
@@ -394,7 +398,7 @@ class Store:
             names = ", ".join(item)
             self.db.execute(f"insert into outbox ({names}) values ({', '.join('?' * len(item))})", list(item.values()))
         else:
-            self.db["outbox"].insert(item)
+            self._t("outbox").insert(item)
         return True
 
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
@@ -420,7 +424,7 @@ class Store:
 
     def update_outbox(self, item_id: str, **fields: Any) -> None:
         if not fields or not set(fields) <= _OUTBOX_COLUMNS:
-            self.db["outbox"].update(item_id, fields)
+            self._t("outbox").update(item_id, fields)
             return
         sets = ", ".join(f"{k} = ?" for k in fields)
         with self.atomic():
