@@ -126,3 +126,38 @@ def test_1626_immediate_tests_replay_identically():
             out.append(_check_events(ruleset, state, events))
         runs.append(out)
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", ["pmb", "intrigue", "1626", "toy"])
+def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
+    """Property test: whatever a player types, parse_order returns an Order or raises one of the three errors."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    ruleset = games.get(name)
+    if name == "1626":
+        from pathlib import Path
+
+        from pbem.games.g1626.sheet import seats_from_toml
+
+        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
+    else:
+        seats = [Seat(n) for n in ROSTERS[name]]
+    state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("99" * 32, "setup"))
+    players = [*ruleset.players(state)[:5], MJ]
+    words = st.sampled_from(["ESCOUADE", "TEST", "POT-DE-VIN", "PLACER", "CHEZ", "SR", "15", "AG", "Escrime",
+                             "GARDER", "POSTE", "VERDICT", "MORT", "POTION", "poison", "100000", "-3", "é", "",
+                             *ruleset.players(state)[:5]])
+    text = st.one_of(st.text(max_size=60), st.lists(words, max_size=6).map(" ".join))
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(text, st.sampled_from(players))
+    def check(line, player):
+        try:
+            order = ruleset.parse_order(state, player, line, [])
+        except OrderError as e:
+            assert e.msg.fr and e.msg.en
+        else:
+            json.dumps(list(order.args))
+
+    check()

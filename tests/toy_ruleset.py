@@ -76,6 +76,8 @@ class Toy:
 
     def parse_order(self, state: ToyState, player: str, line: str, accepted: Sequence[Order]) -> Order:
         w = words(line)
+        if not w:
+            raise OrderSyntaxError(Msg("ligne vide", "empty line"))
         verb = match_keyword(w[0], VERBS, what=Msg("ordre", "order"))
         if verb == "ROLL":
             return Order("ROLL", (), line)
