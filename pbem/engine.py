@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -46,6 +47,10 @@ from pbem.names import fold
 from pbem.outbox import Letter, queue
 from pbem.render import Renderer
 from pbem.store import GameRow, OrderSet, PlayerRow, Store
+
+
+log = logging.getLogger("pbem")
+SETUP_TITLE = Msg("Début de partie", "Game start")
 
 
 class EngineError(Exception):
@@ -85,6 +90,7 @@ class MailResult:
     extra: list[str] = field(default_factory=list)  # paragraphs appended after the echo (help, status, results)
     kept_orders: bool = False
     replaced: bool = False
+    joined: str | None = None  # registered by this very mail: the rest of it speaks for that player
 
 
 def _orders_json(orders: Mapping[str, Sequence[Order]]) -> dict[str, list[list[Any]]]:
@@ -227,7 +233,7 @@ class Engine:
             raise EngineError(f"game {game_id} cannot start: {e.msg.get('en')}") from None
         with self.store.atomic():
             seq = self.store.next_seq(game_id)
-            self.store.add_record(self._record(game_id, seq, "setup", 0, ruleset.step_title(state).get(s.language),
+            self.store.add_record(self._record(game_id, seq, "setup", 0, SETUP_TITLE.get(s.language),
                                                "setup", None, {}, [], dice.rolls, events, state, now))
             g = self._open_step(g, state, 1, now, phase="running")
             self._queue(self._step_letters(g, seq, 0, events, state, now, setup=True), now)
@@ -324,8 +330,14 @@ class Engine:
     def replace_player(self, game_id: str, name: str, new_address: str, now: datetime) -> None:
         """A new person takes over a seat: same character, new address."""
         p = self._player_named(game_id, name)
+        new_address = new_address.strip().lower()
+        if "@" not in new_address:
+            raise EngineError(f"{new_address!r} is not an e-mail address")
+        other = self.store.player_by_address(game_id, new_address)
+        if other is not None and other.name != p.name:
+            raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}")
         with self.store.atomic():
-            self.store.set_player_address(game_id, p.name, new_address.strip().lower())
+            self.store.set_player_address(game_id, p.name, new_address)
             self.store.set_player_status(game_id, p.name, "active")
             self.store.log(game_id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
                                                                          "new": new_address})
@@ -344,8 +356,9 @@ class Engine:
         Messages are processed ``BATCH`` at a time, each batch in one transaction: a message's
         processing and its ack are still committed together (several per commit), and a crash
         mid-batch rolls the whole batch back (nothing of it was sent).  If a message fails, the
-        batch is rolled back and redone one message per transaction, so the messages before the
-        failing one are committed exactly as they would be one by one, and the error propagates.
+        batch is redone one message per transaction; a message that still fails is marked
+        ``error`` (kept, with the reason, for the MJ) so that one bad mail never blocks the others,
+        the deadlines or the outbox.
         """
         done = []
         pending = self.store.pending_messages()
@@ -353,33 +366,45 @@ class Engine:
             chunk = pending[i:i + self.BATCH]
             try:
                 with self.store.atomic():
-                    for key, raw, _received_at in chunk:
-                        self._process_stored(key, raw, now)
+                    for key, raw, received_at in chunk:
+                        self._process_stored(key, raw, now, received_at)
             except Exception:
-                for key, raw, _received_at in chunk:
-                    self.process_message(key, raw, now)  # raises again at the failing message
+                for key, raw, received_at in chunk:
+                    self._process_alone(key, raw, now, received_at)
                     done.append(key)
                 continue
             crashpoint("after-message")
             done.extend(key for key, _raw, _r in chunk)
         return done
 
-    def process_message(self, key: str, raw: bytes, now: datetime) -> str:
+    def _process_alone(self, key: str, raw: bytes, now: datetime, received_at: str | None) -> str:
+        try:
+            return self.process_message(key, raw, now, received_at)
+        except Exception as e:  # a bug must not stall the game: keep the mail, say why, go on
+            log.exception("processing message %s failed", key)
+            verdict = f"error: {type(e).__name__}: {e}"[:500]
+            with self.store.atomic():
+                self.store.mark_message(key, message_id="", status="error", game="", sender="", verdict=verdict,
+                                        processed_at=iso(now))
+            return verdict
+
+    def process_message(self, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
         """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
         with self.store.atomic():
-            verdict = self._process_stored(key, raw, now)
+            verdict = self._process_stored(key, raw, now, received_at)
         crashpoint("after-message")
         return verdict
 
-    def _process_stored(self, key: str, raw: bytes, now: datetime) -> str:
+    def _process_stored(self, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
         """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
         mail = read_message(raw)
-        verdict, game_id, sender = self._process(key, mail, now)
+        verdict, game_id, sender = self._process(key, mail, now, parse_iso(received_at) if received_at else now)
         self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
                                 sender=sender, verdict=verdict, processed_at=iso(now))
         return verdict
 
-    def _process(self, key: str, mail: IncomingMail, now: datetime) -> tuple[str, str | None, str]:
+    def _process(self, key: str, mail: IncomingMail, now: datetime,
+                 received: datetime | None = None) -> tuple[str, str | None, str]:
         own = {self.config.address}
         sender = mail.from_addr
         if self.store.seen_message_id(mail.message_id, key):
@@ -395,6 +420,12 @@ class Engine:
             return "no game", None, sender
         s = self.settings(game_id)
         g = self.store.game(game_id)
+        if g is not None and received is not None and self._fire_at(g) is not None:
+            fire_at = self._fire_at(g)
+            if fire_at is not None and fire_at <= received:
+                # this mail arrived after the deadline (cron lag, daemon outage): the step closes first
+                self.resolve(game_id, fire_at)
+                g = self.store.game(game_id)
         if g is None:
             self._reply_plain(key, mail, "no_game_yet", now, game_id)
             return "game not created", game_id, sender
@@ -446,12 +477,22 @@ class Engine:
     def _reject_forged(self, key: str, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
                        now: datetime) -> str:
         """A mail claiming to be a player failed authentication: tell the *registered* address, not the sender."""
+        r = self.renderer(game_id)
+        letters = []
         if player is not None and self._may_reply(player.address, now):
-            r = self.renderer(game_id)
             t = r.mail_text("rejected", tag=self._tag(game_id), player=player.name, reason=reason,
                             subject_in=mail.subject, received=self.local(game_id, iso(now)))
-            self._queue([Letter(f"rejected-{key}", game_id, self.game(game_id).turn, "notice", player.address,
-                                t.subject, t.body)], now)
+            letters.append(Letter(f"rejected-{key}", game_id, self.game(game_id).turn, "notice", player.address,
+                                  t.subject, t.body))
+        t = r.mail_text("notice_mj", tag=self._tag(game_id), deadline=None, text=_m(
+            self.settings(game_id),
+            f"Message refusé (authentification : {reason}) : expéditeur {mail.from_addr}, "
+            f"objet « {mail.subject} »" + (f", au nom de {player.name}." if player else "."),
+            f"Message refused (authentication: {reason}): sender {mail.from_addr}, subject \"{mail.subject}\""
+            + (f", in the name of {player.name}." if player else ".")))
+        letters += [Letter(f"rejected-mj-{key}", game_id, self.game(game_id).turn, "notice", mj, t.subject, t.body)
+                    for mj in self.settings(game_id).mj]
+        self._queue(letters, now)
         return f"rejected: authentication failed ({reason})"
 
     def _reply_plain(self, key: str, mail: IncomingMail, template: str, now: datetime, game_id: str | None) -> None:
@@ -486,13 +527,15 @@ class Engine:
                 continue
             head, _, rest = line.partition(" ")
             cmd = COMMANDS.get(fold(head).strip(":,.!"))
-            if cmd is None and any(p in fold(line) for p in JOIN_PHRASES):
+            if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in JOIN_PHRASES):
                 cmd, rest = "JOIN", ""
             if cmd == "END":
                 result.verdicts.append(LineVerdict(line, True, _m(s, "fin des ordres", "end of orders")))
                 break
             if cmd is not None:
                 self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, key, now)
+                if result.joined and actor is None:
+                    actor = result.joined
                 g = self.game(game_id)
                 state = self._state_cached(g)
                 continue
@@ -541,7 +584,9 @@ class Engine:
                 self.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
         if accepted:
             self._check_early(game_id, now)
-        result.kept_orders = not accepted and any(not v.ok for v in result.verdicts)
+        had_orders = (g.phase == "running" and actor not in (None, MJ)
+                      and bool(self.store.current_orders(game_id, g.turn, actor)))
+        result.kept_orders = not accepted and had_orders and any(not v.ok for v in result.verdicts)
         return result
 
     def _command(self, game_id: str, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
@@ -578,6 +623,7 @@ class Engine:
                 return
             result.verdicts.append(LineVerdict(line, True, _m(s, f"inscrit sous le nom {p.name}",
                                                                f"registered as {p.name}")))
+            result.joined = p.name
             return
         if actor is None:
             result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else _m(
@@ -608,15 +654,21 @@ class Engine:
             if actor == MJ or g.phase != "running":
                 result.verdicts.append(LineVerdict(line, False, _m(s, "rien à annuler", "nothing to cancel")))
                 return
-            self.store.set_orders(OrderSet(game_id, g.turn, actor, [], [], "mail", key, iso(now)))
-            result.verdicts.append(LineVerdict(line, True, _m(s, "ordres annulés", "orders cancelled")))
+            self.store.cancel_orders(game_id, g.turn, actor)
+            if g.early_at:  # not everyone has ordered any more
+                self.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
+            result.verdicts.append(LineVerdict(line, True, _m(
+                s, "ordres annulés : sans nouvel ordre, les ordres par défaut s'appliqueront",
+                "orders cancelled: without new orders, the defaults will apply")))
             return
         if cmd == "REPORT":
             try:
                 turn = int(rest.split()[0]) if rest.split() else g.turn - 1
+                if not 0 <= turn < max(g.turn, 1):
+                    raise ValueError(turn)
             except ValueError:
-                result.verdicts.append(LineVerdict(line, False, _m(s, "RAPPORT attend un numéro de tour : RAPPORT 3",
-                                                                    "REPORT needs a turn number: REPORT 3")))
+                result.verdicts.append(LineVerdict(line, False, _m(s, f"RAPPORT attend un numéro de tour déjà joué, de 0 (début de partie) à {max(g.turn - 1, 0)}",
+                f"REPORT needs the number of a turn already played, 0 (game start) to {max(g.turn - 1, 0)}")))
                 return
             text = self.report_text(game_id, actor, turn)
             if text is None:
@@ -701,7 +753,7 @@ class Engine:
             if theirs:
                 t = r.mail_text("private", tag=self._tag(game_id), player=p.name, title=order.text, events=theirs,
                                 status=None, deadline=None, next_title=None, final=None, setup=False,
-                                rectificatif=False)
+                                rectificatif=False, defaulted=False)
                 letters.append(Letter(f"rec{seq}-private-{p.name}", game_id, g.turn, "private", p.address,
                                       t.subject, t.body, record_seq=seq))
         if author != MJ:
@@ -724,7 +776,7 @@ class Engine:
             ruleset = self.ruleset(game_id)
             prompts = self._prompts_cached(game_id, state)
             current = self.store.ordered_players(game_id, g.turn)
-            prompted = len({p.player for p in prompts})
+            prompted = len({p.player for p in prompts if p.required})
             waiting = len({p.player for p in prompts if p.required and p.player not in current})
             if any(p.player == actor for p in prompts) and actor not in current:
                 missing = [ruleset.step_title(state).get(self.settings(game_id).language)]
@@ -771,7 +823,11 @@ class Engine:
 
     def report_text(self, game_id: str, player: str, turn: int) -> str | None:
         """The private results a player got for a past step, rendered again from its record."""
-        rec = self.store.record_for_turn(game_id, turn)
+        if turn == 0:
+            setups = self.store.records(game_id, "setup")
+            rec = setups[0] if setups else None
+        else:
+            rec = self.store.record_for_turn(game_id, turn)
         if rec is None:
             return None
         r = self.renderer(game_id)
@@ -791,7 +847,18 @@ class Engine:
                 done.extend(self._due_game(g, now))
             except EngineError as e:
                 done.append(f"{g.id}: {e}")
+            except Exception as e:  # a ruleset bug must not stop the other games or the outbox
+                log.exception("game %s: firing due work failed", g.id)
+                done.append(f"{g.id}: ERROR {type(e).__name__}: {e}")
         return done
+
+    @staticmethod
+    def _fire_at(g: GameRow) -> datetime | None:
+        """When the open step of a running game resolves (its deadline, or earlier when all orders are in)."""
+        if g.phase != "running" or g.deadline is None:
+            return None
+        deadline = parse_iso(g.deadline)
+        return min(deadline, parse_iso(g.early_at)) if g.early_at else deadline
 
     def _due_game(self, g: GameRow, now: datetime) -> list[str]:
         done: list[str] = []
@@ -900,11 +967,14 @@ class Engine:
                               "lines": [o.text or o.verb for o in orders[p]]}
         return orders, defaults, sources
 
-    def compute_step(self, game_id: str, turn: int, state: Any, seed: str) -> tuple[Any, list[Event], Dice,
-                                                                                     dict[str, list[Order]],
-                                                                                     list[str], dict[str, Any]]:
-        """The pure part of a resolution: (state, stored orders, seed) -> (new state, events, rolls)."""
-        orders, defaults, sources = self.effective_orders(game_id, turn, state)
+    def compute_step(self, game_id: str, turn: int, state: Any, seed: str,
+                     given: tuple[dict[str, list[Order]], list[str], dict[str, dict[str, Any]]] | None = None,
+                     ) -> tuple[Any, list[Event], Dice, dict[str, list[Order]], list[str], dict[str, Any]]:
+        """The pure part of a resolution: (state, orders, seed) -> (new state, events, rolls).
+
+        ``given`` (orders, defaulted players, sources) replaces the orders in force (a re-run).
+        """
+        orders, defaults, sources = given or self.effective_orders(game_id, turn, state)
         dice = Dice(seed, f"step-{turn}")
         new_state, events = self.ruleset(game_id).resolve(state, orders, dice)
         return new_state, events, dice, orders, defaults, sources
@@ -943,6 +1013,7 @@ class Engine:
         r = self.renderer(g.id)
         rec = self.store.record(g.id, seq)
         title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
+        defaulted = set(json.loads(rec["defaults"])) if rec else set()
         outcome = ruleset.outcome(state)
         next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
         deadline = self.local(g.id, g.deadline) if outcome is None else None
@@ -954,7 +1025,7 @@ class Engine:
                                                     tag=self._tag(g.id)).body
             t = r.mail_text("private", tag=self._tag(g.id), player=p.name, title=title, events=mine, status=status,
                             deadline=deadline, next_title=next_title, final=outcome, setup=setup,
-                            rectificatif=rectificatif)
+                            rectificatif=rectificatif, defaulted=p.name in defaulted)
             letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                                   record_seq=seq))
         forum = self.forum_text(g.id, seq, state, events, title, outcome)
@@ -1043,6 +1114,24 @@ class Engine:
             self.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
         return verdicts
 
+    def recorded_orders(self, game_id: str, rec: Mapping[str, Any]) -> tuple[
+            dict[str, list[Order]], list[str], dict[str, dict[str, Any]]]:
+        """The orders a step was resolved with (defaults included), overlaid with the MJ's later corrections.
+
+        A re-run starts from the record, not from today's roster: removing a player later changes nothing.
+        """
+        recorded = json.loads(rec["orders"])
+        orders = {p: [Order(v, tuple(a), t) for v, a, t in o["orders"]] for p, o in recorded.items()}
+        sources = {p: {k: v for k, v in o.items() if k != "orders"} for p, o in recorded.items()}
+        defaults = list(json.loads(rec["defaults"]))
+        for p, o in self.store.current_orders(game_id, rec["turn"]).items():
+            if o.source == "mj" and o.received_at > rec["resolved_at"] and p in orders:
+                orders[p] = list(o.orders)
+                sources[p] = {"source": "mj", "message": None, "received_at": o.received_at, "lines": o.lines}
+                if p in defaults:
+                    defaults.remove(p)
+        return orders, defaults, sources
+
     def rerun(self, game_id: str, turn: int, now: datetime, *, publish: bool = False) -> RerunResult:
         """Recompute a resolved step from its record and the current orders; diff it; optionally publish."""
         g = self.game(game_id)
@@ -1051,7 +1140,8 @@ class Engine:
             raise EngineError(f"step {turn} of {game_id} has not been resolved")
         ruleset = self.ruleset(game_id)
         before = serial.loads(ruleset.state_type, rec["state_before"])
-        new_state, events, dice, orders, defaults, sources = self.compute_step(game_id, turn, before, g.seed)
+        new_state, events, dice, orders, defaults, sources = self.compute_step(
+            game_id, turn, before, g.seed, self.recorded_orders(game_id, rec))
         new_rec = self._record(game_id, rec["seq"], "step", turn, rec["title"], rec["dice_context"], before,
                                {p: {"orders": [[o.verb, list(o.args), o.text] for o in os], **sources[p]}
                                 for p, os in orders.items()}, defaults, dice.rolls, events, new_state, now)

@@ -52,6 +52,14 @@ def bbcode_escape(value: Any) -> Any:
     return value
 
 
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|tr|fw|fwd|aw|réf|ref)\s*:\s*)+", re.IGNORECASE)
+
+
+def reply_subject(subject: str) -> str:
+    """``Re: <subject>`` without piling up prefixes (``Re: RE : Fwd: x`` -> ``Re: x``)."""
+    return "Re: " + _REPLY_PREFIX.sub("", subject or "").strip()
+
+
 def _msg(value: Any, lang: str) -> Any:
     return value.get(lang) if isinstance(value, Msg) else value
 
@@ -75,6 +83,7 @@ def _environment(finalize: Any, root: Path) -> jinja2.Environment:
         finalize=finalize,
     )
     env.filters["bb"] = bbcode_escape
+    env.filters["reply_subject"] = reply_subject
     return env
 
 

@@ -326,6 +326,10 @@ class Store:
             [o.game, o.turn, o.player, _j([[x.verb, list(x.args), x.text] for x in o.orders]), _j(o.lines),
              o.source, o.message_key, o.received_at])
 
+    def cancel_orders(self, game: str, turn: int, player: str) -> None:
+        """Withdraw a player's orders for a step: they count as silent again (defaults at the deadline)."""
+        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?", [game, turn, player])
+
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
         """The orders in force for a step (one player's only, if named), by player."""
         sql = "select * from orders indexed by orders_current where game = ? and turn = ? and current = 1"

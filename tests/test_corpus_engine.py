@@ -97,8 +97,10 @@ def test_forged_mail_is_refused_and_the_registered_player_is_told(tmp_path):
     engine.add_player("pmb1", "Alice", victim, T0)
     verdict, queued = _feed(engine, "21_forged_from.eml")
     assert verdict.startswith("rejected: authentication failed")
-    assert [(i["kind"], i["rcpt"]) for i in queued] == [("notice", victim)]
-    assert "vérification d'authenticité" in body(outbox_messages(store, kind="notice")[0])
+    assert [(i["kind"], i["rcpt"]) for i in queued] == [("notice", victim), ("notice", "mj@pbem.test")]
+    told = {m["To"]: body(m) for m in outbox_messages(store, kind="notice")}
+    assert "vérification d'authenticité" in told[victim] and "DKIM/SPF" in told[victim]
+    assert "Message refusé" in told["mj@pbem.test"] and "au nom de Alice" in told["mj@pbem.test"]
     verdict, queued = _feed(engine, "22_gmail_dkim_pass.eml")
     assert verdict.startswith("ok") and [i["kind"] for i in queued] == ["ack"]
     store.close()

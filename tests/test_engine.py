@@ -287,3 +287,70 @@ def test_mail_for_an_unknown_game_in_a_multi_game_mailbox_asks_for_the_tag(tmp_p
          key="y")
     assert [p.name for p in store.players("toy2")] == ["Arya"]
     store.close()
+
+
+def test_a_registration_mail_speaks_for_the_new_player_and_does_not_mention_earlier_orders(eng):
+    feed(eng, make_mail("p7@pbem.test", "INSCRIPTION Gendry\nAIDE\nBonjour à tous !"), T0, key="g")
+    ack = body(outbox_messages(eng.store, rcpt="p7@pbem.test")[0])
+    assert "inscrit sous le nom Gendry" in ack
+    assert "adresse inconnue" not in ack and "INSCRIPTION <nom>" in ack  # AIDE answered for the new player
+    assert "la partie n'a pas encore commencé" in ack
+    assert "ordres précédents" not in ack
+
+
+def test_rerun_starts_from_the_record_even_after_a_player_is_removed(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 9"), T0, key="a")
+    eng.resolve("toy1", T0 + timedelta(days=2))
+    eng.remove_player("toy1", "Arya", T0 + timedelta(days=2, hours=1))
+    res = eng.rerun("toy1", 1, T0 + timedelta(days=2, hours=2))
+    assert res.diff == [] and not res.state_changed
+
+
+def test_cancel_makes_the_player_silent_again(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    for i in range(3):
+        feed(eng, make_mail(f"p{i}@pbem.test", "GUESS 4"), T0, key=f"g{i}")
+    assert eng.game("toy1").early_at
+    feed(eng, make_mail("p1@pbem.test", "ANNULER"), T0, key="c")
+    assert eng.game("toy1").early_at is None
+    assert "ser Schlingue" not in eng.store.current_orders("toy1", 1)
+    eng.resolve("toy1", T0 + timedelta(days=2))
+    assert json.loads(eng.store.record_for_turn("toy1", 1)["defaults"]) == ["ser Schlingue"]
+    private = [m for m in outbox_messages(eng.store, kind="private", rcpt="p1@pbem.test") if m["X-PBEM-Turn"] == "1"]
+    assert "les ordres par défaut des règles ont été appliqués" in body(private[0])
+
+
+def test_a_bad_mail_never_stalls_the_other_mails_deadlines_or_sending(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    eng.store.store_raw([("huge", make_mail("p0@pbem.test", "RAPPORT 99999999999999999999999")),
+                         ("ok", make_mail("p1@pbem.test", "GUESS 3"))], T0.isoformat())
+    eng.ruleset("toy1")  # the REPORT bound check answers; a crash inside any message is contained too
+    done = eng.process_pending(T0)
+    assert set(done) == {"huge", "ok"} and eng.store.message_count("new") == 0
+    ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
+    assert "RAPPORT attend un numéro de tour déjà joué" in ack
+
+
+def test_mail_arriving_after_the_deadline_counts_for_the_next_step(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    late = T0 + timedelta(days=2, minutes=3)  # cron ran late: the deadline has passed when the mail is read
+    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
+    eng.process_pending(late)
+    assert eng.store.record_for_turn("toy1", 1) is not None  # the step closed first, without this mail
+    assert "Arya" in json.loads(eng.store.record_for_turn("toy1", 1)["defaults"])
+    ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
+    assert "pas de devinette à cette étape" in ack  # step 2 (sequential) is open now
+
+
+def test_report_zero_resends_the_start_of_the_game(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    eng.resolve("toy1", T0 + timedelta(days=2))
+    feed(eng, make_mail("p0@pbem.test", "RAPPORT 0"), T0 + timedelta(days=2), key="r0")
+    ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
+    assert "Début de partie" in ack and "welcome" in ack

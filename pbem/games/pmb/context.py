@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from pbem.core import Audience, Event
 from pbem.dice import Dice
@@ -35,13 +36,103 @@ class Ctx:
     bodyguards: dict[str, str] = field(default_factory=dict)
     squads_on: dict[str, list[list[str]]] = field(default_factory=dict)
     """Final target -> member lists of the squads that attacked it this turn (for TEMOINS)."""
+    p: Callable[[str], Player] = field(init=False, repr=False)
+    """The player of that name (``st.players[name]``)."""
+    # Indexes built on first use, once per resolution, so that no per-player or per-squad
+    # loop scans the whole roster.  Each holds a superset of the players it answers for
+    # (every change that could add one goes through `set_rank`, `set_sergent`,
+    # `set_location`); each query filters it with the same test as a roster scan would,
+    # and answers in roster order.
+    _pos: dict[str, int] | None = field(default=None, init=False, repr=False)
+    _by_rank: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+    _by_sergent: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+    _donjon: set[str] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.p = self.st.players.__getitem__
 
     @property
     def turn(self) -> int:
         return self.st.turn
 
-    def p(self, name: str) -> Player:
-        return self.st.players[name]
+    # --- indexes ---
+
+    def pos(self) -> dict[str, int]:
+        """Player name -> roster position."""
+        if self._pos is None:
+            self._pos = {n: i for i, n in enumerate(self.st.order)}
+        return self._pos
+
+    def _in_roster_order(self, names: set[str]) -> list[str]:
+        if len(names) <= 1:
+            return list(names)
+        return sorted(names, key=self.pos().__getitem__)
+
+    def _ranked(self, rank: str) -> list[str]:
+        """Everyone who held ``rank`` at some point of this resolution, roster order."""
+        if self._by_rank is None:
+            self._by_rank = {}
+            for n in self.st.order:
+                self._by_rank.setdefault(self.st.players[n].rank, set()).add(n)
+        return self._in_roster_order(self._by_rank.get(rank, set()))
+
+    def set_rank(self, name: str, rank: str) -> None:
+        self.p(name).rank = rank
+        if self._by_rank is not None:
+            self._by_rank.setdefault(rank, set()).add(name)
+
+    def set_sergent(self, name: str, sergent: str | None) -> None:
+        self.p(name).sergent = sergent
+        if self._by_sergent is not None and sergent is not None:
+            self._by_sergent.setdefault(sergent, set()).add(name)
+
+    def set_location(self, name: str, location: str) -> None:
+        self.p(name).location = location
+        if self._donjon is not None and location == R.DONJON:
+            self._donjon.add(name)
+
+    def chef(self, team: str) -> Player | None:
+        """`State.chef`: the living chef of ``team``."""
+        for n in self._ranked(R.CHEF):
+            p = self.p(n)
+            if p.team == team and p.rank == R.CHEF and p.alive:
+                return p
+        return None
+
+    def lord_commandant(self) -> Player | None:
+        """`State.lord_commandant`: the living Lord Commandant."""
+        for n in self._ranked(R.LORD_COMMANDANT):
+            p = self.p(n)
+            if p.rank == R.LORD_COMMANDANT and p.alive:
+                return p
+        return None
+
+    def rank_holder(self, rank: str) -> str | None:
+        """The first living, free, visible holder of ``rank`` (roster order)."""
+        for n in self._ranked(rank):
+            p = self.p(n)
+            if p.alive and p.rank == rank and not p.hidden and p.location != R.CACHOTS:
+                return n
+        return None
+
+    def donjon_residents(self) -> list[str]:
+        """Living players in the Donjon Rouge, roster order."""
+        if self._donjon is None:
+            self._donjon = {n for n in self.st.order if self.st.players[n].location == R.DONJON}
+        return [n for n in self._in_roster_order(self._donjon) if (p := self.p(n)).alive and p.location == R.DONJON]
+
+    def hms_of(self, sergent: str, team: str) -> list[str]:
+        """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""
+        if self._by_sergent is None:
+            self._by_sergent = {}
+            for n in self.st.order:
+                s = self.st.players[n].sergent
+                if s is not None:
+                    self._by_sergent.setdefault(s, set()).add(n)
+        return [n for n in self._in_roster_order(self._by_sergent.get(sergent, set()))
+                if (q := self.p(n)).alive and q.team == team and q.rank == R.HM and q.sergent == sergent]
+
+    # --- events and knowledge ---
 
     def tell(self, kind: str, players: list[str] | tuple[str, ...], **data: Any) -> None:
         if players:
@@ -85,3 +176,73 @@ class Ctx:
         if self.st.in_donjon(p):
             return R.GARDE_INFLUENCE if p.rank in R.GARDES else R.CONSEIL_INFLUENCE
         return self.influence(name)
+
+
+class RosterSubset(Sequence[str]):
+    """A growing subset of the roster, in roster order, with O(log n) insertion and indexing
+    (a Fenwick tree over roster positions): a draw from it (`Dice.choice`) sees the same list
+    as the roster scan it replaces."""
+
+    def __init__(self, order: Sequence[str], pos: dict[str, int], members: Sequence[str] = ()) -> None:
+        self._order = order
+        self._pos = pos
+        n = len(order)
+        self._tree = [0] * (n + 1)
+        self._in = [False] * n
+        self._len = 0
+        for name in members:
+            i = pos[name]
+            if not self._in[i]:
+                self._in[i] = True
+                self._tree[i + 1] += 1
+                self._len += 1
+        for i in range(1, n + 1):  # linear-time build
+            j = i + (i & -i)
+            if j <= n:
+                self._tree[j] += self._tree[i]
+        self._top = 1 << n.bit_length() if n else 0
+
+    def add(self, name: str) -> None:
+        i = self._pos[name]
+        if self._in[i]:
+            return
+        self._in[i] = True
+        self._len += 1
+        i += 1
+        n = len(self._tree) - 1
+        while i <= n:
+            self._tree[i] += 1
+            i += i & -i
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __contains__(self, name: object) -> bool:
+        i = self._pos.get(name) if isinstance(name, str) else None
+        return i is not None and self._in[i]
+
+    @overload
+    def __getitem__(self, k: int) -> str: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[str]: ...
+
+    def __getitem__(self, k: int | slice) -> str | list[str]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._len))]
+        if k < 0:
+            k += self._len
+        if not 0 <= k < self._len:
+            raise IndexError(k)
+        # the (k+1)-th member: descend the tree
+        idx, rem, step, n = 0, k + 1, self._top, len(self._tree) - 1
+        while step:
+            nxt = idx + step
+            if nxt <= n and self._tree[nxt] < rem:
+                idx = nxt
+                rem -= self._tree[nxt]
+            step >>= 1
+        return self._order[idx]
+
+    def __iter__(self) -> Iterator[str]:
+        return (n for i, n in enumerate(self._order) if self._in[i])
