@@ -8,7 +8,7 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -160,27 +160,16 @@ def game_status(ctx: click.Context, game_id: str) -> None:
     Example: pbem game status pmb1
     """
     with _engine(ctx) as e:
-        for line in status_lines(e, game_id):
-            click.echo(line)
-
-
-def status_lines(e: Engine, game_id: str) -> list[str]:
-    g = e.game(game_id)
-    lines = [f"game {g.id} ({g.ruleset}): {g.phase}, step {g.turn}",
-             f"deadline: {_when(e.local(game_id, g.deadline))}" + (f" (early: {_when(e.local(game_id, g.early_at))})"
-                                                                     if g.early_at else ""),
-             f"seed commitment: {g.commitment}"]
-    players = e.store.players(game_id)
-    lines.append(f"players: {len(players)}")
-    if g.phase == "running":
-        state = e.state(g)
-        current = e.store.current_orders(game_id, g.turn)
-        prompts = e.ruleset(game_id).prompts(state)
-        waiting = sorted({p.player for p in prompts if p.player not in current})
-        lines.append(f"orders in: {len({p.player for p in prompts}) - len(waiting)}/{len({p.player for p in prompts})}")
-        if waiting:
-            lines.append("waiting for: " + ", ".join(waiting))
-    return lines
+        st = e.status(game_id)
+        early = f" (early: {_when(st.early)})" if st.early else ""
+        click.echo(f"game {game_id} ({st.ruleset}): {st.phase}, step {st.turn}")
+        click.echo(f"deadline: {_when(st.deadline)}{early}")
+        click.echo(f"seed commitment: {st.commitment}")
+        click.echo(f"players: {st.players}")
+        if st.prompted:
+            click.echo(f"orders in: {st.prompted - len(st.waiting)}/{st.prompted}")
+        if st.waiting:
+            click.echo("waiting for: " + ", ".join(st.waiting))
 
 
 @game.command("list")
@@ -212,16 +201,9 @@ def game_extend(ctx: click.Context, game_id: str, hours: float | None, until: st
     Example: pbem game extend pmb1 --hours 24
     """
     with _engine(ctx) as e:
-        g = e.game(game_id)
         if (hours is None) == (until is None):
             raise click.UsageError("give --hours or --until")
-        if until:
-            target = parse_iso(until, e.config.timezone)
-        else:
-            if g.deadline is None:
-                raise click.ClickException(f"game {game_id} has no open deadline")
-            assert hours is not None
-            target = parse_iso(g.deadline) + timedelta(hours=hours)
+        target = parse_iso(until, e.config.timezone) if until else e.deadline_plus(game_id, hours or 0.0)
         done = e.extend(game_id, target, _now(now), allow_earlier=earlier)
         click.echo(f"{game_id}: deadline now {_when(e.local(game_id, iso(done)))}")
 

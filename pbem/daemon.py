@@ -121,8 +121,12 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
                 log.warning("marking processed mail failed: %s", e)
         report.fired = engine.due(now)
         for game_id in config.games:
-            if store.game(game_id):
-                engine.write_forum(game_id)
+            try:
+                if store.game(game_id):
+                    engine.write_forum(game_id)
+            except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
+                log.warning("writing the forum file of %s failed: %s", game_id, e)
+                report.errors.append(f"forum {game_id}: {e}")
         tr = transport or open_transport(config)
         try:
             report.sent = send_due(store, tr, sender=config.address, now=now,

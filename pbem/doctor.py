@@ -16,6 +16,12 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
         yield "config", False, str(e)
         return
     yield "config", True, f"{config_path}: {len(cfg.games)} game(s): {', '.join(cfg.games) or 'none'}"
+    for gid, g in cfg.games.items():
+        if g.auth == "none" and not g.passwords:
+            yield (f"game {gid}", True, "warning: auth = \"none\" and no passwords: anyone can send mail with a "
+                   "player's or the MJ's From address; set auth = \"dkim\" (Gmail) or passwords = true")
+        else:
+            yield f"game {gid}", True, f"sender checks: auth = {g.auth}, passwords = {g.passwords}"
     db = Path(cfg.database)
     yield "database", True, f"{db} ({'exists' if db.exists() else 'will be created'})"
     from pbem.daemon import open_transport, secret_provider

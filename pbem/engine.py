@@ -48,7 +48,6 @@ from pbem.outbox import Letter, queue
 from pbem.render import Renderer
 from pbem.store import GameRow, OrderSet, PlayerRow, Store
 
-
 log = logging.getLogger("pbem")
 SETUP_TITLE = Msg("Début de partie", "Game start")
 
@@ -911,6 +910,27 @@ class Engine:
             self._queue(letters, now)
         return [f"{g.id}: {len(letters)} reminders"]
 
+    def status(self, game_id: str) -> GameStatus:
+        """Where a game stands, for the MJ: phase, step, deadline, who has ordered and who is awaited."""
+        g = self.game(game_id)
+        waiting: list[str] = []
+        prompted = 0
+        if g.phase == "running":
+            prompts = [p for p in self.ruleset(game_id).prompts(self.state(g)) if p.required]
+            ordered = self.store.ordered_players(game_id, g.turn)
+            prompted = len({p.player for p in prompts})
+            waiting = sorted({p.player for p in prompts if p.player not in ordered})
+        return GameStatus(ruleset=g.ruleset, phase=g.phase, turn=g.turn, deadline=self.local(game_id, g.deadline),
+                          early=self.local(game_id, g.early_at), commitment=g.commitment,
+                          players=len(self.store.players(game_id)), prompted=prompted, waiting=waiting)
+
+    def deadline_plus(self, game_id: str, hours: float) -> datetime:
+        """The open deadline moved by ``hours`` (for `pbem game extend --hours`)."""
+        g = self.game(game_id)
+        if g.deadline is None:
+            raise EngineError(f"game {game_id} has no open deadline")
+        return parse_iso(g.deadline) + timedelta(hours=hours)
+
     def extend(self, game_id: str, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
         """Move the deadline; players are told.  Moving it earlier needs ``allow_earlier`` (and is announced too)."""
         g = self.game(game_id)
@@ -1121,6 +1141,11 @@ class Engine:
         A re-run starts from the record, not from today's roster: removing a player later changes nothing.
         """
         recorded = json.loads(rec["orders"])
+        # the record's JSON is key-sorted: give the orders back in prompt order, as the resolution saw them
+        before = serial.loads(self.ruleset(game_id).state_type, rec["state_before"])
+        ranked = list(dict.fromkeys(p.player for p in self.ruleset(game_id).prompts(before)))
+        recorded = {p: recorded[p] for p in sorted(recorded, key=lambda p: (ranked.index(p) if p in ranked
+                                                                          else len(ranked), p))}
         orders = {p: [Order(v, tuple(a), t) for v, a, t in o["orders"]] for p, o in recorded.items()}
         sources = {p: {k: v for k, v in o.items() if k != "orders"} for p, o in recorded.items()}
         defaults = list(json.loads(rec["defaults"]))
@@ -1216,6 +1241,19 @@ class Engine:
                          "state_after": json.loads(rec["state_after"])} for rec in self.store.records(game_id)],
             "journal": [{**j, "detail": json.loads(j["detail"])} for j in self.store.journal(game_id)],
         }
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    ruleset: str
+    phase: str
+    turn: int
+    deadline: datetime | None
+    early: datetime | None
+    commitment: str
+    players: int
+    prompted: int
+    waiting: list[str]
 
 
 @dataclass(frozen=True)
