@@ -1130,7 +1130,9 @@ class Engine:
         if any(not v.ok for v in verdicts):
             return verdicts
         with self.store.atomic():
-            self.store.set_orders(OrderSet(game_id, turn, name, orders, list(lines), "mj", None, iso(now)))
+            # a correction of a resolved step is marked as such: `rerun` applies it over the record
+            source = "mj" if turn == g.turn else "correction"
+            self.store.set_orders(OrderSet(game_id, turn, name, orders, list(lines), source, None, iso(now)))
             self.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
         return verdicts
 
@@ -1150,9 +1152,10 @@ class Engine:
         sources = {p: {k: v for k, v in o.items() if k != "orders"} for p, o in recorded.items()}
         defaults = list(json.loads(rec["defaults"]))
         for p, o in self.store.current_orders(game_id, rec["turn"]).items():
-            if o.source == "mj" and o.received_at > rec["resolved_at"] and p in orders:
+            if o.source == "correction" and p in orders:
                 orders[p] = list(o.orders)
-                sources[p] = {"source": "mj", "message": None, "received_at": o.received_at, "lines": o.lines}
+                sources[p] = {"source": "correction", "message": None, "received_at": o.received_at,
+                              "lines": o.lines}
                 if p in defaults:
                     defaults.remove(p)
         return orders, defaults, sources

@@ -195,7 +195,7 @@ def test_rerun_is_reproducible_and_correction_publishes_rectificatif(eng):
     assert res.published and any(line.startswith("+") for line in res.diff)
     rect = [m for m in outbox_messages(eng.store, kind="private") if str(m["Subject"]).startswith("RECTIFICATIF")]
     assert len(rect) == 3
-    assert json.loads(eng.store.record_for_turn("toy1", 1)["orders"])["Bran"]["source"] == "mj"
+    assert json.loads(eng.store.record_for_turn("toy1", 1)["orders"])["Bran"]["source"] == "correction"
 
 
 def test_verify_rederives_every_roll_and_detects_a_wrong_seed(eng):
