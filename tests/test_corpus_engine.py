@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import email
 from datetime import UTC, datetime
+from email.policy import default
 from pathlib import Path
 
 import pytest
@@ -71,6 +73,15 @@ def test_each_mail_gets_the_right_answer_or_silence(results, name):
     else:
         assert verdict.startswith("ok"), (name, verdict)
         assert [(i["kind"], i["rcpt"]) for i in queued] == [("ack", mail.from_addr)]
+        ack = body(email.message_from_bytes(results[1].outbox_raw(queued[0]["id"]), policy=default))
+        echoed = [line[2:] for line in ack.split("\n")
+                  if line.startswith("  ") and not line.startswith("    ") and not line.startswith("  (")]
+        # password lines are removed before anything else, never echoed
+        expected = [line.strip() for line in mail.text.split("\n")
+                    if line.strip() and not line.strip().upper().startswith("MOTDEPASSE")][:200]
+        assert "licorne" not in ack
+        # the answer echoes exactly the player's own lines: quoted history and signatures are never orders
+        assert [e.strip() for e in echoed] == [x if len(x) <= 500 else x[:80] + "…" for x in expected], name
 
 
 def test_registration_mails_register_valid_names_only(results):
