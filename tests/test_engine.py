@@ -354,3 +354,34 @@ def test_report_zero_resends_the_start_of_the_game(eng):
     feed(eng, make_mail("p0@pbem.test", "RAPPORT 0"), T0 + timedelta(days=2), key="r0")
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
     assert "Début de partie" in ack and "welcome" in ack
+
+
+def test_no_mail_body_or_subject_crashes_the_engine(tmp_path):
+    """Property test: whatever arrives, the message ends processed (or kept as an error), never pending."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    cfg = make_config(tmp_path)
+    store = Store(cfg.database)
+    e = Engine(cfg, store)
+    e.new_game("toy1", T0, seed="ab" * 32)
+    register(e)
+    e.start_game("toy1", T0)
+    commands = st.sampled_from(["INSCRIPTION", "AIDE", "ETAT", "ORDRES", "RAPPORT", "POUR", "ANNULER", "FIN",
+                                "GUESS", "GIFT", "ROLL", "Arya", ":", "-1", "99999999999999999999", "{{", "[b]"])
+    lines = st.lists(st.one_of(st.text(max_size=40), st.lists(commands, max_size=5).map(" ".join)), max_size=6)
+    counter = iter(range(10**9))
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(lines, st.text(max_size=30), st.sampled_from(["p0@pbem.test", MJ_ADDRESS, "x@y.z"]))
+    def check(body_lines, subject, sender):
+        key = f"fuzz{next(counter)}"
+        raw = make_mail(sender, "\n".join(body_lines) or " ", subject="[TOY] " + " ".join(subject.split()),
+                        message_id=f"<{key}@x>")
+        store.store_raw([(key, raw)], T0.isoformat())
+        e.process_pending(T0)
+        assert store.message_count("new") == 0
+        assert store.db.execute("select status from messages where key = ?", [key]).fetchone()[0] == "done"
+
+    check()
+    store.close()
