@@ -1,0 +1,71 @@
+"""`pbem run` against the real Dovecot: IMAP IDLE wakes the daemon, so a mail is answered in seconds
+although the poll interval is a minute."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import make_mail
+
+pytestmark = pytest.mark.mail
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def test_idle_wakes_the_daemon_within_seconds(tmp_path, mail_env):
+    for u in ("game", "p05"):
+        mail_env.clear(u)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f"""
+[pbem]
+database = "{tmp_path}/db.sqlite"
+address = "{mail_env.addr('game')}"
+poll_seconds = 60
+[mailbox]
+kind = "imap"
+host = "{mail_env.host}"
+port = {mail_env.imaps_port}
+security = "ssl"
+cafile = "{mail_env.cafile}"
+user = "{mail_env.addr('game')}"
+password_env = "MAIL_PASSWORD"
+[outbox]
+kind = "smtp"
+host = "{mail_env.host}"
+port = {mail_env.smtp_port}
+security = "none"
+[games.toy1]
+ruleset = "toy"
+tag = "TOY"
+mj = "{mail_env.addr('p04')}"
+""")
+    env = dict(os.environ, PYTHONPATH=str(TESTS))
+    code = "import helpers; from pbem.cli import main; main()"
+    subprocess.run([sys.executable, "-c", code, "--config", str(cfg), "game", "new", "toy1"], env=env, check=True,
+                   capture_output=True)
+    proc = subprocess.Popen([sys.executable, "-c", code, "--config", str(cfg), "run"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(3)  # first poll done; the daemon now waits in IDLE (next poll in ~57 s)
+        sent = time.monotonic()
+        mail_env.deliver("game", make_mail(mail_env.addr("p05"), "INSCRIPTION Arya", to=mail_env.addr("game"),
+                                           message_id="<idle-test@pbem.test>"))
+        answered = None
+        while time.monotonic() - sent < 20:
+            with mail_env.imap("p05") as c:
+                c.select_folder("INBOX", readonly=True)
+                if c.search(["ALL"]):
+                    answered = time.monotonic() - sent
+                    break
+            time.sleep(0.2)
+        assert answered is not None and answered < 15, answered
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0, out
