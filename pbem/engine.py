@@ -1050,6 +1050,7 @@ class Engine:
                                   record_seq=seq))
         forum = self.forum_text(g.id, seq, state, events, title, outcome)
         ctx = self._digest_context(g.id, seq)
+        self.store.mark_reported([f["id"] for f in ctx["failed"]])  # each failure is told to the MJ once
         t = r.mail_text("digest", tag=self._tag(g.id), title=title, deadline=deadline, next_title=next_title,
                         final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None, **ctx)
         for mj in s.mj:
@@ -1072,7 +1073,7 @@ class Engine:
         assert rec is not None
         r = self.renderer(game_id)
         events = events_from_json(json.loads(rec["events"]))
-        failed = [i for i in self.store.outbox_items(status="failed", game=game_id)]
+        failed = self.store.unreported_failures(game_id)
         return {
             "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
             "rolls": json.loads(rec["rolls"]),

@@ -167,9 +167,10 @@ class Store:
                 {
                     "id": str, "game": str, "turn": int, "kind": str, "rcpt": str, "subject": str,
                     "raw": bytes, "status": str, "attempts": int, "next_attempt_at": str, "last_error": str,
-                    "created_at": str, "sent_at": str, "record_seq": int,
+                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int,
                 },
                 pk="id",
+                defaults={"reported": 0},
             )
             t("outbox").create_index(["status", "next_attempt_at"])
             t("outbox").create_index(["rcpt", "created_at"])
@@ -435,6 +436,16 @@ class Store:
             cur = self.db.execute(f"update outbox set {sets} where id = ?", [*fields.values(), item_id])
             if cur.rowcount == 0:
                 raise sqlite_utils.db.NotFoundError(item_id)
+
+    def unreported_failures(self, game: str) -> list[dict[str, Any]]:
+        """Mails of a game that could not be delivered and that no MJ digest has mentioned yet."""
+        return list(self.db.query(
+            "select id, rcpt, subject, last_error from outbox where game = ? and status = 'failed' and reported = 0 "
+            "order by created_at, rowid", [game]))
+
+    def mark_reported(self, item_ids: Sequence[str]) -> None:
+        for item_id in item_ids:
+            self.db.execute("update outbox set reported = 1 where id = ?", [item_id])
 
     def replies_since(self, rcpt: str, since: str) -> int:
         row = self.db.execute(

@@ -385,3 +385,15 @@ def test_no_mail_body_or_subject_crashes_the_engine(tmp_path):
 
     check()
     store.close()
+
+
+def test_undelivered_mail_is_reported_in_the_next_mj_digest_once(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    item = outbox_messages(eng.store, kind="private")[0]
+    eng.store.update_outbox(item["Message-ID"], status="failed", last_error="550 no such user")
+    eng.resolve("toy1", T0 + timedelta(days=2))
+    eng.resolve("toy1", T0 + timedelta(days=3))
+    digests = [body(m) for m in outbox_messages(eng.store, kind="digest")]
+    assert "550 no such user" in digests[1]  # the first digest after the failure
+    assert "550 no such user" not in digests[2]  # and only that one
