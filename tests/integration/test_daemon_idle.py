@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from helpers import make_mail
 
 pytestmark = pytest.mark.mail
