@@ -481,7 +481,7 @@ class Engine:
         if player is not None and self._may_reply(player.address, now):
             t = r.mail_text("rejected", tag=self._tag(game_id), player=player.name, reason=reason,
                             subject_in=mail.subject, received=self.local(game_id, iso(now)))
-            letters.append(Letter(f"rejected-{key}", game_id, self.game(game_id).turn, "notice", player.address,
+            letters.append(Letter(f"rejected-{mail.message_id}", game_id, self.game(game_id).turn, "notice", player.address,
                                   t.subject, t.body))
         t = r.mail_text("notice_mj", tag=self._tag(game_id), deadline=None, text=_m(
             self.settings(game_id),
@@ -489,7 +489,7 @@ class Engine:
             f"objet « {mail.subject} »" + (f", au nom de {player.name}." if player else "."),
             f"Message refused (authentication: {reason}): sender {mail.from_addr}, subject \"{mail.subject}\""
             + (f", in the name of {player.name}." if player else ".")))
-        letters += [Letter(f"rejected-mj-{key}", game_id, self.game(game_id).turn, "notice", mj, t.subject, t.body)
+        letters += [Letter(f"rejected-mj-{mail.message_id}", game_id, self.game(game_id).turn, "notice", mj, t.subject, t.body)
                     for mj in self.settings(game_id).mj]
         self._queue(letters, now)
         return f"rejected: authentication failed ({reason})"
@@ -501,7 +501,7 @@ class Engine:
         r = Renderer("common", lang)
         games = [(g.tag, g.title) for g in self.config.games.values()]
         t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id)
-        self._queue([Letter(f"{template}-{key}", game_id or "-", 0, "ack", mail.from_addr, t.subject, t.body,
+        self._queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject, t.body,
                             in_reply_to=mail.message_id, references=mail.references)], now)
 
     # ------------------------------------------------------------------ interpreting order lines
@@ -532,7 +532,8 @@ class Engine:
                 result.verdicts.append(LineVerdict(line, True, _m(s, "fin des ordres", "end of orders")))
                 break
             if cmd is not None:
-                self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, key, now)
+                self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, mail.message_id,
+                              now)
                 if result.joined and actor is None:
                     actor = result.joined
                 g = self.game(game_id)
@@ -576,8 +577,9 @@ class Engine:
         for player, orders in accepted.items():
             if not orders:
                 continue
+            # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
             self.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
-                                           "mj" if actor == MJ else "mail", key, iso(now)))
+                                           "mj" if actor == MJ else "mail", mail.message_id, iso(now)))
             result.replaced = True
             if actor == MJ:
                 self.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
@@ -786,7 +788,8 @@ class Engine:
             missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
             subject_in=mail.subject, early=self.local(game_id, g.early_at),
         )
-        self._queue([Letter(f"ack-{key}", game_id, g.turn, "ack", mail.from_addr, t.subject, t.body,
+        # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
+        self._queue([Letter(f"ack-{mail.message_id}", game_id, g.turn, "ack", mail.from_addr, t.subject, t.body,
                             in_reply_to=mail.message_id, references=mail.references)], now)
 
     def _check_early(self, game_id: str, now: datetime) -> None:

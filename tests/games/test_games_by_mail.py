@@ -89,3 +89,21 @@ def test_pour_ma_belle_40_players_from_registration_to_victory_by_mail(tmp_path)
             assert not found, (path.name, found)
     finally:
         d.close()
+
+
+def test_same_mails_and_seed_give_byte_identical_outgoing_mail(tmp_path):
+    """Determinism end to end: two runs of a whole Intrigue game by mail send exactly the same bytes."""
+    from pbem.games.intrigue.bots import random_orders
+
+    runs = []
+    for run in ("a", "b"):
+        d = play_bot_game(tmp_path / run, "intrigue", {
+            "ruleset": "intrigue", "tag": "INTRIGUE", "registration": "1d",
+            "deadlines": {"turn": "1d", "short": "6h"}}, FIVE, random_orders, 60)
+        try:
+            box = mailbox.Maildir(str(d.root / "mail" / "outbox"), create=False)
+            runs.append(sorted(box.get_bytes(k) for k in box.keys()))
+            runs[-1].append(b"".join(p.read_bytes() for p in sorted((d.root / "forum").rglob("*.bbcode"))))
+        finally:
+            d.close()
+    assert len(runs[0]) > 100 and runs[0] == runs[1]
