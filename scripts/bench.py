@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem import config as configmod  # noqa: E402
 from pbem.clock import iso  # noqa: E402
-from pbem.engine import Engine  # noqa: E402
+from pbem.engine import Engine, run_resolve  # noqa: E402
 from pbem.store import Store  # noqa: E402
 
 GAME_ADDRESS = "jeu@pbem.test"
@@ -553,7 +553,7 @@ def bench_pmb(sizes: list[int]) -> None:
         reps = 5 if n <= 400 else (3 if n <= 4000 else 1)
         for _ in range(reps):
             t0 = time.perf_counter()
-            rs.resolve(state, orders, Dice(SEED, "step-1"))
+            run_resolve(rs, state, orders, Dice(SEED, "step-1"))  # as the engine runs it
             runs.append(time.perf_counter() - t0)
         best = min(runs)
         results.append((n, best))

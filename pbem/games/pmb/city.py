@@ -24,13 +24,19 @@ def redistribute(ctx: Ctx) -> None:
     st = ctx.st
     cap_v, cap_f = st.capacity[R.VISENYA], st.capacity[R.FOSSEDRAGON]
     moves: dict[str, str] = {}
-    visenya = residents(st, R.VISENYA)
-    fosse = residents(st, R.FOSSEDRAGON)
+    at: dict[str, list[str]] = {R.VISENYA: [], R.FOSSEDRAGON: [], R.CULPUCIER: []}
+    for n in st.order:  # `residents` of the three levels in one pass
+        p = st.players[n]
+        if p.alive and not p.hidden and p.location in at:
+            at[p.location].append(n)
+    visenya, fosse = at[R.VISENYA], at[R.FOSSEDRAGON]
     free_v = cap_v - len(visenya)
+    fosse_count = len(fosse)
     if free_v > 0 and fosse:
         for n in ctx.dice.sample(fosse, min(free_v, len(fosse)), "Visenya fill from FosseDragon"):
             _move(ctx, n, R.VISENYA, moves)
-    fosse_count = len(residents(st, R.FOSSEDRAGON))
+            fosse_count -= 1
+    down: list[str] = []
     for n in visenya:  # those already there before the fill, roster order
         p = ctx.p(n)
         if ctx.turn - p.since >= 2 and ctx.dice.chance(R.P_VISENYA_DOWN, f"{n} leaves Visenya (40%)"):
@@ -39,11 +45,14 @@ def redistribute(ctx: Ctx) -> None:
                 fosse_count += 1
             else:
                 _move(ctx, n, R.CULPUCIER, moves)
+                down.append(n)
     free_f = cap_f - fosse_count
-    culpucier = residents(st, R.CULPUCIER)
+    culpucier = at[R.CULPUCIER]
+    if down:  # those who came down from Visenya join Culpucier, in roster order
+        culpucier = sorted(culpucier + down, key=ctx.pos().__getitem__)
     if free_f > 0 and culpucier:
         for n in ctx.dice.sample(culpucier, min(free_f, len(culpucier)), "FosseDragon fill from Culpucier"):
             _move(ctx, n, R.FOSSEDRAGON, moves)
-    for n in st.order:
-        if n in moves and moves[n] != ctx.p(n).location:
+    for n in sorted(moves, key=ctx.pos().__getitem__):
+        if moves[n] != ctx.p(n).location:
             ctx.tell("moved", [n], origin=moves[n], to=ctx.p(n).location)

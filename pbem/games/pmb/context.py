@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from pbem.core import Audience, Event
+from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.state import Player, State
@@ -47,6 +47,7 @@ class Ctx:
     _by_rank: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
     _by_sergent: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
     _donjon: set[str] | None = field(default=None, init=False, repr=False)
+    _by_verb: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.p = self.st.players.__getitem__
@@ -68,13 +69,16 @@ class Ctx:
             return list(names)
         return sorted(names, key=self.pos().__getitem__)
 
-    def _ranked(self, rank: str) -> list[str]:
-        """Everyone who held ``rank`` at some point of this resolution, roster order."""
+    def holders(self, *ranks: str) -> list[str]:
+        """Everyone who held one of ``ranks`` at some point of this resolution (filter on the
+        current rank), roster order."""
         if self._by_rank is None:
             self._by_rank = {}
             for n in self.st.order:
                 self._by_rank.setdefault(self.st.players[n].rank, set()).add(n)
-        return self._in_roster_order(self._by_rank.get(rank, set()))
+        if len(ranks) == 1:
+            return self._in_roster_order(self._by_rank.get(ranks[0], set()))
+        return self._in_roster_order(set().union(*(self._by_rank.get(r, set()) for r in ranks)))
 
     def set_rank(self, name: str, rank: str) -> None:
         self.p(name).rank = rank
@@ -93,7 +97,7 @@ class Ctx:
 
     def chef(self, team: str) -> Player | None:
         """`State.chef`: the living chef of ``team``."""
-        for n in self._ranked(R.CHEF):
+        for n in self.holders(R.CHEF):
             p = self.p(n)
             if p.team == team and p.rank == R.CHEF and p.alive:
                 return p
@@ -101,7 +105,7 @@ class Ctx:
 
     def lord_commandant(self) -> Player | None:
         """`State.lord_commandant`: the living Lord Commandant."""
-        for n in self._ranked(R.LORD_COMMANDANT):
+        for n in self.holders(R.LORD_COMMANDANT):
             p = self.p(n)
             if p.rank == R.LORD_COMMANDANT and p.alive:
                 return p
@@ -109,7 +113,7 @@ class Ctx:
 
     def rank_holder(self, rank: str) -> str | None:
         """The first living, free, visible holder of ``rank`` (roster order)."""
-        for n in self._ranked(rank):
+        for n in self.holders(rank):
             p = self.p(n)
             if p.alive and p.rank == rank and not p.hidden and p.location != R.CACHOTS:
                 return n
@@ -120,6 +124,19 @@ class Ctx:
         if self._donjon is None:
             self._donjon = {n for n in self.st.order if self.st.players[n].location == R.DONJON}
         return [n for n in self._in_roster_order(self._donjon) if (p := self.p(n)).alive and p.location == R.DONJON]
+
+    def ordering(self, orders: Mapping[str, Sequence[Order]], *verbs: str) -> list[str]:
+        """The players (of the roster) with at least one order of one of ``verbs``, roster order.
+
+        ``orders`` must be the orders of this resolution (the index is built from the first call's)."""
+        if self._by_verb is None:
+            self._by_verb = {}
+            pos = self.pos()
+            for n, mine in orders.items():
+                if n in pos:
+                    for o in mine:
+                        self._by_verb.setdefault(o.verb, set()).add(n)
+        return self._in_roster_order(set().union(*(self._by_verb.get(v, set()) for v in verbs)))
 
     def hms_of(self, sergent: str, team: str) -> list[str]:
         """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pbem.core import Order
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.context import Ctx
+from pbem.games.pmb.context import Ctx, RosterSubset
 from pbem.games.pmb.powers import donjon_residents, first
 from pbem.games.pmb.state import Vacancy
 
@@ -36,6 +36,8 @@ def free_place(ctx: Ctx, purpose: str) -> str:
 def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     """Players who had to choose a rebel to join (RALLIER) become Hommes de Main of that clan."""
     st = ctx.st
+    # living players of a standing rebel team who need not rally, roster order (built on first use)
+    pool: RosterSubset | None = None
     for n in st.order:
         p = ctx.p(n)
         if not p.alive or not p.rally:
@@ -47,7 +49,8 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         contact = str(o.args[0]) if o else None
         ok = contact is not None and ctx.p(contact).alive and ctx.p(contact).team in standing
         if not ok:
-            pool = [q.name for q in st.living() if q.team in standing and not q.rally and q.name != n]
+            if pool is None:  # (never holds ``n``: he must rally)
+                pool = RosterSubset(st.order, ctx.pos(), [q.name for q in st.living() if q.team in standing and not q.rally])
             if not pool:
                 continue
             contact = ctx.dice.choice(pool, f"rebel met by {n} (no valid RALLIER)")
@@ -55,9 +58,11 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         c = ctx.p(contact)
         p.rally = False
         p.team = c.team
-        p.rank = R.HM
-        p.sergent = None
+        ctx.set_rank(n, R.HM)
+        ctx.set_sergent(n, None)
         p.recruit = False
+        if pool is not None:
+            pool.add(n)
         if p.location == R.DONJON:
             p.location = free_place(ctx, f"place in Port-Réal for {n}")
             p.since = ctx.turn
@@ -66,7 +71,7 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         newcomer = ctx.reveal([contact], n)
         ctx.tell("rallied", [n], role=mine, contact=contact_team, location=p.location)
         ctx.tell("rally_contact", [contact], newcomer=newcomer)
-        chef = st.chef(c.team)
+        chef = ctx.chef(c.team)
         if chef is not None and chef.name != contact:
             ctx.tell("new_homme_de_main", [chef.name], homme=ctx.reveal([chef.name], n))
         elif chef is not None:
@@ -78,26 +83,29 @@ def after_deaths(ctx: Ctx, lc_at_start: str | None) -> None:
     dead_sergents = [d.name for d in ctx.deaths if ctx.p(d.name).rank == R.SERGENT and ctx.p(d.name).team in R.REBEL_TEAMS]
     hms_of: dict[str, list[str]] = {}
     if dead_sergents:
-        for n in st.order:
+        dead = set(dead_sergents)
+        for n in ctx.holders(R.HM):
             q = st.players[n]
-            if q.alive and q.rank == R.HM and q.sergent is not None:
+            if q.alive and q.rank == R.HM and q.sergent in dead:
                 hms_of.setdefault(q.sergent, []).append(n)
     # sergents: the chef names a new one among the dead sergent's Hommes de Main (next turn)
+    vacant = {v.dead for v in st.vacancies}
     for name in dead_sergents:
         p = ctx.p(name)
-        chef = st.chef(p.team)
+        chef = ctx.chef(p.team)
         hms = [h for h in hms_of.get(name, []) if ctx.p(h).team == p.team]
-        if chef is None or not hms or any(v.dead == name for v in st.vacancies):
+        if chef is None or not hms or name in vacant:
             continue
         st.vacancies.append(Vacancy(p.team, name, hms))
+        vacant.add(name)
         ctx.tell("vacancy", [chef.name], dead=name, candidates=[ctx.reveal([chef.name], h) for h in hms], anyone=False)
         ctx.tell("sergent_died", hms, sergent=name)
     # Lord Commandant's title
-    if st.lord_commandant() is None and R.LANNISTER not in st.defeated:
-        gardes = [n for n in st.order if (q := ctx.p(n)).alive and q.rank == R.GARDE and q.location == R.DONJON]
+    if ctx.lord_commandant() is None and R.LANNISTER not in st.defeated:
+        gardes = [n for n in ctx.holders(R.GARDE) if (q := ctx.p(n)).alive and q.rank == R.GARDE and q.location == R.DONJON]
         if gardes:
             new = ctx.dice.choice(gardes, "new Lord Commandant")
-            ctx.p(new).rank = R.LORD_COMMANDANT
+            ctx.set_rank(new, R.LORD_COMMANDANT)
             residents = donjon_residents(ctx)
             fact = ctx.reveal(residents, new)
             ctx.tell("new_lord_commandant", residents, lord=fact)
@@ -108,8 +116,8 @@ def defeats(ctx: Ctx) -> None:
     newly: list[str] = []
     by_of_chef: dict[str, str] = {}
     if R.LANNISTER not in st.defeated:
-        conseil_dead = not any(q.alive and q.rank in R.CONSEIL for q in st.players.values())
-        gardes_dead = not any(q.alive and q.rank in R.GARDES for q in st.players.values())
+        conseil_dead = not any((q := ctx.p(n)).alive and q.rank in R.CONSEIL for n in ctx.holders(*R.CONSEIL))
+        gardes_dead = not any((q := ctx.p(n)).alive and q.rank in R.GARDES for n in ctx.holders(*R.GARDES))
         if conseil_dead or gardes_dead:
             newly.append(R.LANNISTER)
             ctx.public("team_defeated", team=R.LANNISTER, cause="conseil" if conseil_dead else "garde", chef=None)
@@ -178,12 +186,12 @@ def _rebel_defeat(ctx: Ctx, team: str, by: str, standing: list[str]) -> None:
     groups = [(main, shuffled[:k])] + ([(other[0], shuffled[k:])] if other else [])
     rank = {n: i for i, n in enumerate(survivors)}
     for dest, names in groups:
-        chef = st.chef(dest) if dest != R.LANNISTER else None
+        chef = ctx.chef(dest) if dest != R.LANNISTER else None
         for n in sorted(names, key=rank.__getitem__):
             p = ctx.p(n)
             p.team = dest
-            p.rank = R.FIDELE if dest == R.LANNISTER else R.HM
-            p.sergent = None
+            ctx.set_rank(n, R.FIDELE if dest == R.LANNISTER else R.HM)
+            ctx.set_sergent(n, None)
             p.original = False
             mine = ctx.reveal([n], n)
             ctx.tell("converted", [n], role=mine, reason="defeat")

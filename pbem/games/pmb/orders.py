@@ -121,6 +121,25 @@ def sergent_counts(st: State) -> dict[str, tuple[int, int]]:
     return cache["sergents"]
 
 
+def roster_facts(st: State) -> tuple[frozenset[str], bool, int]:
+    """(teams with a living Homme de Main awaiting his sergent, any living recruit, living Gardes),
+    built once per state: the chef's and the Lord Commandant's order lines do not each scan the roster."""
+    cache = _cache(st)
+    if "roster" not in cache:
+        loose: set[str] = set()
+        recruit = False
+        gardes = 0
+        for q in st.players.values():
+            if q.alive:
+                if q.rank == R.HM and q.sergent is None:
+                    loose.add(q.team)
+                recruit = recruit or q.recruit
+                gardes += q.rank in R.GARDES
+        cache["roster"] = (frozenset(loose), recruit, gardes)
+    facts: tuple[frozenset[str], bool, int] = cache["roster"]
+    return facts
+
+
 def can_betray(st: State, p: Player) -> bool:
     if p.team not in R.REBEL_TEAMS or p.rank != R.SERGENT or not p.original or not p.alive:
         return False
@@ -154,13 +173,13 @@ def allowed(st: State, name: str) -> list[str]:
             out.append(CIBLE)
             if any(pr.awaiting_verdict for pr in st.prisoners):
                 out.append(VERDICT)
-            if any(q.recruit and q.alive for q in st.players.values()):
+            if roster_facts(st)[1]:
                 out.append(PROMOUVOIR)
     if p.rank == R.CHEF:
         out += [DECOUVRIR, GARDE]
         if any(v.team == p.team for v in st.vacancies):
             out.append(NOMMER)
-        if any(q.alive and q.team == p.team and q.rank == R.HM and q.sergent is None for q in st.players.values()):
+        if p.team in roster_facts(st)[0]:
             out.append(AFFECTER)
     if can_betray(st, p):
         out.append(TRAHIR)
@@ -228,7 +247,7 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
         if verb == PROMOUVOIR:
             if not st.players[target].recruit:
                 raise _no(f"{target} n'est pas une recrue", f"{target} is not a recruit")
-            if sum(1 for q in st.players.values() if q.alive and q.rank in R.GARDES) >= st.garde_places:
+            if roster_facts(st)[2] >= st.garde_places:
                 raise _no("aucune place libre dans la Garde Royale", "no free place in the Garde Royale")
         return Order(verb, (target,), line)
     if verb in (PROTECTION, ARRESTATION):

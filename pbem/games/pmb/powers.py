@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
+from typing import overload
 
 from pbem.core import Order
 from pbem.games.pmb import orders as O
@@ -19,24 +21,20 @@ def first(orders: Sequence[Order], verb: str, *, with_args: bool | None = None) 
 
 
 def donjon_residents(ctx: Ctx) -> list[str]:
-    return [n for n in ctx.st.order if (p := ctx.p(n)).alive and p.location == R.DONJON]
+    return ctx.donjon_residents()
 
 
 def rank_holder(ctx: Ctx, rank: str) -> str | None:
-    for n in ctx.st.order:
-        p = ctx.p(n)
-        if p.alive and p.rank == rank and not p.hidden and p.location != R.CACHOTS:
-            return n
-    return None
+    return ctx.rank_holder(rank)
 
 
 # --- start of the turn: hiding, rallies, verdicts, potions, appointments ---
 
 
 def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
-    for n in ctx.st.order:
+    for n in ctx.ordering(orders, O.SORTIR):
         p = ctx.p(n)
-        if p.alive and p.hidden and first(orders.get(n, ()), O.SORTIR):
+        if p.alive and p.hidden:
             p.hidden = False
             p.location = R.CULPUCIER
             p.since = ctx.turn
@@ -45,7 +43,7 @@ def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
 
 def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     st = ctx.st
-    lc = st.lord_commandant()
+    lc = ctx.lord_commandant()
     given: dict[str, str] = {}
     if lc is not None:
         for o in orders.get(lc.name, ()):
@@ -116,8 +114,9 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     """Sergents named (NOMMER) for last turn's vacancies, new HMs assigned (AFFECTER); at random when the chef is silent."""
     st = ctx.st
     keep: list[Vacancy] = []
+    nominations: dict[str, dict[str, int]] = {}
     for v in st.vacancies:
-        chef = st.chef(v.team)
+        chef = ctx.chef(v.team)
         if chef is None or v.team in st.defeated:
             continue
         if v.anyone:
@@ -126,41 +125,97 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
             pool = [c for c in v.candidates if ctx.p(c).alive and ctx.p(c).rank == R.HM and ctx.p(c).team == v.team]
         if not pool:
             continue
-        named = [str(o.args[0]) for o in orders.get(chef.name, ()) if o.verb == O.NOMMER and str(o.args[0]) in pool]
-        new = named[0] if named else ctx.dice.choice(pool, f"{v.team} new sergent (chef silent)")
+        if chef.name not in nominations:  # where each name first appears among the chef's NOMMER orders
+            nominations[chef.name] = {}
+            for i, o in enumerate(orders.get(chef.name, ())):
+                if o.verb == O.NOMMER:
+                    nominations[chef.name].setdefault(str(o.args[0]), i)
+        first_named = nominations[chef.name]
+        named = [c for c in pool if c in first_named]
+        new = min(named, key=first_named.__getitem__) if named else ctx.dice.choice(pool, f"{v.team} new sergent (chef silent)")
         promote(ctx, chef.name, new, v.dead)
     st.vacancies = keep
+    unassigned = [n for n in ctx.holders(R.HM) if (q := ctx.p(n)).alive and q.rank == R.HM and q.sergent is None]
     for team in R.REBEL_TEAMS:
-        chef = st.chef(team)
+        chef = ctx.chef(team)
         if chef is None:
             continue
-        loose = [q.name for q in st.team_members(team) if q.rank == R.HM and q.sergent is None]
-        sgts = [q.name for q in st.team_members(team) if q.rank == R.SERGENT]
-        if not loose or not sgts:
+        loose = [n for n in unassigned if ctx.p(n).team == team]
+        if not loose:
+            continue
+        members = st.team_members(team)
+        sgts = [q.name for q in members if q.rank == R.SERGENT]
+        if not sgts:
             continue
         wanted = {str(o.args[0]): str(o.args[1]) for o in orders.get(chef.name, ()) if o.verb == O.AFFECTER}
         load = dict.fromkeys(sgts, 0)
-        for q in st.team_members(team):
+        for q in members:
             if q.sergent in load:
                 load[q.sergent] += 1
+        levels = _Loads(sgts, load)
         for hm in loose:
             sgt = wanted.get(hm)
-            if sgt not in sgts:
-                low = min(load.values())
-                sgt = ctx.dice.choice([s for s in sgts if load[s] == low], f"{team} sergent for {hm} (chef silent)")
-            assert sgt is not None
-            load[sgt] += 1
+            if sgt is None or sgt not in load:
+                sgt = ctx.dice.choice(levels.least(), f"{team} sergent for {hm} (chef silent)")
+            levels.bump(sgt)
             assign(ctx, chef.name, hm, sgt)
 
 
+class _Picks(Sequence[str]):
+    """``[names[i] for i in indexes]``, without copying."""
+
+    def __init__(self, names: list[str], indexes: list[int]) -> None:
+        self._names = names
+        self._indexes = indexes
+
+    def __len__(self) -> int:
+        return len(self._indexes)
+
+    @overload
+    def __getitem__(self, k: int) -> str: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[str]: ...
+
+    def __getitem__(self, k: int | slice) -> str | list[str]:
+        if isinstance(k, slice):
+            return [self._names[i] for i in self._indexes[k]]
+        return self._names[self._indexes[k]]
+
+
+class _Loads:
+    """Sergents by number of Hommes de Main: the least loaded, in roster order, without a scan per HM."""
+
+    def __init__(self, sgts: list[str], load: dict[str, int]) -> None:
+        self.sgts = sgts
+        self.index = {s: i for i, s in enumerate(sgts)}
+        self.load = load
+        self.levels: dict[int, list[int]] = {}
+        for i, s in enumerate(sgts):
+            self.levels.setdefault(load[s], []).append(i)
+        self.low = min(load.values())
+
+    def least(self) -> _Picks:
+        """``[s for s in sgts if load[s] == min(load.values())]``."""
+        return _Picks(self.sgts, self.levels[self.low])
+
+    def bump(self, sgt: str) -> None:
+        i, n = self.index[sgt], self.load[sgt]
+        level = self.levels[n]
+        del level[bisect_left(level, i)]
+        insort(self.levels.setdefault(n + 1, []), i)
+        self.load[sgt] = n + 1
+        while not self.levels.get(self.low):
+            self.low += 1
+
+
 def promote(ctx: Ctx, chef: str, new: str, dead: str) -> None:
-    st = ctx.st
     p = ctx.p(new)
-    p.rank = R.SERGENT
-    p.sergent = None
-    hms = [q.name for q in st.team_members(p.team) if q.rank == R.HM and q.sergent == dead]
+    ctx.set_rank(new, R.SERGENT)
+    ctx.set_sergent(new, None)
+    hms = ctx.hms_of(dead, p.team)
     for h in hms:
-        ctx.p(h).sergent = new
+        ctx.set_sergent(h, new)
     fact_chef = ctx.reveal([new], chef)
     fact_new = ctx.reveal([chef, *hms], new)
     facts_hms = [ctx.reveal([new], h) for h in hms]
@@ -169,7 +224,7 @@ def promote(ctx: Ctx, chef: str, new: str, dead: str) -> None:
 
 
 def assign(ctx: Ctx, chef: str, hm: str, sgt: str) -> None:
-    ctx.p(hm).sergent = sgt
+    ctx.set_sergent(hm, sgt)
     fact_hm = ctx.reveal([chef, sgt], hm)
     fact_sgt = ctx.reveal([hm], sgt)
     ctx.tell("hm_assigned", [sgt], homme=fact_hm)
@@ -179,7 +234,7 @@ def assign(ctx: Ctx, chef: str, hm: str, sgt: str) -> None:
 
 def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     st = ctx.st
-    lc = st.lord_commandant()
+    lc = ctx.lord_commandant()
     if lc is None:
         return
     o = first(orders.get(lc.name, ()), O.PROMOUVOIR)
@@ -190,9 +245,9 @@ def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     gardes = sum(1 for q in st.players.values() if q.alive and q.rank in R.GARDES)
     if not p.alive or not p.recruit or gardes >= st.garde_places or p.location == R.CACHOTS:
         return
-    p.rank = R.GARDE
+    ctx.set_rank(name, R.GARDE)
     p.recruit = False
-    p.location = R.DONJON
+    ctx.set_location(name, R.DONJON)
     p.since = ctx.turn
     residents = donjon_residents(ctx)
     if name not in st.donjon:
@@ -209,10 +264,10 @@ def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
 def missions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> tuple[str | None, str | None]:
     """(protected player, arrest target) when at least three Gardes took part."""
     st = ctx.st
-    lc = st.lord_commandant()
+    lc = ctx.lord_commandant()
     if lc is None or R.LANNISTER in st.defeated:
         return None, None
-    gardes = [n for n in st.order if (p := ctx.p(n)).alive and p.rank in R.GARDES and p.location == R.DONJON]
+    gardes = [n for n in ctx.holders(*R.GARDES) if (p := ctx.p(n)).alive and p.rank in R.GARDES and p.location == R.DONJON]
     out: list[str | None] = []
     for verb, mission in ((O.PROTECTION, "protection"), (O.ARRESTATION, "arrestation")):
         d = first(orders.get(lc.name, ()), verb, with_args=True)
@@ -276,7 +331,7 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
             if p.alive:
                 keep.append(pr)
             continue
-        lc = st.lord_commandant()
+        lc = ctx.lord_commandant()
         if lc_at_start is None or not ctx.p(lc_at_start).alive or lc is None:
             p.location = R.CULPUCIER
             p.since = ctx.turn
@@ -298,9 +353,8 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
 
 
 def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
-    st = ctx.st
     whisper = rank_holder(ctx, R.CHUCHOTEURS)
-    for n in st.order:
+    for n in ctx.ordering(orders, O.DECOUVRIR, O.ENQUETE, O.TEMOINS):
         if n not in acting:
             continue
         p = ctx.p(n)
@@ -321,9 +375,8 @@ def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str
 
 
 def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str], attacking: set[str]) -> None:
-    st = ctx.st
     for team in R.REBEL_TEAMS:
-        chef = st.chef(team)
+        chef = ctx.chef(team)
         if chef is None or chef.name not in acting or chef.name in attacking:
             continue
         o = first(orders.get(chef.name, ()), O.GARDE)
@@ -341,7 +394,7 @@ def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]
 
 def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     st = ctx.st
-    lc = st.lord_commandant()
+    lc = ctx.lord_commandant()
     target: str | None = None
     if lc is not None and lc.location == R.DONJON:
         o = first(orders.get(lc.name, ()), O.CIBLE)
@@ -354,11 +407,11 @@ def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
 
 def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
     st = ctx.st
-    for n in st.order:
-        if n not in acting or not first(orders.get(n, ()), O.TRAHIR):
+    for n in ctx.ordering(orders, O.TRAHIR):
+        if n not in acting:
             continue
         p = ctx.p(n)
-        chef = st.chef(p.team)
+        chef = ctx.chef(p.team)
         if chef is None or not O.can_betray(st, p):
             continue
         st.betrayals.append(Betrayal(n, chef.name, p.team, ctx.turn))
@@ -381,18 +434,18 @@ def betrayals_end(ctx: Ctx) -> None:
             continue
         if ctx.p(b.chef).alive:
             ctx.kill(b.sergent, "betrayal", b.team)
-            chef = st.chef(b.team)
+            chef = ctx.chef(b.team)
             if chef is not None:
                 st.vacancies.append(Vacancy(b.team, b.sergent, [], anyone=True))
                 ctx.tell("vacancy", [chef.name], dead=b.sergent,
                          candidates=[], anyone=True)
         else:
             s.team = R.LANNISTER
-            s.rank = R.FIDELE
+            ctx.set_rank(b.sergent, R.FIDELE)
             s.recruit = True
-            s.sergent = None
+            ctx.set_sergent(b.sergent, None)
             mine = ctx.reveal([b.sergent], b.sergent)
             ctx.tell("converted", [b.sergent], role=mine, reason="betrayal")
-            lc = st.lord_commandant()
+            lc = ctx.lord_commandant()
             if lc is not None:
                 ctx.tell("recruit_available", [lc.name], recruit=ctx.reveal([lc.name], b.sergent))

@@ -19,7 +19,6 @@ from pbem.games.pmb.powers import (
     bodyguards,
     cells,
     fidele_order,
-    first,
     information,
     leave_hiding,
     missions,
@@ -33,13 +32,19 @@ from pbem.games.pmb.state import State
 
 
 def resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
+    """One turn (the engine pauses the cyclic garbage collector around it: see `pbem.engine.run_resolve`)."""
+    return _resolve(state, orders, dice)
+
+
+def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
     st = state.clone()
     ctx = Ctx(st, dice)
     if st.finished:
         return st, []
-    lc = st.lord_commandant()
+    lc = ctx.lord_commandant()
     lc_at_start = lc.name if lc is not None else None
-    acting = {n for n in st.order if st.can_act(st.players[n]) and not st.players[n].rally}
+    players = st.players
+    acting = {n for n in st.order if (p := players[n]).alive and p.location != R.CACHOTS and not p.hidden and not p.rally}
 
     leave_hiding(ctx, orders)
     appointments(ctx, orders)
@@ -54,21 +59,30 @@ def resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> 
     traitors = {b.sergent: b.chef for b in st.betrayals if b.turn == st.turn - 1}
     attacks: list[tuple[str, str, str]] = []
     attacking: set[str] = set()
+    rebel_teams, fidele, escouade = R.REBEL_TEAMS, R.FIDELE, O.ESCOUADE
     for n in st.order:
-        p = st.players[n]
-        if n not in acting or not p.alive:
+        if n not in acting:
+            continue
+        p = players[n]
+        if not p.alive:
             continue
         target: str | None
         if n in confused:
             target, camp = confused[n], R.LANNISTER
         elif n in traitors:
             target, camp = traitors[n], R.LANNISTER
-        elif p.team in R.REBEL_TEAMS or p.rank == R.FIDELE:
-            o = first(orders.get(n, ()), O.ESCOUADE)
-            target, camp = (str(o.args[0]) if o else None), p.team
+        elif p.team in rebel_teams or p.rank == fidele:
+            target, camp = None, p.team
+            for o in orders.get(n, ()):  # the first ESCOUADE order
+                if o.verb == escouade:
+                    target = str(o.args[0])
+                    break
         else:
             continue
-        if target is None or target == n or target not in st.players or not st.players[target].alive:
+        if target is None or target == n:
+            continue
+        t = players.get(target)
+        if t is None or not t.alive:
             continue
         attacks.append((n, camp, target))
         attacking.add(n)

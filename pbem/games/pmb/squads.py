@@ -18,7 +18,7 @@ class Squad:
     members: list[str]
 
     def teams(self, ctx: Ctx) -> list[str]:
-        return sorted({ctx.p(m).team if ctx.p(m).team != R.LANNISTER else R.LANNISTER for m in self.members})
+        return sorted({ctx.p(m).team for m in self.members})
 
 
 def form_squads(ctx: Ctx, attacks: list[tuple[str, str, str]]) -> list[Squad]:
@@ -51,24 +51,26 @@ def form_squads(ctx: Ctx, attacks: list[tuple[str, str, str]]) -> list[Squad]:
     return out
 
 
-def announce(ctx: Ctx, sq: Squad) -> None:
+def announce(ctx: Ctx, sq: Squad, teams: list[str] | None = None) -> None:
     """Members learn each other's names before leaving (alliance squads also their affiliations)."""
     data_teams: list[dict[str, str]] = []
-    if sq.camp == ALLIANCE and len(sq.teams(ctx)) > 1:
+    if sq.camp == ALLIANCE and len(sq.teams(ctx) if teams is None else teams) > 1:
         for m in sq.members:
             data_teams.append(ctx.reveal_team(sq.members, m))
     ctx.tell("squad_formed", sq.members, target=sq.target, members=list(sq.members), teams=data_teams)
 
 
-def responsible(ctx: Ctx, sq: Squad) -> str:
+def responsible(ctx: Ctx, sq: Squad, teams: list[str] | None = None) -> str:
     if sq.camp == ALLIANCE:
-        teams = sq.teams(ctx)
+        if teams is None:
+            teams = sq.teams(ctx)
         return teams[0] if len(teams) == 1 else ALLIANCE
     return sq.camp
 
 
 def resolve_squad(ctx: Ctx, sq: Squad) -> None:
-    announce(ctx, sq)
+    teams = sq.teams(ctx)  # nobody changes sides while the squads go
+    announce(ctx, sq, teams)
     target = sq.target
     t = ctx.p(target)
     ctx.squads_on.setdefault(target, []).append(list(sq.members))
@@ -104,13 +106,12 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
     power = sum(ctx.influence(m) for m in sq.members)
     needed = ctx.target_influence(target)
     correct = len(sq.members) >= 2 and power >= needed + 1
-    teams = sq.teams(ctx)
     alliance = sq.camp == ALLIANCE and len(teams) > 1
     special = (alliance and len(sq.members) >= 4 and power >= needed + 5
                and all(sum(1 for m in sq.members if ctx.p(m).team == tm) >= 2 for tm in R.REBEL_TEAMS))
     ctx.mj("squad_resolved", target=target, camp=sq.camp, members=list(sq.members), power=power, needed=needed,
            correct=correct, special=special)
-    by = responsible(ctx, sq)
+    by = responsible(ctx, sq, teams)
     if ctx.st.in_donjon(t) and t.rank in R.GARDES:
         if correct and (special or ctx.dice.chance(R.P_GARDE_KILL, f"squad on {target}: Garde Royal dies (60%)")):
             _dies(ctx, sq, target, by, ctx.reveal(sq.members, target, R.GARDE))

@@ -12,6 +12,8 @@ from typing import Any
 
 from pbem.games.pmb import roles as R
 
+_CODE_TEAM: dict[str, str] = {code: R.split_code(code)[0] for code in R.ROLE_CODES}
+
 
 def role_fact(name: str, code: str) -> str:
     return f"{name}|role|{code}"
@@ -21,7 +23,7 @@ def team_fact(name: str, team: str) -> str:
     return f"{name}|team|{team}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     name: str
     team: str
@@ -58,9 +60,9 @@ class Player:
                       self.rally, self.recruit, self.died, set(self.knowledge))
 
     def learn_role(self, name: str, code: str) -> None:
-        team, _ = R.split_code(code) if code in R.ROLE_CODES else (code, "")
-        self.knowledge.add(role_fact(name, code))
-        self.knowledge.add(team_fact(name, team))
+        knowledge = self.knowledge
+        knowledge.add(f"{name}|role|{code}")  # role_fact, team_fact
+        knowledge.add(f"{name}|team|{_CODE_TEAM.get(code, code)}")
 
     def learn_team(self, name: str, team: str) -> None:
         self.knowledge.add(team_fact(name, team))
