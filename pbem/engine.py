@@ -587,7 +587,7 @@ class Engine:
         if accepted:
             self._check_early(game_id, now)
         had_orders = (g.phase == "running" and actor not in (None, MJ)
-                      and bool(self.store.current_orders(game_id, g.turn, actor)))
+                      and actor in self.store.ordered_players(game_id, g.turn))
         result.kept_orders = not accepted and had_orders and any(not v.ok for v in result.verdicts)
         return result
 

@@ -84,10 +84,19 @@ class Store:
         self.db.execute("PRAGMA busy_timeout=10000")
         # game rows read inside the current transaction (one snapshot), dropped when we write them
         self._games: dict[str, GameRow] | None = None
+        # per-transaction memos of hot reads (None outside a transaction): next record number, who has ordered
+        self._seqs: dict[str, int] = {}
+        self._ordered: dict[tuple[str, int], set[str]] = {}
         self._create()
 
     def close(self) -> None:
         self.db.close()
+
+    def _q(self, sql: str, args: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Rows as dicts, straight from sqlite3 (sqlite-utils' ``query`` wraps each read in a savepoint)."""
+        cursor = self.db.execute(sql, list(args))
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def _t(self, name: str) -> sqlite_utils.db.Table:
         """A table (sqlite-utils types ``db[name]`` as Table | View; ours are all tables)."""
@@ -105,10 +114,14 @@ class Store:
         except BaseException:
             if self._games is not None:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
+            self._seqs.clear()
+            self._ordered.clear()
             raise
         finally:
             if outer:
                 self._games = None
+                self._seqs.clear()
+                self._ordered.clear()
 
     # --- schema ---
 
@@ -182,7 +195,7 @@ class Store:
     # --- cursors (pbem.mail.inbox.CursorStore) ---
 
     def get_cursor(self, source: str) -> str | None:
-        rows = list(self.db.query("select value from cursors where source = ?", [source]))
+        rows = list(self._q("select value from cursors where source = ?", [source]))
         return rows[0]["value"] if rows else None
 
     def set_cursor(self, source: str, value: str) -> None:
@@ -260,7 +273,7 @@ class Store:
         if self._games is not None and game_id in self._games:
             g = self._games[game_id]
             return GameRow(**{**g.__dict__, "reminders_sent": list(g.reminders_sent)})
-        rows = list(self.db.query("select * from games where id = ?", [game_id]))
+        rows = list(self._q("select * from games where id = ?", [game_id]))
         if not rows:
             return None
         r = rows[0]
@@ -276,7 +289,7 @@ class Store:
 
     def games(self) -> list[GameRow]:
         out = []
-        for r in self.db.query("select id from games order by id"):
+        for r in self._q("select id from games order by id"):
             g = self.game(r["id"])
             assert g is not None
             out.append(g)
@@ -293,7 +306,7 @@ class Store:
 
     def players(self, game: str, *, include_removed: bool = False) -> list[PlayerRow]:
         sql = "select * from players where game = ?" + ("" if include_removed else " and status = 'active'")
-        return [self._player(r) for r in self.db.query(sql + " order by registered_at, name", [game])]
+        return [self._player(r) for r in self._q(sql + " order by registered_at, name", [game])]
 
     @staticmethod
     def _player(r: dict[str, Any]) -> PlayerRow:
@@ -301,12 +314,12 @@ class Store:
                          seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"])
 
     def player_by_address(self, game: str, address: str) -> PlayerRow | None:
-        rows = list(self.db.query(
+        rows = list(self._q(
             "select * from players where game = ? and address = ? and status = 'active'", [game, address]))
         return self._player(rows[0]) if rows else None
 
     def player(self, game: str, name: str) -> PlayerRow | None:
-        rows = list(self.db.query("select * from players where game = ? and name = ?", [game, name]))
+        rows = list(self._q("select * from players where game = ? and name = ?", [game, name]))
         return self._player(rows[0]) if rows else None
 
     def set_player_status(self, game: str, name: str, status: str) -> None:
@@ -319,6 +332,7 @@ class Store:
 
     def set_orders(self, o: OrderSet) -> None:
         """Record a player's orders for a step; they replace any earlier ones."""
+        self._ordered.pop((o.game, o.turn), None)
         self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?",
                         [o.game, o.turn, o.player])
         self.db.execute(
@@ -329,6 +343,7 @@ class Store:
 
     def cancel_orders(self, game: str, turn: int, player: str) -> None:
         """Withdraw a player's orders for a step: they count as silent again (defaults at the deadline)."""
+        self._ordered.pop((game, turn), None)
         self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?", [game, turn, player])
 
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
@@ -339,7 +354,7 @@ class Store:
             sql += " and player = ?"
             args.append(player)
         out: dict[str, OrderSet] = {}
-        for r in self.db.query(sql + " order by id", args):
+        for r in self._q(sql + " order by id", args):
             out[r["player"]] = OrderSet(
                 game=game, turn=turn, player=r["player"],
                 orders=[Order(v, tuple(a), t) for v, a, t in json.loads(r["orders"])],
@@ -350,9 +365,14 @@ class Store:
 
     def ordered_players(self, game: str, turn: int) -> set[str]:
         """The players with current orders for a step (the keys of `current_orders`, without decoding them)."""
-        return {r[0] for r in self.db.execute(
+        if self._games is not None and (game, turn) in self._ordered:
+            return set(self._ordered[(game, turn)])
+        players = {r[0] for r in self.db.execute(
             "select player from orders indexed by orders_current where game = ? and turn = ? and current = 1",
             [game, turn])}
+        if self._games is not None:
+            self._ordered[(game, turn)] = set(players)
+        return players
 
     def order_history(self, game: str, turn: int, player: str | None = None) -> list[dict[str, Any]]:
         sql = "select * from orders where game = ? and turn = ?"
@@ -360,16 +380,22 @@ class Store:
         if player is not None:
             sql += " and player = ?"
             args.append(player)
-        return list(self.db.query(sql + " order by id", args))
+        return list(self._q(sql + " order by id", args))
 
     # --- step records ---
 
     def next_seq(self, game: str) -> int:
+        if self._games is not None and game in self._seqs:
+            return self._seqs[game]
         row = self.db.execute("select coalesce(max(seq), 0) from records where game = ?", [game]).fetchone()
-        return int(row[0]) + 1
+        seq = int(row[0]) + 1
+        if self._games is not None:
+            self._seqs[game] = seq
+        return seq
 
     def add_record(self, rec: dict[str, Any]) -> None:
         self._t("records").insert(rec)
+        self._seqs.pop(rec["game"], None)
 
     def replace_record(self, rec: dict[str, Any]) -> None:
         self._t("records").upsert(rec, pk=("game", "seq"))
@@ -380,14 +406,14 @@ class Store:
         if kind:
             sql += " and kind = ?"
             args.append(kind)
-        return list(self.db.query(sql + " order by seq", args))
+        return list(self._q(sql + " order by seq", args))
 
     def record_for_turn(self, game: str, turn: int) -> dict[str, Any] | None:
-        rows = list(self.db.query("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn]))
+        rows = list(self._q("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn]))
         return rows[0] if rows else None
 
     def record(self, game: str, seq: int) -> dict[str, Any] | None:
-        rows = list(self.db.query("select * from records where game = ? and seq = ?", [game, seq]))
+        rows = list(self._q("select * from records where game = ? and seq = ?", [game, seq]))
         return rows[0] if rows else None
 
     def mark_forum_written(self, game: str, seq: int) -> None:
@@ -407,7 +433,7 @@ class Store:
         return True
 
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
-        return list(self.db.query(
+        return list(self._q(
             "select * from outbox where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",
             [now, limit],
         ))
@@ -421,7 +447,7 @@ class Store:
         if game:
             sql += " and game = ?"
             args.append(game)
-        return list(self.db.query(sql + " order by created_at, rowid", args))
+        return list(self._q(sql + " order by created_at, rowid", args))
 
     def outbox_raw(self, item_id: str) -> bytes | None:
         row = self.db.execute("select raw from outbox where id = ?", [item_id]).fetchone()
@@ -439,7 +465,7 @@ class Store:
 
     def unreported_failures(self, game: str) -> list[dict[str, Any]]:
         """Mails of a game that could not be delivered and that no MJ digest has mentioned yet."""
-        return list(self.db.query(
+        return list(self._q(
             "select id, rcpt, subject, last_error from outbox where game = ? and status = 'failed' and reported = 0 "
             "order by created_at, rowid", [game]))
 
@@ -460,4 +486,4 @@ class Store:
                         [game, at, who, action, _j(detail)])
 
     def journal(self, game: str) -> list[dict[str, Any]]:
-        return list(self.db.query("select * from journal where game = ? order by id", [game]))
+        return list(self._q("select * from journal where game = ? order by id", [game]))
