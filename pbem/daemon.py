@@ -22,6 +22,7 @@ from pbem.config import Config, SecretSource
 from pbem.engine import Engine
 from pbem.faults import crashpoint
 from pbem.mail.inbox import (
+    CursorStore,
     ImapSource,
     MaildirSource,
     MailSource,
@@ -51,7 +52,7 @@ def _ssl_context(cafile: str | None) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
 
 
-def open_mailbox(config: Config, store: Store) -> MailSource:
+def open_mailbox(config: Config, store: CursorStore) -> MailSource:
     """The configured game mailbox: a local Maildir (the embedded default) or IMAP."""
     mb = config.mailbox
     if mb.kind == "maildir":

@@ -24,23 +24,16 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
             yield f"game {gid}", True, f"sender checks: auth = {g.auth}, passwords = {g.passwords}"
     db = Path(cfg.database)
     yield "database", True, f"{db} ({'exists' if db.exists() else 'will be created'})"
-    from pbem.daemon import open_transport, secret_provider
+    from pbem.daemon import open_mailbox, open_transport
 
     if cfg.mailbox.kind == "maildir":
         path = Path(cfg.mailbox.path)
         yield "mailbox", True, f"Maildir {path} ({'exists' if path.exists() else 'will be created'})"
     else:
-        from pbem.mail.inbox import ImapSource
-
         mb = cfg.mailbox
         try:
-            src = ImapSource(host=mb.host, port=mb.port, user=mb.user,
-                             password_provider=secret_provider(mb.password, "password"), folder=mb.folder,
-                             ssl=mb.security == "ssl", starttls=mb.security == "starttls",
-                             ssl_context=_ctx(mb.cafile) if mb.security != "none" else None,
-                             oauth2_token_provider=secret_provider(mb.oauth2_token, "token"), cursors=_NoCursors(),
-                             processed_folder=mb.processed_folder)
-            src.check_login()
+            src = open_mailbox(cfg, _NoCursors())
+            src.check_login()  # type: ignore[attr-defined]
             src.close()
             yield "mailbox", True, f"IMAP login {mb.user}@{mb.host}:{mb.port} ok, folder {mb.folder} readable"
         except Exception as e:
@@ -55,12 +48,6 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
             yield "outbox", True, f"SMTP login {cfg.outbox.user or '(no auth)'}@{cfg.outbox.host}:{cfg.outbox.port} ok"
         except Exception as e:
             yield "outbox", False, f"SMTP {cfg.outbox.host}:{cfg.outbox.port}: {e}"
-
-
-def _ctx(cafile: str | None):  # type: ignore[no-untyped-def]
-    import ssl
-
-    return ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
 
 
 class _NoCursors:
