@@ -79,15 +79,17 @@ def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER
         if key in keys:
             return keys[key], list(tokens[end:])
     # No exact prefix: allow a unique-prefix or near-miss match on the first word(s).
+    first_doubt: OrderAmbiguousError | None = None
     for end in range(len(tokens), 0, -1):
         try:
             return match_name(" ".join(tokens[:end]), candidates, what=what), list(tokens[end:])
         except OrderSyntaxError:
             continue
-        except OrderAmbiguousError:
-            if end == 1:
-                raise
-            continue
+        except OrderAmbiguousError as e:
+            # the longest run that is *almost* a name gives the best "did you mean" ("Jouer 05" -> "Joueur 05")
+            first_doubt = first_doubt or e
+    if first_doubt is not None:
+        raise first_doubt
     return match_name(" ".join(tokens), candidates, what=what), []
 
 

@@ -170,3 +170,10 @@ def test_name_matching_fails_only_with_order_errors(text):
     except OrderError:
         pass
     assert fold(fold(text)) == fold(text)
+
+
+def test_a_misspelt_multi_word_name_is_suggested_whole():
+    names = [f"Joueur {i:02d}" for i in range(40)]
+    with pytest.raises(OrderAmbiguousError) as e:
+        take_name(["Jouer", "05"], names)
+    assert "vouliez-vous dire Joueur 05" in e.value.msg.fr
