@@ -107,3 +107,52 @@ def test_same_mails_and_seed_give_byte_identical_outgoing_mail(tmp_path):
         finally:
             d.close()
     assert len(runs[0]) > 100 and runs[0] == runs[1]
+
+
+ROLE_WORDS = {  # the French role names of the start mails, back to role codes (rule text, "Glossaire")
+    "Garde Royal": "garde", "Lord Commandant de la Garde Royale": "lord_commandant",
+    "Maître des Chuchoteurs (Conseil Restreint)": "chuchoteurs", "Grand Argentier (Conseil Restreint)": "argentier",
+    "Grand Mestre (Conseil Restreint)": "mestre", "fidèle Lannister": "fidele",
+    "chef Stark": "stark_chef", "sergent Stark": "stark_sergent", "Homme de Main Stark": "stark_hm",
+    "chef Tyrell": "tyrell_chef", "sergent Tyrell": "tyrell_sergent", "Homme de Main Tyrell": "tyrell_hm",
+}
+
+
+@pytest.mark.parametrize("seed", ["01", "02", "03"])
+def test_pour_ma_belle_start_mails_tell_exactly_what_the_rules_allow(tmp_path, seed):
+    """Oracle from the rule text ("Au départ du jeu un Homme de Main ne connaît que l'identité de son sergent.
+    Un sergent connaît le chef et ses Hommes de Main. Le chef connaît toute l'organisation."; the Donjon Rouge
+    members know each other's exact roles; nobody knows the fidèles), checked on the mails as sent."""
+    from .tests_helpers_pmb import start_mails
+
+    state, mails = start_mails(tmp_path, seed * 32)
+    players = state.players
+    donjon = [n for n, p in players.items() if p.code in ("garde", "lord_commandant", "chuchoteurs", "argentier",
+                                                          "mestre")]
+    for name, p in players.items():
+        text = mails[name]
+        found = re.search(r"Vous connaissez : (.*?)\.(?:\n|$)", text)
+        told = {}
+        if found:
+            for item in re.findall(r"([^,()]+?) \(([^()]*(?:\([^()]*\))?[^()]*)\)", found.group(1)):
+                told[item[0].strip()] = ROLE_WORDS[item[1].strip()]
+        team, rank = p.code.split("_") if "_" in p.code and p.code != "lord_commandant" else ("lannister", p.code)
+        if name in donjon:
+            allowed = {n: players[n].code for n in donjon if n != name}
+        elif rank == "hm":
+            allowed = {p.sergent: players[p.sergent].code} if p.sergent else {}
+        elif rank == "sergent":
+            chef = next(n for n, q in players.items() if q.code == f"{team}_chef")
+            allowed = {chef: f"{team}_chef", **{n: q.code for n, q in players.items() if q.sergent == name}}
+        elif rank == "chef":
+            allowed = {n: q.code for n, q in players.items() if q.team == team and n != name}
+        else:  # fidèle
+            allowed = {}
+        assert told == allowed, (name, p.code)
+        if rank == "chef":
+            assert len(told) >= 11  # 3 sergents and 8-11 Hommes de Main: the parse really read the list
+        # and nothing else in the mail names a role: only "Vous êtes <own role>." and the list above
+        rest = text.replace(found.group(0) if found else "", "")
+        own = next(w for w, c in ROLE_WORDS.items() if c == p.code)
+        rest = rest.replace(f"Vous êtes {own}.", "")
+        assert not [w for w in ROLE_WORDS if w in rest], (name, rest)
