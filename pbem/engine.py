@@ -55,7 +55,14 @@ SETUP_TITLE = Msg("Début de partie", "Game start")
 
 
 class EngineError(Exception):
-    """An MJ command that cannot be done; the message says why."""
+    """An MJ command that cannot be done; the message says why (in English, for the MJ's terminal).
+
+    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
+    """
+
+    def __init__(self, text: str, key: str | None = None):
+        super().__init__(text)
+        self.key = key
 
 
 # --- common commands (all games), French first, English aliases ---
@@ -304,13 +311,14 @@ class Engine:
             raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)")
         name = " ".join(name.split())
         if not _NAME_OK.match(name):
-            raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters")
+            raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
+                              "invalid_name")
         address = address.strip().lower()
         for p in self.store.players(game_id):
             if fold(p.name) == fold(name):
-                raise EngineError(f"the name {p.name!r} is already taken in {game_id}")
+                raise EngineError(f"the name {p.name!r} is already taken in {game_id}", "name_taken")
             if p.address == address:
-                raise EngineError(f"{address} is already registered in {game_id} as {p.name!r}")
+                raise EngineError(f"{address} is already registered in {game_id} as {p.name!r}", "address_taken")
         seat: dict[str, Any] = {}
         if role:
             seat["role"] = role
@@ -485,12 +493,9 @@ class Engine:
                             subject_in=mail.subject, received=self.local(game_id, iso(now)))
             letters.append(Letter(f"rejected-{mail.message_id}", game_id, self.game(game_id).turn, "notice", player.address,
                                   t.subject, t.body))
-        t = r.mail_text("notice_mj", tag=self._tag(game_id), deadline=None, text=_m(
-            self.settings(game_id),
-            f"Message refusé (authentification : {reason}) : expéditeur {mail.from_addr}, "
-            f"objet « {mail.subject} »" + (f", au nom de {player.name}." if player else "."),
-            f"Message refused (authentication: {reason}): sender {mail.from_addr}, subject \"{mail.subject}\""
-            + (f", in the name of {player.name}." if player else ".")))
+        t = r.mail_text("notice_mj", tag=self._tag(game_id), deadline=None, text=r.message(
+            "refused_mail", reason=reason, sender=mail.from_addr, subject=mail.subject,
+            player=player.name if player else None))
         letters += [Letter(f"rejected-mj-{mail.message_id}", game_id, self.game(game_id).turn, "notice", mj, t.subject, t.body)
                     for mj in self.settings(game_id).mj]
         self._queue(letters, now)
@@ -513,6 +518,7 @@ class Engine:
         g = self.game(game_id)
         ruleset = self.ruleset(game_id)
         s = self.settings(game_id)
+        say = self.renderer(game_id).message
         state = self._state_cached(g)
         result = MailResult()
         accepted: dict[str, list[Order]] = {}
@@ -522,16 +528,14 @@ class Engine:
             lines = [mail.subject]
         for line in lines[:200]:
             if len(line) > 500:
-                result.verdicts.append(LineVerdict(line[:80] + "…", False, _m(s, "ligne trop longue (500 caractères "
-                                                                                   "au plus)", "line too long (500 "
-                                                                                   "characters at most)")))
+                result.verdicts.append(LineVerdict(line[:80] + "…", False, say("line_too_long")))
                 continue
             head, _, rest = line.partition(" ")
             cmd = COMMANDS.get(fold(head).strip(":,.!"))
             if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in JOIN_PHRASES):
                 cmd, rest = "JOIN", ""
             if cmd == "END":
-                result.verdicts.append(LineVerdict(line, True, _m(s, "fin des ordres", "end of orders")))
+                result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
                 break
             if cmd is not None:
                 self._command(game_id, g, cmd, rest.strip(), actor, mail, line, result, state, mail.message_id,
@@ -542,14 +546,11 @@ class Engine:
                 state = self._state_cached(g)
                 continue
             if actor is None:
-                result.verdicts.append(LineVerdict(line, False, _m(
-                    s, "adresse inconnue dans cette partie : inscrivez-vous d'abord (INSCRIPTION <nom>)",
-                    "unknown address in this game: register first (JOIN <name>)")))
+                result.verdicts.append(LineVerdict(line, False, say("unknown_address")))
                 continue
             if g.phase != "running" or state is None:
-                why = ("la partie n'a pas encore commencé", "the game has not started yet") if g.phase == \
-                    "registration" else ("la partie est terminée", "the game is over")
-                result.verdicts.append(LineVerdict(line, False, _m(s, *why)))
+                why = "not_started" if g.phase == "registration" else "game_over"
+                result.verdicts.append(LineVerdict(line, False, say(why)))
                 continue
             acting = actor
             try:
@@ -560,17 +561,15 @@ class Engine:
             outcome = self._immediate(game_id, g, state, acting, order, now, result)
             if outcome is not None:
                 g, state = outcome
-                result.verdicts.append(LineVerdict(line, True, _m(s, "fait", "done")))
+                result.verdicts.append(LineVerdict(line, True, say("done")))
                 continue
             if acting == MJ:
-                e2 = OrderNotAllowedError(Msg("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>",
-                                              "the MJ gives a player's orders with FOR <player>: <order>"))
-                result.verdicts.append(LineVerdict(line, False, e2.msg.get(s.language), e2.label.get(s.language)))
+                result.verdicts.append(LineVerdict(line, False, say("mj_use_for"),
+                                                   OrderNotAllowedError.label.get(s.language)))
                 continue
             if acting not in {p.player for p in self._prompts_cached(game_id, state)}:
-                e2 = OrderNotAllowedError(Msg("aucune décision n'est attendue de vous pour cette étape",
-                                              "no decision is expected from you in this step"))
-                result.verdicts.append(LineVerdict(line, False, e2.msg.get(s.language), e2.label.get(s.language)))
+                result.verdicts.append(LineVerdict(line, False, say("not_your_step"),
+                                                   OrderNotAllowedError.label.get(s.language)))
                 continue
             accepted.setdefault(acting, []).append(order)
             lines_for.setdefault(acting, []).append(line)
@@ -597,41 +596,32 @@ class Engine:
         s = self.settings(game_id)
         ruleset = self.ruleset(game_id)
         r = self.renderer(game_id)
-        lang = s.language
+        say = r.message
         if cmd == "JOIN":
             name = rest or (mail.from_name or "")
             if actor is not None and actor != MJ:
-                result.verdicts.append(LineVerdict(line, False, _m(s, f"vous êtes déjà inscrit sous le nom {actor}",
-                                                                    f"you are already registered as {actor}")))
+                result.verdicts.append(LineVerdict(line, False, say("already_registered", name=actor)))
                 return
             if g.phase != "registration":
-                result.verdicts.append(LineVerdict(line, False, _m(
-                    s, "les inscriptions sont closes ; écrivez au MJ pour remplacer un joueur",
-                    "registration is closed; write to the MJ to replace a player")))
+                result.verdicts.append(LineVerdict(line, False, say("registration_closed")))
                 return
             if not rest and not _NAME_OK.match(" ".join(name.split())):
-                result.verdicts.append(LineVerdict(line, False, _m(
-                    s, "indiquez votre nom de personnage : INSCRIPTION <nom>", "give your character name: JOIN <name>")))
+                result.verdicts.append(LineVerdict(line, False, say("give_a_name")))
                 return
             password = given_password(mail.text) if s.passwords else None
             if s.passwords and not password:
-                result.verdicts.append(LineVerdict(line, False, _m(
-                    s, "cette partie demande un mot de passe : ajoutez une ligne MOTDEPASSE <secret>",
-                    "this game needs a password: add a line PASSWORD <secret>")))
+                result.verdicts.append(LineVerdict(line, False, say("password_needed")))
                 return
             try:
                 p = self.add_player(game_id, name, mail.from_addr, now, by=mail.from_addr, password=password)
             except EngineError as e:
-                result.verdicts.append(LineVerdict(line, False, _translate_engine_error(str(e), lang)))
+                result.verdicts.append(LineVerdict(line, False, say(e.key) if e.key else str(e)))
                 return
-            result.verdicts.append(LineVerdict(line, True, _m(s, f"inscrit sous le nom {p.name}",
-                                                               f"registered as {p.name}")))
+            result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
             result.joined = p.name
             return
         if actor is None:
-            result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else _m(
-                s, "adresse inconnue dans cette partie : inscrivez-vous d'abord (INSCRIPTION <nom>)",
-                "unknown address in this game: register first (JOIN <name>)")))
+            result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else say("unknown_address")))
             if cmd == "HELP":
                 result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=[],
                                                 registration=g.phase == "registration").body)
@@ -645,7 +635,7 @@ class Engine:
         if cmd == "STATUS":
             result.verdicts.append(LineVerdict(line, True))
             if state is None:
-                result.extra.append(_m(s, "La partie n'a pas encore commencé.", "The game has not started yet."))
+                result.extra.append(say("not_started_sentence"))
                 return
             result.extra.append(self.status_text(game_id, actor))
             return
@@ -655,14 +645,12 @@ class Engine:
             return
         if cmd == "CANCEL":
             if actor == MJ or g.phase != "running":
-                result.verdicts.append(LineVerdict(line, False, _m(s, "rien à annuler", "nothing to cancel")))
+                result.verdicts.append(LineVerdict(line, False, say("nothing_to_cancel")))
                 return
             self.store.cancel_orders(game_id, g.turn, actor)
             if g.early_at:  # not everyone has ordered any more
                 self.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
-            result.verdicts.append(LineVerdict(line, True, _m(
-                s, "ordres annulés : sans nouvel ordre, les ordres par défaut s'appliqueront",
-                "orders cancelled: without new orders, the defaults will apply")))
+            result.verdicts.append(LineVerdict(line, True, say("cancelled")))
             return
         if cmd == "REPORT":
             try:
@@ -670,13 +658,11 @@ class Engine:
                 if not 0 <= turn < max(g.turn, 1):
                     raise ValueError(turn)
             except ValueError:
-                result.verdicts.append(LineVerdict(line, False, _m(s, f"RAPPORT attend un numéro de tour déjà joué, de 0 (début de partie) à {max(g.turn - 1, 0)}",
-                f"REPORT needs the number of a turn already played, 0 (game start) to {max(g.turn - 1, 0)}")))
+                result.verdicts.append(LineVerdict(line, False, say("report_needs_turn", last=max(g.turn - 1, 0))))
                 return
             text = self.report_text(game_id, actor, turn)
             if text is None:
-                result.verdicts.append(LineVerdict(line, False, _m(s, f"pas de compte rendu pour le tour {turn}",
-                                                                    f"no report for turn {turn}")))
+                result.verdicts.append(LineVerdict(line, False, say("no_report", turn=turn)))
                 return
             result.verdicts.append(LineVerdict(line, True))
             result.extra.append(text)
@@ -689,14 +675,13 @@ class Engine:
                   state: Any, key: str, now: datetime) -> None:
         """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged)."""
         s = self.settings(game_id)
+        say = self.renderer(game_id).message
         if actor != MJ:
-            result.verdicts.append(LineVerdict(line, False, _m(s, "seul le MJ peut donner des ordres pour un autre "
-                                                                  "joueur", "only the MJ may order for another player")))
+            result.verdicts.append(LineVerdict(line, False, say("only_mj_for")))
             return
         who, sep, order_text = rest.partition(":")
         if not sep or state is None:
-            result.verdicts.append(LineVerdict(line, False, _m(s, "syntaxe : POUR <joueur> : <ordre>",
-                                                                "syntax: FOR <player>: <order>")))
+            result.verdicts.append(LineVerdict(line, False, say("for_syntax")))
             return
         from pbem.names import match_name
 
@@ -709,7 +694,7 @@ class Engine:
             return
         done = self._immediate(game_id, g, state, player, order, now, result, author=MJ)
         if done is not None:
-            result.verdicts.append(LineVerdict(line, True, _m(s, f"fait pour {player}", f"done for {player}")))
+            result.verdicts.append(LineVerdict(line, True, say("done_for", player=player)))
             self.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
             return
         current = self.store.current_orders(game_id, g.turn, player).get(player)
@@ -718,8 +703,7 @@ class Engine:
             order_text.strip()]
         self.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines, "mj", key, iso(now)))
         self.store.log(game_id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
-        result.verdicts.append(LineVerdict(line, True, _m(s, f"ordre enregistré pour {player}",
-                                                           f"order recorded for {player}")))
+        result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))
         self._check_early(game_id, now)
 
     def _immediate(self, game_id: str, g: GameRow, state: Any, player: str, order: Order, now: datetime,
@@ -818,11 +802,10 @@ class Engine:
 
     def orders_text(self, game_id: str, player: str) -> str:
         g = self.game(game_id)
-        s = self.settings(game_id)
         current = self.store.current_orders(game_id, g.turn, player).get(player)
         if current is None or not current.orders:
-            return _m(s, f"Aucun ordre enregistré pour l'étape {g.turn}.", f"No orders recorded for step {g.turn}.")
-        head = _m(s, f"Vos ordres pour l'étape {g.turn} :", f"Your orders for step {g.turn}:")
+            return self.renderer(game_id).message("no_orders", turn=g.turn)
+        head = self.renderer(game_id).message("your_orders", turn=g.turn)
         return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
 
     def report_text(self, game_id: str, player: str, turn: int) -> str | None:
@@ -1298,22 +1281,6 @@ def run_resolve(ruleset: Ruleset, state: Any, orders: Mapping[str, Sequence[Orde
     """`Ruleset.resolve` with the cyclic garbage collector paused (see `gc_paused`)."""
     with gc_paused():
         return ruleset.resolve(state, orders, dice)
-
-
-def _m(s: GameConfig, fr: str, en: str) -> str:
-    return en if s.language == "en" else fr
-
-
-def _translate_engine_error(text: str, lang: str) -> str:
-    if lang == "en":
-        return text
-    if "already taken" in text:
-        return "ce nom est déjà pris : choisissez-en un autre"
-    if "already registered" in text:
-        return "cette adresse est déjà inscrite"
-    if "invalid player name" in text:
-        return "nom invalide : lettres, chiffres, espaces, - ' . seulement, 40 caractères au plus"
-    return text
 
 
 def read(raw: bytes) -> IncomingMail:

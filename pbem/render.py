@@ -125,6 +125,11 @@ class Renderer:
             return None
         return env.get_template(name).module
 
+    def message(self, key: str, **params: Any) -> str:
+        """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
+        module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module
+        return str(getattr(module, key)(params)).strip()
+
     def has_macro(self, kind: str) -> bool:
         module = self._events_module(self.mail)
         return module is not None and hasattr(module, kind)

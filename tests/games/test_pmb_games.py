@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -283,27 +282,7 @@ def test_M_every_event_kind_renders_in_both_languages(lang: str) -> None:
     assert "Arya" in text and "stark" not in text.lower()
 
 
-# ---------------------------------------------------------------- speed
-
-
-def _turn_time(n: int, turns: int = 5) -> float:
-    st, _ = RULESET.setup([Seat(f"J{i:05d}") for i in range(n)], {}, Dice("ab", "setup"))
-    total = 0.0
-    for _ in range(turns):
-        orders = orders_of(st, {p.player: random_orders(st, p.player, 1) for p in RULESET.prompts(st)})
-        t0 = time.perf_counter()
-        st, _ = RULESET.resolve(st, orders, Dice("ab", f"step-{st.turn}"))
-        total += time.perf_counter() - t0
-        if st.finished:
-            break
-    return total / turns
-
-
-def test_Z_a_40_player_turn_resolves_well_under_10_ms_and_scales_about_linearly() -> None:
-    t40 = min(_turn_time(40) for _ in range(3))
-    t400 = _turn_time(400, 3)
-    assert t40 < 0.010, t40
-    assert t400 < 30 * max(t40, 0.0005), (t40, t400)
+# Speed is measured by `make bench` (scripts/bench.py, section 6), never in a timed test.
 
 
 def _unused(_: Sequence[object]) -> None:  # keep imports honest for ruff
