@@ -934,7 +934,7 @@ class IntrigueRuleset:
         win = winners(state)
         best, best_en = fmt(state.money[win[0]]), f"{state.money[win[0]]:,}"
         if len(win) == 1:
-            return Outcome(tuple(win), Msg(f"{win[0]} est le plus riche avec {best}.",
+            return Outcome(tuple(win), Msg(f"{win[0]} a la plus grosse fortune : {best}.",
                                            f"{win[0]} is the richest with {best_en}."))
         return Outcome(tuple(win), Msg(f"Victoire partagée entre {', '.join(win)} avec {best} chacun.",
                                        f"Shared victory between {', '.join(win)} with {best_en} each."))
