@@ -106,7 +106,10 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         src = source or open_mailbox(config, store)
         try:
             def sink(batch: list[RawMessage]) -> None:
-                report.fetched += store.store_raw([(m.key, m.raw) for m in batch], iso(now))
+                # a mail is judged by when the mailbox received it (never later than now): a cron
+                # pass after a deadline still counts a mail that arrived before it
+                report.fetched += store.store_raw([(m.key, m.raw) for m in batch], iso(now),
+                                                  [iso(min(m.received, now)) if m.received else None for m in batch])
 
             src.fetch_new(sink)
             crashpoint("after-fetch")

@@ -204,14 +204,19 @@ class Store:
 
     # --- inbound messages ---
 
-    def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: str) -> int:
-        """Store raw messages by source key, in one transaction.  Already stored keys are skipped."""
+    def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: str,
+                  times: Sequence[str | None] | None = None) -> int:
+        """Store raw messages by source key, in one transaction.  Already stored keys are skipped.
+
+        ``times`` gives each message's own receipt time when the mailbox knows it (else ``received_at``).
+        """
+        when = [t or received_at for t in times] if times is not None else [received_at] * len(items)
         with self.atomic():
             before = self.db.conn.total_changes
             self.db.conn.executemany(
                 "insert into messages (key, message_id, received_at, raw, size, status, game, sender, verdict, "
                 "processed_at) values (?, '', ?, ?, ?, 'new', '', '', '', '') on conflict (key) do nothing",
-                [(key, received_at, raw, len(raw)) for key, raw in items])
+                [(key, w, raw, len(raw)) for (key, raw), w in zip(items, when, strict=True)])
             return self.db.conn.total_changes - before
 
     def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, str]]:

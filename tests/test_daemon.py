@@ -55,3 +55,38 @@ mj = "mj@pbem.test"
         out, _ = proc.communicate(timeout=20)
     assert proc.returncode == 0, out
     assert "pbem daemon started" in out
+
+
+def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path):
+    """Mail that reached the Maildir before the deadline counts for the closing step even if the cron pass
+    that reads it comes later; mail that arrived after the deadline counts for the next step."""
+    import json
+    import mailbox
+    from datetime import UTC, datetime, timedelta
+
+    from helpers import make_config
+    from pbem.daemon import tick
+    from pbem.engine import Engine
+    from pbem.store import Store
+
+    t0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+    cfg = make_config(tmp_path)
+    store = Store(cfg.database)
+    e = Engine(cfg, store)
+    e.new_game("toy1", t0, seed="ab" * 32)
+    for i, name in enumerate(["Arya", "Bran"]):
+        e.add_player("toy1", name, f"p{i}@pbem.test", t0)
+    e.start_game("toy1", t0)
+    deadline = t0 + timedelta(days=2)
+    inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+    on_time = inbox.add(make_mail("p0@pbem.test", "GUESS 7", message_id="<on-time@x>"))
+    late = inbox.add(make_mail("p1@pbem.test", "GUESS 2", message_id="<late@x>"))
+    for key, when in ((on_time, deadline - timedelta(minutes=2)), (late, deadline + timedelta(minutes=2))):
+        path = tmp_path / "inbox" / "new" / key
+        os.utime(path, (when.timestamp(), when.timestamp()))
+    tick(cfg, store, deadline + timedelta(minutes=5))  # cron ran 5 minutes after the deadline
+    rec = store.record_for_turn("toy1", 1)
+    orders = json.loads(rec["orders"])
+    assert orders["Arya"]["orders"] == [["GUESS", [7], "GUESS 7"]]  # arrived in time: counted
+    assert json.loads(rec["defaults"]) == ["Bran"]  # arrived late: not for step 1
+    store.close()

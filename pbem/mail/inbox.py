@@ -25,6 +25,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -46,6 +47,8 @@ class RawMessage:
 
     key: str
     raw: bytes
+    received: datetime | None = None
+    """When the mailbox received it (IMAP INTERNALDATE, Maildir file time), if known: deadlines are judged by it."""
 
 
 class CursorStore(Protocol):
@@ -218,10 +221,12 @@ class MaildirSource:
             kept: list[tuple[str, str, str]] = []
             for pos, sub, fname in part:
                 try:
-                    raw = (self.path / sub / fname).read_bytes()
+                    path = self.path / sub / fname
+                    raw = path.read_bytes()
+                    received = datetime.fromtimestamp(path.stat().st_mtime, UTC)
                 except FileNotFoundError:
                     continue
-                batch.append(RawMessage(self._key(fname.split(":", 1)[0]), raw))
+                batch.append(RawMessage(self._key(fname.split(":", 1)[0]), raw, received))
                 kept.append((pos, sub, fname))
             if not batch:
                 continue
@@ -490,11 +495,12 @@ class ImapSource:
         count = 0
         for chunk in _chunks(uids, self.batch_size):
             try:
-                data = client.fetch(chunk, ["BODY.PEEK[]", "RFC822.SIZE"])
+                data = client.fetch(chunk, ["BODY.PEEK[]", "RFC822.SIZE", "INTERNALDATE"])
             except _IMAP_ERRORS as e:
                 raise self._error("fetch", e) from e
             batch = [
-                RawMessage(self.key_for(uidvalidity, uid), bytes(data[uid][b"BODY[]"]))
+                RawMessage(self.key_for(uidvalidity, uid), bytes(data[uid][b"BODY[]"]),
+                           _internal_date(data[uid].get(b"INTERNALDATE")))
                 for uid in chunk
                 if uid in data and b"BODY[]" in data[uid]
             ]
@@ -591,6 +597,13 @@ class ImapSource:
         except _IMAP_ERRORS as e:
             _quiet_shutdown(client)
             raise MailSourceError(f"IMAP {self._where()}: cannot open {self.folder!r}: {_text(e)}") from e
+
+
+def _internal_date(value: Any) -> datetime | None:
+    """The server's receipt time as an aware UTC datetime (imapclient gives a naive local time by default)."""
+    if not isinstance(value, datetime):
+        return None
+    return (value if value.tzinfo else value.astimezone()).astimezone(UTC)
 
 
 def _is_news(resp: Any) -> bool:
