@@ -441,6 +441,45 @@ def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now
             click.echo(f"{retry(e.store, chosen, _now(now))} mail(s) queued again")
 
 
+# ---------------------------------------------------------------- inbound mail
+
+
+@main.group()
+def mail() -> None:
+    """Inbound mail as stored: list it, and process failed mail again.
+
+    Example: pbem mail list --status error
+    """
+
+
+@mail.command("list")
+@click.option("--status", type=click.Choice(["new", "done", "error"]))
+@click.pass_context
+def mail_list(ctx: click.Context, status: str | None) -> None:
+    """Stored inbound mail with its verdict.
+
+    Example: pbem mail list --status error
+    """
+    with _engine(ctx) as e:
+        for m in e.store.messages(status):
+            click.echo(f"{m['status']:5} {m['received_at']} {m['game'] or '-':10} {m['sender'] or '-':30} "
+                       f"{m['verdict']}  [{m['key']}]")
+
+
+@mail.command("retry")
+@click.argument("keys", nargs=-1)
+@click.option("--errors", "all_errors", is_flag=True, help="Every mail whose processing failed.")
+@click.pass_context
+def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> None:
+    """Process stored mail again with the next tick (after fixing what made it fail).
+
+    Example: pbem mail retry --errors
+    """
+    with _engine(ctx) as e:
+        chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
+        click.echo(f"{e.store.requeue_messages(chosen)} mail(s) will be processed again")
+
+
 # ---------------------------------------------------------------- audit
 
 

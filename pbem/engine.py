@@ -389,12 +389,23 @@ class Engine:
     def _process_alone(self, key: str, raw: bytes, now: datetime, received_at: str | None) -> str:
         try:
             return self.process_message(key, raw, now, received_at)
-        except Exception as e:  # a bug must not stall the game: keep the mail, say why, go on
+        except Exception as e:  # a bug must not stall the game: keep the mail, say why, tell the MJ, go on
             log.exception("processing message %s failed", key)
             verdict = f"error: {type(e).__name__}: {e}"[:500]
+            mail = read_message(raw)
+            try:
+                game_id = self.route(mail)
+            except Exception:
+                game_id = None
             with self.store.atomic():
-                self.store.mark_message(key, message_id="", status="error", game="", sender="", verdict=verdict,
-                                        processed_at=iso(now))
+                self.store.mark_message(key, message_id=mail.message_id, status="error", game=game_id or "",
+                                        sender=mail.from_addr, verdict=verdict, processed_at=iso(now))
+                if game_id is not None:
+                    r = self.renderer(game_id)
+                    t = r.mail_text("notice_mj", tag=self._tag(game_id), deadline=None, text=r.message(
+                        "mail_failed", sender=mail.from_addr, subject=mail.subject, error=verdict, stored=key))
+                    self._queue([Letter(f"error-{mail.message_id}", game_id, 0, "notice", mj, t.subject, t.body)
+                                 for mj in self.settings(game_id).mj], now)
             return verdict
 
     def process_message(self, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
@@ -432,8 +443,13 @@ class Engine:
         if g is not None and received is not None and self._fire_at(g) is not None:
             fire_at = self._fire_at(g)
             if fire_at is not None and fire_at <= received:
-                # this mail arrived after the deadline (cron lag, daemon outage): the step closes first
-                self.resolve(game_id, fire_at)
+                # this mail arrived after the deadline (daemon outage): the step closes first, without it.
+                # A failure here must not cost the mail: it is then read against the open step, and the
+                # tick's own deadline pass reports the failure (the forum file is written by the tick).
+                try:
+                    self.resolve(game_id, now, closed_at=fire_at, write_forum=False)
+                except Exception:
+                    log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire_at))
                 g = self.store.game(game_id)
         if g is None:
             self._reply_plain(key, mail, "no_game_yet", now, game_id)
@@ -647,9 +663,13 @@ class Engine:
             if actor == MJ or g.phase != "running":
                 result.verdicts.append(LineVerdict(line, False, say("nothing_to_cancel")))
                 return
+            if actor not in self.store.ordered_players(game_id, g.turn):
+                result.verdicts.append(LineVerdict(line, False, say("nothing_to_cancel")))
+                return
             self.store.cancel_orders(game_id, g.turn, actor)
-            if g.early_at:  # not everyone has ordered any more
+            if g.early_at:  # not everyone has ordered any more (unless this player was not awaited)
                 self.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
+                self._check_early(game_id, now)
             result.verdicts.append(LineVerdict(line, True, say("cancelled")))
             return
         if cmd == "REPORT":
@@ -744,8 +764,10 @@ class Engine:
                 letters.append(Letter(f"rec{seq}-private-{p.name}", game_id, g.turn, "private", p.address,
                                       t.subject, t.body, record_seq=seq))
         if author != MJ:
+            ctx = self._digest_context(game_id, seq)
+            self.store.mark_reported([f["id"] for f in ctx["failed"]])
             t = r.mail_text("digest", tag=self._tag(game_id), title=order.text, deadline=None, next_title=None,
-                            final=None, rectificatif=False, seed=None, **self._digest_context(game_id, seq))
+                            final=None, rectificatif=False, seed=None, **ctx)
             letters += [Letter(f"rec{seq}-digest", game_id, g.turn, "digest", mj, t.subject, t.body,
                                record_seq=seq) for mj in s.mj]
         self._queue(letters, now)
@@ -763,8 +785,9 @@ class Engine:
             ruleset = self.ruleset(game_id)
             prompts = self._prompts_cached(game_id, state)
             current = self.store.ordered_players(game_id, g.turn)
-            prompted = len({p.player for p in prompts if p.required})
-            waiting = len({p.player for p in prompts if p.required and p.player not in current})
+            # count every prompted player, required or not: who is required can be private (a hidden PMB Conseil)
+            prompted = len({p.player for p in prompts})
+            waiting = len({p.player for p in prompts if p.player not in current})
             if any(p.player == actor for p in prompts) and actor not in current:
                 missing = [ruleset.step_title(state).get(self.settings(game_id).language)]
         errors = sum(1 for v in result.verdicts if not v.ok)
@@ -987,8 +1010,13 @@ class Engine:
         new_state, events = run_resolve(self.ruleset(game_id), state, orders, dice)
         return new_state, events, dice, orders, defaults, sources
 
-    def resolve(self, game_id: str, now: datetime) -> bool:
-        """Resolve the open step now.  Idempotent: a step already resolved is left alone (False)."""
+    def resolve(self, game_id: str, now: datetime, *, closed_at: datetime | None = None,
+                write_forum: bool = True) -> bool:
+        """Resolve the open step now.  Idempotent: a step already resolved is left alone (False).
+
+        ``closed_at`` records when the step really closed (its deadline) when it is resolved late;
+        the next step still opens from ``now``, so players always get a full step after their results.
+        """
         g = self.game(game_id)
         if g.phase != "running":
             return False
@@ -1005,12 +1033,14 @@ class Engine:
             seq = self.store.next_seq(game_id)
             rec = self._record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
                                {p: {"orders": [[o.verb, list(o.args), o.text] for o in os], **sources[p]}
-                                for p, os in orders.items()}, defaults, dice.rolls, events, new_state, now)
+                                for p, os in orders.items()}, defaults, dice.rolls, events, new_state,
+                               closed_at or now)
             self.store.add_record(rec)
             g2 = self._open_step(g, new_state, g.turn + 1, now)
             self._queue(self._step_letters(g2, seq, g.turn, events, new_state, now), now)
             crashpoint("mid-resolution")
-        self.write_forum(game_id)
+        if write_forum:
+            self.write_forum(game_id)
         return True
 
     def _step_letters(self, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,

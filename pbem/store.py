@@ -23,7 +23,8 @@ SCHEMA_VERSION = 1
 
 
 _OUTBOX_COLUMNS = frozenset({"id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts",
-                             "next_attempt_at", "last_error", "created_at", "sent_at", "record_seq"})
+                             "next_attempt_at", "last_error", "created_at", "sent_at", "record_seq",
+                             "reported"})
 
 
 def _j(value: Any) -> str:
@@ -187,6 +188,8 @@ class Store:
             )
             t("outbox").create_index(["status", "next_attempt_at"])
             t("outbox").create_index(["rcpt", "created_at"])
+        if "reported" not in self._t("outbox").columns_dict:  # databases created before this column
+            self._t("outbox").add_column("reported", int, not_null_default=0)
         if "cursors" not in self.db.table_names():
             t("cursors").create({"source": str, "value": str}, pk="source")
         if "journal" not in self.db.table_names():
@@ -241,6 +244,22 @@ class Store:
             "where key = ?", [message_id, status, game, sender, verdict, processed_at, key])
         if cur.rowcount == 0:
             raise sqlite_utils.db.NotFoundError(key)
+
+    def messages(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Stored inbound messages (without their bytes), oldest first."""
+        sql = "select key, message_id, received_at, status, game, sender, verdict, processed_at from messages"
+        rows = self._q(sql + (" where status = ?" if status else "") + " order by received_at, rowid",
+                       [status] if status else [])
+        return rows
+
+    def requeue_messages(self, keys: Sequence[str]) -> int:
+        """Put messages back to be processed again (after fixing what made them fail)."""
+        n = 0
+        with self.atomic():
+            for key in keys:
+                n += self.db.execute("update messages set status = 'new' where key = ? and status != 'new'",
+                                     [key]).rowcount
+        return n
 
     def message_raw(self, key: str) -> bytes | None:
         row = self.db.execute("select raw from messages where key = ?", [key]).fetchone()

@@ -65,6 +65,7 @@ def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path)
     from datetime import UTC, datetime, timedelta
 
     from helpers import make_config
+
     from pbem.daemon import tick
     from pbem.engine import Engine
     from pbem.store import Store

@@ -397,3 +397,47 @@ def test_undelivered_mail_is_reported_in_the_next_mj_digest_once(eng):
     digests = [body(m) for m in outbox_messages(eng.store, kind="digest")]
     assert "550 no such user" in digests[1]  # the first digest after the failure
     assert "550 no such user" not in digests[2]  # and only that one
+
+
+def test_a_failing_mail_is_kept_the_mj_is_told_and_it_can_be_processed_again(eng, monkeypatch):
+    register(eng)
+    eng.start_game("toy1", T0)
+    ruleset = eng.ruleset("toy1")
+    original = ruleset.parse_order
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("ruleset bug")
+
+    monkeypatch.setattr(ruleset, "parse_order", broken)
+    eng.store.store_raw([("bad", make_mail("p0@pbem.test", "GUESS 4", message_id="<bad@x>"))], T0.isoformat())
+    eng.process_pending(T0)
+    (row,) = eng.store.messages("error")
+    assert row["sender"] == "p0@pbem.test" and row["game"] == "toy1" and "ruleset bug" in row["verdict"]
+    notice = body(outbox_messages(eng.store, kind="notice", rcpt=MJ_ADDRESS)[-1])
+    assert "n'a pas pu être traité" in notice and "pbem mail retry bad" in notice
+    monkeypatch.setattr(ruleset, "parse_order", original)
+    assert eng.store.requeue_messages(["bad"]) == 1
+    eng.process_pending(T0)
+    assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (4,)
+
+
+def test_cancel_from_a_player_without_orders_changes_nothing(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    for i in range(3):
+        feed(eng, make_mail(f"p{i}@pbem.test", "GUESS 4"), T0, key=f"g{i}")
+    feed(eng, make_mail("p0@pbem.test", "ANNULER", message_id="<c0@x>"), T0, key="c0")
+    feed(eng, make_mail("p0@pbem.test", "ANNULER", message_id="<c1@x>"), T0, key="c1")  # nothing left to cancel
+    assert "rien à annuler" in body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
+
+
+def test_a_late_step_resolution_opens_the_next_step_from_now(eng):
+    register(eng)
+    eng.start_game("toy1", T0)
+    outage_end = T0 + timedelta(days=5)  # the daemon was down; a mail arrived a day after the deadline
+    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], (T0 + timedelta(days=3)).isoformat())
+    eng.process_pending(outage_end)
+    rec = eng.store.record_for_turn("toy1", 1)
+    assert parse_iso(rec["resolved_at"]) == T0 + timedelta(days=2)  # the step closed at its deadline
+    g = eng.game("toy1")
+    assert g.turn == 2 and parse_iso(g.deadline) == outage_end + timedelta(days=1)  # a full step from now
