@@ -495,7 +495,7 @@ class ImapSource:
         count = 0
         for chunk in _chunks(uids, self.batch_size):
             try:
-                data = client.fetch(chunk, ["BODY.PEEK[]", "RFC822.SIZE", "INTERNALDATE"])
+                data = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE"])
             except _IMAP_ERRORS as e:
                 raise self._error("fetch", e) from e
             batch = [
