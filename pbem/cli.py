@@ -151,6 +151,23 @@ def game_start(ctx: click.Context, game_id: str, now: str | None) -> None:
         click.echo(f"{game_id}: started, step {g.turn}, deadline {_when(e.local(game_id, g.deadline))}")
 
 
+@game.command("finish")
+@click.argument("game_id")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@NOW
+@click.pass_context
+def game_finish(ctx: click.Context, game_id: str, yes: bool, now: str | None) -> None:
+    """End a game now (a 1626 campaign has no end of its own) and reveal the dice seed.
+
+    Example: pbem game finish gant --yes
+    """
+    if not yes:
+        click.confirm(f"End {game_id} now? Nothing more will be resolved", abort=True)
+    with _engine(ctx) as e:
+        g = e.finish(game_id, _now(now))
+        click.echo(f"{game_id}: finished; seed {g.seed} (publish it: anyone can check every roll with pbem verify)")
+
+
 @game.command("status")
 @click.argument("game_id")
 @click.pass_context

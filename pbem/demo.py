@@ -32,6 +32,7 @@ class Demo:
     """One demo game in its own folder: config, database, Maildirs, forum files."""
 
     def __init__(self, root: Path, game_id: str, game: dict[str, Any]):
+        root = root.resolve()
         if root.exists():
             shutil.rmtree(root)
         root.mkdir(parents=True)

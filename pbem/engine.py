@@ -921,6 +921,18 @@ class Engine:
             self._queue(letters, now)
         return [f"{g.id}: {len(letters)} reminders"]
 
+    def finish(self, game_id: str, now: datetime) -> GameRow:
+        """The MJ ends a game that has no end of its own (a 1626 campaign) or stops one: the seed is revealed."""
+        g = self.game(game_id)
+        if g.phase == "finished":
+            raise EngineError(f"game {game_id} is already finished")
+        with self.store.atomic():
+            g = GameRow(**{**g.__dict__, "phase": "finished", "deadline": None, "early_at": None,
+                           "seed_revealed": True})
+            self.store.save_game(g)
+            self.store.log(game_id, iso(now), "mj", "game finish", {"turn": g.turn})
+        return g
+
     def status(self, game_id: str) -> GameStatus:
         """Where a game stands, for the MJ: phase, step, deadline, who has ordered and who is awaited."""
         g = self.game(game_id)

@@ -101,6 +101,10 @@ def test_a_game_through_the_cli(run, tmp_path):
     run("player", "replace", "toy1", "Arya", "arya2@pbem.test")
     assert "arya2@pbem.test" in run("player", "list", "toy1")
     assert (tmp_path / "forum" / "toy1" / "turn-1.bbcode").exists()
+    out = run("game", "finish", "toy1", "--yes")
+    assert "finished; seed " + "ab" * 32 in out
+    assert json.loads(run("export", "toy1", "--json"))["seed"] == "ab" * 32  # revealed now
+    assert "already finished" in run("game", "finish", "toy1", "--yes", ok=False)
 
 
 def test_doctor_checks_without_writing(run, tmp_path):
