@@ -7,6 +7,11 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test bench lint venv mail-servers clean
 
 $(STAMP): pyproject.toml
+	@# a fresh Debian has python3 without venv/ensurepip: install it from Debian's packages when we can
+	@$(PY) -c 'import ensurepip, venv' 2>/dev/null || { [ "$$(id -u)" = 0 ] && \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null; } || \
+	  { echo "python3-venv is missing: run 'sudo apt-get install python3-venv' and try again"; exit 1; }
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
