@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import email
+import os
+import sys
 from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
@@ -62,3 +64,17 @@ def body(msg: email.message.EmailMessage) -> str:
     part = msg.get_body(("plain",))
     assert part is not None
     return str(part.get_content()).replace("\r\n", "\n")
+
+
+def pbem_command(config: Path, *args: str) -> list[str]:
+    """The argv of a real ``pbem`` process that also knows the toy ruleset."""
+    code = "import helpers; from pbem.cli import main; main()"  # importing helpers registers the toy ruleset
+    return [sys.executable, "-c", code, "--config", str(config), *args]
+
+
+def pbem_env(**extra: str) -> dict[str, str]:
+    """The environment for `pbem_command`: this folder on PYTHONPATH, no leftover crash point."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent), **extra)
+    if "PBEM_CRASH_AT" not in extra:
+        env.pop("PBEM_CRASH_AT", None)
+    return env

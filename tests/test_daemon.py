@@ -6,11 +6,10 @@ import mailbox
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from helpers import make_mail
+from helpers import make_mail, pbem_command, pbem_env
 
 TESTS = Path(__file__).resolve().parent
 
@@ -33,12 +32,9 @@ ruleset = "toy"
 tag = "TOY"
 mj = "mj@pbem.test"
 """)
-    env = dict(os.environ, PYTHONPATH=str(TESTS))
-    code = "import helpers; from pbem.cli import main; main()"
-    subprocess.run([sys.executable, "-c", code, "--config", str(cfg), "game", "new", "toy1"], env=env, check=True,
-                   capture_output=True)
-    proc = subprocess.Popen([sys.executable, "-c", code, "--config", str(cfg), "run"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    subprocess.run(pbem_command(cfg, "game", "new", "toy1"), env=pbem_env(), check=True, capture_output=True)
+    proc = subprocess.Popen(pbem_command(cfg, "run"), env=pbem_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
     try:
         time.sleep(1.5)
         inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)

@@ -10,16 +10,14 @@ from __future__ import annotations
 import email
 import json
 import mailbox
-import os
 import signal
 import subprocess
-import sys
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from helpers import make_mail
+from helpers import make_mail, pbem_command, pbem_env
 
 from pbem import config as configmod
 from pbem.engine import Engine
@@ -31,13 +29,9 @@ TESTS = Path(__file__).resolve().parents[1]
 
 
 def _tick(cfg_path: Path, now: datetime, crash: str | None) -> int:
-    env = dict(os.environ, PYTHONPATH=str(TESTS))
-    env.pop("PBEM_CRASH_AT", None)
-    if crash:
-        env["PBEM_CRASH_AT"] = crash
-    code = "import helpers; from pbem.cli import main; main()"  # helpers registers the toy ruleset
-    proc = subprocess.run([sys.executable, "-c", code, "--config", str(cfg_path), "tick", "--now", now.isoformat()],
-                          env=env, capture_output=True, text=True, timeout=120)
+    env = pbem_env(PBEM_CRASH_AT=crash) if crash else pbem_env()
+    proc = subprocess.run(pbem_command(cfg_path, "tick", "--now", now.isoformat()), env=env, capture_output=True,
+                          text=True, timeout=120)
     if crash:
         assert proc.returncode == -signal.SIGKILL, (crash, proc.returncode, proc.stdout, proc.stderr)
     else:

@@ -3,15 +3,13 @@ although the poll interval is a minute."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import make_mail
+from helpers import make_mail, pbem_command, pbem_env
 
 pytestmark = pytest.mark.mail
 TESTS = Path(__file__).resolve().parents[1]
@@ -44,12 +42,9 @@ ruleset = "toy"
 tag = "TOY"
 mj = "{mail_env.addr('p04')}"
 """)
-    env = dict(os.environ, PYTHONPATH=str(TESTS))
-    code = "import helpers; from pbem.cli import main; main()"
-    subprocess.run([sys.executable, "-c", code, "--config", str(cfg), "game", "new", "toy1"], env=env, check=True,
-                   capture_output=True)
-    proc = subprocess.Popen([sys.executable, "-c", code, "--config", str(cfg), "run"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    subprocess.run(pbem_command(cfg, "game", "new", "toy1"), env=pbem_env(), check=True, capture_output=True)
+    proc = subprocess.Popen(pbem_command(cfg, "run"), env=pbem_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
     try:
         time.sleep(3)  # first poll done; the daemon now waits in IDLE (next poll in ~57 s)
         sent = time.monotonic()
