@@ -7,11 +7,8 @@ import os
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 from helpers import make_mail, pbem_command, pbem_env
-
-TESTS = Path(__file__).resolve().parent
 
 
 def test_daemon_answers_mail_dropped_in_the_maildir_and_stops_cleanly(tmp_path):

@@ -25,7 +25,6 @@ from pbem.store import Store
 
 pytestmark = pytest.mark.mail
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
-TESTS = Path(__file__).resolve().parents[1]
 
 
 def _tick(cfg_path: Path, now: datetime, crash: str | None) -> int:

@@ -6,13 +6,11 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 from helpers import make_mail, pbem_command, pbem_env
 
 pytestmark = pytest.mark.mail
-TESTS = Path(__file__).resolve().parents[1]
 
 
 def test_idle_wakes_the_daemon_within_seconds(tmp_path, mail_env):
