@@ -639,13 +639,13 @@ class Engine:
         if actor is None:
             result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else say("unknown_address")))
             if cmd == "HELP":
-                result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=[],
+                result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=[], mj=False,
                                                 registration=g.phase == "registration").body)
             return
         if cmd == "HELP":
             helps = ruleset.help(state, actor) if state is not None else []
             result.verdicts.append(LineVerdict(line, True))
-            result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=helps,
+            result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=helps, mj=actor == MJ,
                                             registration=g.phase == "registration").body)
             return
         if cmd == "STATUS":

@@ -156,3 +156,32 @@ def test_pour_ma_belle_start_mails_tell_exactly_what_the_rules_allow(tmp_path, s
         own = next(w for w, c in ROLE_WORDS.items() if c == p.code)
         rest = rest.replace(f"Vous êtes {own}.", "")
         assert not [w for w in ROLE_WORDS if w in rest], (name, rest)
+
+
+def test_pour_ma_belle_etat_shows_roles_to_the_mj_only(tmp_path):
+    from email import message_from_bytes
+    from email.policy import default
+
+    from helpers import MJ_ADDRESS, make_config, make_mail
+
+    from pbem.engine import Engine
+    from pbem.store import Store
+
+    from .tests_helpers_pmb import T0, start_mails
+
+    start_mails(tmp_path, "07" * 32)  # a 40-player game, started through the engine
+    cfg = make_config(tmp_path, ruleset="pmb", game_id="pmb1", tag="PMB")
+    store = Store(cfg.database)
+    engine = Engine(cfg, store)
+    store.store_raw([("mj", make_mail(MJ_ADDRESS, "ETAT\nAIDE", message_id="<mj@x>")),
+                     ("p0", make_mail("p0@pbem.test", "ETAT", message_id="<p0@x>"))], T0.isoformat())
+    engine.process_pending(T0)
+    answers = {}
+    for item in store.outbox_items(game="pmb1"):
+        if item["kind"] == "ack":
+            msg = message_from_bytes(store.outbox_raw(item["id"]), policy=default)
+            answers[item["rcpt"]] = msg.get_body(("plain",)).get_content()
+    store.close()
+    assert "Rôles (vue du MJ)" in answers[MJ_ADDRESS] and "POUR <joueur> : <ordre>" in answers[MJ_ADDRESS]
+    assert "Rôles (vue du MJ)" not in answers["p0@pbem.test"]
+    assert "Vous êtes" in answers["p0@pbem.test"]  # a player's ETAT shows their own role and knowledge only
