@@ -411,7 +411,16 @@ def _sim_manage(state: IntrigueState, owner: str, orders: Sequence[Order], ev: l
             winner = wish if wish in (inc, newcomer) else default_keep(
                 state, owner, [inc, newcomer], {inc: bids.get((inc, m), 0), newcomer: bids.get((newcomer, m), 0)}, inc
             )
-        state = _settle_conflict(state, palace, owner, m, post.value, inc, newcomer, winner, "sealed", ev)
+        loser = newcomer if winner == inc else inc
+        palace = _remove_from_park(palace, [Piece(newcomer, m)])
+        palace = _put_in_post(palace, post.value, Piece(winner, m))
+        state = _banish(_set_palace(state, palace), [Piece(loser, m)])
+        ev.append(
+            _pub("conflict_resolved", palace=owner, motif=m, value=post.value, incumbent=inc, challenger=newcomer,
+                 winner=winner, loser=loser)
+        )
+        if state.options.refund_loser:
+            state = _refund(state, owner, m, loser, "sealed", ev)
     return state
 
 
@@ -590,7 +599,16 @@ def _seq_keep(state: IntrigueState, kept: str | None, ev: list[Event]) -> Intrig
         kept = inc
     elif kept not in (inc, newcomer):
         kept = default_keep(state, owner, [inc, newcomer], bids, inc)
-    state = _settle_conflict(state, palace, owner, m, post.value, inc, newcomer, kept, "conflict", ev)
+    loser = newcomer if kept == inc else inc
+    palace = _remove_from_park(palace, [Piece(newcomer, m)])
+    palace = _put_in_post(palace, post.value, Piece(kept, m))
+    state = _banish(_set_palace(state, palace), [Piece(loser, m)])
+    ev.append(
+        _pub("conflict_resolved", palace=owner, motif=m, value=post.value, incumbent=inc, challenger=newcomer,
+             winner=kept, loser=loser)
+    )
+    if state.options.refund_loser:
+        state = _refund(state, owner, m, loser, "conflict", ev)
     return replace(state, pending=None)
 
 
@@ -1283,19 +1301,3 @@ class IntrigueRuleset:
                 f"PLACER <{hand}> CHEZ <{others}>",
                 Msg("deux ordres, dans deux palais adverses différents", "two orders, in two different opponents' palaces")))
         return out
-
-
-def _settle_conflict(state: IntrigueState, palace: Palace, owner: str, m: str, value: int, inc: str, newcomer: str,
-                     winner: str, refund_kind: str, ev: list[Event]) -> IntrigueState:
-    """A conflict over a post, decided (both modes): the winner holds the post, the loser goes to the island."""
-    loser = newcomer if winner == inc else inc
-    palace = _remove_from_park(palace, [Piece(newcomer, m)])
-    palace = _put_in_post(palace, value, Piece(winner, m))
-    state = _banish(_set_palace(state, palace), [Piece(loser, m)])
-    ev.append(
-        _pub("conflict_resolved", palace=owner, motif=m, value=value, incumbent=inc, challenger=newcomer,
-             winner=winner, loser=loser)
-    )
-    if state.options.refund_loser:
-        state = _refund(state, owner, m, loser, refund_kind, ev)
-    return state
