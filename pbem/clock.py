@@ -8,6 +8,7 @@ is Sunday 21 h, summer or winter), and ``@HH:MM`` rounds up to a local time.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from pbem.config import Duration
@@ -18,8 +19,9 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
+@lru_cache(maxsize=1024)
 def iso(dt: datetime) -> str:
-    """UTC ISO text, second precision: the database format."""
+    """UTC ISO text, second precision: the database format (cached: a tick formats the same instants often)."""
     return dt.astimezone(UTC).replace(microsecond=0).isoformat()
 
 

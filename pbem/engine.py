@@ -136,6 +136,7 @@ class Engine:
         # decoded states by game, keyed by the stored JSON they came from (rulesets never mutate a state)
         self._states: dict[str, tuple[str, Any]] = {}
         self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
+        self._prompted: dict[str, tuple[Any, frozenset[str]]] = {}
         self._renderers: dict[str, Renderer] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -184,6 +185,15 @@ class Engine:
         self._prompts[game_id] = (state, prompts)
         return prompts
 
+    def _prompted_cached(self, game_id: str, state: Any) -> frozenset[str]:
+        """The players `_prompts_cached` asks to decide."""
+        hit = self._prompted.get(game_id)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        prompted = frozenset(p.player for p in self._prompts_cached(game_id, state))
+        self._prompted[game_id] = (state, prompted)
+        return prompted
+
     def local(self, game_id: str, when: str | None) -> datetime | None:
         return parse_iso(when).astimezone(self.config.timezone) if when else None
 
@@ -212,7 +222,7 @@ class Engine:
         seed = seed or new_seed()
         row = GameRow(id=game_id, ruleset=s.ruleset, phase="registration", seed=seed, commitment=commitment(seed),
                       turn=0, deadline=iso(add_duration(now, s.registration, self.config.timezone)), early_at=None,
-                      state=None, reminders_sent=[], created_at=iso(now), seed_revealed=False)
+                      state=None, reminders_sent=(), created_at=iso(now), seed_revealed=False)
         with self.store.atomic():
             self.store.add_game(row)
             self.store.log(game_id, iso(now), "mj", "game new", {"ruleset": s.ruleset, "commitment": row.commitment})
@@ -286,7 +296,7 @@ class Engine:
             skipped = [h for h in s.reminder_hours if end - timedelta(hours=h) <= now]
         new_phase = "finished" if outcome is not None else (phase or g.phase)
         g = GameRow(**{**g.__dict__, "state": serial.dumps(state), "turn": turn, "deadline": deadline,
-                       "early_at": None, "reminders_sent": skipped, "phase": new_phase,
+                       "early_at": None, "reminders_sent": tuple(skipped), "phase": new_phase,
                        "seed_revealed": g.seed_revealed or outcome is not None})
         self.store.save_game(g)
         return g
@@ -583,7 +593,7 @@ class Engine:
                 result.verdicts.append(LineVerdict(line, False, say("mj_use_for"),
                                                    OrderNotAllowedError.label.get(s.language)))
                 continue
-            if acting not in {p.player for p in self._prompts_cached(game_id, state)}:
+            if acting not in self._prompted_cached(game_id, state):
                 result.verdicts.append(LineVerdict(line, False, say("not_your_step"),
                                                    OrderNotAllowedError.label.get(s.language)))
                 continue
@@ -917,7 +927,7 @@ class Engine:
                 letters.append(Letter(f"remind-{g.turn}-{max(due)}-{p.name}", g.id, g.turn, "reminder", p.address,
                                       t.subject, t.body))
         with self.store.atomic():
-            self.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": sorted({*g.reminders_sent, *due})}))
+            self.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": tuple(sorted({*g.reminders_sent, *due}))}))
             self._queue(letters, now)
         return [f"{g.id}: {len(letters)} reminders"]
 
@@ -969,8 +979,8 @@ class Engine:
         r = self.renderer(game_id)
         with self.store.atomic():
             g2 = GameRow(**{**g.__dict__, "deadline": iso(until), "early_at": None,
-                            "reminders_sent": [h for h in g.reminders_sent
-                                               if until - timedelta(hours=h) <= now]})
+                            "reminders_sent": tuple(h for h in g.reminders_sent
+                                                    if until - timedelta(hours=h) <= now)})
             self.store.save_game(g2)
             letters = []
             for p in self.store.players(game_id):

@@ -169,8 +169,17 @@ def _exists(root: Path, name: str) -> bool:
     return (root / name).is_file()
 
 
+_ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""Line breaks for `str.splitlines` besides "\\n"."""
+
+
 def _tidy(text: str) -> str:
     """No trailing spaces, at most one blank line in a row, one final newline."""
+    if not any(c in text for c in _ODD_BREAKS):  # "\n" line ends only (the usual case): string methods only
+        text = "\n".join([line.rstrip() for line in text.split("\n")]).strip("\n")
+        while "\n\n\n" in text:
+            text = text.replace("\n\n\n", "\n\n")
+        return text + "\n"
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
     for line in lines:

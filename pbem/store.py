@@ -42,7 +42,7 @@ class GameRow:
     deadline: str | None  # UTC ISO
     early_at: str | None  # UTC ISO: all orders are in, resolve then
     state: str | None  # canonical JSON of the ruleset state
-    reminders_sent: list[float]
+    reminders_sent: tuple[float, ...]
     created_at: str
     seed_revealed: bool
 
@@ -85,9 +85,12 @@ class Store:
         self.db.execute("PRAGMA busy_timeout=10000")
         # game rows read inside the current transaction (one snapshot), dropped when we write them
         self._games: dict[str, GameRow] | None = None
-        # per-transaction memos of hot reads (None outside a transaction): next record number, who has ordered
+        # per-transaction memos of hot reads (None outside a transaction): next record number, who has ordered,
+        # who plays from an address, answers recently sent to an address
         self._seqs: dict[str, int] = {}
         self._ordered: dict[tuple[str, int], set[str]] = {}
+        self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
+        self._replies: dict[tuple[str, str], int] = {}
         self._create()
 
     def close(self) -> None:
@@ -117,12 +120,16 @@ class Store:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
             self._seqs.clear()
             self._ordered.clear()
+            self._by_address.clear()
+            self._replies.clear()
             raise
         finally:
             if outer:
                 self._games = None
                 self._seqs.clear()
                 self._ordered.clear()
+                self._by_address.clear()
+                self._replies.clear()
 
     # --- schema ---
 
@@ -190,6 +197,8 @@ class Store:
             t("outbox").create_index(["rcpt", "created_at"])
         if "reported" not in self._t("outbox").columns_dict:  # databases created before this column
             self._t("outbox").add_column("reported", int, not_null_default=0)
+        # the reply cap counts a sender's recent answers from the index alone
+        self.db.execute("create index if not exists outbox_replies on outbox (rcpt, kind, created_at)")
         if "cursors" not in self.db.table_names():
             t("cursors").create({"source": str, "value": str}, pk="source")
         if "journal" not in self.db.table_names():
@@ -295,8 +304,7 @@ class Store:
 
     def game(self, game_id: str) -> GameRow | None:
         if self._games is not None and game_id in self._games:
-            g = self._games[game_id]
-            return GameRow(**{**g.__dict__, "reminders_sent": list(g.reminders_sent)})
+            return self._games[game_id]  # frozen, with a tuple: safe to share
         rows = list(self._q("select * from games where id = ?", [game_id]))
         if not rows:
             return None
@@ -304,11 +312,11 @@ class Store:
         g = GameRow(
             id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
             turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
-            reminders_sent=json.loads(r["reminders_sent"] or "[]"), created_at=r["created_at"],
+            reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=r["created_at"],
             seed_revealed=bool(r["seed_revealed"]),
         )
         if self._games is not None:
-            self._games[game_id] = GameRow(**{**g.__dict__, "reminders_sent": list(g.reminders_sent)})
+            self._games[game_id] = g
         return g
 
     def games(self) -> list[GameRow]:
@@ -322,6 +330,7 @@ class Store:
     # --- players ---
 
     def add_player(self, row: PlayerRow) -> None:
+        self._by_address.clear()
         self._t("players").upsert(
             {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
              "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at},
@@ -338,26 +347,36 @@ class Store:
                          seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"])
 
     def player_by_address(self, game: str, address: str) -> PlayerRow | None:
+        key = (game, address)
+        if self._games is not None and key in self._by_address:
+            return self._by_address[key]
         rows = list(self._q(
             "select * from players where game = ? and address = ? and status = 'active'", [game, address]))
-        return self._player(rows[0]) if rows else None
+        player = self._player(rows[0]) if rows else None
+        if self._games is not None:
+            self._by_address[key] = player
+        return player
 
     def player(self, game: str, name: str) -> PlayerRow | None:
         rows = list(self._q("select * from players where game = ? and name = ?", [game, name]))
         return self._player(rows[0]) if rows else None
 
     def set_player_status(self, game: str, name: str, status: str) -> None:
+        self._by_address.clear()
         self._t("players").update((game, name), {"status": status})
 
     def set_player_address(self, game: str, name: str, address: str) -> None:
+        self._by_address.clear()
         self._t("players").update((game, name), {"address": address})
 
     # --- orders ---
 
     def set_orders(self, o: OrderSet) -> None:
         """Record a player's orders for a step; they replace any earlier ones."""
-        self._ordered.pop((o.game, o.turn), None)
-        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?",
+        ordered = self._ordered.get((o.game, o.turn))
+        if ordered is not None:
+            ordered.add(o.player)
+        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1",
                         [o.game, o.turn, o.player])
         self.db.execute(
             "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
@@ -367,8 +386,11 @@ class Store:
 
     def cancel_orders(self, game: str, turn: int, player: str) -> None:
         """Withdraw a player's orders for a step: they count as silent again (defaults at the deadline)."""
-        self._ordered.pop((game, turn), None)
-        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ?", [game, turn, player])
+        ordered = self._ordered.get((game, turn))
+        if ordered is not None:
+            ordered.discard(player)
+        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1",
+                        [game, turn, player])
 
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
         """The orders in force for a step (one player's only, if named), by player."""
@@ -447,13 +469,18 @@ class Store:
 
     def enqueue(self, item: dict[str, Any]) -> bool:
         """Queue an outgoing mail; an item whose id is already queued is left as it is (False)."""
-        if self.db.execute("select 1 from outbox where id = ?", [item["id"]]).fetchone():
-            return False
         if set(item) <= _OUTBOX_COLUMNS:
             names = ", ".join(item)
-            self.db.execute(f"insert into outbox ({names}) values ({', '.join('?' * len(item))})", list(item.values()))
-        else:
-            self._t("outbox").insert(item)
+            cur = self.db.execute(f"insert into outbox ({names}) values ({', '.join('?' * len(item))}) "
+                                  "on conflict (id) do nothing", list(item.values()))
+            if cur.rowcount == 1 and item.get("kind") in ("ack", "notice"):
+                for rcpt, since in self._replies:  # keep the memoised reply counts true
+                    if rcpt == item.get("rcpt") and str(item.get("created_at", "")) >= since:
+                        self._replies[(rcpt, since)] += 1
+            return cur.rowcount == 1
+        if self.db.execute("select 1 from outbox where id = ?", [item["id"]]).fetchone():
+            return False
+        self._t("outbox").insert(item)
         return True
 
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
@@ -498,9 +525,15 @@ class Store:
             self.db.execute("update outbox set reported = 1 where id = ?", [item_id])
 
     def replies_since(self, rcpt: str, since: str) -> int:
+        """How many answers (acks, notices) were queued to an address since a time (the reply cap)."""
+        key = (rcpt, since)
+        if self._games is not None and key in self._replies:
+            return self._replies[key]
         row = self.db.execute(
             "select count(*) from outbox where rcpt = ? and kind in ('ack', 'notice') and created_at >= ?", [rcpt, since]
         ).fetchone()
+        if self._games is not None:
+            self._replies[key] = int(row[0])
         return int(row[0])
 
     # --- journal ---

@@ -16,10 +16,14 @@ _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
     "intrigue": ("pbem.games.intrigue", ()),
 }
 
+_LOADED: dict[str, Ruleset] = {}
+"""Rulesets already imported, by the name asked for (the engine asks several times a mail)."""
+
 
 def register(name: str, module: str, aliases: tuple[str, ...] = ()) -> None:
     """Add a ruleset (tests register their conformance ruleset this way)."""
     _REGISTRY[name] = (module, aliases)
+    _LOADED.clear()
 
 
 def names() -> list[str]:
@@ -38,6 +42,8 @@ def canonical(name: str) -> str:
 
 def get(name: str) -> Ruleset:
     """The ruleset for a game name or alias."""
-    module = importlib.import_module(_REGISTRY[canonical(name)][0])
-    ruleset: Ruleset = module.RULESET
+    ruleset = _LOADED.get(name)
+    if ruleset is None:
+        module = importlib.import_module(_REGISTRY[canonical(name)][0])
+        ruleset = _LOADED[name] = module.RULESET
     return ruleset

@@ -24,6 +24,11 @@ from email.policy import compat32
 from html.parser import HTMLParser
 from types import MappingProxyType
 
+from pbem.mail import mime
+
+Entity = Message | mime.Part
+"""A MIME entity, read by the standard library or by the fast reader (`pbem.mail.mime`)."""
+
 MAX_TEXT_CHARS = 1_000_000
 """A text body longer than this is truncated (orders are a few lines; this bounds the work)."""
 
@@ -389,9 +394,9 @@ def _first_token(value: str) -> str:
 # --- body extraction ---
 
 
-def _leaf_parts(message: Message) -> Iterator[Message]:
+def _leaf_parts(message: Entity) -> Iterator[Entity]:
     """Non-multipart parts in document order; forwarded messages (message/*) are not entered."""
-    stack: list[Message] = [message]
+    stack: list[Entity] = [message]
     seen = 0
     while stack and seen < MAX_PARTS:
         part = stack.pop()
@@ -401,12 +406,12 @@ def _leaf_parts(message: Message) -> Iterator[Message]:
                 continue
             payload = part.get_payload()
             if isinstance(payload, list):
-                stack.extend(item for item in reversed(payload) if isinstance(item, Message))
+                stack.extend(item for item in reversed(payload) if isinstance(item, (Message, mime.Part)))
         else:
             yield part
 
 
-def _is_attachment(part: Message) -> bool:
+def _is_attachment(part: Entity) -> bool:
     disposition = part.get("Content-Disposition")
     return disposition is not None and str(disposition).strip().lower().startswith("attachment")
 
@@ -414,7 +419,7 @@ def _is_attachment(part: Message) -> bool:
 _PARAM = re.compile(r';\s*([A-Za-z0-9_.*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))')
 
 
-def _content_params(part: Message) -> dict[str, str]:
+def _content_params(part: Entity) -> dict[str, str]:
     """Content-Type parameters: lower-case names, unquoted values (RFC 2231 ``name*=charset''value`` simplified)."""
     header = part.get("Content-Type")
     if header is None:
@@ -430,9 +435,11 @@ def _content_params(part: Message) -> dict[str, str]:
     return params
 
 
-def _part_text(part: Message, problems: list[str]) -> str:
+def _part_text(part: Entity, problems: list[str]) -> str:
     try:
         data = part.get_payload(decode=True)
+    except mime.Unusual:
+        raise
     except Exception as exc:
         problems.append(f"undecodable part: {type(exc).__name__}")
         return ""
@@ -562,8 +569,8 @@ def html_to_text(html: str) -> str:
     return "\n".join(line.strip(" ") for line in normalise_text(text).split("\n"))
 
 
-def _body(message: Message, problems: list[str]) -> str:
-    html_part: Message | None = None
+def _body(message: Entity, problems: list[str]) -> str:
+    html_part: Entity | None = None
     for part in _leaf_parts(message):
         if _is_attachment(part):
             continue
@@ -590,17 +597,24 @@ def read_message(raw: bytes) -> IncomingMail:
             raw = str(raw).encode("utf-8", "surrogateescape")
     problems: list[str] = []
     try:
-        return _read(raw, problems)
+        try:
+            return _read(raw, problems, fast=True)
+        except mime.Unusual:
+            problems.clear()
+            return _read(raw, problems, fast=False)
     except Exception as exc:  # last resort: the message is kept, unread
         problems.append(f"unreadable message: {type(exc).__name__}")
         return IncomingMail(message_id=_message_id("", raw), size=len(raw), problems=tuple(problems))
 
 
-def _read(raw: bytes, problems: list[str]) -> IncomingMail:
+def _read(raw: bytes, problems: list[str], fast: bool) -> IncomingMail:
+    """Read with the fast reader when ``fast`` and it is sure of the shape, else with the standard library."""
     if not raw or raw.isspace():
         problems.append("empty message")
         return IncomingMail(message_id=_message_id("", raw), size=len(raw), problems=tuple(problems))
-    message = email.message_from_bytes(raw, policy=compat32)
+    message: Entity | None = mime.parse(raw) if fast else None
+    if message is None:
+        message = email.message_from_bytes(raw, policy=compat32)
     found: dict[str, list[str]] = {}
     for name, value in message.raw_items():
         key = name.lower()
@@ -631,6 +645,8 @@ def _read(raw: bytes, problems: list[str]) -> IncomingMail:
     raw_text = ""
     try:
         raw_text = _body(message, problems)
+    except mime.Unusual:
+        raise
     except Exception as exc:
         problems.append(f"unreadable body: {type(exc).__name__}")
     text = clean_order_text(raw_text)
