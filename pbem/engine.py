@@ -16,7 +16,8 @@ import json
 import logging
 import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -46,7 +47,7 @@ from pbem.faults import crashpoint
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic
 from pbem.names import fold
-from pbem.outbox import Letter, queue
+from pbem.outbox import Letter, outbox_item, queue
 from pbem.render import Renderer
 from pbem.store import GameRow, OrderSet, PlayerRow, Store
 
@@ -95,7 +96,8 @@ class LineVerdict:
 @dataclass
 class MailResult:
     verdicts: list[LineVerdict] = field(default_factory=list)
-    extra: list[str] = field(default_factory=list)  # paragraphs appended after the echo (help, status, results)
+    # paragraphs appended after the echo (help, status, results); a callable renders its paragraph with the ack
+    extra: list[str | Callable[[], str]] = field(default_factory=list)
     kept_orders: bool = False
     replaced: bool = False
     joined: str | None = None  # registered by this very mail: the rest of it speaks for that player
@@ -137,6 +139,12 @@ class Engine:
         self._states: dict[str, tuple[str, Any]] = {}
         self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
         self._prompted: dict[str, tuple[Any, frozenset[str]]] = {}
+        # letters of the batch being processed (None outside `_holding_letters`), and answers among them by address
+        self._held: list[tuple[Letter | Callable[[], Letter], datetime]] | None = None
+        self._held_replies: Counter[str] = Counter()
+        # ... and its messages: their "done" rows, and the Message-IDs already processed (before or in the batch)
+        self._held_marks: list[tuple[str, str, str, str, str, str, str]] = []
+        self._held_ids: set[str] = set()
         self._renderers: dict[str, Renderer] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -204,9 +212,43 @@ class Engine:
         return list(self.settings(game_id).mj)
 
     def _queue(self, letters: Sequence[Letter], now: datetime) -> None:
-        if letters:
-            queue(self.store, letters, sender=self.config.address, sender_name=self._sender_name(letters[0].game),
-                  now=now)
+        if not letters:
+            return
+        if self._held is not None:  # a batch of messages is being processed: composed and stored at its end
+            self._held.extend((letter, now) for letter in letters)
+            self._held_replies.update(letter.to for letter in letters if letter.kind in ("ack", "notice"))
+            return
+        queue(self.store, letters, sender=self.config.address, sender_name=self._sender_name(letters[0].game),
+              now=now)
+
+    def _queue_rendered(self, letter: Callable[[], Letter], to: str, kind: str, now: datetime) -> None:
+        """Queue a letter whose text is rendered from values fixed now: at the end of the batch, if one is open."""
+        if self._held is None:
+            self._queue([letter()], now)
+            return
+        self._held.append((letter, now))
+        if kind in ("ack", "notice"):
+            self._held_replies[to] += 1
+
+    @contextmanager
+    def _holding_letters(self) -> Iterator[None]:
+        """Letters queued inside, and messages marked done inside, are stored together when the block ends.
+
+        Used inside the batch's transaction: the letters and marks are stored in the same commit
+        as before; rendering, composing and writing them in one go is cheaper.
+        """
+        self._held, self._held_replies, self._held_marks, self._held_ids = [], Counter(), [], set()
+        try:
+            yield
+            self.store.mark_messages(self._held_marks)
+            # stage by stage (render, then compose, then one insert): each stays hot in the caches
+            letters = [(item if isinstance(item, Letter) else item(), when) for item, when in self._held]
+            self.store.enqueue([outbox_item(letter, sender=self.config.address,
+                                            sender_name=self._sender_name(letter.game), now=when)
+                                for letter, when in letters])
+        finally:
+            self._held = None
+            self._held_replies, self._held_marks, self._held_ids = Counter(), [], set()
 
     def _sender_name(self, game_id: str) -> str:
         s = self.config.games.get(game_id)
@@ -384,9 +426,12 @@ class Engine:
         for i in range(0, len(pending), self.BATCH):
             chunk = pending[i:i + self.BATCH]
             try:
-                with gc_paused(), self.store.atomic():
-                    for key, raw, received_at in chunk:
-                        self._process_stored(key, raw, now, received_at)
+                with gc_paused(), self.store.atomic(), self._holding_letters():
+                    # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
+                    mails = [read_message(raw) for _key, raw, _r in chunk]
+                    self._held_ids.update(self.store.seen_message_ids([m.message_id for m in mails]))
+                    for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
+                        self._process_stored(key, raw, now, received_at, mail)
             except Exception:
                 for key, raw, received_at in chunk:
                     self._process_alone(key, raw, now, received_at)
@@ -425,19 +470,25 @@ class Engine:
         crashpoint("after-message")
         return verdict
 
-    def _process_stored(self, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
+    def _process_stored(self, key: str, raw: bytes, now: datetime, received_at: str | None = None,
+                        mail: IncomingMail | None = None) -> str:
         """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
-        mail = read_message(raw)
+        mail = mail or read_message(raw)
         verdict, game_id, sender = self._process(key, mail, now, parse_iso(received_at) if received_at else now)
-        self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
-                                sender=sender, verdict=verdict, processed_at=iso(now))
+        if self._held is not None:  # in a batch: marked with the others at its end
+            self._held_marks.append((mail.message_id, "done", game_id or "", sender, verdict, iso(now), key))
+            self._held_ids.add(mail.message_id)
+        else:
+            self.store.mark_message(key, message_id=mail.message_id, status="done", game=game_id or "",
+                                    sender=sender, verdict=verdict, processed_at=iso(now))
         return verdict
 
     def _process(self, key: str, mail: IncomingMail, now: datetime,
                  received: datetime | None = None) -> tuple[str, str | None, str]:
         own = {self.config.address}
         sender = mail.from_addr
-        if self.store.seen_message_id(mail.message_id, key):
+        if (mail.message_id in self._held_ids if self._held is not None
+                else self.store.seen_message_id(mail.message_id, key)):
             return "duplicate", None, sender
         reason = is_automatic(mail, own)
         if reason:
@@ -507,7 +558,8 @@ class Engine:
 
     def _may_reply(self, address: str, now: datetime) -> bool:
         since = iso(now - timedelta(hours=1))
-        return self.store.replies_since(address, since) < self.config.reply_cap_per_hour
+        held = self._held_replies[address] if self._held is not None else 0  # answers of this batch, not stored yet
+        return self.store.replies_since(address, since) + held < self.config.reply_cap_per_hour
 
     def _reject_forged(self, key: str, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
                        now: datetime) -> str:
@@ -652,18 +704,22 @@ class Engine:
                 result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=[], mj=False,
                                                 registration=g.phase == "registration").body)
             return
+        tag = self._tag(game_id)
         if cmd == "HELP":
             helps = ruleset.help(state, actor) if state is not None else []
             result.verdicts.append(LineVerdict(line, True))
-            result.extra.append(r.mail_text("help_common", tag=self._tag(game_id), helps=helps, mj=actor == MJ,
-                                            registration=g.phase == "registration").body)
+            help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration")
+            # what the text says is fixed now; rendered with the ack
+            result.extra.append(lambda: r.mail_text("help_common", **help_context).body)
             return
         if cmd == "STATUS":
             result.verdicts.append(LineVerdict(line, True))
             if state is None:
                 result.extra.append(say("not_started_sentence"))
                 return
-            result.extra.append(self.status_text(game_id, actor))
+            view = ruleset.view(state, actor)
+            player = actor
+            result.extra.append(lambda: r.mail_text("status", view=view, player=player, tag=tag).body)
             return
         if cmd == "ORDERS":
             result.verdicts.append(LineVerdict(line, True))
@@ -793,23 +849,32 @@ class Engine:
         prompted = 0
         if g.phase == "running" and state is not None and actor not in (None, MJ):
             ruleset = self.ruleset(game_id)
-            prompts = self._prompts_cached(game_id, state)
+            asked = self._prompted_cached(game_id, state)
             current = self.store.ordered_players(game_id, g.turn)
             # count every prompted player, required or not: who is required can be private (a hidden PMB Conseil)
-            prompted = len({p.player for p in prompts})
-            waiting = len({p.player for p in prompts if p.player not in current})
-            if any(p.player == actor for p in prompts) and actor not in current:
+            prompted = len(asked)
+            waiting = len(asked - current)
+            if actor in asked and actor not in current:
                 missing = [ruleset.step_title(state).get(self.settings(game_id).language)]
         errors = sum(1 for v in result.verdicts if not v.ok)
-        t = r.mail_text(
-            "ack", tag=self._tag(game_id), player=actor if actor != MJ else "MJ", verdicts=result.verdicts,
-            errors=errors, extra=result.extra, deadline=self.local(game_id, g.deadline), phase=g.phase,
+        # everything the text says is fixed now; the rendering itself may wait for the end of the batch
+        extra_now = tuple(result.extra)
+        context: dict[str, Any] = dict(
+            tag=self._tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
+            errors=errors, deadline=self.local(game_id, g.deadline), phase=g.phase,
             missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
             subject_in=mail.subject, early=self.local(game_id, g.early_at),
         )
-        # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
-        self._queue([Letter(f"ack-{mail.message_id}", game_id, g.turn, "ack", mail.from_addr, t.subject, t.body,
-                            in_reply_to=mail.message_id, references=mail.references)], now)
+        turn = g.turn
+
+        def letter() -> Letter:
+            extra = tuple(x() if callable(x) else x for x in extra_now)
+            t = r.mail_text("ack", extra=extra, **context)
+            # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
+            return Letter(f"ack-{mail.message_id}", game_id, turn, "ack", mail.from_addr, t.subject, t.body,
+                          in_reply_to=mail.message_id, references=mail.references)
+
+        self._queue_rendered(letter, mail.from_addr, "ack", now)
 
     def _check_early(self, game_id: str, now: datetime) -> None:
         """All required orders in: resolve early, after the configured delay (never later than the deadline)."""

@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime
 from functools import lru_cache
+from typing import Any
 
 from pbem.clock import iso
 from pbem.faults import crashpoint
@@ -247,16 +248,17 @@ _QP_ESCAPES = {" ": "=20", "\t": "=09"}
 
 def queue(store: Store, letters: Sequence[Letter], *, sender: str, sender_name: str, now: datetime) -> int:
     """Queue letters (inside the caller's transaction); already queued ones are kept as they are."""
-    added = 0
-    for letter in letters:
-        mid, raw = compose(letter, sender=sender, sender_name=sender_name, now=now)
-        added += store.enqueue({
-            "id": mid, "game": letter.game, "turn": letter.turn, "kind": letter.kind, "rcpt": letter.to,
+    return store.enqueue([outbox_item(letter, sender=sender, sender_name=sender_name, now=now) for letter in letters])
+
+
+def outbox_item(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> dict[str, Any]:
+    """The outbox row of a letter: composed now, due now."""
+    mid, raw = compose(letter, sender=sender, sender_name=sender_name, now=now)
+    when = iso(now)
+    return {"id": mid, "game": letter.game, "turn": letter.turn, "kind": letter.kind, "rcpt": letter.to,
             "subject": _clean_header(letter.subject), "raw": raw, "status": "queued", "attempts": 0,
-            "next_attempt_at": iso(now), "last_error": "", "created_at": iso(now), "sent_at": "",
-            "record_seq": letter.record_seq,
-        })
-    return added
+            "next_attempt_at": when, "last_error": "", "created_at": when, "sent_at": "",
+            "record_seq": letter.record_seq}
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,12 @@ from pbem.core import Order
 SCHEMA_VERSION = 1
 
 
-_OUTBOX_COLUMNS = frozenset({"id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts",
-                             "next_attempt_at", "last_error", "created_at", "sent_at", "record_seq",
-                             "reported"})
+OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts", "next_attempt_at",
+                 "last_error", "created_at", "sent_at", "record_seq")
+"""What `Store.enqueue` needs of each queued mail."""
+_OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported"})
+_OUTBOX_INSERT = (f"insert into outbox ({', '.join(OUTBOX_FIELDS)}) values ({', '.join('?' * len(OUTBOX_FIELDS))}) "
+                  "on conflict (id) do nothing")
 
 
 def _j(value: Any) -> str:
@@ -246,6 +249,17 @@ class Store:
         ).fetchone()
         return row is not None
 
+    def seen_message_ids(self, message_ids: Sequence[str]) -> set[str]:
+        """Which of these Message-IDs belong to a message already processed (`seen_message_id` for a batch)."""
+        wanted = sorted(set(message_ids))
+        found: set[str] = set()
+        for i in range(0, len(wanted), 500):
+            part = wanted[i:i + 500]
+            found.update(r[0] for r in self.db.execute(
+                f"select message_id from messages where message_id in ({', '.join('?' * len(part))}) "
+                "and status != 'new'", part))
+        return found
+
     def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
                      processed_at: str) -> None:
         cur = self.db.execute(
@@ -253,6 +267,12 @@ class Store:
             "where key = ?", [message_id, status, game, sender, verdict, processed_at, key])
         if cur.rowcount == 0:
             raise sqlite_utils.db.NotFoundError(key)
+
+    def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, str, str]]) -> None:
+        """`mark_message` for many: (key, message_id, status, game, sender, verdict, processed_at) rows, keys last."""
+        self.db.conn.executemany(
+            "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
+            "where key = ?", rows)
 
     def messages(self, status: str | None = None) -> list[dict[str, Any]]:
         """Stored inbound messages (without their bytes), oldest first."""
@@ -467,21 +487,18 @@ class Store:
 
     # --- outbox ---
 
-    def enqueue(self, item: dict[str, Any]) -> bool:
-        """Queue an outgoing mail; an item whose id is already queued is left as it is (False)."""
-        if set(item) <= _OUTBOX_COLUMNS:
-            names = ", ".join(item)
-            cur = self.db.execute(f"insert into outbox ({names}) values ({', '.join('?' * len(item))}) "
-                                  "on conflict (id) do nothing", list(item.values()))
-            if cur.rowcount == 1 and item.get("kind") in ("ack", "notice"):
-                for rcpt, since in self._replies:  # keep the memoised reply counts true
-                    if rcpt == item.get("rcpt") and str(item.get("created_at", "")) >= since:
-                        self._replies[(rcpt, since)] += 1
-            return cur.rowcount == 1
-        if self.db.execute("select 1 from outbox where id = ?", [item["id"]]).fetchone():
-            return False
-        self._t("outbox").insert(item)
-        return True
+    def enqueue(self, items: Sequence[dict[str, Any]]) -> int:
+        """Queue outgoing mails (one statement); an item whose id is already queued is left as it is.
+
+        Returns how many were added.  Items carry the `OUTBOX_FIELDS` (``reported`` defaults to 0).
+        """
+        if not items:
+            return 0
+        before = self.db.conn.total_changes
+        self.db.conn.executemany(_OUTBOX_INSERT, [[item[k] for k in OUTBOX_FIELDS] for item in items])
+        if any(item["kind"] in ("ack", "notice") for item in items):
+            self._replies.clear()  # memoised reply counts: read again when next needed
+        return self.db.conn.total_changes - before
 
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
         return list(self._q(
