@@ -25,8 +25,9 @@ def iso(dt: datetime) -> str:
     return dt.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
+@lru_cache(maxsize=1024)
 def parse_iso(text: str, tz: ZoneInfo | None = None) -> datetime:
-    """Parse an ISO time; a naive one is read in ``tz`` (the game's zone), else UTC."""
+    """Parse an ISO time; a naive one is read in ``tz`` (the game's zone), else UTC (cached: deadlines are read often)."""
     dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tz or UTC)

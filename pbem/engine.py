@@ -138,7 +138,7 @@ class Engine:
         # decoded states by game, keyed by the stored JSON they came from (rulesets never mutate a state)
         self._states: dict[str, tuple[str, Any]] = {}
         self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
-        self._prompted: dict[str, tuple[Any, frozenset[str]]] = {}
+        self._prompted: dict[str, tuple[Any, tuple[frozenset[str], frozenset[str]]]] = {}
         # letters of the batch being processed (None outside `_holding_letters`), and answers among them by address
         self._held: list[tuple[Letter | Callable[[], Letter], datetime]] | None = None
         self._held_replies: Counter[str] = Counter()
@@ -146,11 +146,15 @@ class Engine:
         self._held_marks: list[tuple[str, str, str, str, str, str, str]] = []
         self._held_ids: set[str] = set()
         self._renderers: dict[str, Renderer] = {}
+        # subject tag or game id (lower-case) -> game id, for `route`
+        self._by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
+        self._by_tag.update({gid.lower(): gid for gid in config.games})
 
     # ------------------------------------------------------------------ helpers
 
     def settings(self, game_id: str) -> GameConfig:
-        return self.config.game(game_id)
+        s = self.config.games.get(game_id)
+        return s if s is not None else self.config.game(game_id)  # (the latter names the missing game)
 
     def ruleset(self, game_id: str) -> Ruleset:
         return registry.get(self.settings(game_id).ruleset)
@@ -195,12 +199,20 @@ class Engine:
 
     def _prompted_cached(self, game_id: str, state: Any) -> frozenset[str]:
         """The players `_prompts_cached` asks to decide."""
+        return self._players_cached(game_id, state)[0]
+
+    def _required_cached(self, game_id: str, state: Any) -> frozenset[str]:
+        """The players whose orders `_prompts_cached` requires (early resolution waits for them)."""
+        return self._players_cached(game_id, state)[1]
+
+    def _players_cached(self, game_id: str, state: Any) -> tuple[frozenset[str], frozenset[str]]:
         hit = self._prompted.get(game_id)
         if hit is not None and hit[0] is state:
             return hit[1]
-        prompted = frozenset(p.player for p in self._prompts_cached(game_id, state))
-        self._prompted[game_id] = (state, prompted)
-        return prompted
+        prompts = self._prompts_cached(game_id, state)
+        players = (frozenset(p.player for p in prompts), frozenset(p.player for p in prompts if p.required))
+        self._prompted[game_id] = (state, players)
+        return players
 
     def local(self, game_id: str, when: str | None) -> datetime | None:
         return parse_iso(when).astimezone(self.config.timezone) if when else None
@@ -541,8 +553,7 @@ class Engine:
 
     def route(self, mail: IncomingMail) -> str | None:
         """Which game a mail is for: subject tag ``[PMB]``, plus-address ``jeu+pmb1@``, or the only game."""
-        by_tag = {g.tag.lower(): gid for gid, g in self.config.games.items()}
-        by_tag.update({gid.lower(): gid for gid in self.config.games})
+        by_tag = self._by_tag
         for tag in subject_tags(mail.subject):
             if tag in by_tag:
                 return by_tag[tag]
@@ -882,10 +893,8 @@ class Engine:
         g = self.game(game_id)
         if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
             return
-        state = self._state_cached(g)
-        prompts = [p for p in self._prompts_cached(game_id, state) if p.required]
-        current = self.store.ordered_players(game_id, g.turn)
-        if prompts and all(p.player in current for p in prompts):
+        required = self._required_cached(game_id, self._state_cached(g))
+        if required and required <= self.store.ordered_players(game_id, g.turn):
             early = min(parse_iso(g.deadline), now + timedelta(minutes=s.early_delay_minutes))
             self.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
 

@@ -66,18 +66,13 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
     mid = message_id(letter.game, letter.key, letter.to, domain)
-    headers = [_from_line(sender_name, sender), _header_line("To", letter.to, address=True),
-               _header_line("Subject", _clean_header(letter.subject)),
-               _header_line("Date", format_datetime(now), date=True), _header_line("Message-ID", mid, msgid=True)]
+    headers = [_from_line(sender_name, sender), _recurring_line("To", letter.to, address=True),
+               _recurring_line("Subject", _clean_header(letter.subject)), _date_line(now, now.utcoffset()),
+               _header_line("Message-ID", mid, msgid=True)]
     if letter.in_reply_to:
         headers.append(_header_line("In-Reply-To", letter.in_reply_to))
         headers.append(_header_line("References", " ".join([*letter.references, letter.in_reply_to][-10:])))
-    headers.append(b"Auto-Submitted: auto-replied\r\n" if letter.kind == "ack"
-                   else b"Auto-Submitted: auto-generated\r\n")
-    headers.append(_header_line("X-PBEM-Game", letter.game))
-    headers.append(_header_line("X-PBEM-Turn", str(letter.turn)))
-    headers.append(_header_line("X-PBEM-Kind", letter.kind))
-    headers.append(_MIME_TAIL)
+    headers.append(_trailer(letter.game, letter.turn, letter.kind))
     return mid, b"".join(headers) + b"\r\n" + _qp_body(letter.body)
 
 
@@ -156,6 +151,24 @@ def _fold_words(line: str) -> bytes | None:
             cur = " " + w
     out.append(cur)
     return ("\r\n".join(out) + "\r\n").encode("ascii")
+
+
+_recurring_line = lru_cache(maxsize=4096)(_header_line)
+"""`_header_line` for values that recur from mail to mail (recipients, subjects)."""
+
+
+@lru_cache(maxsize=64)
+def _date_line(now: datetime, offset: timedelta | None) -> bytes:
+    """The Date line (``offset`` is part of the cache key: equal instants in two zones are written apart)."""
+    return _header_line("Date", format_datetime(now), date=True)
+
+
+@lru_cache(maxsize=256)
+def _trailer(game: str, turn: int, kind: str) -> bytes:
+    """Auto-Submitted, the X-PBEM-* headers and the MIME headers: the same for every mail of a kind."""
+    return b"".join([b"Auto-Submitted: auto-replied\r\n" if kind == "ack" else b"Auto-Submitted: auto-generated\r\n",
+                     _header_line("X-PBEM-Game", game), _header_line("X-PBEM-Turn", str(turn)),
+                     _header_line("X-PBEM-Kind", kind), _MIME_TAIL])
 
 
 @lru_cache(maxsize=4096)

@@ -30,8 +30,12 @@ _OUTBOX_INSERT = (f"insert into outbox ({', '.join(OUTBOX_FIELDS)}) values ({', 
                   "on conflict (id) do nothing")
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def _j(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """Canonical JSON (one encoder for all: ``json.dumps`` with options builds a new one per call)."""
+    return _JSON.encode(value)
 
 
 @dataclass(frozen=True)
