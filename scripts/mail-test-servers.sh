@@ -125,12 +125,19 @@ ssl_cert = <$MAILSVC_DIR/tls/cert.pem
 ssl_key = <$MAILSVC_DIR/tls/key.pem
 ssl_dh = </usr/share/dovecot/dh.pem
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
 auth_failure_delay = 0
 
 passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN username_format=%u $MAILSVC_DIR/users
+}
+# XOAUTH2 / OAUTHBEARER: HS256 tokens checked locally with the key in oauth2-keys/ (no token server)
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $MAILSVC_DIR/oauth2.conf.ext
 }
 userdb {
   driver = passwd-file
@@ -434,6 +441,16 @@ do_start() {
     case "$u" in *@*) ;; *) u=$u@$MAIL_DOMAIN;; esac
     printf '%s:{PLAIN}%s:%s:%s::%s::\n' "$u" "$MAIL_PASSWORD" "$vu" "$vg" "$MAILSVC_DIR/mail/$u" >>"$MAILSVC_DIR/users"
   done
+  # OAuth2 (2.3 config only): tokens are JWTs signed with this HS256 key; tests mint their own
+  # (dict-fs drops the "shared/" of the lookup key /shared/<azp>/<alg>/<kid>)
+  mkdir -p "$MAILSVC_DIR/oauth2-keys/default/HS256"
+  [ -s "$MAILSVC_DIR/oauth2.key" ] || head -c 32 /dev/urandom | base64 >"$MAILSVC_DIR/oauth2.key"
+  cp "$MAILSVC_DIR/oauth2.key" "$MAILSVC_DIR/oauth2-keys/default/HS256/default"
+  cat >"$MAILSVC_DIR/oauth2.conf.ext" <<EOF
+introspection_mode = local
+local_validation_key_dict = fs:posix:prefix=$MAILSVC_DIR/oauth2-keys/
+username_attribute = sub
+EOF
   write_dovecot_conf "$vu"
   write_sink
 
@@ -467,6 +484,7 @@ export MAIL_VMAIL_GID=$vg
 export MAIL_DOVECOT_CONF=$MAILSVC_DIR/dovecot.conf
 export MAILSVC_DIR=$MAILSVC_DIR
 export MAIL_SINK_FAIL_FILE=$MAILSVC_DIR/sink.fail
+export MAIL_OAUTH2_KEY_FILE=$MAILSVC_DIR/oauth2.key
 export MAIL_TEST_SERVERS_SCRIPT=$REPO_DIR/scripts/mail-test-servers.sh
 EOF
   log "dovecot $(dovecot --version) pid $(cat "$MAILSVC_DIR/dovecot.pid"), sink pid $(cat "$MAILSVC_DIR/sink.pid"); ready in $((SECONDS - t0))s"

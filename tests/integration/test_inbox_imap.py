@@ -10,6 +10,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -338,3 +339,64 @@ def test_bytes_and_receipt_times_come_back_exactly(mail_env, folder):
     src.close()
     assert [m.raw for m in got] == list(bodies.values())
     assert [m.received for m in got] == [when.astimezone(UTC) for when in bodies]
+
+
+def _jwt(key: bytes, claims: dict) -> str:
+    """An HS256 JSON Web Token (the test Dovecot validates these locally, as Gmail validates its own)."""
+    import base64
+    import hashlib
+    import hmac
+    import json
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    body = b64(json.dumps(claims).encode())
+    sig = b64(hmac.new(key, f"{head}.{body}".encode(), hashlib.sha256).digest())
+    return f"{head}.{body}.{sig}"
+
+
+def test_xoauth2_login_through_the_configured_token_command(mail_env, folder, tmp_path):
+    """`oauth2_token_command` in config.toml -> XOAUTH2 login to Dovecot; a bad or expired token is refused."""
+    import base64
+    import os
+
+    from pbem import config as configmod
+    from pbem.daemon import open_mailbox
+
+    key_file = os.environ.get("MAIL_OAUTH2_KEY_FILE")
+    assert key_file, "MAIL_OAUTH2_KEY_FILE unset: start the servers with scripts/mail-test-servers.sh"
+    key = base64.b64decode(Path(key_file).read_text().strip())
+    user = mail_env.addr(USER)
+    now = int(time.time())
+    tokens = {
+        "good": _jwt(key, {"sub": user, "iat": now, "nbf": now, "exp": now + 3600}),
+        "forged": _jwt(b"not the key" * 3, {"sub": user, "iat": now, "nbf": now, "exp": now + 3600}),
+        "expired": _jwt(key, {"sub": user, "iat": now - 7200, "nbf": now - 7200, "exp": now - 3600}),
+    }
+    append(mail_env, folder, 3, tag="oauth")
+
+    def source_with(token: str) -> ImapSource:
+        (tmp_path / "token").write_text(token + "\n")
+        cfg = configmod.parse({
+            "pbem": {"database": str(tmp_path / "db.sqlite"), "address": "jeu@pbem.test"},
+            "mailbox": {"kind": "imap", "host": mail_env.host, "port": mail_env.imap_port, "user": user,
+                        "security": "none", "folder": folder,
+                        "oauth2_token_command": f"cat {tmp_path / 'token'}"},
+            "outbox": {"kind": "maildir", "path": str(tmp_path / "out")},
+            "games": {},
+        }, tmp_path)
+        src = open_mailbox(cfg, MemoryCursorStore())
+        assert isinstance(src, ImapSource)
+        return src
+
+    src = source_with(tokens["good"])
+    got = Collector()
+    assert src.fetch_new(got) == 3
+    src.close()
+    for name in ("forged", "expired"):
+        src = source_with(tokens[name])
+        with pytest.raises(MailAuthError):
+            src.fetch_new(Collector())
+        src.close()
