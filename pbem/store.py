@@ -98,6 +98,10 @@ class Store:
         self._ordered: dict[tuple[str, int], set[str]] = {}
         self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
         self._replies: dict[tuple[str, str], int] = {}
+        # orders given in the current transaction, written at its end: the rows to insert, in order, and
+        # the latest set of each (game, turn, player) touched, in the order they were last given (None: cancelled)
+        self._order_rows: list[list[Any]] = []
+        self._order_state: dict[tuple[str, int, str], OrderSet | None] = {}
         self._create()
 
     def close(self) -> None:
@@ -115,14 +119,23 @@ class Store:
 
     @contextmanager
     def atomic(self) -> Iterator[Store]:
-        """One transaction (nested calls are savepoints)."""
+        """One transaction (nested calls are savepoints).
+
+        Orders given inside are written when the outermost block ends (`_write_orders`), in
+        one go; until then `current_orders` and `ordered_players` read them from memory.
+        """
         outer = self._games is None
         if outer:
             self._games = {}
+        # what a rolled-back savepoint must also undo in memory
+        pending_at_entry = (list(self._order_rows), dict(self._order_state))
         try:
             with self.db.atomic():
                 yield self
+                if outer:
+                    self._write_orders()
         except BaseException:
+            self._order_rows, self._order_state = pending_at_entry
             if self._games is not None:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
             self._seqs.clear()
@@ -132,6 +145,7 @@ class Store:
             raise
         finally:
             if outer:
+                self._order_rows, self._order_state = [], {}
                 self._games = None
                 self._seqs.clear()
                 self._ordered.clear()
@@ -400,24 +414,44 @@ class Store:
         ordered = self._ordered.get((o.game, o.turn))
         if ordered is not None:
             ordered.add(o.player)
-        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1",
-                        [o.game, o.turn, o.player])
-        self.db.execute(
-            "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, 1)",
-            [o.game, o.turn, o.player, _j([[x.verb, list(x.args), x.text] for x in o.orders]), _j(o.lines),
-             o.source, o.message_key, o.received_at])
+        key = (o.game, o.turn, o.player)
+        self._order_rows.append([o.game, o.turn, o.player, _j([[x.verb, list(x.args), x.text] for x in o.orders]),
+                                 _j(o.lines), o.source, o.message_key, o.received_at])
+        self._order_state.pop(key, None)  # re-inserted: the latest given comes last, as "order by id" would
+        self._order_state[key] = o
+        if self._games is None:  # outside a transaction: written at once
+            self._write_orders()
 
     def cancel_orders(self, game: str, turn: int, player: str) -> None:
         """Withdraw a player's orders for a step: they count as silent again (defaults at the deadline)."""
         ordered = self._ordered.get((game, turn))
         if ordered is not None:
             ordered.discard(player)
-        self.db.execute("update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1",
-                        [game, turn, player])
+        self._order_state.pop((game, turn, player), None)
+        self._order_state[(game, turn, player)] = None
+        if self._games is None:
+            self._write_orders()
+
+    def _write_orders(self) -> None:
+        """Write the orders given in this transaction: superseded rows lose ``current``, new rows are inserted."""
+        if not self._order_state:
+            return
+        self.db.conn.executemany(
+            "update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1",
+            list(self._order_state))
+        last = {(row[0], row[1], row[2]): i for i, row in enumerate(self._order_rows)}
+        rows = []
+        for i, row in enumerate(self._order_rows):
+            key = (row[0], row[1], row[2])
+            rows.append([*row, int(last[key] == i and self._order_state[key] is not None)])
+        self.db.conn.executemany(
+            "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._order_rows.clear()
+        self._order_state.clear()
 
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
-        """The orders in force for a step (one player's only, if named), by player."""
+        """The orders in force for a step (one player's only, if named), by player, in the order they were given."""
         sql = "select * from orders indexed by orders_current where game = ? and turn = ? and current = 1"
         args: list[Any] = [game, turn]
         if player is not None:
@@ -431,6 +465,12 @@ class Store:
                 lines=json.loads(r["lines"]), source=r["source"], message_key=r["message_key"],
                 received_at=r["received_at"],
             )
+        # orders given in this transaction, not written yet, supersede the stored ones
+        for (g, t, who), pending in self._order_state.items():
+            if g == game and t == turn and (player is None or who == player):
+                out.pop(who, None)
+                if pending is not None:
+                    out[who] = pending
         return out
 
     def ordered_players(self, game: str, turn: int) -> set[str]:
@@ -440,11 +480,18 @@ class Store:
         players = {r[0] for r in self.db.execute(
             "select player from orders indexed by orders_current where game = ? and turn = ? and current = 1",
             [game, turn])}
+        for (g, t, who), pending in self._order_state.items():
+            if g == game and t == turn:
+                if pending is None:
+                    players.discard(who)
+                else:
+                    players.add(who)
         if self._games is not None:
             self._ordered[(game, turn)] = set(players)
         return players
 
     def order_history(self, game: str, turn: int, player: str | None = None) -> list[dict[str, Any]]:
+        self._write_orders()  # inside a transaction: what was given so far is part of the history
         sql = "select * from orders where game = ? and turn = ?"
         args: list[Any] = [game, turn]
         if player is not None:
