@@ -32,6 +32,7 @@ from pbem.mail.inbox import (
 )
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
 from pbem.outbox import SendReport, send_due
+from pbem.render import refresh_templates
 from pbem.store import Store
 
 log = logging.getLogger("pbem")
@@ -99,6 +100,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
     """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests)."""
     now = now or utcnow()
     report = TickReport()
+    refresh_templates()  # an MJ's template edits count from this pass on
     engine = Engine(config, store)
     own_source = source is None
     own_transport = transport is None

@@ -72,6 +72,9 @@ def _finalize_forum(value: Any) -> Any:
     return bbcode_escape("" if value is None else value)
 
 
+_ENVIRONMENTS: list[jinja2.Environment] = []
+
+
 def _environment(finalize: Any, root: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(root)),
@@ -81,10 +84,28 @@ def _environment(finalize: Any, root: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
         finalize=finalize,
+        auto_reload=False,  # checked once per pass by `refresh_templates`, not at every mail
     )
     env.filters["bb"] = bbcode_escape
     env.filters["reply_subject"] = reply_subject
+    _ENVIRONMENTS.append(env)
     return env
+
+
+def refresh_templates() -> bool:
+    """Pick up templates edited, added or removed since the last call (the daemon calls it once per pass).
+
+    Jinja would otherwise look at the file of a template each time it is used; an MJ who edits a
+    template sees the change from the next pass on.  Returns whether anything changed.
+    """
+    changed = False
+    for env in _ENVIRONMENTS:
+        cache = env.cache
+        if cache is not None and any(not t.is_up_to_date for t in list(cache.values())):
+            cache.clear()
+            changed = True
+    _exists.cache_clear()
+    return changed
 
 
 @dataclass(frozen=True)
@@ -101,6 +122,7 @@ class Renderer:
         self.lang = lang
         self.root = root
         self.mail, self.forum = _environments(root, lang)
+        self._messages: dict[str, str] = {}
 
     def _name(self, env: jinja2.Environment, base: str) -> str:
         """``<game>/<base>.<lang>.j2`` if the game has one, else ``common/<base>.<lang>.j2``."""
@@ -127,6 +149,14 @@ class Renderer:
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
+        if not params:  # "done", "end_of_orders"...: the same text each time (renderers last one pass)
+            text = self._messages.get(key)
+            if text is None:
+                text = self._messages[key] = self._message(key, params)
+            return text
+        return self._message(key, params)
+
+    def _message(self, key: str, params: dict[str, Any]) -> str:
         module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module
         return str(getattr(module, key)(params)).strip()
 

@@ -195,3 +195,29 @@ def _tidy_reference(text: str) -> str:
                 max_size=40).map("".join))
 def test_tidy_drops_end_blanks_and_blank_runs_whatever_the_line_breaks(text):
     assert _tidy(text) == _tidy_reference(text)
+
+
+def test_template_edits_are_picked_up_at_the_next_pass(tmp_path, monkeypatch):
+    """Templates are not re-checked at every mail: `refresh_templates` (once per daemon pass) does it."""
+    import os
+
+    from pbem import daemon, render
+
+    (tmp_path / "common").mkdir()
+    page = tmp_path / "common" / "note.fr.j2"
+    page.write_text("{% set subject = 'Sujet' %}Bonjour {{ who }}\n")
+    r = render.Renderer("g", "fr", root=tmp_path)
+    assert r.mail_text("note", who="Arya").body == "Bonjour Arya\n"
+    page.write_text("{% set subject = 'Sujet' %}Salut {{ who }}\n")
+    os.utime(page, (page.stat().st_atime + 5, page.stat().st_mtime + 5))
+    assert r.mail_text("note", who="Arya").body == "Bonjour Arya\n"  # same pass: the compiled template
+    assert render.refresh_templates() is True
+    assert r.mail_text("note", who="Arya").body == "Salut Arya\n"
+    assert render.refresh_templates() is False
+    # the daemon's pass starts with it
+    calls = []
+    monkeypatch.setattr(daemon, "refresh_templates", lambda: calls.append(1))
+    monkeypatch.setattr(daemon, "Engine", lambda *a: (_ for _ in ()).throw(RuntimeError("stop here")))
+    with pytest.raises(RuntimeError):
+        daemon.tick(None, None)  # type: ignore[arg-type]
+    assert calls == [1]
