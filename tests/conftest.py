@@ -4,9 +4,14 @@ from __future__ import annotations
 # `make test` starts Dovecot + an SMTP sink on loopback and exports their ports (env.sh).
 # Tests needing them are marked `mail`, live in tests/integration/, and FAIL (never skip)
 # when the servers are not configured.
+import base64
+import hashlib
+import hmac
+import json
 import os
 import smtplib
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +52,26 @@ class MailEnv:
         c = IMAPClient(self.host, port=self.imap_port, ssl=False, timeout=10)
         c.login(self.addr(user), self.password)
         return c
+
+    def oauth2_token(self, user: str, *, lifetime: int = 3600, forged: bool = False) -> str:
+        """An OAuth2 access token for ``user`` that the test Dovecot accepts (an HS256 JWT checked locally).
+
+        ``lifetime`` < 0 gives an expired token, ``forged`` one signed with another key.
+        """
+        key_file = os.environ.get("MAIL_OAUTH2_KEY_FILE")
+        if not key_file:
+            pytest.fail("MAIL_OAUTH2_KEY_FILE unset: start the servers with scripts/mail-test-servers.sh")
+        key = b"not the server's key" if forged else base64.b64decode(Path(key_file).read_text().strip())
+        now = int(time.time())
+        issued = min(now, now + lifetime - 60)
+
+        def b64(data: bytes) -> str:
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+        body = b64(json.dumps({"sub": self.addr(user), "iat": issued, "nbf": issued, "exp": now + lifetime}).encode())
+        signature = b64(hmac.new(key, f"{head}.{body}".encode(), hashlib.sha256).digest())
+        return f"{head}.{body}.{signature}"
 
     def deliver(self, user: str, raw: bytes, mail_from: str = "sender@example.org") -> None:
         """Deliver into the user's INBOX through Dovecot's LMTP (as an MTA would)."""

@@ -10,7 +10,6 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -341,40 +340,14 @@ def test_bytes_and_receipt_times_come_back_exactly(mail_env, folder):
     assert [m.received for m in got] == [when.astimezone(UTC) for when in bodies]
 
 
-def _jwt(key: bytes, claims: dict) -> str:
-    """An HS256 JSON Web Token (the test Dovecot validates these locally, as Gmail validates its own)."""
-    import base64
-    import hashlib
-    import hmac
-    import json
-
-    def b64(data: bytes) -> str:
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-    body = b64(json.dumps(claims).encode())
-    sig = b64(hmac.new(key, f"{head}.{body}".encode(), hashlib.sha256).digest())
-    return f"{head}.{body}.{sig}"
-
-
 def test_xoauth2_login_through_the_configured_token_command(mail_env, folder, tmp_path):
     """`oauth2_token_command` in config.toml -> XOAUTH2 login to Dovecot; a bad or expired token is refused."""
-    import base64
-    import os
-
     from pbem import config as configmod
     from pbem.daemon import open_mailbox
 
-    key_file = os.environ.get("MAIL_OAUTH2_KEY_FILE")
-    assert key_file, "MAIL_OAUTH2_KEY_FILE unset: start the servers with scripts/mail-test-servers.sh"
-    key = base64.b64decode(Path(key_file).read_text().strip())
     user = mail_env.addr(USER)
-    now = int(time.time())
-    tokens = {
-        "good": _jwt(key, {"sub": user, "iat": now, "nbf": now, "exp": now + 3600}),
-        "forged": _jwt(b"not the key" * 3, {"sub": user, "iat": now, "nbf": now, "exp": now + 3600}),
-        "expired": _jwt(key, {"sub": user, "iat": now - 7200, "nbf": now - 7200, "exp": now - 3600}),
-    }
+    tokens = {"good": mail_env.oauth2_token(USER), "forged": mail_env.oauth2_token(USER, forged=True),
+              "expired": mail_env.oauth2_token(USER, lifetime=-3600)}
     append(mail_env, folder, 3, tag="oauth")
 
     def source_with(token: str) -> ImapSource:

@@ -172,3 +172,20 @@ def test_reconnects_after_server_restart(mail_env):
     assert t.connections_opened == 2
     t.close()
     assert wait_in_inbox(mail_env, "player3", subj)
+
+
+def test_xoauth2_submission(mail_env):
+    """XOAUTH2 to Dovecot's submission service: a good token sends, a forged one is a configuration failure."""
+    gm, p2 = mail_env.addr("gm"), mail_env.addr("player2")
+
+    def transport(token: str) -> SmtpTransport:
+        return SmtpTransport(mail_env.host, mail_env.submission_port, security="starttls", user=gm,
+                             oauth2_token_provider=lambda: token, cafile=mail_env.cafile, timeout=10)
+
+    good = transport(mail_env.oauth2_token("gm"))
+    subj = f"xoauth2 {uuid.uuid4()}"
+    good.send(mail(gm, p2, subj), gm, [p2])
+    good.close()
+    assert wait_in_inbox(mail_env, "player2", subj)
+    with pytest.raises(ConfigFailure, match="login refused"):
+        transport(mail_env.oauth2_token("gm", forged=True)).check_login()
