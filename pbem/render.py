@@ -9,6 +9,7 @@ value given to a template, never a template.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -105,6 +106,7 @@ def refresh_templates() -> bool:
             cache.clear()
             changed = True
     _exists.cache_clear()
+    _dice_labels.cache_clear()
     return changed
 
 
@@ -190,6 +192,7 @@ def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Env
     for env in envs:
         env.filters["date"] = date_en if lang == "en" else date_fr
         env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
+        env.filters["dice_label"] = lambda purpose, game, _lang=lang, _root=root: dice_label(purpose, game, _lang, _root)
         env.globals["lang"] = lang
     return envs
 
@@ -197,6 +200,25 @@ def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Env
 @cache
 def _exists(root: Path, name: str) -> bool:
     return (root / name).is_file()
+
+
+@cache
+def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for."""
+    path = root / game / f"dice.{lang}.toml"
+    if not path.is_file():
+        return ()
+    table = tomllib.loads(path.read_text(encoding="utf-8"))
+    return tuple((re.compile(entry["pattern"]), entry["text"]) for entry in table.get("label", []))
+
+
+def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES) -> str:
+    """A roll's purpose in the reader's language (purposes are English keys that seed the dice)."""
+    for pattern, text in _dice_labels(root, game, lang):
+        match = pattern.fullmatch(purpose)
+        if match:
+            return text.format(**match.groupdict())
+    return purpose
 
 
 _ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

@@ -161,3 +161,29 @@ def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
             json.dumps(list(order.args))
 
     check()
+
+
+def test_every_roll_of_a_game_says_in_french_what_it_was_for(monkeypatch):
+    """The MJ's digest lists each roll's purpose: every purpose the games use has a French label."""
+    from pbem.render import dice_label
+
+    seen: dict[str, set[str]] = {}
+    current = [""]
+    uniform = Dice._uniform
+
+    def recording(self, purpose, low, high):
+        seen.setdefault(current[0], set()).add(purpose)
+        return uniform(self, purpose, low, high)
+
+    monkeypatch.setattr(Dice, "_uniform", recording)
+    for name in ("pmb", "intrigue"):
+        current[0] = name
+        for seed in range(6):
+            play(name, seed)
+    current[0] = "1626"
+    test_1626_immediate_tests_replay_identically()
+    assert {"pmb", "intrigue", "1626"} <= set(seen)
+    untranslated = {(game, p) for game, purposes in seen.items() for p in purposes if dice_label(p, game, "fr") == p}
+    assert not untranslated
+    assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40 %)"
+    assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "en") == "Joueur 07 leaves Visenya (40%)"
