@@ -19,9 +19,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
-@lru_cache(maxsize=1024)
 def iso(dt: datetime) -> str:
     """UTC ISO text, second precision: the database format (cached: a tick formats the same instants often)."""
+    return _iso(dt, dt.utcoffset())
+
+
+@lru_cache(maxsize=1024)
+def _iso(dt: datetime, offset: timedelta | None) -> str:
+    # the offset is part of the key: the two 02:30 of an autumn night compare equal but are an hour apart
     return dt.astimezone(UTC).replace(microsecond=0).isoformat()
 
 

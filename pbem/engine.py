@@ -242,6 +242,20 @@ class Engine:
         if kind in ("ack", "notice"):
             self._held_replies[to] += 1
 
+    def _held_checkpoint(self) -> Callable[[], None]:
+        """A function that forgets what was held since now (for work whose savepoint is rolled back)."""
+        if self._held is None:
+            return lambda: None
+        letters, marks = len(self._held), len(self._held_marks)
+        replies, ids = Counter(self._held_replies), set(self._held_ids)
+
+        def undo() -> None:
+            if self._held is not None:
+                del self._held[letters:]
+                del self._held_marks[marks:]
+                self._held_replies, self._held_ids = replies, ids
+        return undo
+
     @contextmanager
     def _holding_letters(self) -> Iterator[None]:
         """Letters queued inside, and messages marked done inside, are stored together when the block ends.
@@ -519,9 +533,11 @@ class Engine:
                 # this mail arrived after the deadline (daemon outage): the step closes first, without it.
                 # A failure here must not cost the mail: it is then read against the open step, and the
                 # tick's own deadline pass reports the failure (the forum file is written by the tick).
+                held = self._held_checkpoint()
                 try:
                     self.resolve(game_id, now, closed_at=fire_at, write_forum=False)
                 except Exception:
+                    held()  # its savepoint is rolled back: so are the letters it queued in this batch
                     log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire_at))
                 g = self.store.game(game_id)
         if g is None:

@@ -288,9 +288,10 @@ class Store:
 
     def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, str, str]]) -> None:
         """`mark_message` for many: (key, message_id, status, game, sender, verdict, processed_at) rows, keys last."""
-        self.db.conn.executemany(
-            "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
-            "where key = ?", rows)
+        with self.atomic():  # (sqlite3's own executemany would leave a transaction open outside one)
+            self.db.conn.executemany(
+                "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
+                "where key = ?", rows)
 
     def messages(self, status: str | None = None) -> list[dict[str, Any]]:
         """Stored inbound messages (without their bytes), oldest first."""
@@ -436,19 +437,19 @@ class Store:
         """Write the orders given in this transaction: superseded rows lose ``current``, new rows are inserted."""
         if not self._order_state:
             return
-        self.db.conn.executemany(
-            "update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1",
-            list(self._order_state))
         last = {(row[0], row[1], row[2]): i for i, row in enumerate(self._order_rows)}
         rows = []
         for i, row in enumerate(self._order_rows):
             key = (row[0], row[1], row[2])
             rows.append([*row, int(last[key] == i and self._order_state[key] is not None)])
-        self.db.conn.executemany(
-            "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        self._order_rows.clear()
-        self._order_state.clear()
+        touched = list(self._order_state)
+        self._order_rows, self._order_state = [], {}
+        with self.atomic():
+            self.db.conn.executemany(
+                "update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1", touched)
+            self.db.conn.executemany(
+                "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
         """The orders in force for a step (one player's only, if named), by player, in the order they were given."""
@@ -546,7 +547,8 @@ class Store:
         if not items:
             return 0
         before = self.db.conn.total_changes
-        self.db.conn.executemany(_OUTBOX_INSERT, [[item[k] for k in OUTBOX_FIELDS] for item in items])
+        with self.atomic():
+            self.db.conn.executemany(_OUTBOX_INSERT, [[item[k] for k in OUTBOX_FIELDS] for item in items])
         if any(item["kind"] in ("ack", "notice") for item in items):
             self._replies.clear()  # memoised reply counts: read again when next needed
         return self.db.conn.total_changes - before

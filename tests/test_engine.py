@@ -441,3 +441,25 @@ def test_a_late_step_resolution_opens_the_next_step_from_now(eng):
     assert parse_iso(rec["resolved_at"]) == T0 + timedelta(days=2)  # the step closed at its deadline
     g = eng.game("toy1")
     assert g.turn == 2 and parse_iso(g.deadline) == outage_end + timedelta(days=1)  # a full step from now
+
+
+def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypatch):
+    """A late mail closes the step first; if that resolution fails, nothing it queued in the batch is sent."""
+    from pbem.outbox import Letter
+
+    register(eng)
+    eng.start_game("toy1", T0)
+    before = {item["id"] for item in eng.store.outbox_items()}
+
+    def failing_resolve(game_id, now, **kw):
+        with eng.store.atomic():
+            eng._queue([Letter("half-done", game_id, 1, "digest", "mj@pbem.test", "Tour 1", "à moitié")], now)
+            raise RuntimeError("a ruleset bug")
+
+    monkeypatch.setattr(eng, "resolve", failing_resolve)
+    late = T0 + timedelta(days=3)
+    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
+    eng.process_pending(late)
+    new = [item for item in eng.store.outbox_items() if item["id"] not in before]
+    assert [item["kind"] for item in new] == ["ack"]  # the mail is still answered, against the open step
+    assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (7,)

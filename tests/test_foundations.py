@@ -221,3 +221,13 @@ def test_template_edits_are_picked_up_at_the_next_pass(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         daemon.tick(None, None)  # type: ignore[arg-type]
     assert calls == [1]
+
+
+def test_iso_tells_the_two_autumn_half_past_twos_apart():
+    from pbem.clock import iso
+
+    paris = ZoneInfo("Europe/Paris")
+    first = datetime(2026, 10, 25, 2, 30, tzinfo=paris)  # summer time, 00:30 UTC
+    second = first.replace(fold=1)  # winter time, 01:30 UTC; equal to `first` for == and hash
+    assert iso(first) == "2026-10-25T00:30:00+00:00"
+    assert iso(second) == "2026-10-25T01:30:00+00:00"

@@ -69,6 +69,19 @@ def test_the_usual_multipart_alternative_is_read_fast_and_identically() -> None:
 
 
 @pytest.mark.parametrize("raw", [
+    # a line that starts like a delimiter, right before a real one (found by a review's fuzzer)
+    b"From: a@b\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nhello\n--bX\n"
+    b"--b\nContent-Type: text/html\n\n<p>x</p>\n--b--\n",
+    b"From: a@b\nContent-Type: multipart/mixed; boundary=b\n\n--bX\n--b\n\nFIRST\n--b\n\nSECOND\n--b--\n",
+    # "boundary=" inside another parameter's quotes is no boundary
+    b'From: a@b\nContent-Type: multipart/mixed; x="a; boundary=b;"\n\n--b\n\nhi\n--b--\n',
+])
+def test_shapes_that_once_fooled_the_fast_reader(raw: bytes) -> None:
+    fast, slow = read_both(raw)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("raw", [
     b"From x@y Mon Jan  1 00:00:00 2026\nFrom: a@b\n\nhi\n",  # mbox line
     b"From: a@b\rSubject: x\r\rhi\r",  # lone CRs
     b"From: a@b\nContent-Type: multipart/mixed; boundary=zz\n\n--zz\n\nhi\n",  # no closing delimiter
@@ -100,7 +113,7 @@ def test_base64_needing_repair_falls_back_while_decoding() -> None:
 
 EOLS = st.sampled_from([b"\r\n", b"\n"])
 BODY_TEXT = st.lists(
-    st.sampled_from(list("abcdeéèàçôABCZ 0123:;-=.>\t") + ["\n", "--", "\n--b1\n", "\n--b1--\n", "=\n", "€"]),
+    st.sampled_from(list("abcdeéèàçôABCZ 0123:;-=.>\t") + ["\n", "--", "\n--b1\n", "\n--b1--\n", "\n--b1x\n", "\n--b1x", "=\n", "€"]),
     max_size=40).map("".join)
 CHARSETS = st.sampled_from(["utf-8", "UTF-8", '"utf-8"', "iso-8859-1", "windows-1252", "x-unknown", ""])
 ENCODINGS = st.sampled_from(["7bit", "8bit", "quoted-printable", "base64", "base64-bad", "QUOTED-PRINTABLE",

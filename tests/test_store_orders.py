@@ -73,3 +73,25 @@ def test_a_failed_transaction_writes_nothing_and_forgets_its_orders():
         given(store, "Bran", 2)
     assert args(store) == {"Bran": 2}
     assert store.db.execute("select count(*) from orders").fetchone()[0] == 1
+
+
+def test_writes_outside_a_transaction_are_committed(tmp_path):
+    """Batch writes (executemany) outside `atomic()` commit on their own (a review found them left open)."""
+    from datetime import UTC, datetime
+
+    from pbem.outbox import Letter, queue
+
+    path = tmp_path / "db.sqlite"
+    store = Store(path)
+    given(store, "Arya", 1)
+    queue(store, [Letter("k1", "g1", 1, "ack", "a@b.org", "Sujet", "Corps")], sender="jeu@pbem.test",
+          sender_name="Jeu", now=datetime(2026, 12, 4, tzinfo=UTC))
+    store.store_raw([("m1", b"From: a@b.org\n\nhi\n")], "2026-12-04T00:00:00+00:00")
+    store.mark_messages([("<m1@x>", "done", "g1", "a@b.org", "ok", "2026-12-04T00:00:00+00:00", "m1")])
+    with store.atomic():
+        store.log("g1", "2026-12-04T00:00:00+00:00", "mj", "note", {})
+    store.close()
+    again = Store(path)
+    counts = {t: again.db.execute(f"select count(*) from {t}").fetchone()[0] for t in ("orders", "outbox", "journal")}
+    assert counts == {"orders": 1, "outbox": 1, "journal": 1}
+    assert again.messages()[0]["status"] == "done"

@@ -497,6 +497,9 @@ class ImapSource:
         for chunk in _chunks(uids, self.batch_size):
             try:
                 data = _fetch_bodies(client, chunk)
+                unread = [uid for uid in chunk if uid not in data or data[uid][1] is None]
+                if unread:  # a shape the fast reading does not know (or expunged meanwhile): imapclient's parser
+                    data.update(_fetch_bodies_slowly(client, unread, data))
             except _IMAP_ERRORS as e:
                 raise self._error("fetch", e) from e
             batch = [RawMessage(self.key_for(uidvalidity, uid), *data[uid]) for uid in chunk if uid in data]
@@ -597,7 +600,7 @@ class ImapSource:
 
 _FETCH_UID = re.compile(rb"\bUID (\d+)")
 _BODY_LITERAL = re.compile(rb"BODY\[\] \{\d+\}\s*\Z")
-_FETCH_DATE = re.compile(rb'INTERNALDATE "([ \d]\d)-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)"')
+_FETCH_DATE = re.compile(rb'INTERNALDATE "(\s?\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)"')
 _MONTHS = {m: i for i, m in enumerate(
     [b"jan", b"feb", b"mar", b"apr", b"may", b"jun", b"jul", b"aug", b"sep", b"oct", b"nov", b"dec"], 1)}
 
@@ -627,6 +630,21 @@ def _fetch_bodies(client: IMAPClient, uids: Sequence[int]) -> dict[int, tuple[by
             continue
         found[int(uid.group(1))] = (bytes(literal), _internal_date(_FETCH_DATE.search(head) or
                                                                     _FETCH_DATE.search(after)))
+    return found
+
+
+def _fetch_bodies_slowly(client: IMAPClient, uids: Sequence[int],
+                         known: dict[int, tuple[bytes, datetime | None]]) -> dict[int, tuple[bytes, datetime | None]]:
+    """`_fetch_bodies` through `IMAPClient.fetch`, for the rare responses it could not read (one more round trip)."""
+    found: dict[int, tuple[bytes, datetime | None]] = {}
+    for uid, item in client.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE"]).items():
+        body = item.get(b"BODY[]")
+        raw = bytes(body) if isinstance(body, (bytes, bytearray)) else known.get(uid, (None, None))[0]
+        if raw is None:
+            continue
+        when = item.get(b"INTERNALDATE")
+        received = (when if when.tzinfo else when.astimezone()).astimezone(UTC) if isinstance(when, datetime) else None
+        found[uid] = (raw, received)
     return found
 
 

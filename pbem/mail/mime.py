@@ -153,8 +153,10 @@ def _boundary(part: Part) -> str | None:
     value = part.get("content-type")
     if value is None or "*" in value:
         return None
-    match = _BOUNDARY.search(value) if value.count('"') <= 2 and value.lower().count("boundary") == 1 else None
-    if match is not None:  # the usual ``boundary="..."`` or ``boundary=token``: read directly
+    match = _BOUNDARY.search(value) if value.lower().count("boundary") == 1 else None
+    # read directly only the usual ``boundary="..."`` (its quotes the only ones) or ``boundary=token`` (no quotes
+    # at all): a "boundary=" inside another parameter's quotes is no boundary
+    if match is not None and value.count('"') == (2 if match.group(1) is not None else 0):
         boundary = (match.group(1) if match.group(1) is not None else match.group(2)).rstrip()
     else:
         probe = Message()
@@ -179,7 +181,8 @@ def _multipart(part: Part, data: bytes, body_at: int) -> list[Part] | None:
         if pos == body_at and data.startswith(separator, pos):
             hit = pos
         else:
-            found = data.find(b"\n" + separator, pos)
+            # from the line break before ``pos``: the line starting there may be a delimiter itself
+            found = data.find(b"\n" + separator, pos - 1 if pos > body_at else pos)
             if found < 0:
                 return None  # no closing delimiter: a defect, left to the standard parser
             hit = found + 1
