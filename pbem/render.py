@@ -232,6 +232,11 @@ def _tidy(text: str) -> str:
         while "\n\n\n" in text:
             text = text.replace("\n\n\n", "\n\n")
         return text + "\n"
+    return _tidy_by_lines(text)
+
+
+def _tidy_by_lines(text: str) -> str:
+    """`_tidy` for any text, a line at a time (what its fast path must equal)."""
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
     for line in lines:

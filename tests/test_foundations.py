@@ -18,7 +18,7 @@ from pbem.config import ConfigError, Duration, parse_duration
 from pbem.core import OrderAmbiguousError, OrderError, OrderSyntaxError
 from pbem.dice import Dice, commitment, verify
 from pbem.names import fold, match_name, take_name
-from pbem.render import _tidy, bbcode_escape, date_en, date_fr
+from pbem.render import _tidy, _tidy_by_lines, bbcode_escape, date_en, date_fr
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -179,22 +179,10 @@ def test_a_misspelt_multi_word_name_is_suggested_whole():
     assert "vouliez-vous dire Joueur 05" in e.value.msg.fr
 
 
-def _tidy_reference(text: str) -> str:
-    """`_tidy` as first written: a line at a time (its fast path must give the same text)."""
-    out: list[str] = []
-    for line in (line.rstrip() for line in text.splitlines()):
-        if not line and (not out or not out[-1]):
-            continue
-        out.append(line)
-    while out and not out[-1]:
-        out.pop()
-    return "\n".join(out) + "\n"
-
-
 @given(st.lists(st.sampled_from(["a", "é", " ", "\t", "\n", "\n", "\x1f", "\u00a0", "\u3000", "\r", "\u2028"]),
                 max_size=40).map("".join))
 def test_tidy_drops_end_blanks_and_blank_runs_whatever_the_line_breaks(text):
-    assert _tidy(text) == _tidy_reference(text)
+    assert _tidy(text) == _tidy_by_lines(text)
 
 
 def test_template_edits_are_picked_up_at_the_next_pass(tmp_path, monkeypatch):
