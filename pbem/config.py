@@ -109,6 +109,7 @@ class GameConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     commit_seed: bool = True
     roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
+    mj_password: SecretSource | None = None  # with passwords = true, the MJ's own mails carry this one
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
               "retry_base_seconds"}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
-               "min_players", "options", "commit_seed", "roster"}
+               "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -325,4 +326,13 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         options={**defaults, **options},
         commit_seed=_get(g, "commit_seed", where, bool, True),
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
+        mj_password=_mj_password(g, where),
     )
+
+
+def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:
+    env = _get(g, "mj_password_env", where, str, None)
+    cmd = _get(g, "mj_password_command", where, str, None)
+    if env and cmd:
+        raise ConfigError(f"{where}: give mj_password_env or mj_password_command, not both")
+    return SecretSource(env=env, command=cmd) if env or cmd else None

@@ -22,6 +22,9 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
                    "player's or the MJ's From address; set auth = \"dkim\" (Gmail) or passwords = true")
         else:
             yield f"game {gid}", True, f"sender checks: auth = {g.auth}, passwords = {g.passwords}"
+        if g.passwords and g.mj_password is None:
+            yield (f"game {gid}", False, "passwords = true but no mj_password_env / mj_password_command: mail from "
+                   "the MJ's address will be refused (it would otherwise show a forger everything hidden)")
     db = Path(cfg.database)
     yield "database", True, f"{db} ({'exists' if db.exists() else 'will be created'})"
     from pbem.daemon import open_mailbox, open_transport

@@ -44,6 +44,7 @@ from pbem.core import (
 from pbem.dice import Dice, Roll, commitment, new_seed
 from pbem.dice import verify as verify_rolls
 from pbem.faults import crashpoint
+from pbem.mail.inbox import CredentialError, password_from_command, password_from_env
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic
 from pbem.names import fold
@@ -552,6 +553,10 @@ class Engine:
                 return self._reject_forged(key, mail, game_id, player, v.reason, now), game_id, sender
         # password lines are always removed (never echoed); checked when the game asks for them
         expected = player.password if (player and s.passwords and player.password) else None
+        if is_mj and s.passwords:  # the MJ's mail shows everything hidden: it needs a password too
+            expected = self._mj_password(s)
+            if expected is None:
+                return self._reject_forged(key, mail, game_id, None, "mj_password_missing", now), game_id, sender
         ok, text = check_password(mail.text, expected)
         if not ok:
             return self._reject_forged(key, mail, game_id, player, "password", now), game_id, sender
@@ -587,6 +592,20 @@ class Engine:
         since = iso(now - timedelta(hours=1))
         held = self._held_replies[address] if self._held is not None else 0  # answers of this batch, not stored yet
         return self.store.replies_since(address, since) + held < self.config.reply_cap_per_hour
+
+    @staticmethod
+    def _mj_password(s: GameConfig) -> str | None:
+        """The MJ's password (``mj_password_env`` / ``mj_password_command``), or None if not configured or unreadable."""
+        if s.mj_password is None:
+            return None
+        try:
+            if s.mj_password.env:
+                return password_from_env(s.mj_password.env)()
+            if s.mj_password.command:
+                return password_from_command(s.mj_password.command)()
+        except CredentialError as e:
+            log.error("game %s: the MJ password cannot be read: %s", s.id, e)
+        return None
 
     def _reject_forged(self, key: str, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
                        now: datetime) -> str:

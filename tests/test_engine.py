@@ -463,3 +463,36 @@ def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypa
     new = [item for item in eng.store.outbox_items() if item["id"] not in before]
     assert [item["kind"] for item in new] == ["ack"]  # the mail is still answered, against the open step
     assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (7,)
+
+
+def _password_game(tmp_path, **extra):
+    cfg = make_config(tmp_path, extra_game={"passwords": True, **extra})
+    e = Engine(cfg, Store(cfg.database))
+    e.new_game("toy1", T0, seed="ab" * 32)
+    return e
+
+
+def test_passwords_guard_players_and_the_mj(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_TEST_MJ_PASSWORD", "corbeau")
+    e = _password_game(tmp_path, mj_password_env="PBEM_TEST_MJ_PASSWORD")
+    feed(e, make_mail("p0@pbem.test", "INSCRIPTION Arya\nMOTDEPASSE licorne"), T0, key="r0")
+    feed(e, make_mail("p1@pbem.test", "INSCRIPTION Bran\nMOTDEPASSE dragon"), T0, key="r1")
+    e.start_game("toy1", T0)
+    later = T0 + timedelta(hours=1)
+    assert feed(e, make_mail("p0@pbem.test", "GUESS 3"), later, key="o1").startswith("rejected")
+    assert "Arya" not in e.store.current_orders("toy1", 1)
+    assert feed(e, make_mail("p0@pbem.test", "MOTDEPASSE licorne\nGUESS 3"), later, key="o2").startswith("ok")
+    assert e.store.current_orders("toy1", 1)["Arya"].orders[0].args == (3,)
+    # a forged MJ mail would read every hidden fact with ETAT: without the MJ password it is refused
+    assert feed(e, make_mail(MJ_ADDRESS, "ETAT"), later, key="m1").startswith("rejected")
+    assert feed(e, make_mail(MJ_ADDRESS, "MOTDEPASSE dragon\nETAT"), later, key="m2").startswith("rejected")
+    assert feed(e, make_mail(MJ_ADDRESS, "MOTDEPASSE corbeau\nETAT"), later, key="m3").startswith("ok")
+    acks = outbox_messages(e.store, kind="ack", rcpt=MJ_ADDRESS)
+    assert len(acks) == 1 and "corbeau" not in body(acks[0])  # the password line is never echoed
+
+
+def test_passwords_without_an_mj_password_refuse_the_mj_and_say_how_to_fix_it(tmp_path):
+    e = _password_game(tmp_path)
+    assert feed(e, make_mail(MJ_ADDRESS, "ETAT"), T0, key="m1").startswith("rejected")
+    notices = [body(m) for m in outbox_messages(e.store, kind="notice", rcpt=MJ_ADDRESS)]
+    assert any("mj_password_env" in text for text in notices), notices
