@@ -38,10 +38,14 @@ class Unusual(Exception):
 class Part:
     """One MIME entity: its headers as `Message.raw_items` gives them, and its body or its sub-parts."""
 
-    __slots__ = ("_headers", "_body", "_parts", "_ctype", "defects")
+    __slots__ = ("_headers", "_first", "_body", "_parts", "_ctype", "defects")
 
     def __init__(self, headers: list[tuple[str, str]], body: bytes, parts: list[Part] | None) -> None:
         self._headers = headers
+        # lower-case name -> the first value, as `Message.get` finds it
+        self._first: dict[str, str] = {}
+        for key, value in headers:
+            self._first.setdefault(key.lower(), value)
         self._body = body
         self._parts = parts
         self._ctype: str | None = None
@@ -51,11 +55,7 @@ class Part:
         return iter(self._headers)
 
     def get(self, name: str, failobj: str | None = None) -> str | None:
-        name = name.lower()
-        for key, value in self._headers:
-            if key.lower() == name:
-                return value
-        return failobj
+        return self._first.get(name.lower(), failobj)
 
     def get_content_type(self) -> str:
         if self._ctype is None:
@@ -136,16 +136,14 @@ def _headers(data: bytes) -> tuple[list[tuple[str, str]], int] | None:
 
 def _usable_headers(part: Part, top_level: bool) -> bool:
     """The headers that steer parsing are plain ASCII in a form the fast reader reads like the standard one."""
-    for name, value in part._headers:
-        if not top_level and not value.isascii():
+    if not top_level and not all(value.isascii() for _name, value in part._headers):
+        return False
+    for key in ("content-type", "content-transfer-encoding", "content-disposition"):  # (only the first counts)
+        value = part._first.get(key)
+        if value is not None and not value.isascii():
             return False
-        key = name.lower()
-        if key in ("content-type", "content-transfer-encoding", "content-disposition"):
-            if not value.isascii():
-                return False
-            if key == "content-type" and not _SIMPLE_TYPE.match(value):
-                return False
-    return True
+    content_type = part._first.get("content-type")
+    return content_type is None or _SIMPLE_TYPE.match(content_type) is not None
 
 
 def _boundary(part: Part) -> str | None:

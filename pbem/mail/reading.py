@@ -290,6 +290,8 @@ def decode_header_text(value: str | None) -> str:
     """RFC 2047 decoding, unfolded, with every control character (CR, LF, TAB...) turned into a space."""
     if not value:
         return ""
+    if value.isascii() and value.isprintable() and "=?" not in value:  # the usual case: nothing to decode
+        return " ".join(value.split())
     value = _FOLDING.sub("", _fix_8bit(value))
     if value.isascii() and "=?" not in value:
         return " ".join(_UNSAFE.sub(" ", value).split())
