@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.clock import iso, parse_iso, utcnow
-from pbem.config import Config, SecretSource
+from pbem.config import Config
 from pbem.engine import Engine
 from pbem.faults import crashpoint
 from pbem.mail.inbox import (
@@ -27,8 +27,7 @@ from pbem.mail.inbox import (
     MaildirSource,
     MailSource,
     RawMessage,
-    password_from_command,
-    password_from_env,
+    secret_provider,
 )
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
 from pbem.outbox import SendReport, send_due
@@ -36,17 +35,6 @@ from pbem.render import refresh_templates
 from pbem.store import Store
 
 log = logging.getLogger("pbem")
-
-
-def secret_provider(source: SecretSource | None, what: str) -> Callable[[], str] | None:
-    """A callable returning a password or token from the environment or a command (run when needed)."""
-    if source is None:
-        return None
-    if source.env:
-        return password_from_env(source.env)
-    if source.command:
-        return password_from_command(source.command)
-    return None
 
 
 def _ssl_context(cafile: str | None) -> ssl.SSLContext:
@@ -59,10 +47,10 @@ def open_mailbox(config: Config, store: CursorStore) -> MailSource:
     if mb.kind == "maildir":
         return MaildirSource(mb.path, store, mb.processed_folder)
     return ImapSource(
-        host=mb.host, port=mb.port, user=mb.user, password_provider=secret_provider(mb.password, "password"),
+        host=mb.host, port=mb.port, user=mb.user, password_provider=secret_provider(mb.password),
         folder=mb.folder, ssl=mb.security == "ssl", starttls=mb.security == "starttls",
         ssl_context=_ssl_context(mb.cafile) if mb.security != "none" else None,
-        oauth2_token_provider=secret_provider(mb.oauth2_token, "token"), cursors=store,
+        oauth2_token_provider=secret_provider(mb.oauth2_token), cursors=store,
         processed_folder=mb.processed_folder, batch_size=mb.batch_size,
     )
 
@@ -74,8 +62,8 @@ def open_transport(config: Config) -> Transport:
         return MaildirTransport(ob.path)
     return SmtpTransport(
         host=ob.host, port=ob.port, security=ob.security,  # type: ignore[arg-type]
-        user=ob.user or None, password_provider=secret_provider(ob.password, "password"),
-        oauth2_token_provider=secret_provider(ob.oauth2_token, "token"),
+        user=ob.user or None, password_provider=secret_provider(ob.password),
+        oauth2_token_provider=secret_provider(ob.oauth2_token),
         ssl_context=_ssl_context(ob.cafile) if ob.security != "none" else None,
     )
 

@@ -44,7 +44,7 @@ from pbem.core import (
 from pbem.dice import Dice, Roll, commitment, new_seed
 from pbem.dice import verify as verify_rolls
 from pbem.faults import crashpoint
-from pbem.mail.inbox import CredentialError, password_from_command, password_from_env
+from pbem.mail.inbox import CredentialError, secret_provider
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic
 from pbem.names import fold
@@ -596,16 +596,14 @@ class Engine:
     @staticmethod
     def _mj_password(s: GameConfig) -> str | None:
         """The MJ's password (``mj_password_env`` / ``mj_password_command``), or None if not configured or unreadable."""
-        if s.mj_password is None:
+        provider = secret_provider(s.mj_password)
+        if provider is None:
             return None
         try:
-            if s.mj_password.env:
-                return password_from_env(s.mj_password.env)()
-            if s.mj_password.command:
-                return password_from_command(s.mj_password.command)()
+            return provider()
         except CredentialError as e:
             log.error("game %s: the MJ password cannot be read: %s", s.id, e)
-        return None
+            return None
 
     def _reject_forged(self, key: str, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
                        now: datetime) -> str:

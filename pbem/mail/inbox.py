@@ -136,6 +136,26 @@ def password_from_command(cmd: str, timeout: float = 30.0) -> SecretProvider:
     return provide
 
 
+class SecretSourceLike(Protocol):
+    """Where a secret comes from (`pbem.config.SecretSource`): an environment variable or a command."""
+
+    @property
+    def env(self) -> str | None: ...
+    @property
+    def command(self) -> str | None: ...
+
+
+def secret_provider(source: SecretSourceLike | None) -> SecretProvider | None:
+    """A provider for a configured secret (read when needed), or None when nothing is configured."""
+    if source is None:
+        return None
+    if source.env:
+        return password_from_env(source.env)
+    if source.command:
+        return password_from_command(source.command)
+    return None
+
+
 def make_ssl_context(cafile: str | None = None) -> ssl.SSLContext:
     """A verifying TLS context (system CAs, or only `cafile` when given)."""
     return ssl.create_default_context(cafile=cafile)
