@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# where the loopback mail servers live (set MAILSVC_DIR and PORT_OFFSET to run two suites side by side)
+MAILSVC_DIR ?= /tmp/pbem-mailsvc
+export MAILSVC_DIR
 
 .PHONY: demo test bench lint venv mail-servers clean
 
@@ -27,12 +30,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	@mkdir -p build
 	bash scripts/mail-test-servers.sh start >build/mailsvc.log 2>&1 || { cat build/mailsvc.log; exit 1; }
-	set -a; . /tmp/pbem-mailsvc/env.sh; set +a; $(BIN)/pytest -q -p no:cacheprovider; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/pytest -q -p no:cacheprovider; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
 
 ## make bench: prints throughput figures and ratios (see scripts/bench.py).
 bench: $(STAMP)
 	bash scripts/mail-test-servers.sh start > /dev/null
-	set -a; . /tmp/pbem-mailsvc/env.sh; set +a; $(BIN)/python scripts/bench.py; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/python scripts/bench.py; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem tests scripts
