@@ -445,18 +445,20 @@ def test_a_late_step_resolution_opens_the_next_step_from_now(eng):
 
 def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypatch):
     """A late mail closes the step first; if that resolution fails, nothing it queued in the batch is sent."""
+    from pbem.engine import turns
     from pbem.outbox import Letter
 
     register(eng)
     eng.start_game("toy1", T0)
     before = {item["id"] for item in eng.store.outbox_items()}
 
-    def failing_resolve(game_id, now, **kw):
-        with eng.store.atomic():
-            eng._queue([Letter("half-done", game_id, 1, "digest", "mj@pbem.test", "Tour 1", "à moitié")], now)
+    def failing_resolve(ctx, game_id, now, **kw):
+        with ctx.store.atomic():
+            ctx.outgoing.queue([Letter("half-done", game_id, 1, "digest", "mj@pbem.test", "Tour 1", "à moitié")],
+                               now)
             raise RuntimeError("a ruleset bug")
 
-    monkeypatch.setattr(eng, "resolve", failing_resolve)
+    monkeypatch.setattr(turns, "resolve", failing_resolve)  # the late-mail path of intake resolves through turns
     late = T0 + timedelta(days=3)
     eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
     eng.process_pending(late)

@@ -1,0 +1,158 @@
+"""The game driver: one face over the engine's rooms, for the CLI, the daemon, the demo and the tests.
+
+The engine is the only place that ties a ruleset to the store and the outbox.  It never talks to
+a mail server: it takes stored mail and queues letters; the caller passes ``now``.  Its rooms,
+each with one job (see docs/architecture.md):
+
+* `intake`: one stored mail -> sender, game, authentication, its lines interpreted, the answer queued
+  (`interpret` reads the lines, `commands` the commands all games share);
+* `turns`: the open step, its deadline, the orders in force and defaults, resolution and its record;
+  `schedule`: what the clock makes due (registration ends, reminders, deadlines);
+* `letters`: who is told what (private letters, the MJ digest, the forum post);
+* `lifecycle`: new game, start, players, finish; `corrections`: the MJ's orders and re-runs;
+  `export`: a game's record as data and its dice re-checked;
+* `context`: what they share (settings, ruleset, renderer, cached state), `outgoing`: the letters
+  and "done" marks, written at once or at the end of a batch; `records`: step records as stored.
+
+Every state change that must hold together (a processed message and its ack; a resolved step,
+the new state and its mails) is one database transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem.config import Config, GameConfig
+from pbem.core import Ruleset
+from pbem.engine import corrections, export, intake, letters, lifecycle, schedule, turns
+from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.context import Context, EngineError
+from pbem.engine.corrections import RerunResult
+from pbem.engine.records import events_from_json, rolls_from_json
+from pbem.engine.turns import GameStatus, gc_paused, run_resolve
+from pbem.mail.reading import IncomingMail, read_message
+from pbem.render import Renderer
+from pbem.store import GameRow, PlayerRow, Store
+
+__all__ = ["Engine", "EngineError", "GameStatus", "LineVerdict", "MailResult", "RerunResult", "events_from_json",
+           "gc_paused", "read", "rolls_from_json", "run_resolve"]
+
+
+class Engine:
+    """Drives every game of one config over one store: each method is a call into one room."""
+
+    BATCH = intake.BATCH
+
+    def __init__(self, config: Config, store: Store):
+        self.ctx = Context(config, store)
+        self.config = config
+        self.store = store
+
+    # --- what a game is now
+    def settings(self, game_id: str) -> GameConfig:
+        return self.ctx.settings(game_id)
+
+    def ruleset(self, game_id: str) -> Ruleset:
+        return self.ctx.ruleset(game_id)
+
+    def renderer(self, game_id: str) -> Renderer:
+        return self.ctx.renderer(game_id)
+
+    def game(self, game_id: str) -> GameRow:
+        return self.ctx.game(game_id)
+
+    def state(self, g: GameRow) -> Any:
+        return self.ctx.state(g)
+
+    def local(self, game_id: str, when: str | None) -> datetime | None:
+        return self.ctx.local(when)
+
+    def status(self, game_id: str) -> GameStatus:
+        return turns.status(self.ctx, game_id)
+
+    # --- lifecycle and players
+    def new_game(self, game_id: str, now: datetime, seed: str | None = None) -> GameRow:
+        return lifecycle.new_game(self.ctx, game_id, now, seed)
+
+    def start_game(self, game_id: str, now: datetime) -> GameRow:
+        return lifecycle.start_game(self.ctx, game_id, now)
+
+    def finish(self, game_id: str, now: datetime) -> GameRow:
+        return lifecycle.finish(self.ctx, game_id, now)
+
+    def add_player(self, game_id: str, name: str, address: str, now: datetime, *, role: str | None = None,
+                   data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj") -> PlayerRow:
+        return lifecycle.add_player(self.ctx, game_id, name, address, now, role=role, data=data, password=password,
+                                    by=by)
+
+    def remove_player(self, game_id: str, name: str, now: datetime) -> None:
+        lifecycle.remove_player(self.ctx, game_id, name, now)
+
+    def replace_player(self, game_id: str, name: str, new_address: str, now: datetime) -> None:
+        lifecycle.replace_player(self.ctx, game_id, name, new_address, now)
+
+    # --- mail in
+    def process_pending(self, now: datetime) -> list[str]:
+        return intake.process_pending(self.ctx, now)
+
+    def process_message(self, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
+        return intake.process_message(self.ctx, key, raw, now, received_at)
+
+    def route(self, mail: IncomingMail) -> str | None:
+        return intake.route(self.ctx, mail)
+
+    # --- time and steps
+    def due(self, now: datetime) -> list[str]:
+        return schedule.due(self.ctx, now)
+
+    def resolve(self, game_id: str, now: datetime, *, closed_at: datetime | None = None,
+                write_forum: bool = True) -> bool:
+        return turns.resolve(self.ctx, game_id, now, closed_at=closed_at, write_forum=write_forum)
+
+    def deadline_plus(self, game_id: str, hours: float) -> datetime:
+        return turns.deadline_plus(self.ctx, game_id, hours)
+
+    def extend(self, game_id: str, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
+        return turns.extend(self.ctx, game_id, until, now, allow_earlier=allow_earlier)
+
+    # --- the MJ's corrections
+    def set_orders_mj(self, game_id: str, player: str, lines: Sequence[str], now: datetime,
+                      turn: int | None = None) -> list[LineVerdict]:
+        return corrections.set_orders_mj(self.ctx, game_id, player, lines, now, turn)
+
+    def rerun(self, game_id: str, turn: int, now: datetime, *, publish: bool = False) -> RerunResult:
+        return corrections.rerun(self.ctx, game_id, turn, now, publish=publish)
+
+    # --- texts and files
+    def digest_text(self, game_id: str, turn: int | None = None) -> str:
+        return letters.digest_text(self.ctx, game_id, turn)
+
+    def status_text(self, game_id: str, player: str) -> str:
+        return letters.status_text(self.ctx, game_id, player)
+
+    def orders_text(self, game_id: str, player: str) -> str:
+        return letters.orders_text(self.ctx, game_id, player)
+
+    def report_text(self, game_id: str, player: str, turn: int) -> str | None:
+        return letters.report_text(self.ctx, game_id, player, turn)
+
+    def write_forum(self, game_id: str) -> list[Path]:
+        return letters.write_forum(self.ctx, game_id)
+
+    def forum_path(self, game_id: str, turn: int, suffix: str = "") -> Path:
+        return letters.forum_path(self.ctx, game_id, turn, suffix)
+
+    # --- audit
+    def verify(self, game_id: str, seed: str | None = None) -> list[str]:
+        return export.verify(self.ctx, game_id, seed)
+
+    def export(self, game_id: str, *, include_seed: bool | None = None) -> dict[str, Any]:
+        return export.export(self.ctx, game_id, include_seed=include_seed)
+
+
+def read(raw: bytes) -> IncomingMail:
+    """Re-exported for callers that hold raw bytes (benchmarks, tests)."""
+    return read_message(raw)

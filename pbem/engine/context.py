@@ -1,0 +1,127 @@
+"""What every room of the engine needs: the config and the store, and per game its settings, ruleset,
+renderer, stored row and decoded state.
+
+Rulesets are pure and never mutate a state, so a decoded state and what is computed from it
+(prompts, who is asked, who is required) are kept for as long as the stored JSON is unchanged:
+the mail path reads them several times a mail.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pbem import games as registry
+from pbem import serial
+from pbem.clock import parse_iso
+from pbem.config import Config, GameConfig
+from pbem.core import Prompt, Ruleset
+from pbem.engine.outgoing import Outgoing
+from pbem.names import fold
+from pbem.render import Renderer
+from pbem.store import GameRow, PlayerRow, Store
+
+
+class EngineError(Exception):
+    """An MJ command that cannot be done; the message says why (in English, for the MJ's terminal).
+
+    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
+    """
+
+    def __init__(self, text: str, key: str | None = None):
+        super().__init__(text)
+        self.key = key
+
+
+class Context:
+    """The config, the store, the letters going out, and cached per-game knowledge, shared by the rooms."""
+
+    def __init__(self, config: Config, store: Store):
+        self.config = config
+        self.store = store
+        self.outgoing = Outgoing(config, store)
+        # decoded states by game, keyed by the stored JSON they came from (rulesets never mutate a state)
+        self._states: dict[str, tuple[str, Any]] = {}
+        self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
+        self._prompted: dict[str, tuple[Any, tuple[frozenset[str], frozenset[str]]]] = {}
+        self._renderers: dict[str, Renderer] = {}
+        # subject tag or game id (lower-case) -> game id, for routing
+        self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
+        self.by_tag.update({gid.lower(): gid for gid in config.games})
+
+    def settings(self, game_id: str) -> GameConfig:
+        s = self.config.games.get(game_id)
+        return s if s is not None else self.config.game(game_id)  # (the latter names the missing game)
+
+    def ruleset(self, game_id: str) -> Ruleset:
+        return registry.get(self.settings(game_id).ruleset)
+
+    def renderer(self, game_id: str) -> Renderer:
+        s = self.settings(game_id)
+        r = self._renderers.get(game_id)
+        if r is None or r.game != s.ruleset or r.lang != s.language:
+            r = self._renderers[game_id] = Renderer(s.ruleset, s.language)
+        return r
+
+    def game(self, game_id: str) -> GameRow:
+        row = self.store.game(game_id)
+        if row is None:
+            raise EngineError(f"unknown game {game_id!r} (pbem game new {game_id} creates it)")
+        return row
+
+    def state(self, g: GameRow) -> Any:
+        if g.state is None:
+            return None
+        return serial.loads(self.ruleset(g.id).state_type, g.state)
+
+    def state_cached(self, g: GameRow) -> Any:
+        """`state`, decoded once per stored JSON text (the message path reads it several times a mail)."""
+        if g.state is None:
+            return None
+        hit = self._states.get(g.id)
+        if hit is not None and hit[0] == g.state:
+            return hit[1]
+        state = self.state(g)
+        self._states[g.id] = (g.state, state)
+        return state
+
+    def prompts_cached(self, game_id: str, state: Any) -> list[Prompt]:
+        """`Ruleset.prompts` of a state already decoded by `state_cached` (pure, so computed once per state)."""
+        hit = self._prompts.get(game_id)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        prompts = self.ruleset(game_id).prompts(state)
+        self._prompts[game_id] = (state, prompts)
+        return prompts
+
+    def prompted_cached(self, game_id: str, state: Any) -> frozenset[str]:
+        """The players `prompts_cached` asks to decide."""
+        return self._players_cached(game_id, state)[0]
+
+    def required_cached(self, game_id: str, state: Any) -> frozenset[str]:
+        """The players whose orders `prompts_cached` requires (early resolution waits for them)."""
+        return self._players_cached(game_id, state)[1]
+
+    def _players_cached(self, game_id: str, state: Any) -> tuple[frozenset[str], frozenset[str]]:
+        hit = self._prompted.get(game_id)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        prompts = self.prompts_cached(game_id, state)
+        players = (frozenset(p.player for p in prompts), frozenset(p.player for p in prompts if p.required))
+        self._prompted[game_id] = (state, players)
+        return players
+
+    def local(self, when: str | None) -> datetime | None:
+        """A stored UTC instant in the configured time zone (what players and the MJ read)."""
+        return parse_iso(when).astimezone(self.config.timezone) if when else None
+
+    def tag(self, game_id: str) -> str:
+        """The subject tag of a game, with its brackets: ``[PMB]``."""
+        return f"[{self.settings(game_id).tag}]"
+
+    def player_named(self, game_id: str, name: str) -> PlayerRow:
+        """The player of that name (case and accents aside), removed ones included."""
+        for p in self.store.players(game_id, include_removed=True):
+            if fold(p.name) == fold(name):
+                return p
+        raise EngineError(f"no player {name!r} in {game_id}")

@@ -1,0 +1,129 @@
+"""The MJ's corrections: orders set by hand, and resolved steps recomputed from their record (re-runs)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pbem import serial
+from pbem.clock import iso, parse_iso
+from pbem.core import Event, Order, OrderError
+from pbem.engine import letters, turns
+from pbem.engine.answers import LineVerdict
+from pbem.engine.context import Context, EngineError
+from pbem.engine.records import record, record_events, sourced_orders_json
+from pbem.store import GameRow, OrderSet
+
+
+def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str], now: datetime,
+                  turn: int | None = None) -> list[LineVerdict]:
+    """The MJ sets a player's orders (for the open step, or a resolved one before a re-run); logged."""
+    g = ctx.game(game_id)
+    turn = g.turn if turn is None else turn
+    ruleset = ctx.ruleset(game_id)
+    s = ctx.settings(game_id)
+    if turn == g.turn:
+        state = ctx.state(g)
+    else:
+        rec = ctx.store.record_for_turn(game_id, turn)
+        if rec is None:
+            raise EngineError(f"no step {turn} in {game_id}")
+        state = serial.loads(ruleset.state_type, rec["state_before"])
+    name = ctx.player_named(game_id, player).name
+    verdicts: list[LineVerdict] = []
+    orders: list[Order] = []
+    for line in lines:
+        try:
+            orders.append(ruleset.parse_order(state, name, line, orders))
+            verdicts.append(LineVerdict(line, True))
+        except OrderError as e:
+            verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+    if any(not v.ok for v in verdicts):
+        return verdicts
+    with ctx.store.atomic():
+        # a correction of a resolved step is marked as such: `rerun` applies it over the record
+        source = "mj" if turn == g.turn else "correction"
+        ctx.store.set_orders(OrderSet(game_id, turn, name, orders, list(lines), source, None, iso(now)))
+        ctx.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
+    return verdicts
+
+
+def recorded_orders(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> turns.StepOrders:
+    """The orders a step was resolved with (defaults included), overlaid with the MJ's later corrections.
+
+    A re-run starts from the record, not from today's roster: removing a player later changes nothing.
+    """
+    ruleset = ctx.ruleset(game_id)
+    recorded = json.loads(rec["orders"])
+    # the record's JSON is key-sorted: give the orders back in prompt order, as the resolution saw them
+    before = serial.loads(ruleset.state_type, rec["state_before"])
+    ranked = list(dict.fromkeys(p.player for p in ruleset.prompts(before)))
+    recorded = {p: recorded[p] for p in sorted(recorded, key=lambda p: (ranked.index(p) if p in ranked
+                                                                      else len(ranked), p))}
+    orders = {p: [Order(v, tuple(a), t) for v, a, t in o["orders"]] for p, o in recorded.items()}
+    sources = {p: {k: v for k, v in o.items() if k != "orders"} for p, o in recorded.items()}
+    defaults = list(json.loads(rec["defaults"]))
+    for p, o in ctx.store.current_orders(game_id, rec["turn"]).items():
+        if o.source == "correction" and p in orders:
+            orders[p] = list(o.orders)
+            sources[p] = {"source": "correction", "message": None, "received_at": o.received_at,
+                          "lines": o.lines}
+            if p in defaults:
+                defaults.remove(p)
+    return orders, defaults, sources
+
+
+@dataclass(frozen=True)
+class RerunResult:
+    turn: int
+    diff: list[str]
+    state_changed: bool
+    published: bool
+
+
+def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool = False) -> RerunResult:
+    """Recompute a resolved step from its record and the current orders; diff it; optionally publish."""
+    g = ctx.game(game_id)
+    rec = ctx.store.record_for_turn(game_id, turn)
+    if rec is None:
+        raise EngineError(f"step {turn} of {game_id} has not been resolved")
+    ruleset = ctx.ruleset(game_id)
+    before = serial.loads(ruleset.state_type, rec["state_before"])
+    new_state, events, dice, orders, defaults, sources = turns.compute_step(
+        ctx, game_id, turn, before, g.seed, recorded_orders(ctx, game_id, rec))
+    new_rec = record(game_id, rec["seq"], "step", turn, rec["title"], rec["dice_context"], before,
+                     sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, now)
+    r = ctx.renderer(game_id)
+
+    def lines(evs: Sequence[Event]) -> list[str]:
+        return [f"[{e.audience.kind}{':' + ','.join(e.audience.players) if e.audience.players else ''}] "
+                f"{r.event_text(e)}" for e in evs]
+
+    diff = list(difflib.unified_diff(lines(record_events(rec)), lines(events), f"turn {turn} (published)",
+                                     f"turn {turn} (re-run)", lineterm=""))
+    state_changed = rec["state_after"] != new_rec["state_after"]
+    if publish and (diff or state_changed):
+        later = [x for x in ctx.store.records(game_id) if x["seq"] > rec["seq"] and x["kind"] == "step"]
+        if later:
+            raise EngineError(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
+                              f"leave turns {', '.join(str(x['turn']) for x in later)} computed from the old "
+                              "state. Correct the last turn only.")
+        with ctx.store.atomic():
+            version = len([j for j in ctx.store.journal(game_id) if j["action"] == "rerun publish"]) + 2
+            ctx.store.log(game_id, iso(now), "mj", "rerun publish", {"turn": turn, "replaced": rec})
+            new_rec["forum_written"] = 0
+            ctx.store.replace_record(new_rec)
+            g2 = turns.open_step(ctx, GameRow(**{**g.__dict__}), new_state, turn + 1, parse_iso(rec["resolved_at"]))
+            # keep the deadline already announced for the next step
+            g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline})
+            ctx.store.save_game(g2)
+            ctx.outgoing.queue(letters.step_letters(ctx, g2, rec["seq"], turn, events, new_state, now,
+                                                    rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),
+                               now)
+        letters.write_forum(ctx, game_id)
+    return RerunResult(turn=turn, diff=diff, state_changed=state_changed,
+                       published=publish and bool(diff or state_changed))

@@ -1,0 +1,268 @@
+"""One stored mail -> who wrote it, for which game, authenticated or not, its lines interpreted, and the answer queued.
+
+Stored mail is processed ``BATCH`` messages per transaction, in stages (read every message, then
+interpret each, then render, compose and store the answers and the "done" marks together, see
+`pbem.engine.outgoing`).  A message that raises is processed again alone; one that still fails is
+kept with status ``error`` and the MJ is told, so one bad mail never blocks the others.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.clock import iso, parse_iso
+from pbem.config import GameConfig
+from pbem.core import MJ
+from pbem.engine import turns
+from pbem.engine.answers import MailResult
+from pbem.engine.context import Context
+from pbem.engine.interpret import interpret
+from pbem.engine.turns import gc_paused
+from pbem.faults import crashpoint
+from pbem.mail.inbox import CredentialError, secret_provider
+from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
+from pbem.mail.senders import auth_verdict, check_password, is_automatic
+from pbem.outbox import Letter
+from pbem.render import Renderer
+from pbem.store import PlayerRow
+
+log = logging.getLogger("pbem")
+
+BATCH = 100
+"""Messages processed per transaction by `process_pending`."""
+
+
+def process_pending(ctx: Context, now: datetime) -> list[str]:
+    """Process every stored, unprocessed message; returns their keys.
+
+    Messages are processed ``BATCH`` at a time, each batch in one transaction: a message's
+    processing and its ack are still committed together (several per commit), and a crash
+    mid-batch rolls the whole batch back (nothing of it was sent).  If a message fails, the
+    batch is redone one message per transaction; a message that still fails is marked
+    ``error`` (kept, with the reason, for the MJ) so that one bad mail never blocks the others,
+    the deadlines or the outbox.
+    """
+    done = []
+    pending = ctx.store.pending_messages()
+    for i in range(0, len(pending), BATCH):
+        chunk = pending[i:i + BATCH]
+        try:
+            with gc_paused(), ctx.store.atomic(), ctx.outgoing.holding():
+                # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
+                mails = [read_message(raw) for _key, raw, _r in chunk]
+                ctx.outgoing.note_seen([m.message_id for m in mails])
+                for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
+                    _process_stored(ctx, key, raw, now, received_at, mail)
+        except Exception:
+            for key, raw, received_at in chunk:
+                _process_alone(ctx, key, raw, now, received_at)
+                done.append(key)
+            continue
+        crashpoint("after-message")
+        done.extend(key for key, _raw, _r in chunk)
+    return done
+
+
+def process_message(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
+    """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
+    with ctx.store.atomic():
+        verdict = _process_stored(ctx, key, raw, now, received_at)
+    crashpoint("after-message")
+    return verdict
+
+
+def _process_alone(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None) -> str:
+    try:
+        return process_message(ctx, key, raw, now, received_at)
+    except Exception as e:  # a bug must not stall the game: keep the mail, say why, tell the MJ, go on
+        log.exception("processing message %s failed", key)
+        verdict = f"error: {type(e).__name__}: {e}"[:500]
+        mail = read_message(raw)
+        try:
+            game_id = route(ctx, mail)
+        except Exception:
+            game_id = None
+        with ctx.store.atomic():
+            ctx.store.mark_message(key, message_id=mail.message_id, status="error", game=game_id or "",
+                                   sender=mail.from_addr, verdict=verdict, processed_at=iso(now))
+            if game_id is not None:
+                r = ctx.renderer(game_id)
+                t = r.mail_text("notice_mj", tag=ctx.tag(game_id), deadline=None, text=r.message(
+                    "mail_failed", sender=mail.from_addr, subject=mail.subject, error=verdict, stored=key))
+                ctx.outgoing.queue([Letter(f"error-{mail.message_id}", game_id, 0, "notice", mj, t.subject, t.body)
+                                    for mj in ctx.settings(game_id).mj], now)
+        return verdict
+
+
+def _process_stored(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None = None,
+                    mail: IncomingMail | None = None) -> str:
+    """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
+    mail = mail or read_message(raw)
+    verdict, game_id, sender = _process(ctx, key, mail, now, parse_iso(received_at) if received_at else now)
+    ctx.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
+                           now=now)
+    return verdict
+
+
+def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
+             received: datetime | None = None) -> tuple[str, str | None, str]:
+    """The verdict on one mail, the game it was for, and its sender."""
+    sender = mail.from_addr
+    if ctx.outgoing.seen(mail.message_id, key):
+        return "duplicate", None, sender
+    reason = is_automatic(mail, {ctx.config.address})
+    if reason:
+        return f"silent: {reason}", None, sender
+    if not sender or "@" not in sender:
+        return "silent: no sender address", None, sender
+    game_id = route(ctx, mail)
+    if game_id is None:
+        _reply_plain(ctx, mail, "which_game", now, None)
+        return "no game", None, sender
+    s = ctx.settings(game_id)
+    g = ctx.store.game(game_id)
+    fire = turns.fire_at(g) if g is not None else None
+    if fire is not None and received is not None and fire <= received:
+        # this mail arrived after the deadline (daemon outage): the step closes first, without it.
+        # A failure here must not cost the mail: it is then read against the open step, and the
+        # tick's own deadline pass reports the failure (the forum file is written by the tick).
+        undo = ctx.outgoing.checkpoint()
+        try:
+            turns.resolve(ctx, game_id, now, closed_at=fire, write_forum=False)
+        except Exception:
+            undo()  # its savepoint is rolled back: so are the letters it queued in this batch
+            log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire))
+        g = ctx.store.game(game_id)
+    if g is None:
+        _reply_plain(ctx, mail, "no_game_yet", now, game_id)
+        return "game not created", game_id, sender
+    # who is writing?
+    player = ctx.store.player_by_address(game_id, sender)
+    is_mj = sender in s.mj
+    if (player or is_mj) and s.auth != "none":
+        v = auth_verdict(mail, s.trusted_authserv, s.auth)
+        if not v.ok:
+            return _reject_forged(ctx, mail, game_id, player, v.reason, now), game_id, sender
+    # password lines are always removed (never echoed); checked when the game asks for them
+    expected = player.password if (player and s.passwords and player.password) else None
+    if is_mj and s.passwords:  # the MJ's mail shows everything hidden: it needs a password too
+        expected = mj_password(s)
+        if expected is None:
+            return _reject_forged(ctx, mail, game_id, None, "mj_password_missing", now), game_id, sender
+    ok, text = check_password(mail.text, expected)
+    if not ok:
+        return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
+    capped = not may_reply(ctx, sender, now)
+    actor = MJ if is_mj else (player.name if player else None)
+    result = interpret(ctx, game_id, actor, mail, text, key, now)
+    if capped:
+        return "rate-limited, orders kept, no reply", game_id, sender
+    _ack(ctx, game_id, mail, actor, result, now)
+    errors = sum(1 for v in result.verdicts if not v.ok)
+    return f"ok ({len(result.verdicts)} lines, {errors} errors)", game_id, sender
+
+
+def route(ctx: Context, mail: IncomingMail) -> str | None:
+    """Which game a mail is for: subject tag ``[PMB]``, plus-address ``jeu+pmb1@``, or the only game."""
+    by_tag = ctx.by_tag
+    for tag in subject_tags(mail.subject):
+        if tag in by_tag:
+            return by_tag[tag]
+    for addr in [*mail.to_addrs, *mail.delivered_to]:
+        plus = plus_tag(addr)
+        if plus and plus.lower() in by_tag:
+            return by_tag[plus.lower()]
+    if len(ctx.config.games) == 1:
+        return next(iter(ctx.config.games))
+    # a player registered in exactly one game needs no tag
+    hits = [gid for gid in ctx.config.games if ctx.store.player_by_address(gid, mail.from_addr)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def may_reply(ctx: Context, address: str, now: datetime) -> bool:
+    """Under the cap of answers per address per hour (the open batch's answers count too)?"""
+    since = iso(now - timedelta(hours=1))
+    return (ctx.store.replies_since(address, since) + ctx.outgoing.held_replies(address)
+            < ctx.config.reply_cap_per_hour)
+
+
+def mj_password(s: GameConfig) -> str | None:
+    """The MJ's password (``mj_password_env`` / ``mj_password_command``), or None if not configured or unreadable."""
+    provider = secret_provider(s.mj_password)
+    if provider is None:
+        return None
+    try:
+        return provider()
+    except CredentialError as e:
+        log.error("game %s: the MJ password cannot be read: %s", s.id, e)
+        return None
+
+
+def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
+                   now: datetime) -> str:
+    """A mail claiming to be a player failed authentication: tell the *registered* address, not the sender."""
+    r = ctx.renderer(game_id)
+    notices = []
+    if player is not None and may_reply(ctx, player.address, now):
+        t = r.mail_text("rejected", tag=ctx.tag(game_id), player=player.name, reason=reason,
+                        subject_in=mail.subject, received=ctx.local(iso(now)))
+        notices.append(Letter(f"rejected-{mail.message_id}", game_id, ctx.game(game_id).turn, "notice",
+                              player.address, t.subject, t.body))
+    t = r.mail_text("notice_mj", tag=ctx.tag(game_id), deadline=None, text=r.message(
+        "refused_mail", reason=reason, sender=mail.from_addr, subject=mail.subject,
+        player=player.name if player else None))
+    notices += [Letter(f"rejected-mj-{mail.message_id}", game_id, ctx.game(game_id).turn, "notice", mj, t.subject,
+                       t.body) for mj in ctx.settings(game_id).mj]
+    ctx.outgoing.queue(notices, now)
+    return f"rejected: authentication failed ({reason})"
+
+
+def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None) -> None:
+    """A short answer that is not about one game's orders (which game? this game does not exist yet)."""
+    if not may_reply(ctx, mail.from_addr, now):
+        return
+    r = Renderer("common", ctx.config.language)
+    games = [(g.tag, g.title) for g in ctx.config.games.values()]
+    t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id)
+    ctx.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject,
+                               t.body, in_reply_to=mail.message_id, references=mail.references)], now)
+
+
+def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, result: MailResult,
+         now: datetime) -> None:
+    """The answer to an order mail: every line echoed with its verdict, then the deadline and what is missing."""
+    g = ctx.game(game_id)
+    r = ctx.renderer(game_id)
+    state = ctx.state_cached(g)
+    missing: list[str] = []
+    waiting = 0
+    prompted = 0
+    if g.phase == "running" and state is not None and actor not in (None, MJ):
+        asked = ctx.prompted_cached(game_id, state)
+        current = ctx.store.ordered_players(game_id, g.turn)
+        # count every prompted player, required or not: who is required can be private (a hidden PMB Conseil)
+        prompted = len(asked)
+        waiting = len(asked - current)
+        if actor in asked and actor not in current:
+            missing = [ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)]
+    errors = sum(1 for v in result.verdicts if not v.ok)
+    # everything the text says is fixed now; the rendering itself may wait for the end of the batch
+    extra_now = tuple(result.extra)
+    context: dict[str, Any] = dict(
+        tag=ctx.tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
+        errors=errors, deadline=ctx.local(g.deadline), phase=g.phase,
+        missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
+        subject_in=mail.subject, early=ctx.local(g.early_at),
+    )
+    turn = g.turn
+
+    def letter() -> Letter:
+        extra = tuple(x() if callable(x) else x for x in extra_now)
+        t = r.mail_text("ack", extra=extra, **context)
+        # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
+        return Letter(f"ack-{mail.message_id}", game_id, turn, "ack", mail.from_addr, t.subject, t.body,
+                      in_reply_to=mail.message_id, references=mail.references)
+
+    ctx.outgoing.queue_rendered(letter, mail.from_addr, "ack", now)

@@ -1,0 +1,99 @@
+"""The lines of one mail, read one by one: common commands, the game's orders (parsed by the ruleset),
+orders that act at once; the orders accepted become the writer's orders for the open step."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.clock import iso
+from pbem.core import MJ, Order, OrderError, OrderNotAllowedError
+from pbem.engine import commands, turns
+from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.context import Context
+from pbem.mail.reading import IncomingMail
+from pbem.names import fold
+from pbem.store import OrderSet
+
+MAX_LINES = 200  # lines read from one mail
+MAX_LINE_LENGTH = 500
+
+
+def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail, text: str, key: str,
+              now: datetime) -> MailResult:
+    """Every line's verdict, and the accepted orders stored (inside the caller's transaction)."""
+    g = ctx.game(game_id)
+    ruleset = ctx.ruleset(game_id)
+    s = ctx.settings(game_id)
+    say = ctx.renderer(game_id).message
+    state = ctx.state_cached(g)
+    result = MailResult()
+    accepted: dict[str, list[Order]] = {}
+    lines_for: dict[str, list[str]] = {}
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines and fold(mail.subject).find("particip") >= 0:
+        lines = [mail.subject]
+    for line in lines[:MAX_LINES]:
+        if len(line) > MAX_LINE_LENGTH:
+            result.verdicts.append(LineVerdict(line[:80] + "…", False, say("line_too_long")))
+            continue
+        head, _, rest = line.partition(" ")
+        cmd = commands.COMMANDS.get(fold(head).strip(":,.!"))
+        if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in commands.JOIN_PHRASES):
+            cmd, rest = "JOIN", ""
+        if cmd == "END":
+            result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
+            break
+        if cmd is not None:
+            commands.command(ctx, game_id, g, cmd, rest.strip(), actor, mail, line, result, state, mail.message_id,
+                             now)
+            if result.joined and actor is None:
+                actor = result.joined
+            g = ctx.game(game_id)
+            state = ctx.state_cached(g)
+            continue
+        if actor is None:
+            result.verdicts.append(LineVerdict(line, False, say("unknown_address")))
+            continue
+        if g.phase != "running" or state is None:
+            why = "not_started" if g.phase == "registration" else "game_over"
+            result.verdicts.append(LineVerdict(line, False, say(why)))
+            continue
+        acting = actor
+        try:
+            order = ruleset.parse_order(state, acting, line, accepted.get(acting, []))
+        except OrderError as e:
+            result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+            continue
+        done = turns.immediate(ctx, g, state, acting, order, now)
+        if done is not None:
+            g, state, share = done
+            if share is not None:
+                result.extra.append(share)
+            result.verdicts.append(LineVerdict(line, True, say("done")))
+            continue
+        if acting == MJ:
+            result.verdicts.append(LineVerdict(line, False, say("mj_use_for"),
+                                               OrderNotAllowedError.label.get(s.language)))
+            continue
+        if acting not in ctx.prompted_cached(game_id, state):
+            result.verdicts.append(LineVerdict(line, False, say("not_your_step"),
+                                               OrderNotAllowedError.label.get(s.language)))
+            continue
+        accepted.setdefault(acting, []).append(order)
+        lines_for.setdefault(acting, []).append(line)
+        result.verdicts.append(LineVerdict(line, True))
+    for player, orders in accepted.items():
+        if not orders:
+            continue
+        # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
+        ctx.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
+                                      "mj" if actor == MJ else "mail", mail.message_id, iso(now)))
+        result.replaced = True
+        if actor == MJ:
+            ctx.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
+    if accepted:
+        turns.check_early(ctx, game_id, now)
+    had_orders = (g.phase == "running" and actor not in (None, MJ)
+                  and actor in ctx.store.ordered_players(game_id, g.turn))
+    result.kept_orders = not accepted and had_orders and any(not v.ok for v in result.verdicts)
+    return result

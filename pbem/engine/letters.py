@@ -1,0 +1,194 @@
+"""Who is told what: from a step's events and views to the private letters, the MJ digest and the forum post.
+
+This is the one place that filters events by audience for a reader, so the no-leak guarantee
+lives here: a player's letter holds only events whose audience includes them and the view
+`Ruleset.view(state, player)`; the forum holds only public events and the public view; the MJ
+digest holds everything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbem import serial
+from pbem.core import MJ, PUBLIC, Event
+from pbem.engine.context import Context, EngineError
+from pbem.engine.records import record_events
+from pbem.outbox import Letter
+from pbem.store import GameRow
+
+
+def told_to(events: Sequence[Event], player: str) -> list[Event]:
+    """The events a player may read (the MJ reads all)."""
+    return [e for e in events if e.audience.includes(player)]
+
+
+def told_privately(events: Sequence[Event], player: str) -> list[Event]:
+    """The events addressed to this player by name (not the public ones)."""
+    return [e for e in events if e.audience.kind == "players" and player in e.audience.players]
+
+
+def public_events(events: Sequence[Event]) -> list[Event]:
+    return [e for e in events if e.audience.kind == "public"]
+
+
+def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
+                 *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "") -> list[Letter]:
+    """The private mails, the MJ digest and the forum post of a resolved step (or of the setup)."""
+    s = ctx.settings(g.id)
+    ruleset = ctx.ruleset(g.id)
+    r = ctx.renderer(g.id)
+    tag = ctx.tag(g.id)
+    rec = ctx.store.record(g.id, seq)
+    title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
+    defaulted = set(json.loads(rec["defaults"])) if rec else set()
+    outcome = ruleset.outcome(state)
+    next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
+    deadline = ctx.local(g.deadline) if outcome is None else None
+    prefix = key_prefix or f"rec{seq}"
+    letters: list[Letter] = []
+    for p in ctx.store.players(g.id):
+        mine = told_to(events, p.name)
+        status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
+                                                tag=tag).body
+        t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
+                        deadline=deadline, next_title=next_title, final=outcome, setup=setup,
+                        rectificatif=rectificatif, defaulted=p.name in defaulted)
+        letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
+                              record_seq=seq))
+    forum = forum_text(ctx, g.id, state, events, title, outcome)
+    digest = digest_context(ctx, g.id, seq)
+    ctx.store.mark_reported([f["id"] for f in digest["failed"]])  # each failure is told to the MJ once
+    t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
+                    final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None, **digest)
+    for mj in s.mj:
+        letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
+    pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
+    for addr in [*s.mj, *([s.forum_address] if s.forum_address else [])]:
+        letters.append(Letter(f"{prefix}-public", g.id, turn, "public", addr, pub.subject, pub.body,
+                              record_seq=seq))
+    return letters
+
+
+def author_share(ctx: Context, game_id: str, events: Sequence[Event], author: str) -> str | None:
+    """What the author of an immediate order reads of its events in the ack (MJ-only events only for the MJ)."""
+    mine = [e for e in events if e.audience.includes(author) and (author == MJ or e.audience.kind != "mj")]
+    return "\n\n".join(ctx.renderer(game_id).events_text(mine)) if mine else None
+
+
+def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Sequence[Event],
+                   author: str) -> list[Letter]:
+    """The mails of an immediate order: each other player concerned privately, and the MJ unless he wrote it."""
+    r = ctx.renderer(g.id)
+    tag = ctx.tag(g.id)
+    letters = []
+    for p in ctx.store.players(g.id):
+        if p.name == author:
+            continue
+        theirs = told_privately(events, p.name)
+        if theirs:
+            t = r.mail_text("private", tag=tag, player=p.name, title=title, events=theirs,
+                            status=None, deadline=None, next_title=None, final=None, setup=False,
+                            rectificatif=False, defaulted=False)
+            letters.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address,
+                                  t.subject, t.body, record_seq=seq))
+    if author != MJ:
+        digest = digest_context(ctx, g.id, seq)
+        ctx.store.mark_reported([f["id"] for f in digest["failed"]])
+        t = r.mail_text("digest", tag=tag, title=title, deadline=None, next_title=None,
+                        final=None, rectificatif=False, seed=None, **digest)
+        letters += [Letter(f"rec{seq}-digest", g.id, g.turn, "digest", mj, t.subject, t.body,
+                           record_seq=seq) for mj in ctx.settings(g.id).mj]
+    return letters
+
+
+def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any) -> str:
+    """The BBCode forum post of a step: public events and the public view only."""
+    view = ctx.ruleset(game_id).view(state, PUBLIC)
+    return ctx.renderer(game_id).forum_text(title=title, events=public_events(events), view=view, final=outcome,
+                                            tag=ctx.tag(game_id))
+
+
+def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
+    """What the MJ digest of a record shows: every order with its source, defaults, rolls, events, failed mail."""
+    rec = ctx.store.record(game_id, seq)
+    assert rec is not None
+    r = ctx.renderer(game_id)
+    failed = ctx.store.unreported_failures(game_id)
+    return {
+        "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
+        "rolls": json.loads(rec["rolls"]),
+        "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in record_events(rec)],
+        "failed": failed, "seq": seq, "context": rec["dice_context"],
+    }
+
+
+def digest_text(ctx: Context, game_id: str, turn: int | None = None) -> str:
+    """The MJ digest of a resolved step (default: the last one), as mailed."""
+    recs = [r for r in ctx.store.records(game_id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
+    if not recs:
+        raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}")
+    rec = recs[-1]
+    return ctx.renderer(game_id).mail_text("digest", tag=ctx.tag(game_id), title=rec["title"], deadline=None,
+                                           next_title=None, final=None, rectificatif=False, seed=None,
+                                           **digest_context(ctx, game_id, rec["seq"])).body
+
+
+def forum_path(ctx: Context, game_id: str, turn: int, suffix: str = "") -> Path:
+    return ctx.config.forum_dir / game_id / f"turn-{turn}{suffix}.bbcode"
+
+
+def write_forum(ctx: Context, game_id: str) -> list[Path]:
+    """Write the forum files of resolved steps not written yet (after the commit; safe to repeat)."""
+    written = []
+    ruleset = ctx.ruleset(game_id)
+    for rec in ctx.store.records(game_id):
+        if rec["kind"] == "action" or rec["forum_written"]:
+            continue
+        state = serial.loads(ruleset.state_type, rec["state_after"])
+        text = forum_text(ctx, game_id, state, record_events(rec), rec["title"], ruleset.outcome(state))
+        path = forum_path(ctx, game_id, rec["turn"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        ctx.store.mark_forum_written(game_id, rec["seq"])
+        written.append(path)
+    return written
+
+
+# --- texts a player asks for by mail ---
+
+
+def status_text(ctx: Context, game_id: str, player: str) -> str:
+    """ETAT: the player's own view of the game now."""
+    state = ctx.state_cached(ctx.game(game_id))
+    view = ctx.ruleset(game_id).view(state, player)
+    return ctx.renderer(game_id).mail_text("status", view=view, player=player, tag=ctx.tag(game_id)).body
+
+
+def orders_text(ctx: Context, game_id: str, player: str) -> str:
+    """ORDRES: the player's recorded orders for the open step."""
+    g = ctx.game(game_id)
+    current = ctx.store.current_orders(game_id, g.turn, player).get(player)
+    if current is None or not current.orders:
+        return ctx.renderer(game_id).message("no_orders", turn=g.turn)
+    head = ctx.renderer(game_id).message("your_orders", turn=g.turn)
+    return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
+
+
+def report_text(ctx: Context, game_id: str, player: str, turn: int) -> str | None:
+    """RAPPORT: the private results a player got for a past step, rendered again from its record."""
+    if turn == 0:
+        setups = ctx.store.records(game_id, "setup")
+        rec = setups[0] if setups else None
+    else:
+        rec = ctx.store.record_for_turn(game_id, turn)
+    if rec is None:
+        return None
+    events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj" or player == MJ]
+    return "\n\n".join([rec["title"], *ctx.renderer(game_id).events_text(events)])

@@ -1,0 +1,157 @@
+"""A game's life: created, players registered, started from the roster, players removed or replaced, finished."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from pbem.clock import add_duration, iso
+from pbem.core import Msg, Seat, SetupError
+from pbem.dice import Dice, commitment, new_seed
+from pbem.engine import letters, turns
+from pbem.engine.context import Context, EngineError
+from pbem.engine.records import record
+from pbem.names import fold
+from pbem.store import GameRow, PlayerRow
+
+SETUP_TITLE = Msg("Début de partie", "Game start")
+NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
+"""A player name: letters, digits, spaces, - ' . only, 1 to 40 characters."""
+
+
+def new_game(ctx: Context, game_id: str, now: datetime, seed: str | None = None) -> GameRow:
+    """Create a game from its config section; registration opens now."""
+    s = ctx.settings(game_id)
+    if ctx.store.game(game_id) is not None:
+        raise EngineError(f"game {game_id!r} already exists")
+    seed = seed or new_seed()
+    row = GameRow(id=game_id, ruleset=s.ruleset, phase="registration", seed=seed, commitment=commitment(seed),
+                  turn=0, deadline=iso(add_duration(now, s.registration, ctx.config.timezone)), early_at=None,
+                  state=None, reminders_sent=(), created_at=iso(now), seed_revealed=False)
+    with ctx.store.atomic():
+        ctx.store.add_game(row)
+        ctx.store.log(game_id, iso(now), "mj", "game new", {"ruleset": s.ruleset, "commitment": row.commitment})
+    return row
+
+
+def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
+    """Close registration, seat the players, run the ruleset's setup and mail everyone their start."""
+    g = ctx.game(game_id)
+    if g.phase != "registration":
+        raise EngineError(f"game {game_id} has already started")
+    s = ctx.settings(game_id)
+    players = ctx.store.players(game_id)
+    if len(players) < s.min_players:
+        raise EngineError(f"game {game_id}: {len(players)} players registered, at least {s.min_players} needed")
+    ruleset = ctx.ruleset(game_id)
+    fixed = roster_file(ctx, game_id)
+    seats = []
+    for p in players:
+        extra = fixed.get(fold(p.name), {})
+        seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
+                          p.seat.get("data") or extra.get("data", {})))
+    dice = Dice(g.seed, "setup")
+    try:
+        state, events = ruleset.setup(seats, dict(s.options), dice)
+    except SetupError as e:
+        raise EngineError(f"game {game_id} cannot start: {e.msg.get('en')}") from None
+    with ctx.store.atomic():
+        seq = ctx.store.next_seq(game_id)
+        ctx.store.add_record(record(game_id, seq, "setup", 0, SETUP_TITLE.get(s.language),
+                                    "setup", None, {}, [], dice.rolls, events, state, now))
+        g = turns.open_step(ctx, g, state, 1, now, phase="running")
+        ctx.outgoing.queue(letters.step_letters(ctx, g, seq, 0, events, state, now, setup=True), now)
+        ctx.store.log(game_id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
+    letters.write_forum(ctx, game_id)
+    return g
+
+
+def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
+    """Roles and sheets the MJ prepared in the game's roster file, by folded player name."""
+    path = ctx.settings(game_id).roster
+    if path is None:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise EngineError(f"roster file {path}: {e}") from None
+    out: dict[str, dict[str, Any]] = {}
+    for table_name in ("personnage", "joueur", "seat", "player"):
+        for entry in doc.get(table_name, []):
+            name = entry.get("joueur") or entry.get("player") or entry.get("nom")
+            if not isinstance(name, str):
+                raise EngineError(f"roster file {path}: an entry of [[{table_name}]] has no 'joueur' name")
+            data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role")}
+            out[fold(name)] = {"role": entry.get("role"), "data": data}
+    return out
+
+
+def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
+    """The MJ ends a game that has no end of its own (a 1626 campaign) or stops one: the seed is revealed."""
+    g = ctx.game(game_id)
+    if g.phase == "finished":
+        raise EngineError(f"game {game_id} is already finished")
+    with ctx.store.atomic():
+        g = GameRow(**{**g.__dict__, "phase": "finished", "deadline": None, "early_at": None,
+                       "seed_revealed": True})
+        ctx.store.save_game(g)
+        ctx.store.log(game_id, iso(now), "mj", "game finish", {"turn": g.turn})
+    return g
+
+
+# --- players ---
+
+
+def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetime, *, role: str | None = None,
+               data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj") -> PlayerRow:
+    """Register a player (during registration only); the name and address must be free."""
+    g = ctx.game(game_id)
+    if g.phase != "registration":
+        raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)")
+    name = " ".join(name.split())
+    if not NAME_OK.match(name):
+        raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
+                          "invalid_name")
+    address = address.strip().lower()
+    for p in ctx.store.players(game_id):
+        if fold(p.name) == fold(name):
+            raise EngineError(f"the name {p.name!r} is already taken in {game_id}", "name_taken")
+        if p.address == address:
+            raise EngineError(f"{address} is already registered in {game_id} as {p.name!r}", "address_taken")
+    seat: dict[str, Any] = {}
+    if role:
+        seat["role"] = role
+    if data:
+        seat["data"] = dict(data)
+    row = PlayerRow(game=game_id, name=name, address=address, status="active", seat=seat, password=password,
+                    registered_at=iso(now))
+    ctx.store.add_player(row)
+    ctx.store.log(game_id, iso(now), by, "player add", {"name": name, "address": address, "role": role})
+    return row
+
+
+def remove_player(ctx: Context, game_id: str, name: str, now: datetime) -> None:
+    p = ctx.player_named(game_id, name)
+    with ctx.store.atomic():
+        ctx.store.set_player_status(game_id, p.name, "removed")
+        ctx.store.log(game_id, iso(now), "mj", "player remove", {"name": p.name})
+
+
+def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now: datetime) -> None:
+    """A new person takes over a seat: same character, new address."""
+    p = ctx.player_named(game_id, name)
+    new_address = new_address.strip().lower()
+    if "@" not in new_address:
+        raise EngineError(f"{new_address!r} is not an e-mail address")
+    other = ctx.store.player_by_address(game_id, new_address)
+    if other is not None and other.name != p.name:
+        raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}")
+    with ctx.store.atomic():
+        ctx.store.set_player_address(game_id, p.name, new_address)
+        ctx.store.set_player_status(game_id, p.name, "active")
+        ctx.store.log(game_id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
+                                                                    "new": new_address})

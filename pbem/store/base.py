@@ -1,0 +1,173 @@
+"""The database handle every part of the store shares: the connection, transactions, per-transaction memos, schema."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+import sqlite_utils
+
+from pbem.store.rows import GameRow, OrderSet, PlayerRow
+
+SCHEMA_VERSION = 1
+
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _j(value: Any) -> str:
+    """Canonical JSON (one encoder for all: ``json.dumps`` with options builds a new one per call)."""
+    return _JSON.encode(value)
+
+
+class StoreBase:
+    """A handle on the pbem database: the connection, `atomic`, and the memos the row classes share."""
+
+    def __init__(self, path: str | Path):
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite_utils.Database(str(path))
+        if str(path) != ":memory:":
+            self.db.enable_wal()
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=10000")
+        # game rows read inside the current transaction (one snapshot), dropped when we write them
+        self._games: dict[str, GameRow] | None = None
+        # per-transaction memos of hot reads (None outside a transaction): next record number, who has ordered,
+        # who plays from an address, answers recently sent to an address
+        self._seqs: dict[str, int] = {}
+        self._ordered: dict[tuple[str, int], set[str]] = {}
+        self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
+        self._replies: dict[tuple[str, str], int] = {}
+        # orders given in the current transaction, written at its end: the rows to insert, in order, and
+        # the latest set of each (game, turn, player) touched, in the order they were last given (None: cancelled)
+        self._order_rows: list[list[Any]] = []
+        self._order_state: dict[tuple[str, int, str], OrderSet | None] = {}
+        self._create()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _q(self, sql: str, args: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Rows as dicts, straight from sqlite3 (sqlite-utils' ``query`` wraps each read in a savepoint)."""
+        cursor = self.db.execute(sql, list(args))
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def _t(self, name: str) -> sqlite_utils.db.Table:
+        """A table (sqlite-utils types ``db[name]`` as Table | View; ours are all tables)."""
+        return self.db.table(name)
+
+    @contextmanager
+    def atomic(self) -> Iterator[Self]:
+        """One transaction (nested calls are savepoints).
+
+        Orders given inside are written when the outermost block ends (`_write_orders`), in
+        one go; until then `current_orders` and `ordered_players` read them from memory.
+        """
+        outer = self._games is None
+        if outer:
+            self._games = {}
+        # what a rolled-back savepoint must also undo in memory
+        pending_at_entry = (list(self._order_rows), dict(self._order_state))
+        try:
+            with self.db.atomic():
+                yield self
+                if outer:
+                    self._write_orders()
+        except BaseException:
+            self._order_rows, self._order_state = pending_at_entry
+            if self._games is not None:
+                self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
+            self._seqs.clear()
+            self._ordered.clear()
+            self._by_address.clear()
+            self._replies.clear()
+            raise
+        finally:
+            if outer:
+                self._order_rows, self._order_state = [], {}
+                self._games = None
+                self._seqs.clear()
+                self._ordered.clear()
+                self._by_address.clear()
+                self._replies.clear()
+
+    def _write_orders(self) -> None:
+        """Write the orders given in this transaction (see `OrderRows`)."""
+        raise NotImplementedError
+
+    # --- schema ---
+
+    def _create(self) -> None:
+        t = self.db.table
+        if "messages" not in self.db.table_names():
+            t("messages").create(
+                {
+                    "key": str, "message_id": str, "received_at": str, "raw": bytes, "size": int,
+                    "status": str, "game": str, "sender": str, "verdict": str, "processed_at": str,
+                },
+                pk="key",
+            )
+            t("messages").create_index(["message_id"])
+            t("messages").create_index(["status"])
+        if "games" not in self.db.table_names():
+            t("games").create(
+                {
+                    "id": str, "ruleset": str, "phase": str, "seed": str, "commitment": str, "turn": int,
+                    "deadline": str, "early_at": str, "state": str, "reminders_sent": str, "created_at": str,
+                    "seed_revealed": int,
+                },
+                pk="id",
+            )
+        if "players" not in self.db.table_names():
+            t("players").create(
+                {
+                    "game": str, "name": str, "address": str, "status": str, "seat": str, "password": str,
+                    "registered_at": str,
+                },
+                pk=("game", "name"),
+            )
+            t("players").create_index(["game", "address"])
+        if "orders" not in self.db.table_names():
+            t("orders").create(
+                {
+                    "id": int, "game": str, "turn": int, "player": str, "orders": str, "lines": str,
+                    "source": str, "message_key": str, "received_at": str, "current": int,
+                },
+                pk="id",
+            )
+            t("orders").create_index(["game", "turn", "player", "current"])
+        # the current orders of a step, without scanning every superseded set
+        self.db.execute("create index if not exists orders_current on orders (game, turn, player) where current = 1")
+        if "records" not in self.db.table_names():
+            t("records").create(
+                {
+                    "game": str, "seq": int, "kind": str, "turn": int, "title": str, "dice_context": str,
+                    "state_before": str, "orders": str, "defaults": str, "rolls": str, "events": str,
+                    "state_after": str, "resolved_at": str, "published": int, "forum_written": int,
+                },
+                pk=("game", "seq"),
+            )
+        if "outbox" not in self.db.table_names():
+            t("outbox").create(
+                {
+                    "id": str, "game": str, "turn": int, "kind": str, "rcpt": str, "subject": str,
+                    "raw": bytes, "status": str, "attempts": int, "next_attempt_at": str, "last_error": str,
+                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int,
+                },
+                pk="id",
+                defaults={"reported": 0},
+            )
+            t("outbox").create_index(["status", "next_attempt_at"])
+            t("outbox").create_index(["rcpt", "created_at"])
+        if "reported" not in self._t("outbox").columns_dict:  # databases created before this column
+            self._t("outbox").add_column("reported", int, not_null_default=0)
+        # the reply cap counts a sender's recent answers from the index alone
+        self.db.execute("create index if not exists outbox_replies on outbox (rcpt, kind, created_at)")
+        if "cursors" not in self.db.table_names():
+            t("cursors").create({"source": str, "value": str}, pk="source")
+        if "journal" not in self.db.table_names():
+            t("journal").create({"id": int, "game": str, "at": str, "who": str, "action": str, "detail": str}, pk="id")

@@ -1,0 +1,101 @@
+"""Games and their players."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.store.base import StoreBase, _j
+from pbem.store.rows import GameRow, PlayerRow
+
+
+class GameRows(StoreBase):
+    """Games and their players."""
+
+    def add_game(self, row: GameRow) -> None:
+        self._forget_game(row.id)
+        self._t("games").insert(self._game_dict(row))
+
+    def save_game(self, row: GameRow) -> None:
+        self._forget_game(row.id)
+        self._t("games").update(row.id, self._game_dict(row))
+
+    def _forget_game(self, game_id: str) -> None:
+        if self._games is not None:
+            self._games.pop(game_id, None)
+
+    @staticmethod
+    def _game_dict(row: GameRow) -> dict[str, Any]:
+        return {
+            "id": row.id, "ruleset": row.ruleset, "phase": row.phase, "seed": row.seed,
+            "commitment": row.commitment, "turn": row.turn, "deadline": row.deadline, "early_at": row.early_at,
+            "state": row.state, "reminders_sent": _j(row.reminders_sent), "created_at": row.created_at,
+            "seed_revealed": int(row.seed_revealed),
+        }
+
+    def game(self, game_id: str) -> GameRow | None:
+        if self._games is not None and game_id in self._games:
+            return self._games[game_id]  # frozen, with a tuple: safe to share
+        rows = list(self._q("select * from games where id = ?", [game_id]))
+        if not rows:
+            return None
+        r = rows[0]
+        g = GameRow(
+            id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
+            turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
+            reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=r["created_at"],
+            seed_revealed=bool(r["seed_revealed"]),
+        )
+        if self._games is not None:
+            self._games[game_id] = g
+        return g
+
+    def games(self) -> list[GameRow]:
+        out = []
+        for r in self._q("select id from games order by id"):
+            g = self.game(r["id"])
+            assert g is not None
+            out.append(g)
+        return out
+
+    # --- players ---
+
+    def add_player(self, row: PlayerRow) -> None:
+        self._by_address.clear()
+        self._t("players").upsert(
+            {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
+             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at},
+            pk=("game", "name"),
+        )
+
+    def players(self, game: str, *, include_removed: bool = False) -> list[PlayerRow]:
+        sql = "select * from players where game = ?" + ("" if include_removed else " and status = 'active'")
+        return [self._player(r) for r in self._q(sql + " order by registered_at, name", [game])]
+
+    @staticmethod
+    def _player(r: dict[str, Any]) -> PlayerRow:
+        return PlayerRow(game=r["game"], name=r["name"], address=r["address"], status=r["status"],
+                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"])
+
+    def player_by_address(self, game: str, address: str) -> PlayerRow | None:
+        key = (game, address)
+        if self._games is not None and key in self._by_address:
+            return self._by_address[key]
+        rows = list(self._q(
+            "select * from players where game = ? and address = ? and status = 'active'", [game, address]))
+        player = self._player(rows[0]) if rows else None
+        if self._games is not None:
+            self._by_address[key] = player
+        return player
+
+    def player(self, game: str, name: str) -> PlayerRow | None:
+        rows = list(self._q("select * from players where game = ? and name = ?", [game, name]))
+        return self._player(rows[0]) if rows else None
+
+    def set_player_status(self, game: str, name: str, status: str) -> None:
+        self._by_address.clear()
+        self._t("players").update((game, name), {"status": status})
+
+    def set_player_address(self, game: str, name: str, address: str) -> None:
+        self._by_address.clear()
+        self._t("players").update((game, name), {"address": address})

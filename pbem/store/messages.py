@@ -1,0 +1,105 @@
+"""Inbound mail as stored: raw bytes by source key, then its verdict once processed; and the mailbox cursors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlite_utils
+
+from pbem.store.base import StoreBase
+
+
+class MessageRows(StoreBase):
+    """Inbound mail as stored: raw bytes by source key, then its verdict once processed; and the mailbox cursors."""
+
+    def get_cursor(self, source: str) -> str | None:
+        rows = list(self._q("select value from cursors where source = ?", [source]))
+        return rows[0]["value"] if rows else None
+
+    def set_cursor(self, source: str, value: str) -> None:
+        with self.atomic():
+            self._t("cursors").upsert({"source": source, "value": value}, pk="source")
+
+    # --- inbound messages ---
+
+    def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: str,
+                  times: Sequence[str | None] | None = None) -> int:
+        """Store raw messages by source key, in one transaction.  Already stored keys are skipped.
+
+        ``times`` gives each message's own receipt time when the mailbox knows it (else ``received_at``).
+        """
+        when = [t or received_at for t in times] if times is not None else [received_at] * len(items)
+        with self.atomic():
+            before = self.db.conn.total_changes
+            self.db.conn.executemany(
+                "insert into messages (key, message_id, received_at, raw, size, status, game, sender, verdict, "
+                "processed_at) values (?, '', ?, ?, ?, 'new', '', '', '', '') on conflict (key) do nothing",
+                [(key, w, raw, len(raw)) for (key, raw), w in zip(items, when, strict=True)])
+            return self.db.conn.total_changes - before
+
+    def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, str]]:
+        """(key, raw, received_at) of stored messages not processed yet, oldest first."""
+        rows = self.db.execute(
+            "select key, raw, received_at from messages where status = 'new' order by received_at, rowid limit ?",
+            [limit],
+        ).fetchall()
+        return [(r[0], bytes(r[1]), r[2]) for r in rows]
+
+    def seen_message_id(self, message_id: str, key: str) -> bool:
+        """Was another stored message with this Message-ID already processed?"""
+        row = self.db.execute(
+            "select 1 from messages where message_id = ? and key != ? and status != 'new' limit 1", [message_id, key]
+        ).fetchone()
+        return row is not None
+
+    def seen_message_ids(self, message_ids: Sequence[str]) -> set[str]:
+        """Which of these Message-IDs belong to a message already processed (`seen_message_id` for a batch)."""
+        wanted = sorted(set(message_ids))
+        found: set[str] = set()
+        for i in range(0, len(wanted), 500):
+            part = wanted[i:i + 500]
+            found.update(r[0] for r in self.db.execute(
+                f"select message_id from messages where message_id in ({', '.join('?' * len(part))}) "
+                "and status != 'new'", part))
+        return found
+
+    def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
+                     processed_at: str) -> None:
+        cur = self.db.execute(
+            "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
+            "where key = ?", [message_id, status, game, sender, verdict, processed_at, key])
+        if cur.rowcount == 0:
+            raise sqlite_utils.db.NotFoundError(key)
+
+    def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, str, str]]) -> None:
+        """`mark_message` for many: (key, message_id, status, game, sender, verdict, processed_at) rows, keys last."""
+        with self.atomic():  # (sqlite3's own executemany would leave a transaction open outside one)
+            self.db.conn.executemany(
+                "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
+                "where key = ?", rows)
+
+    def messages(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Stored inbound messages (without their bytes), oldest first."""
+        sql = "select key, message_id, received_at, status, game, sender, verdict, processed_at from messages"
+        rows = self._q(sql + (" where status = ?" if status else "") + " order by received_at, rowid",
+                       [status] if status else [])
+        return rows
+
+    def requeue_messages(self, keys: Sequence[str]) -> int:
+        """Put messages back to be processed again (after fixing what made them fail)."""
+        n = 0
+        with self.atomic():
+            for key in keys:
+                n += self.db.execute("update messages set status = 'new' where key = ? and status != 'new'",
+                                     [key]).rowcount
+        return n
+
+    def message_raw(self, key: str) -> bytes | None:
+        row = self.db.execute("select raw from messages where key = ?", [key]).fetchone()
+        return bytes(row[0]) if row else None
+
+    def message_count(self, status: str | None = None) -> int:
+        if status is None:
+            return int(self.db.execute("select count(*) from messages").fetchone()[0])
+        return int(self.db.execute("select count(*) from messages where status = ?", [status]).fetchone()[0])

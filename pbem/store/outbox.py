@@ -1,0 +1,88 @@
+"""Outgoing mail as queued: composed bytes, status, attempts, failures to report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlite_utils
+
+from pbem.store.base import StoreBase
+
+OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts", "next_attempt_at",
+                 "last_error", "created_at", "sent_at", "record_seq")
+"""What `Store.enqueue` needs of each queued mail."""
+_OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported"})
+_OUTBOX_INSERT = (f"insert into outbox ({', '.join(OUTBOX_FIELDS)}) values ({', '.join('?' * len(OUTBOX_FIELDS))}) "
+                  "on conflict (id) do nothing")
+
+
+class OutboxRows(StoreBase):
+    """Outgoing mail as queued: composed bytes, status, attempts, failures to report."""
+
+    def enqueue(self, items: Sequence[dict[str, Any]]) -> int:
+        """Queue outgoing mails (one statement); an item whose id is already queued is left as it is.
+
+        Returns how many were added.  Items carry the `OUTBOX_FIELDS` (``reported`` defaults to 0).
+        """
+        if not items:
+            return 0
+        before = self.db.conn.total_changes
+        with self.atomic():
+            self.db.conn.executemany(_OUTBOX_INSERT, [[item[k] for k in OUTBOX_FIELDS] for item in items])
+        if any(item["kind"] in ("ack", "notice") for item in items):
+            self._replies.clear()  # memoised reply counts: read again when next needed
+        return self.db.conn.total_changes - before
+
+    def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
+        return list(self._q(
+            "select * from outbox where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",
+            [now, limit],
+        ))
+
+    def outbox_items(self, status: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "select id, game, turn, kind, rcpt, subject, status, attempts, next_attempt_at, last_error, " \
+                    "created_at, sent_at from outbox where 1=1", []
+        if status:
+            sql += " and status = ?"
+            args.append(status)
+        if game:
+            sql += " and game = ?"
+            args.append(game)
+        return list(self._q(sql + " order by created_at, rowid", args))
+
+    def outbox_raw(self, item_id: str) -> bytes | None:
+        row = self.db.execute("select raw from outbox where id = ?", [item_id]).fetchone()
+        return bytes(row[0]) if row else None
+
+    def update_outbox(self, item_id: str, **fields: Any) -> None:
+        if not fields or not set(fields) <= _OUTBOX_COLUMNS:
+            self._t("outbox").update(item_id, fields)
+            return
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        with self.atomic():
+            cur = self.db.execute(f"update outbox set {sets} where id = ?", [*fields.values(), item_id])
+            if cur.rowcount == 0:
+                raise sqlite_utils.db.NotFoundError(item_id)
+
+    def unreported_failures(self, game: str) -> list[dict[str, Any]]:
+        """Mails of a game that could not be delivered and that no MJ digest has mentioned yet."""
+        return list(self._q(
+            "select id, rcpt, subject, last_error from outbox where game = ? and status = 'failed' and reported = 0 "
+            "order by created_at, rowid", [game]))
+
+    def mark_reported(self, item_ids: Sequence[str]) -> None:
+        for item_id in item_ids:
+            self.db.execute("update outbox set reported = 1 where id = ?", [item_id])
+
+    def replies_since(self, rcpt: str, since: str) -> int:
+        """How many answers (acks, notices) were queued to an address since a time (the reply cap)."""
+        key = (rcpt, since)
+        if self._games is not None and key in self._replies:
+            return self._replies[key]
+        row = self.db.execute(
+            "select count(*) from outbox where rcpt = ? and kind in ('ack', 'notice') and created_at >= ?", [rcpt, since]
+        ).fetchone()
+        if self._games is not None:
+            self._replies[key] = int(row[0])
+        return int(row[0])
