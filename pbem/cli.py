@@ -562,6 +562,74 @@ def demo(which: str, out_dir: str) -> None:
 
 
 @main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--user", default="pbem", show_default=True, help="The system user the systemd units run as.")
+def init(folder: str, user: str) -> None:
+    """Create a game folder: a commented config.toml (local Maildirs), data/, templates/, systemd units, LISEZMOI.md.
+
+    Run every pbem command from that folder afterwards.
+
+    Example: pbem init ~/pourmabelle
+    """
+    from pbem.folder import FolderError, init_folder
+
+    try:
+        made = init_folder(Path(folder), user=user)
+    except (FolderError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    for path in made.files:
+        click.echo(f"  {path}")
+    click.echo(f"Game folder ready: cd {made.folder} && pbem doctor (then read LISEZMOI.md)")
+
+
+@main.group()
+def templates() -> None:
+    """The texts pbem writes, and the ones your game folder overrides (templates/ beside config.toml).
+
+    Example: pbem templates list
+    """
+
+
+@templates.command("list")
+@click.pass_context
+def templates_list(ctx: click.Context) -> None:
+    """Every template pbem has; those your folder overrides are marked.
+
+    Example: pbem templates list
+    """
+    from pbem.folder import template_list
+
+    folder = _templates_dir(ctx)
+    for name, overridden in template_list(folder):
+        click.echo(f"{'*' if overridden else ' '} {name}")
+    click.echo(f"(* = overridden in {folder})" if folder else "(no templates/ folder beside config.toml)")
+
+
+@templates.command("copy")
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Overwrite an override that exists already.")
+@click.pass_context
+def templates_copy(ctx: click.Context, name: str, force: bool) -> None:
+    """Copy a packaged template (as listed) into templates/ to edit it; it is used from the next pass on.
+
+    Example: pbem templates copy common/ack.fr.j2
+    """
+    from pbem.folder import FolderError, template_copy
+
+    folder = _config(ctx).templates_dir or Path("templates")
+    try:
+        target = template_copy(name, folder, force=force)
+    except (FolderError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"{target}: edit it; pbem doctor checks that it compiles")
+
+
+def _templates_dir(ctx: click.Context) -> Path | None:
+    folder = _config(ctx).templates_dir
+    return folder if folder is not None and folder.is_dir() else None
+
+
+@main.command()
 @click.pass_context
 def doctor(ctx: click.Context) -> None:
     """Check the config, the mailbox login and the SMTP login.  Writes nothing.

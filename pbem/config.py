@@ -126,6 +126,7 @@ class Config:
     outbox: OutboxConfig
     games: Mapping[str, GameConfig]
     max_message_bytes: int = 10_000_000
+    templates_dir: Path | None = None  # the MJ's template overrides (default: templates/ beside config.toml)
 
     def game(self, game_id: str) -> GameConfig:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
@@ -138,7 +139,7 @@ DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
 
 _KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
 _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
-               "max_message_bytes"}
+               "max_message_bytes", "templates_dir"}
 _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
               "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
               "retry_base_seconds"}
@@ -191,7 +192,8 @@ def load(path: str | Path) -> Config:
         with open(path, "rb") as f:
             data = tomllib.load(f)
     except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found (give --config or run from the project folder)") from None
+        raise ConfigError(f"{path}: config file not found (run pbem from your game folder, give --config, "
+                          "or create a folder with: pbem init DIR)") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     return parse(data, path.resolve().parent)
@@ -275,6 +277,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         outbox=outbox,
         games=games,
         max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
+        templates_dir=_resolve_path(root, _get(top, "templates_dir", "pbem", str, "templates")),
     )
 
 

@@ -20,6 +20,7 @@ from pbem import config as configmod
 from pbem.clock import parse_iso
 from pbem.daemon import tick
 from pbem.engine import Engine
+from pbem.folder import DATA
 from pbem.store import Store
 
 DEMO_START = datetime(2026, 12, 4, 19, 0, tzinfo=UTC)  # Friday 20:00 in Paris
@@ -101,11 +102,11 @@ class Demo:
 
 def demo_1626(root: Path) -> list[str]:
     d = Demo(root, "gant", {"ruleset": "1626", "tag": "1626", "registration": "1d",
-                            "roster": str(Path(__file__).resolve().parent.parent / "data/1626/personnages.toml")})
+                            "roster": str(DATA / "1626" / "personnages.toml")})
     d.engine.new_game("gant", d.now, seed=SEED)
     from pbem.games.g1626.sheet import seats_from_toml
 
-    sheets = seats_from_toml((Path(__file__).resolve().parent.parent / "data/1626/personnages.toml").read_text("utf-8"))
+    sheets = seats_from_toml((DATA / "1626" / "personnages.toml").read_text("utf-8"))
     players = [s.name for s in sheets]
     for i, name in enumerate(players):
         d.mail(f"joueur{i}@example.org", f"INSCRIPTION {name}", "inscription")

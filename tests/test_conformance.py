@@ -110,7 +110,7 @@ def test_1626_immediate_tests_replay_identically():
 
     from pbem.games.g1626.sheet import seats_from_toml
 
-    seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
+    seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
     runs = []
     for _ in range(2):
         state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("11" * 32, "setup"))
@@ -140,7 +140,7 @@ def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
 
         from pbem.games.g1626.sheet import seats_from_toml
 
-        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
+        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
     else:
         seats = [Seat(n) for n in ROSTERS[name]]
     state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("99" * 32, "setup"))

@@ -60,7 +60,7 @@ class Context:
         s = self.settings(game_id)
         r = self._renderers.get(game_id)
         if r is None or r.game != s.ruleset or r.lang != s.language:
-            r = self._renderers[game_id] = Renderer(s.ruleset, s.language)
+            r = self._renderers[game_id] = Renderer(s.ruleset, s.language, overrides=self.config.templates_dir)
         return r
 
     def game(self, game_id: str) -> GameRow:

@@ -223,7 +223,7 @@ def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime,
     """A short answer that is not about one game's orders (which game? this game does not exist yet)."""
     if not may_reply(ctx, mail.from_addr, now):
         return
-    r = Renderer("common", ctx.config.language)
+    r = Renderer("common", ctx.config.language, overrides=ctx.config.templates_dir)
     games = [(g.tag, g.title) for g in ctx.config.games.values()]
     t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id)
     ctx.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject,

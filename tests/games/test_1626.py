@@ -488,7 +488,7 @@ def test_dice_purposes_are_unique_per_test() -> None:
 
 
 def test_example_sheets_load() -> None:
-    seats = seats_from_toml((ROOT / "data/1626/personnages.toml").read_text(encoding="utf-8"))
+    seats = seats_from_toml((ROOT / "pbem/data/1626/personnages.toml").read_text(encoding="utf-8"))
     assert 3 <= len(seats) <= 4
     state, events = RULESET.setup(seats, RULESET.default_options, FakeDice())
     assert len(events) == len(seats)
