@@ -1,4 +1,7 @@
-"""Reading Intrigue order lines: verbs, motifs, amounts.  No game rules here (see `rules`)."""
+"""The words of Intrigue orders: reading verbs, motifs and amounts, and spelling them in messages.
+
+No game rules here (see `parsing` for what an order may do now).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from pbem.core import Msg, OrderSyntaxError
+from pbem.games.intrigue.state import MOTIF_NAMES
 from pbem.names import fold, match_keyword
 
 BRIBE = "POT-DE-VIN"
@@ -120,3 +124,13 @@ def parse_amount(tokens: Sequence[str]) -> int:
 def fmt(amount: int) -> str:
     """An amount with French thousands spacing: ``50 000``."""
     return f"{amount:,}".replace(",", " ")
+
+
+def motif_label(m: str) -> str:
+    """A motif's French name."""
+    return MOTIF_NAMES[m].fr
+
+
+def de_name(name: str) -> str:
+    """French "de Bob" / "d'Alice"."""
+    return ("d'" if fold(name)[:1] in "aeiouyh" else "de ") + name
