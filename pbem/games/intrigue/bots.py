@@ -13,7 +13,7 @@ from pbem.core import Order, OrderError
 from pbem.games.intrigue.decisions import bribe_targets, keep_candidates
 from pbem.games.intrigue.rules import IntrigueRuleset
 from pbem.games.intrigue.state import IntrigueState
-from pbem.games.intrigue.table import absent_pieces, conflict_motifs, free_values, left_of
+from pbem.games.intrigue.table import absent_pieces, duplicate_motifs, free_values, left_of
 
 _RULES = IntrigueRuleset()
 
@@ -43,7 +43,7 @@ def candidate_lines(state: IntrigueState, player: str, kind: str, rng: random.Ra
             if rng.random() < 0.8:
                 out.append(f"POSTE {pc.owner} {pc.motif} {v}")
     if kind == "conflict":
-        out.append(f"CONFLIT {rng.choice(conflict_motifs(state.palaces[player]))}")
+        out.append(f"CONFLIT {rng.choice(duplicate_motifs(state.palaces[player]))}")
     if kind == "place" and len(state.hands[player]) >= 2:
         hand = list(state.hands[player])
         rng.shuffle(hand)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pbem.core import Order
+from pbem.core import Audience, Event, Order
 from pbem.games.intrigue import sequential, simultaneous
 from pbem.games.intrigue.orders import BRIBE, CONFLICT, KEEP, PLACE, POST
 from pbem.games.intrigue.placing import default_placements
-from pbem.games.intrigue.settle import default_keep, default_posts, next_conflict
+from pbem.games.intrigue.settle import default_keep, default_posts
 from pbem.games.intrigue.state import IntrigueState
-from pbem.games.intrigue.table import absent_pieces, incumbent
+from pbem.games.intrigue.table import absent_pieces, duplicate_motifs, incumbent
 
 
 def awaited(state: IntrigueState) -> list[tuple[str, str]]:
@@ -19,6 +19,21 @@ def awaited(state: IntrigueState) -> list[tuple[str, str]]:
         a = sequential.awaiting(state)
         return [a] if a else []
     return simultaneous.prompted(state)
+
+
+def asked_events(state: IntrigueState) -> list[Event]:
+    """One private event per player who must decide now, saying what is asked (only they are told to answer)."""
+    out: list[Event] = []
+    for player, kind in awaited(state):
+        data: dict[str, object] = {"player": player, "kind": kind, "round": state.round}
+        if kind == "bribe":
+            data["targets"] = [{"palace": pal, "motif": m} for pal, m in bribe_targets(state, player)]
+        elif kind == "conflict":
+            data["motifs"] = duplicate_motifs(state.palaces[player])
+        elif kind in ("keep", "post") and state.pending is not None:
+            data["motif"] = state.pending.motif
+        out.append(Event("decision_asked", Audience.to(player), data))
+    return out
 
 
 def kind_for(state: IntrigueState, player: str) -> str | None:
@@ -59,9 +74,11 @@ def default_orders(state: IntrigueState, player: str) -> list[Order]:
     if kind is None:
         return []
     if kind == "bribe":
+        if state.sequential:  # an open announcement: silence is no bribe, and is told as such
+            return []
         return [Order(BRIBE, (pal, m, 0), f"{BRIBE} {pal} {m} 0") for pal, m in bribe_targets(state, player)]
     if kind == "conflict":
-        m = next_conflict(state.palaces[player])
+        m = duplicate_motifs(state.palaces[player])[0]
         return [Order(CONFLICT, (m,), f"{CONFLICT} {m}")]
     if kind == "place":
         return [Order(PLACE, (m, t), f"{PLACE} {m} CHEZ {t}") for m, t in default_placements(state, player)]

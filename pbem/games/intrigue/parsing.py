@@ -26,7 +26,7 @@ from pbem.games.intrigue.orders import (
     take_motif,
 )
 from pbem.games.intrigue.state import BRIBE_UNIT, IntrigueState, Piece
-from pbem.games.intrigue.table import absent_pieces, conflict_motifs, free_values
+from pbem.games.intrigue.table import absent_pieces, duplicate_motifs, free_values
 from pbem.names import fold, take_name
 
 
@@ -66,9 +66,12 @@ def parse_order(state: IntrigueState, player: PlayerName, line: str, accepted: S
         motif, extra = take_motif(rest)
         if extra:
             raise OrderSyntaxError(Msg("syntaxe : CONFLIT <motif>", "syntax: CONFLICT <motif>"))
-        if motif not in conflict_motifs(state.palaces[player]):
-            raise OrderNotAllowedError(Msg(f"pas de conflit pour le motif {motif_label(motif)}",
-                                           f"no conflict for motif {motif}"))
+        duplicates = duplicate_motifs(state.palaces[player])
+        if motif not in duplicates:
+            listed = " ou ".join(motif_label(m) for m in duplicates)
+            raise OrderNotAllowedError(Msg(
+                f"pas de conseillers {motif_label(motif)} en double dans votre parc (au choix : {listed})",
+                f"no duplicate {motif} counsellors in your park (choose: {' or '.join(duplicates)})"))
         return Order(CONFLICT, (motif,), text)
     return _parse_place(state, player, rest, accepted, text)
 

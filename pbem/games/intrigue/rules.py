@@ -37,6 +37,7 @@ class IntrigueRuleset:
         state, ev = opening.first_state(roster, options, dice)
         state = self._advance(state, ev)
         ev.append(public("board", **board(state)))
+        ev.extend(decisions.asked_events(state))
         return state, ev
 
     def _advance(self, state: IntrigueState, ev: list[Event]) -> IntrigueState:
@@ -76,6 +77,7 @@ class IntrigueRuleset:
             state = simultaneous.apply(state, orders, ev)
         state = self._advance(state, ev)
         ev.append(public("board", **board(state)))
+        ev.extend(decisions.asked_events(state))
         return state, ev
 
     def view(self, state: IntrigueState, player: PlayerName) -> dict[str, JSON]:

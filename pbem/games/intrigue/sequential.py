@@ -18,16 +18,15 @@ from pbem.games.intrigue.table import (
     affordable,
     collect_income,
     conflict_motifs,
+    duplicate_motifs,
     finish,
     free_values,
     from_left,
     incumbent,
-    park_motifs,
     park_owners,
     pay,
     public,
     round_started,
-    value_of,
 )
 
 
@@ -55,22 +54,30 @@ def bribe_motif(state: IntrigueState, pend: Pending, bidder: str) -> str:
 
 
 def open_decision(state: IntrigueState) -> Pending | None:
-    """The next management decision in the current player's palace, or None when the park is empty."""
+    """The next management decision in the current player's palace, or None when the park is empty.
+
+    The rule's order: duplicates in the park (« conflits externes », in the owner's order: several
+    are a ``choose`` decision), then the motifs absent from the palace, then the conflicts with a
+    counsellor in post (« conflits internes »), the post of least value first: that order is fixed.
+    """
     owner = state.current
     palace = state.palaces[owner]
-    for m in park_motifs(palace):
-        owners = from_left(state, owner, park_owners(palace, m))
-        if len(owners) >= 2:
-            return Pending(owner, "duplicate", m, owners)
+    duplicates = duplicate_motifs(palace)
+    if len(duplicates) >= 2:
+        return Pending(owner, "choose")
+    if duplicates:
+        return duplicate_decision(state, duplicates[0])
     absent = absent_pieces(palace)
     if absent:
         return Pending(owner, "post", "", from_left(state, owner, [pc.owner for pc in absent]))
-    conflicts = conflict_motifs(palace)
-    if len(conflicts) >= 2:
-        return Pending(owner, "choose")
-    if conflicts:
-        return conflict_decision(state, conflicts[0])
+    if conflict_motifs(palace):
+        return conflict_decision(state, next_conflict(palace))
     return None
+
+
+def duplicate_decision(state: IntrigueState, motif: str) -> Pending:
+    owner = state.current
+    return Pending(owner, "duplicate", motif, from_left(state, owner, park_owners(state.palaces[owner], motif)))
 
 
 def conflict_decision(state: IntrigueState, motif: str) -> Pending:
@@ -82,8 +89,12 @@ def conflict_decision(state: IntrigueState, motif: str) -> Pending:
     return Pending(owner, "conflict", motif, bidders)
 
 
-def announce(state: IntrigueState, amount: int, ev: list[Event], auto: bool = False) -> IntrigueState:
-    """The next bidder announces and pays their bribe (clipped to what they have)."""
+def announce(state: IntrigueState, amount: int, ev: list[Event], auto: bool = False, silent: bool = False) -> IntrigueState:
+    """The next bidder announces and pays their bribe (clipped to what they have).
+
+    ``auto``: they could not afford any bribe and were not asked; ``silent``: they were asked and
+    gave no bribe (0).
+    """
     pend = state.pending
     assert pend is not None
     bidder = pend.next_bidder
@@ -98,7 +109,7 @@ def announce(state: IntrigueState, amount: int, ev: list[Event], auto: bool = Fa
     )
     ev.append(
         public("bribe_announced", palace=pend.palace, motif=motif, player=bidder, amount=amount, stage=pend.stage,
-               auto=auto, money=state.money[bidder])
+               auto=auto, silent=silent, money=state.money[bidder])
     )
     return state
 
@@ -107,7 +118,7 @@ def keep(state: IntrigueState, kept: str | None, ev: list[Event]) -> IntrigueSta
     """The owner's GARDER for the duplicates or the conflict under way."""
     pend = state.pending
     assert pend is not None
-    bids = dict(zip(pend.bidders, pend.bids, strict=True))
+    bids = dict(zip(pend.bidders, pend.bids, strict=False))  # a conflict of one player's counsellors has none
     if pend.stage == "duplicate":
         state = settle_duplicates(state, pend.palace, pend.motif, list(pend.bidders), kept, bids, ev)
     else:
@@ -124,13 +135,15 @@ def give_posts(state: IntrigueState, wanted: Sequence[tuple[str, str, int]], ev:
     return replace(state, pending=None)
 
 
-def choose_conflict(state: IntrigueState, motif: str | None, ev: list[Event]) -> IntrigueState:
+def choose_duplicate(state: IntrigueState, motif: str | None, ev: list[Event]) -> IntrigueState:
+    """The owner's CONFLIT: which of several duplicates to settle now (silent: the first in motif order)."""
     palace = state.palaces[state.current]
-    if motif not in conflict_motifs(palace):
-        motif = next_conflict(palace)
+    duplicates = duplicate_motifs(palace)
+    if motif not in duplicates:
+        motif = duplicates[0]
     assert motif is not None
-    ev.append(public("conflict_chosen", palace=state.current, motif=motif, value=value_of(palace, motif)))
-    return replace(state, pending=conflict_decision(state, motif))
+    ev.append(public("conflict_chosen", palace=state.current, motif=motif, others=[m for m in duplicates if m != motif]))
+    return replace(state, pending=duplicate_decision(state, motif))
 
 
 def next_turn(state: IntrigueState) -> IntrigueState:
@@ -148,7 +161,7 @@ def apply(state: IntrigueState, orders: Mapping[PlayerName, Sequence[Order]], ev
     given = list(orders.get(player, ()))
     if kind == "bribe":
         amounts = [int(o.args[2]) for o in given if o.verb == BRIBE and len(o.args) == 3]
-        return announce(state, amounts[-1] if amounts else 0, ev)
+        return announce(state, amounts[-1] if amounts else 0, ev, silent=not amounts)
     if kind == "keep":
         keeps = [str(o.args[0]) for o in given if o.verb == KEEP and len(o.args) == 2]
         return keep(state, keeps[-1] if keeps else None, ev)
@@ -157,7 +170,7 @@ def apply(state: IntrigueState, orders: Mapping[PlayerName, Sequence[Order]], ev
         return give_posts(state, wanted, ev)
     if kind == "conflict":
         picks = [str(o.args[0]) for o in given if o.verb == CONFLICT and o.args]
-        return choose_conflict(state, picks[-1] if picks else None, ev)
+        return choose_duplicate(state, picks[-1] if picks else None, ev)
     state = place(state, player, valid_placements(state, player, given), ev)
     return next_turn(state)
 
@@ -185,6 +198,10 @@ def advance(state: IntrigueState, ev: list[Event]) -> IntrigueState:
                 state = replace(state, pending=pend)
             pend = state.pending
             assert pend is not None
+            if pend.stage == "conflict" and len(pend.bidders) < 2:
+                # both counsellors are one player's: identical, so nothing to bribe for or decide
+                state = keep(state, None, ev)
+                continue
             kind = pend.awaiting
             if kind == "bribe":
                 bidder = pend.next_bidder
@@ -203,7 +220,7 @@ def advance(state: IntrigueState, ev: list[Event]) -> IntrigueState:
                     state = give_posts(state, [], ev)
                     continue
                 return state
-            return state  # "conflict": the owner chooses the next conflict
+            return state  # "conflict": the owner chooses which duplicate to settle first
         if state.step == "place":
             if state.round <= PLACEMENT_ROUNDS and state.hands[state.current]:
                 return state

@@ -1,8 +1,11 @@
 """Simultaneous mode: the round's schedule when everyone plays at once.
 
-Each round is income (automatic), then sealed bribes from everyone for every park they are
-involved in, then every owner's decisions, then everyone's placements.  The palace rules
-themselves are in `settle`, shared with the sequential mode.
+Each round is income (automatic), then everyone's placements, then sealed bribes from everyone
+for every park they are involved in, then every owner's decisions.  Parks are managed in the
+round of the placement, before the next income, so a counsellor placed in round r is paid from
+round r+1, as in the sequential reading.  Round 6 has no placement, so nothing is left to manage
+and rounds 6 and 7 are income only.  The palace rules themselves are in `settle`, shared with
+the sequential mode.
 """
 
 from __future__ import annotations
@@ -44,6 +47,11 @@ class Situation:
     def bidders(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.park_owners + ((self.incumbent,) if self.incumbent else ())))
 
+    @property
+    def own_conflict(self) -> bool:
+        """A conflict between two counsellors of one player: identical, so no bribe and no decision."""
+        return self.park_owners == (self.incumbent,)
+
 
 def situations(state: IntrigueState, palace_owner: str) -> list[Situation]:
     """Every motif waiting in a palace's park, in motif order."""
@@ -60,7 +68,7 @@ def involvements(state: IntrigueState, player: str) -> list[Situation]:
     """The bribes step: the situations ``player`` may bribe for, palaces in seating order."""
     out: list[Situation] = []
     for owner in state.seats:
-        out.extend(s for s in situations(state, owner) if player in s.bidders)
+        out.extend(s for s in situations(state, owner) if player in s.bidders and not s.own_conflict)
     return out
 
 
@@ -74,12 +82,12 @@ def owner_has_choice(state: IntrigueState, owner: str) -> bool:
 
 def prompted(state: IntrigueState) -> list[tuple[str, str]]:
     """(player, prompt kind) for everyone asked at the open step."""
+    if state.step == "placements" and state.round <= PLACEMENT_ROUNDS:
+        return [(p, "place") for p in state.seats if state.hands[p]]
     if state.step == "bribes":
         return [(p, "bribe") for p in state.seats if state.money[p] >= BRIBE_UNIT and involvements(state, p)]
     if state.step == "decisions":
         return [(p, "decide") for p in state.seats if state.palaces[p].park and owner_has_choice(state, p)]
-    if state.step == "placements" and state.round <= PLACEMENT_ROUNDS:
-        return [(p, "place") for p in state.seats if state.hands[p]]
     return []
 
 
@@ -171,17 +179,18 @@ def default_decisions(state: IntrigueState, owner: str) -> list[Order]:
 
 
 def decisions(state: IntrigueState, orders: Mapping[PlayerName, Sequence[Order]], ev: list[Event]) -> IntrigueState:
+    """Every owner manages their park; the round ends."""
     for owner in state.seats:
         if state.palaces[owner].park:
             state = manage(state, owner, orders.get(owner, ()), ev)
-    return replace(state, step="placements")
+    return replace(state, round=state.round + 1, step="income")
 
 
 def placements(state: IntrigueState, orders: Mapping[PlayerName, Sequence[Order]], ev: list[Event]) -> IntrigueState:
     for player in state.seats:
         if state.hands[player]:
             state = place(state, player, valid_placements(state, player, orders.get(player, ())), ev)
-    return replace(state, round=state.round + 1, step="income")
+    return replace(state, step="bribes")
 
 
 def apply(state: IntrigueState, orders: Mapping[PlayerName, Sequence[Order]], ev: list[Event]) -> IntrigueState:
@@ -204,6 +213,10 @@ def advance(state: IntrigueState, ev: list[Event]) -> IntrigueState:
                 state = collect_income(state, p, ev)
             if state.round >= LAST_ROUND:
                 return finish(state, ev)
+            state = replace(state, step="placements")
+        if state.step == "placements":
+            if prompted(state):
+                return state
             state = replace(state, step="bribes")
         if state.step == "bribes":
             if prompted(state):
@@ -215,9 +228,5 @@ def advance(state: IntrigueState, ev: list[Event]) -> IntrigueState:
             if prompted(state):
                 return state
             state = decisions(state, {}, ev)
-        if state.step == "placements":
-            if state.round <= PLACEMENT_ROUNDS:
-                return state
-            state = replace(state, round=state.round + 1, step="income")
         if state.step == "over":
             return state

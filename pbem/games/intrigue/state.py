@@ -28,7 +28,8 @@ BRIBE_UNIT = 10_000
 """Bribes are multiples of this amount."""
 
 DEFAULT_POST_VALUES: tuple[int, ...] = (10_000, 20_000, 30_000, 50_000, 100_000)
-"""Post values of the original 1994 edition, per round."""
+"""Post values per round.  Not in the rule text: the 1994 edition's five posts run from 10,000 to
+100,000; the three middle values are pbem's choice (see ``docs/rules/intrigue.md``, option ``post_values``)."""
 
 PLACEMENT_ROUNDS = 5
 """Rounds with placements (10 counsellors, 2 a round)."""
@@ -87,7 +88,7 @@ class Pending:
     """Sequential mode: the management decision in progress in ``palace``.
 
     ``stage`` is ``"duplicate"``, ``"post"``, ``"conflict"`` (bribes then a decision) or
-    ``"choose"`` (the owner picks the next conflict).  ``bidders`` announce in order starting
+    ``"choose"`` (the owner picks which of several park duplicates to settle first).  ``bidders`` announce in order starting
     left of the owner; ``bids`` are the amounts announced so far (open).
     """
 
@@ -125,7 +126,7 @@ class Options:
 class IntrigueState:
     """The whole game.
 
-    ``step`` in simultaneous mode: ``"income"``, ``"bribes"``, ``"decisions"``, ``"placements"``;
+    ``step`` in simultaneous mode: ``"income"``, ``"placements"``, ``"bribes"``, ``"decisions"``;
     in sequential mode: ``"income"``, ``"manage"``, ``"place"`` for the player at ``turn``;
     ``"over"`` when the game has ended.
     """

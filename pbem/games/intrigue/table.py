@@ -76,8 +76,13 @@ def park_owners(palace: Palace, motif: str) -> list[str]:
 
 
 def conflict_motifs(palace: Palace) -> list[str]:
-    """Motifs waiting in the park that a counsellor already holds in post."""
+    """Motifs waiting in the park that a counsellor already holds in post (the rule's « conflits internes »)."""
     return [m for m in park_motifs(palace) if incumbent(palace, m) is not None]
+
+
+def duplicate_motifs(palace: Palace) -> list[str]:
+    """Motifs that several players' counsellors wait for in the park (the rule's « conflits externes »)."""
+    return [m for m in park_motifs(palace) if len(set(park_owners(palace, m))) >= 2]
 
 
 def absent_pieces(palace: Palace) -> list[Piece]:

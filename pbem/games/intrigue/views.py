@@ -12,7 +12,7 @@ from pbem.games.intrigue.table import (
     absent_pieces,
     board,
     bribe_data,
-    conflict_motifs,
+    duplicate_motifs,
     free_values,
     left_of,
     ranking,
@@ -142,9 +142,10 @@ def help_for(state: IntrigueState, player: PlayerName) -> list[OrderHelp]:
                 Msg(f"donne ce poste libre au conseiller {motif_label(pc.motif)} {de_name(pc.owner)}",
                     f"give that free post to {pc.owner}'s {MOTIF_NAMES[pc.motif].en} counsellor")))
     if kind == "conflict":
-        ms = " | ".join(conflict_motifs(state.palaces[player]))
-        out.append(OrderHelp(f"CONFLIT <{ms}>", Msg("le conflit à résoudre maintenant",
-                                                    "the conflict to resolve now")))
+        ms = " | ".join(duplicate_motifs(state.palaces[player]))
+        out.append(OrderHelp(f"CONFLIT <{ms}>", Msg(
+            "les conseillers en double du parc à départager maintenant (les autres ensuite, dans l'ordre de votre choix)",
+            "the duplicate counsellors of your park to settle now (the others next, in the order you choose)")))
     if kind == "place":
         hand = " | ".join(dict.fromkeys(state.hands[player]))
         others = " | ".join(p for p in left_of(state, player))
