@@ -48,13 +48,15 @@ def build(
     round_: int = 2,
     turn: int = 0,
     refund: bool = False,
+    options: Mapping[str, object] | None = None,
 ) -> IntrigueState:
     """A consistent state at the start of a round (or of a player's turn), hands completed.
 
     In simultaneous mode, parks are managed in the round of the placement: a state with parks is
     built just after the round's placements (income paid, sealed bribes next).
     """
-    st, _ = R.setup([Seat(s) for s in seats], {"mode": mode, "seating": "roster", "refund_loser": refund}, dice("setup"))
+    st, _ = R.setup([Seat(s) for s in seats], {"mode": mode, "seating": "roster", "refund_loser": refund, **(options or {})},
+                    dice("setup"))
     hands = {p: list(st.hands[p]) for p in seats}
     palaces = {}
     for owner in seats:
@@ -112,6 +114,11 @@ def step(st: IntrigueState, given: Mapping[str, Sequence[str]] | None = None) ->
     st2, ev = R.resolve(st, batch, dice())
     assert not invariant_problems(st2), invariant_problems(st2)
     return st2, ev
+
+
+def plain(text: str) -> str:
+    """French typography (no-break spaces before « : » and in « », narrow ones in 50 000) as plain spaces."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
 
 
 def kinds(ev: Sequence[Event]) -> list[str]:
@@ -564,7 +571,8 @@ def test_step_titles() -> None:
     st, _ = step(st)
     assert R.step_title(st).en == "Round 2 — decisions"
     seq, _ = start(build(mode="sequential", posts={A: {50_000: (B, "livre")}}, parks={A: [(C, "livre")]}))
-    assert R.step_title(seq).fr.startswith("Manche 2 — Bob : pot-de-vin")
+    assert plain(R.step_title(seq).fr).startswith("Manche 2 — Bob : pot-de-vin")
+    assert R.step_title(seq).fr.startswith("Manche 2 — Bob\u00a0: pot-de-vin")
 
 
 def test_views() -> None:
@@ -820,8 +828,9 @@ def test_private_mail_asks_only_the_players_who_decide_and_shows_the_board_once(
 
 
 def event_texts(ev: Sequence[Event], kind: str, lang: str = "fr") -> list[str]:
+    """The events of one kind as the players read them, French spacing shown as plain spaces (see `plain`)."""
     r = Renderer("intrigue", lang)
-    return [r.event_text(e) for e in ev if e.kind == kind]
+    return [plain(r.event_text(e)) for e in ev if e.kind == kind]
 
 
 def test_a_challenger_who_wins_takes_the_post_an_incumbent_keeps_it() -> None:

@@ -74,9 +74,10 @@ def default_orders(state: IntrigueState, player: str) -> list[Order]:
     if kind is None:
         return []
     if kind == "bribe":
-        if state.sequential:  # an open announcement: silence is no bribe, and is told as such
+        if state.sequential:  # an open announcement: silence is no bribe (or the minimum), and is told as such
             return []
-        return [Order(BRIBE, (pal, m, 0), f"{BRIBE} {pal} {m} 0") for pal, m in bribe_targets(state, player)]
+        least = state.options.minimum_bribe
+        return [Order(BRIBE, (pal, m, least), f"{BRIBE} {pal} {m} {least}") for pal, m in bribe_targets(state, player)]
     if kind == "conflict":
         m = duplicate_motifs(state.palaces[player])[0]
         return [Order(CONFLICT, (m,), f"{CONFLICT} {m}")]

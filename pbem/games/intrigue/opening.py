@@ -8,8 +8,10 @@ from pbem.core import JSON, Event, Msg, Seat, SetupError
 from pbem.dice import Dice
 from pbem.games.intrigue.state import (
     DEFAULT_POST_VALUES,
+    MINIMUM_BRIBES,
     MODES,
     MOTIFS,
+    REFUND_CONFLICTS,
     START_MONEY,
     IntrigueState,
     Options,
@@ -24,19 +26,39 @@ DEFAULT_OPTIONS: Mapping[str, JSON] = {
     "refund_loser": False,
     "post_values": list(DEFAULT_POST_VALUES),
     "seating": "draw",
+    "minimum_bribe": 0,
+    "refund_conflicts": "internal",
 }
 """Every option the game understands, with its default (see ``docs/rules/intrigue.md``)."""
 
+CHOICES: Mapping[str, tuple[JSON, ...]] = {
+    "mode": MODES,
+    "refund_loser": (False, True),
+    "seating": ("draw", "roster"),
+    "minimum_bribe": MINIMUM_BRIBES,
+    "refund_conflicts": REFUND_CONFLICTS,
+}
+"""The allowed values of every option but ``post_values``."""
+
+
+def _allowed(values: Sequence[JSON]) -> str:
+    return ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+
 
 def read_options(options: Mapping[str, JSON]) -> Options:
-    """The options given in the game's config, checked; an unknown key or value is a `SetupError`."""
+    """The options given in the game's config, checked; an unknown key or value is a `SetupError` naming the allowed ones."""
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
-        raise SetupError(Msg(f"options inconnues : {', '.join(unknown)}", f"unknown options: {', '.join(unknown)}"))
+        known = ", ".join(DEFAULT_OPTIONS)
+        raise SetupError(Msg(f"options inconnues : {', '.join(unknown)} (options connues : {known})",
+                             f"unknown options: {', '.join(unknown)} (known options: {known})"))
     opts = {**DEFAULT_OPTIONS, **options}
-    mode = opts["mode"]
-    if mode not in MODES:
-        raise SetupError(Msg(f"mode inconnu « {mode} »", f"unknown mode '{mode}'"))
+    for key, allowed in CHOICES.items():
+        value = opts[key]
+        # True == 1 and 0 == False in Python: a value must also have the type of the allowed ones
+        if not any(value == a and type(value) is type(a) for a in allowed):
+            raise SetupError(Msg(f"{key} : valeur inconnue « {value} » (valeurs permises : {_allowed(allowed)})",
+                                 f"{key}: unknown value '{value}' (allowed: {_allowed(allowed)})"))
     values = opts["post_values"]
     if (
         not isinstance(values, (list, tuple))
@@ -44,13 +66,16 @@ def read_options(options: Mapping[str, JSON]) -> Options:
         or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values)
         or len(set(values)) != len(values)
     ):
-        raise SetupError(Msg("post_values : 5 valeurs entières positives, distinctes",
-                             "post_values: 5 distinct positive whole numbers"))
-    if not isinstance(opts["refund_loser"], bool):
-        raise SetupError(Msg("refund_loser : vrai ou faux", "refund_loser: true or false"))
-    if opts["seating"] not in ("draw", "roster"):
-        raise SetupError(Msg("seating : draw ou roster", "seating: draw or roster"))
-    return Options(str(mode), bool(opts["refund_loser"]), tuple(sorted(int(v) for v in values)), str(opts["seating"]))
+        raise SetupError(Msg(f"post_values : 5 valeurs entières positives, distinctes (pas {values})",
+                             f"post_values: 5 distinct positive whole numbers (not {values})"))
+    return Options(
+        mode=str(opts["mode"]),
+        refund_loser=bool(opts["refund_loser"]),
+        post_values=tuple(sorted(int(v) for v in values)),
+        seating=str(opts["seating"]),
+        minimum_bribe=int(opts["minimum_bribe"]),
+        refund_conflicts=str(opts["refund_conflicts"]),
+    )
 
 
 def first_state(roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[IntrigueState, list[Event]]:
@@ -74,6 +99,7 @@ def first_state(roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice)
     )
     ev = [
         public("setup", seats=list(seats), money=START_MONEY, post_values=list(state.options.post_values),
-               mode=state.options.mode, refund_loser=state.options.refund_loser)
+               mode=state.options.mode, refund_loser=state.options.refund_loser,
+               refund_conflicts=state.options.refund_conflicts, minimum_bribe=state.options.minimum_bribe)
     ]
     return state, ev

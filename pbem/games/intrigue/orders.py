@@ -105,7 +105,7 @@ def parse_amount(tokens: Sequence[str]) -> int:
     text = "".join(tokens).strip().lower().replace("\u20ac", "")
     if not text:
         raise OrderSyntaxError(Msg("montant manquant", "missing amount"))
-    bad = OrderSyntaxError(Msg(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'"))
+    bad = OrderSyntaxError(Msg(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'"))
     if text.endswith("k"):
         number = text[:-1].replace(",", ".")
         if not re.fullmatch(r"\d+(\.\d+)?", number):
@@ -122,8 +122,8 @@ def parse_amount(tokens: Sequence[str]) -> int:
 
 
 def fmt(amount: int) -> str:
-    """An amount with French thousands spacing: ``50 000``."""
-    return f"{amount:,}".replace(",", " ")
+    """An amount with French thousands spacing, a narrow no-break space: ``50\u202f000``."""
+    return f"{amount:,}".replace(",", "\u202f")
 
 
 def motif_label(m: str) -> str:

@@ -43,7 +43,7 @@ def _kind_for(state: IntrigueState, player: str) -> str:
 
 def parse_order(state: IntrigueState, player: PlayerName, line: str, accepted: Sequence[Order]) -> Order:
     if player == MJ or player not in state.seats:
-        raise OrderNotAllowedError(Msg("le MJ n'a pas d'ordre de jeu à Intrigue (utilisez POUR <joueur> : ...)",
+        raise OrderNotAllowedError(Msg("le MJ n'a pas d'ordre de jeu à Intrigue (utilisez POUR <joueur> : ...)",
                                        "the MJ has no game orders in Intrigue (use POUR <player>: ...)"))
     verb, rest = split_verb(line)
     text = line.strip()
@@ -54,7 +54,7 @@ def parse_order(state: IntrigueState, player: PlayerName, line: str, accepted: S
                 "place": (PLACE,), "decide": (KEEP, POST)}[kind]
     if verb not in expected:
         want = " / ".join(expected)
-        raise OrderNotAllowedError(Msg(f"{verb} n'est pas possible maintenant (attendu : {want})",
+        raise OrderNotAllowedError(Msg(f"{verb} n'est pas possible maintenant (attendu : {want})",
                                        f"{verb} is not possible now (expected: {want})"))
     if verb == BRIBE:
         return _parse_bribe(state, player, rest, accepted, text)
@@ -65,12 +65,12 @@ def parse_order(state: IntrigueState, player: PlayerName, line: str, accepted: S
     if verb == CONFLICT:
         motif, extra = take_motif(rest)
         if extra:
-            raise OrderSyntaxError(Msg("syntaxe : CONFLIT <motif>", "syntax: CONFLICT <motif>"))
+            raise OrderSyntaxError(Msg("syntaxe : CONFLIT <motif>", "syntax: CONFLICT <motif>"))
         duplicates = duplicate_motifs(state.palaces[player])
         if motif not in duplicates:
             listed = " ou ".join(motif_label(m) for m in duplicates)
             raise OrderNotAllowedError(Msg(
-                f"pas de conseillers {motif_label(motif)} en double dans votre parc (au choix : {listed})",
+                f"pas de conseillers {motif_label(motif)} en double dans votre parc (au choix : {listed})",
                 f"no duplicate {motif} counsellors in your park (choose: {' or '.join(duplicates)})"))
         return Order(CONFLICT, (motif,), text)
     return _parse_place(state, player, rest, accepted, text)
@@ -78,14 +78,14 @@ def parse_order(state: IntrigueState, player: PlayerName, line: str, accepted: S
 
 def _parse_bribe(state: IntrigueState, player: str, rest: list[str], accepted: Sequence[Order], text: str) -> Order:
     targets = bribe_targets(state, player)
-    syntax = Msg("syntaxe : POT-DE-VIN <propriétaire du palais> <motif> <montant>",
+    syntax = Msg("syntaxe : POT-DE-VIN <propriétaire du palais> <motif> <montant>",
                  "syntax: BRIBE <palace owner> <motif> <amount>")
     if not rest:
         raise OrderSyntaxError(syntax)
     if rest[0][0].isdigit() and not starts_with_motif(rest):
         # short form: only the amount, when the situation is unique
         if len(targets) != 1:
-            raise OrderSyntaxError(Msg("précisez le palais et le motif : POT-DE-VIN <propriétaire> <motif> <montant>",
+            raise OrderSyntaxError(Msg("précisez le palais et le motif : POT-DE-VIN <propriétaire> <motif> <montant>",
                                        "give the palace and motif: BRIBE <palace owner> <motif> <amount>"))
         palace, motif = targets[0]
         amount = parse_amount(rest)
@@ -115,6 +115,10 @@ def _parse_bribe(state: IntrigueState, player: str, rest: list[str], accepted: S
     if amount % BRIBE_UNIT:
         raise OrderNotAllowedError(Msg(f"un pot-de-vin est un multiple de 10 000 (pas {fmt(amount)})",
                                        f"a bribe is a multiple of 10,000 (not {amount:,})"))
+    minimum = state.options.minimum_bribe
+    if amount < minimum:
+        raise OrderNotAllowedError(Msg(f"dans cette partie, un pot-de-vin est d'au moins {fmt(minimum)}",
+                                       f"in this game a bribe is at least {minimum:,}"))
     others = sum(
         int(o.args[2]) for o in accepted
         if o.verb == BRIBE and len(o.args) == 3 and (o.args[0], o.args[1]) != (palace, motif)
@@ -131,16 +135,16 @@ def _parse_keep(state: IntrigueState, player: str, rest: list[str], accepted: Se
     if not sits:
         raise not_now()
     if not rest:
-        raise OrderSyntaxError(Msg("syntaxe : GARDER <joueur> <motif>", "syntax: KEEP <player> <motif>"))
+        raise OrderSyntaxError(Msg("syntaxe : GARDER <joueur> <motif>", "syntax: KEEP <player> <motif>"))
     kept, tail = take_name(rest, list(state.seats))
     if tail:
         motif, tail = take_motif(tail)
         if tail:
-            raise OrderSyntaxError(Msg("syntaxe : GARDER <joueur> <motif>", "syntax: KEEP <player> <motif>"))
+            raise OrderSyntaxError(Msg("syntaxe : GARDER <joueur> <motif>", "syntax: KEEP <player> <motif>"))
     else:
         motifs = [m for m, c in sits.items() if kept in c]
         if len(motifs) != 1:
-            raise OrderSyntaxError(Msg("précisez le motif : GARDER <joueur> <motif>", "give the motif: KEEP <player> <motif>"))
+            raise OrderSyntaxError(Msg("précisez le motif : GARDER <joueur> <motif>", "give the motif: KEEP <player> <motif>"))
         motif = motifs[0]
     if motif not in sits:
         raise OrderNotAllowedError(Msg(f"rien à décider pour le motif {motif_label(motif)}",
@@ -151,7 +155,7 @@ def _parse_keep(state: IntrigueState, player: str, rest: list[str], accepted: Se
                                        f"{kept} has no {motif} counsellor at stake here ({listed})"))
     for o in accepted:
         if o.verb == POST and o.args[1] == motif and o.args[0] != kept:
-            raise OrderNotAllowedError(Msg(f"contredit « {o.text} »", f"contradicts '{o.text}'"))
+            raise OrderNotAllowedError(Msg(f"contredit « {o.text} »", f"contradicts '{o.text}'"))
     return Order(KEEP, (kept, motif), text)
 
 
@@ -163,7 +167,7 @@ def _post_candidates(state: IntrigueState, player: str) -> list[Piece]:
 def _parse_post(state: IntrigueState, player: str, rest: list[str], accepted: Sequence[Order], text: str) -> Order:
     palace = state.palaces[player]
     cands = _post_candidates(state, player)
-    syntax = Msg("syntaxe : POSTE <joueur> <motif> <valeur du poste>", "syntax: POST <player> <motif> <post value>")
+    syntax = Msg("syntaxe : POSTE <joueur> <motif> <valeur du poste>", "syntax: POST <player> <motif> <post value>")
     if not cands:
         raise OrderNotAllowedError(Msg("aucun conseiller n'attend de poste libre", "no counsellor is waiting for a free post"))
     if not rest:
@@ -172,7 +176,7 @@ def _parse_post(state: IntrigueState, player: str, rest: list[str], accepted: Se
         motif, tail = take_motif(rest)
         owners = [pc.owner for pc in cands if pc.motif == motif]
         if len(owners) > 1:
-            raise OrderSyntaxError(Msg(f"plusieurs conseillers {motif_label(motif)} : précisez le joueur",
+            raise OrderSyntaxError(Msg(f"plusieurs conseillers {motif_label(motif)} : précisez le joueur",
                                        f"several {motif} counsellors: name the player"))
         if not owners:
             raise OrderNotAllowedError(Msg(f"aucun conseiller {motif_label(motif)} n'attend de poste libre",
@@ -194,18 +198,18 @@ def _parse_post(state: IntrigueState, player: str, rest: list[str], accepted: Se
     free = free_values(palace)
     if value not in free:
         listed = ", ".join(fmt(v) for v in free)
-        raise OrderNotAllowedError(Msg(f"pas de poste libre de valeur {fmt(value)} (libres : {listed})",
+        raise OrderNotAllowedError(Msg(f"pas de poste libre de valeur {fmt(value)} (libres : {listed})",
                                        f"no free post worth {value:,} (free: {', '.join(f'{v:,}' for v in free)})"))
     for o in accepted:
         if o.verb == POST and o.args[2] == value and o.args[1] != motif:
-            raise OrderNotAllowedError(Msg(f"ce poste est déjà donné par « {o.text} »", f"that post is already given by '{o.text}'"))
+            raise OrderNotAllowedError(Msg(f"ce poste est déjà donné par « {o.text} »", f"that post is already given by '{o.text}'"))
         if o.verb == KEEP and o.args[1] == motif and o.args[0] != who:
-            raise OrderNotAllowedError(Msg(f"contredit « {o.text} »", f"contradicts '{o.text}'"))
+            raise OrderNotAllowedError(Msg(f"contredit « {o.text} »", f"contradicts '{o.text}'"))
     return Order(POST, (who, motif, value), text)
 
 
 def _parse_place(state: IntrigueState, player: str, rest: list[str], accepted: Sequence[Order], text: str) -> Order:
-    syntax = Msg("syntaxe : PLACER <motif> CHEZ <joueur>", "syntax: PLACE <motif> AT <player>")
+    syntax = Msg("syntaxe : PLACER <motif> CHEZ <joueur>", "syntax: PLACE <motif> AT <player>")
     if not rest:
         raise OrderSyntaxError(syntax)
     motif, tail = take_motif(rest)
@@ -223,7 +227,7 @@ def _parse_place(state: IntrigueState, player: str, rest: list[str], accepted: S
     if len(earlier) >= 2:
         raise OrderNotAllowedError(Msg("deux conseillers par manche seulement", "only two counsellors a round"))
     if any(o.args[1] == target for o in earlier):
-        raise OrderNotAllowedError(Msg(f"déjà un conseiller placé chez {target} cette manche : deux palais différents",
+        raise OrderNotAllowedError(Msg(f"déjà un conseiller placé chez {target} cette manche : deux palais différents",
                                        f"already one counsellor placed at {target} this round: two different palaces"))
     hand = list(state.hands[player])
     for o in earlier:

@@ -93,7 +93,7 @@ def announce(state: IntrigueState, amount: int, ev: list[Event], auto: bool = Fa
     """The next bidder announces and pays their bribe (clipped to what they have).
 
     ``auto``: they could not afford any bribe and were not asked; ``silent``: they were asked and
-    gave no bribe (0).
+    gave no bribe (0, or the game's minimum).
     """
     pend = state.pending
     assert pend is not None
@@ -120,7 +120,7 @@ def keep(state: IntrigueState, kept: str | None, ev: list[Event]) -> IntrigueSta
     assert pend is not None
     bids = dict(zip(pend.bidders, pend.bids, strict=False))  # a conflict of one player's counsellors has none
     if pend.stage == "duplicate":
-        state = settle_duplicates(state, pend.palace, pend.motif, list(pend.bidders), kept, bids, ev)
+        state = settle_duplicates(state, pend.palace, pend.motif, list(pend.bidders), kept, bids, "duplicate", ev)
     else:
         state, _ = settle_conflict(state, pend.palace, pend.motif, kept, bids, "conflict", ev)
     return replace(state, pending=None)

@@ -65,15 +65,23 @@ def settle_duplicates(
     candidates: Sequence[str],
     choice: str | None,
     bids: Mapping[str, int],
+    refund_stage: str,
     ev: list[Event],
 ) -> IntrigueState:
-    """Several ``motif`` counsellors in the park: the owner keeps one (``choice`` or the default), the others go to the island."""
+    """Several ``motif`` counsellors in the park: the owner keeps one (``choice`` or the default), the others go to the island.
+
+    With the refund variant extended to every conflict (``refund_conflicts = "all"``), the losers
+    get back their bribes of ``refund_stage``.
+    """
     kept = choice if choice in candidates else default_keep(state, owner, candidates, bids, None)
     assert kept is not None
     gone = [Piece(p, motif) for p in candidates if p != kept]
     palace = remove_from_park(state.palaces[owner], gone)
     state = banish(set_palace(state, palace), gone)
     ev.append(public("duplicates_resolved", palace=owner, motif=motif, kept=kept, banished=[g.owner for g in gone]))
+    if state.options.refund_loser and state.options.refund_conflicts == "all":
+        for loser in gone:
+            state = refund(state, owner, motif, loser.owner, refund_stage, ev)
     return state
 
 

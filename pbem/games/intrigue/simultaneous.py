@@ -20,6 +20,7 @@ from pbem.games.intrigue.settle import assign_posts, next_conflict, settle_confl
 from pbem.games.intrigue.state import BRIBE_UNIT, LAST_ROUND, MOTIFS, PLACEMENT_ROUNDS, Bribe, IntrigueState
 from pbem.games.intrigue.table import (
     absent_pieces,
+    affordable,
     collect_income,
     conflict_motifs,
     finish,
@@ -110,9 +111,7 @@ def reveal_bribes(state: IntrigueState, orders: Mapping[PlayerName, Sequence[Ord
             if o.verb == BRIBE and len(o.args) == 3:
                 wanted[(str(o.args[0]), str(o.args[1]))] = int(o.args[2])
         for s in involvements(state, player):
-            amount = wanted.get((s.palace, s.motif), 0)
-            amount = max(0, min(amount, budget[player]))
-            amount -= amount % BRIBE_UNIT
+            amount = affordable(state, player, wanted.get((s.palace, s.motif), 0), budget[player])
             budget[player] -= amount
             records.append(Bribe(state.round, s.palace, s.motif, player, amount, "sealed"))
     for b in records:
@@ -144,7 +143,7 @@ def manage(state: IntrigueState, owner: str, orders: Sequence[Order], ev: list[E
             continue
         wish = keeps.get(s.motif) or (posts[s.motif][0] if s.motif in posts else None)
         motif_bids = {p: bids.get((p, s.motif), 0) for p in s.park_owners}
-        state = settle_duplicates(state, owner, s.motif, s.park_owners, wish, motif_bids, ev)
+        state = settle_duplicates(state, owner, s.motif, s.park_owners, wish, motif_bids, "sealed", ev)
     # 2. motifs absent from the palace: each gets a free post
     absent = absent_pieces(state.palaces[owner])
     if absent:

@@ -39,6 +39,12 @@ LAST_ROUND = 7
 
 MODES: tuple[str, ...] = ("simultaneous", "sequential")
 
+REFUND_CONFLICTS: tuple[str, ...] = ("internal", "all")
+"""Variant ``refund_loser``: which lost conflicts are refunded: with a counsellor in post only, or duplicates too."""
+
+MINIMUM_BRIBES: tuple[int, ...] = (0, BRIBE_UNIT)
+"""Option ``minimum_bribe``: 0 (the text: any multiple of 10,000) or 10,000 (the 1994 German rules)."""
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -120,6 +126,8 @@ class Options:
     refund_loser: bool = False
     post_values: tuple[int, ...] = DEFAULT_POST_VALUES
     seating: str = "draw"
+    minimum_bribe: int = 0
+    refund_conflicts: str = "internal"
 
 
 @dataclass(frozen=True)

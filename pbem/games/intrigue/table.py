@@ -131,9 +131,11 @@ def pay(state: IntrigueState, payer: str, payee: str, amount: int) -> IntrigueSt
     return replace(state, money=money)
 
 
-def affordable(state: IntrigueState, player: str, amount: int) -> int:
-    """``amount`` clipped to what ``player`` has, in whole multiples of 10,000."""
-    amount = max(0, min(amount, state.money[player]))
+def affordable(state: IntrigueState, player: str, amount: int, budget: int | None = None) -> int:
+    """The bribe ``player`` pays for ``amount``: raised to the game's minimum, then clipped to what
+    they have (or to ``budget``, what is left of it), in whole multiples of 10,000."""
+    left = state.money[player] if budget is None else budget
+    amount = max(0, min(max(amount, state.options.minimum_bribe), left))
     return amount - amount % BRIBE_UNIT
 
 
@@ -163,10 +165,12 @@ def collect_income(state: IntrigueState, player: str, ev: list[Event]) -> Intrig
 
 
 def round_started(state: IntrigueState) -> Event:
+    """A new round; ``management`` is False when no park can hold anyone (simultaneous round 6)."""
     return public(
         "round_started",
         round=state.round,
         placement=state.round <= PLACEMENT_ROUNDS,
+        management=state.sequential or state.round <= PLACEMENT_ROUNDS,
         income_only=state.round >= LAST_ROUND,
         last_round=LAST_ROUND,
     )

@@ -50,7 +50,7 @@ def step_title(state: IntrigueState) -> Msg:
         "place": ("placement", "placement"),
     }
     fr, en = labels[kind]
-    return Msg(f"Manche {r} — {player} : {fr}{where_fr}", f"Round {r} — {player}: {en}{where_en}")
+    return Msg(f"Manche {r} — {player} : {fr}{where_fr}", f"Round {r} — {player}: {en}{where_en}")
 
 
 def outcome(state: IntrigueState) -> Outcome | None:
@@ -59,10 +59,15 @@ def outcome(state: IntrigueState) -> Outcome | None:
     win = winners(state)
     best, best_en = fmt(state.money[win[0]]), f"{state.money[win[0]]:,}"
     if len(win) == 1:
-        return Outcome(tuple(win), Msg(f"{win[0]} a la plus grosse fortune : {best}.",
+        return Outcome(tuple(win), Msg(f"{win[0]} a la plus grosse fortune : {best}.",
                                        f"{win[0]} is the richest with {best_en}."))
-    return Outcome(tuple(win), Msg(f"Victoire partagée entre {', '.join(win)} avec {best} chacun.",
-                                   f"Shared victory between {', '.join(win)} with {best_en} each."))
+    return Outcome(tuple(win), Msg(f"Victoire partagée entre {listing(win, 'et')} avec {best} chacun.",
+                                   f"Shared victory between {listing(win, 'and')} with {best_en} each."))
+
+
+def listing(names: list[str], conjunction: str) -> str:
+    """« A, B et C »: a list as French (or English) writes it."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
 def view(state: IntrigueState, player: PlayerName) -> dict[str, JSON]:
@@ -71,6 +76,8 @@ def view(state: IntrigueState, player: PlayerName) -> dict[str, JSON]:
         "viewer": player,
         "mode": state.options.mode,
         "refund_loser": state.options.refund_loser,
+        "refund_conflicts": state.options.refund_conflicts,
+        "minimum_bribe": state.options.minimum_bribe,
         "post_values": list(state.options.post_values),
         "round": state.round,
         "last_round": LAST_ROUND,
@@ -121,11 +128,13 @@ def help_for(state: IntrigueState, player: PlayerName) -> list[OrderHelp]:
     money, money_en = fmt(state.money[player]), f"{state.money[player]:,}"
     if kind == "bribe":
         for pal, m in bribe_targets(state, player):
+            least = state.options.minimum_bribe
+            floor_fr, floor_en = (f"au moins {fmt(least)}", f"at least {least:,}") if least else ("0 permis", "0 allowed")
             out.append(OrderHelp(
                 f"POT-DE-VIN {pal} {m} <montant>",
                 Msg(f"pot-de-vin au propriétaire {pal} pour votre conseiller {motif_label(m)} (multiple de 10 000, "
-                    f"0 permis, au plus {money} en tout)",
-                    f"bribe {pal} for your {MOTIF_NAMES[m].en} counsellor (multiple of 10,000, 0 allowed, "
+                    f"{floor_fr}, au plus {money} en tout)",
+                    f"bribe {pal} for your {MOTIF_NAMES[m].en} counsellor (multiple of 10,000, {floor_en}, "
                     f"at most {money_en} in all)")))
     elif kind in ("keep", "decide"):
         for m, cands in keep_candidates(state, player).items():
