@@ -50,6 +50,7 @@ from pbem.mail.senders import auth_verdict, check_password, given_password, is_a
 from pbem.names import fold
 from pbem.outbox import Letter, outbox_item, queue
 from pbem.render import Renderer
+from pbem.roster import RosterError, read_roster
 from pbem.store import GameRow, OrderSet, PlayerRow, Store
 
 log = logging.getLogger("pbem")
@@ -338,15 +339,11 @@ class Engine:
                 doc = tomllib.load(f)
         except (OSError, tomllib.TOMLDecodeError) as e:
             raise EngineError(f"roster file {path}: {e}") from None
-        out: dict[str, dict[str, Any]] = {}
-        for table_name in ("personnage", "joueur", "seat", "player"):
-            for entry in doc.get(table_name, []):
-                name = entry.get("joueur") or entry.get("player") or entry.get("nom")
-                if not isinstance(name, str):
-                    raise EngineError(f"roster file {path}: an entry of [[{table_name}]] has no 'joueur' name")
-                data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role")}
-                out[fold(name)] = {"role": entry.get("role"), "data": data}
-        return out
+        try:
+            entries = read_roster(doc)
+        except RosterError as e:
+            raise EngineError(f"roster file {path}: {e}") from None
+        return {fold(x.name): {"role": x.role, "data": dict(x.data)} for x in entries}
 
     def _open_step(self, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None) -> GameRow:
         """Store the new state and open the next step with its deadline (or finish the game)."""
