@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core import JSON, Seat
+from pbem.core import JSON, Msg, Seat
 
 TABLES: tuple[str, ...] = ("personnage", "joueur", "seat", "player")
 """The array-of-tables names a roster may use, read in this order."""
@@ -24,7 +24,12 @@ NOT_DATA: tuple[str, ...] = ("joueur", "player", "role")
 
 
 class RosterError(ValueError):
-    """A roster entry that cannot be read; the message names the entry and the key."""
+    """A roster entry that cannot be read: ``key`` names the entry and the key, ``msg`` says what is expected."""
+
+    def __init__(self, key: str, msg: Msg):
+        super().__init__(f"{key}: {msg.en}")
+        self.key = key
+        self.msg = msg
 
 
 @dataclass(frozen=True)
@@ -47,17 +52,19 @@ def read_roster(doc: Mapping[str, Any]) -> list[RosterEntry]:
     for table_name in TABLES:
         entries = doc.get(table_name, [])
         if not isinstance(entries, list):
-            raise RosterError(f"{table_name}: expected an array of tables [[{table_name}]]")
+            raise RosterError(table_name, Msg(f"attendu : des tables [[{table_name}]]",
+                                              f"expected an array of tables [[{table_name}]]"))
         for i, entry in enumerate(entries, 1):
             where = f"{table_name}[{i}]"
             if not isinstance(entry, Mapping):
-                raise RosterError(f"{where}: expected a table [[{table_name}]]")
+                raise RosterError(where, Msg(f"attendu : une table [[{table_name}]]", f"expected a table [[{table_name}]]"))
             name = next((entry[k] for k in NAME_KEYS if entry.get(k)), None)
             if not isinstance(name, str) or not name.strip():
-                raise RosterError(f"{where}: an entry of [[{table_name}]] has no 'joueur' name")
+                raise RosterError(where, Msg(f"une entrée de [[{table_name}]] sans nom de joueur (clé « joueur »)",
+                                             f"an entry of [[{table_name}]] has no 'joueur' name"))
             role = entry.get("role")
             if role is not None and not isinstance(role, str):
-                raise RosterError(f"{where}.role: expected a role code (text)")
+                raise RosterError(f"{where}.role", Msg("attendu : un code de rôle (texte)", "expected a role code (text)"))
             data = {k: v for k, v in entry.items() if k not in NOT_DATA}
             out.append(RosterEntry(" ".join(name.split()), role, data, where))
     return out
