@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import games
-from pbem.core import Event, Order, OrderError, Seat
+from pbem.core import JSON, Event, Order, OrderError, Seat
 from pbem.dice import Dice
 from pbem.render import TEMPLATES
 
@@ -71,7 +71,8 @@ def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
     ruleset = games.get(game)
     bots = importlib.import_module(f"pbem.games.{game_package(game).name}.bots")
     rosters = {"pmb": [f"Joueur {i:02d}" for i in range(40)], "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia"]}
-    modes = [{"mode": "simultaneous"}, {"mode": "sequential", "refund_loser": True}] if game == "intrigue" else [{}]
+    modes: list[dict[str, JSON]] = (
+        [{"mode": "simultaneous"}, {"mode": "sequential", "refund_loser": True}] if game == "intrigue" else [{}])
     for seed in seeds:
         for extra in modes:
             seed_hex = f"{seed:064x}"
