@@ -113,6 +113,12 @@ def and_list(items: Sequence[str], lang: str) -> str:
     return ", ".join(items[:-1]) + word + items[-1]
 
 
+def of(name: str) -> str:
+    """« de Bob », « d'Arya » (elision before a vowel or a mute h)."""
+    first = fold(name)[:1]
+    return f"d'{name}" if first and first in "aeiouyh" else f"de {name}"
+
+
 def both(make: Callable[[str], str]) -> Msg:
     return Msg(make("fr"), make("en"))
 
@@ -211,11 +217,15 @@ def check_errors(out: Outcomes, expected: Sequence[ErrorExpectation]) -> list[Ch
 
         def what(lang: str, x: ErrorExpectation = x) -> str:
             en = lang == "en"
-            kind = f" « {x.kind} »" if x.kind and not en else (f" '{ERROR_LABELS_EN[x.kind]}'" if x.kind else "")
-            line = f" « {x.line} »" if x.line and not en else (f" '{x.line}'" if x.line else "")
-            msg = (f", message containing '{x.message}'" if en else f", message contenant « {x.message} »") if x.message else ""
-            return (f"order refused{kind}: {x.player}{line}{msg}" if en
-                    else f"ordre refusé{kind} : {x.player}{line}{msg}")
+            details = []
+            if x.kind:
+                details.append(ERROR_LABELS_EN[x.kind] if en else x.kind)
+            if x.message:
+                details.append(f"message containing '{x.message}'" if en else f"message contenant « {x.message} »")
+            line = (f" '{x.line}'" if en else f" « {x.line} »") if x.line else ""
+            extra = f" ({', '.join(details)})" if details else ""
+            return (f"refusal expected: {x.player}{line}{extra}" if en
+                    else f"refus attendu : {x.player}{line}{extra}")
 
         if hit is not None:
             left.remove(hit)
@@ -273,7 +283,7 @@ def check_fact(out: Outcomes, x: FactExpectation) -> Check:
         elif x.viewer == PUBLIC:
             where = "public view" if en else "vue publique"
         else:
-            where = f"{x.viewer}'s view" if en else f"vue de {x.viewer}"
+            where = f"{x.viewer}'s view" if en else f"vue {of(x.viewer)}"
         if x.test == "absent":
             word = ("absent" if x.value else "present") if en else ("absent" if x.value else "présent")
             return f"{where}: {path} {word}" if en else f"{where} : {path} {word}"

@@ -133,7 +133,7 @@ class _Player:
         if setup_error is not None and case.expect.setup_refused is None:
             phase.failure = Msg(f"mise en place refusée : {setup_error.fr}", f"set-up refused: {setup_error.en}")
         if phase.failure is None:
-            phase.checks = self._checks(case.expect, phase, [], forcing, setup_error)
+            self._check(phase, case.expect, [], forcing, setup_error)
         return phase
 
     def _checks(self, expect: Expectations, phase: Phase, errors: list[LineError], forcing: Forcing,
@@ -179,11 +179,18 @@ class _Player:
         except ForcedDiceError as e:
             phase.failure = e.msg
         except Exception as e:  # a ruleset that crashes is reported as the case's failure, with where it broke
-            phase.failure = _crash("la résolution a échoué", "the resolution failed", e)
+            phase.failure = _crash("l'étape a échoué", "the step failed", e)
         phase.rolls = list(dice.rolls)
         if phase.failure is None:
-            phase.checks = self._checks(step.expect, phase, errors, forcing)
+            self._check(phase, step.expect, errors, forcing)
         return phase
+
+    def _check(self, phase: Phase, expect: Expectations, errors: list[LineError], forcing: Forcing,
+               setup_error: Msg | None = None) -> None:
+        try:
+            phase.checks = self._checks(expect, phase, errors, forcing, setup_error)
+        except Exception as e:  # prompts(), outcome() or view() broke on this position
+            phase.failure = _crash("la vérification a échoué", "checking failed", e)
 
     def _line(self, phase: Phase, player: str, line: str, prompted: set[str], accepted: dict[str, list[Order]],
               errors: list[LineError], dice: Dice) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-import jinja2
-
 from pbem import serial
 from pbem.core import Event, Msg
 from pbem.dice import Roll
@@ -29,8 +27,9 @@ def _colon(lang: str) -> str:
 def _event_lines(renderer: Renderer, event: Event, lang: str) -> list[str]:
     try:
         text = renderer.event_text(event)
-    except jinja2.TemplateError as e:
-        text = _t(lang, f"({event.kind} : rendu impossible, {e})", f"({event.kind}: cannot render, {e})")
+    except Exception as e:  # a template that breaks on these data: say so, keep the report going
+        text = _t(lang, f"({event.kind} : rendu impossible, {type(e).__name__}: {e})",
+                  f"({event.kind}: cannot render, {type(e).__name__}: {e})")
     lines = [ln for ln in text.splitlines() if ln.strip()] or [f"({event.kind})"]
     if event.audience.kind == "mj" and lines[0].startswith("[MJ] "):  # the digest's own mark: shown once
         lines[0] = lines[0][len("[MJ] "):]
