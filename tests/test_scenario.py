@@ -383,6 +383,9 @@ def test_cli_exit_codes_and_output(tmp_path: Path) -> None:
     assert "Events:" not in r.output and "✗ state: players.Garlan.alive = true" in r.output
     r = runner.invoke(main, ["scenario", "run", str(tmp_path / "absent.toml")])
     assert r.exit_code == 2 and "does not exist" in r.output
+    (tmp_path / "vide").mkdir()
+    r = runner.invoke(main, ["scenario", "run", str(tmp_path / "vide")])
+    assert r.exit_code == 2 and r.output == f"{tmp_path / 'vide'} : aucun fichier de cas .toml\n"
 
 
 def test_cli_prints_the_final_state_on_request(tmp_path: Path) -> None:

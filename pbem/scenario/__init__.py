@@ -48,7 +48,13 @@ def run_files(paths: Iterable[Path | str], lang: str = "fr", *, quiet: bool = Fa
               totals: RunTotals | None = None) -> Iterator[str]:
     """Play every case; yield the lines to print (a malformed file is one line); fill ``totals``."""
     totals = totals if totals is not None else RunTotals()
+    paths = list(paths)
     files = case_files(paths)
+    if not files:
+        totals.malformed += 1
+        shown = ", ".join(map(str, paths))
+        yield (f"{shown}: no .toml case file" if lang == "en" else f"{shown} : aucun fichier de cas .toml")
+        return
     for i, path in enumerate(files):
         totals.total += 1
         if i:
