@@ -561,6 +561,34 @@ def demo(which: str, out_dir: str) -> None:
         click.echo(line)
 
 
+@main.group()
+def scenario() -> None:
+    """Scenario files: play one case of a game's rules from a file, without mail or database.
+
+    Example: pbem scenario run docs/rules/pmb-cases/
+    """
+
+
+@scenario.command("run")
+@click.argument("cases", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True, help="Language of the report.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the failed expectations and each case's result.")
+@click.option("--etat", "show_state", is_flag=True, help="Also print each case's final state (JSON).")
+def scenario_run(cases: tuple[str, ...], lang: str, quiet: bool, show_state: bool) -> None:
+    """Play each CASE (a .toml file, or a folder of them) and check what it expects (format: docs/scenarios.md).
+
+    Exit code: 0 when every expectation held, 1 when one did not, 2 when a file is malformed.
+
+    Example: pbem scenario run docs/rules/pmb-cases/C1-escouade-correcte-tue-la-cible.toml --lang en
+    """
+    from pbem.scenario import RunTotals, run_files
+
+    totals = RunTotals()
+    for line in run_files(cases, lang, quiet=quiet, show_state=show_state, totals=totals):
+        click.echo(line)
+    sys.exit(totals.exit_code)
+
+
 @main.command()
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--user", default="pbem", show_default=True, help="The system user the systemd units run as.")

@@ -15,6 +15,7 @@ from pbem.engine import letters, turns
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record
 from pbem.names import fold
+from pbem.roster import RosterError, read_roster
 from pbem.store import GameRow, PlayerRow
 
 SETUP_TITLE = Msg("Début de partie", "Game start")
@@ -79,15 +80,11 @@ def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
             doc = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise EngineError(f"roster file {path}: {e}") from None
-    out: dict[str, dict[str, Any]] = {}
-    for table_name in ("personnage", "joueur", "seat", "player"):
-        for entry in doc.get(table_name, []):
-            name = entry.get("joueur") or entry.get("player") or entry.get("nom")
-            if not isinstance(name, str):
-                raise EngineError(f"roster file {path}: an entry of [[{table_name}]] has no 'joueur' name")
-            data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role")}
-            out[fold(name)] = {"role": entry.get("role"), "data": data}
-    return out
+    try:
+        entries = read_roster(doc)
+    except RosterError as e:
+        raise EngineError(f"roster file {path}: {e}") from None
+    return {fold(x.name): {"role": x.role, "data": dict(x.data)} for x in entries}
 
 
 def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
