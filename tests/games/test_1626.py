@@ -32,7 +32,7 @@ from pbem.core import (
 from pbem.dice import Dice, Roll
 from pbem.games import get
 from pbem.games.g1626 import RULESET, State, seats_from_toml
-from pbem.games.g1626.sheet import difficulty, title, title_bonuses
+from pbem.games.g1626.tables import difficulty, title, title_bonuses
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]

@@ -31,23 +31,25 @@ from pbem.core import (
     replace,
 )
 from pbem.dice import Dice
-from pbem.games.g1626.sheet import (
+from pbem.games.g1626.character import (
+    Character,
+    carac_value,
+    has_gift,
+    prestige_bonus,
+    sheet,
+    talent_names,
+    talent_score,
+)
+from pbem.games.g1626.sheet import new_state
+from pbem.games.g1626.state import State
+from pbem.games.g1626.tables import (
     CARAC_ALIASES,
     CARACS,
     MASTER,
     NATURAL,
     SPECIALIST,
     TALENT_ALIASES,
-    Character,
-    State,
-    carac_value,
     difficulty,
-    has_gift,
-    new_state,
-    prestige_bonus,
-    sheet,
-    talent_names,
-    talent_score,
     title,
 )
 from pbem.names import fold, match_keyword, match_name, take_name, words

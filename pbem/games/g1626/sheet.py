@@ -1,227 +1,25 @@
-"""1626, le gant et l'épée: the tables of the rules, the character sheet and its derived values.
-
-Everything here is pure data and pure functions; the ruleset (`ruleset.py`) uses them.
-"""
+"""1626: reading the character sheets the MJ wrote (roster seats or a TOML file) into `Character`s."""
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core import JSON, Msg, PlayerName, Seat, SetupError
+from pbem.games.g1626.character import Character
+from pbem.games.g1626.state import State
+from pbem.games.g1626.tables import (
+    CARAC_ALIASES,
+    CARACS,
+    GIFTS,
+    MASTER,
+    NATURAL,
+    SPECIALIST,
+    TALENT_ALIASES,
+    TALENTS,
+)
 from pbem.names import fold
-
-# --- I.1 the ten characteristics: abbreviation -> (French name, English name) ---
-
-CARACS: dict[str, Msg] = {
-    "FO": Msg("Force", "Strength"),
-    "EN": Msg("Endurance", "Endurance"),
-    "AG": Msg("Agilité", "Agility"),
-    "DEX": Msg("Dextérité", "Dexterity"),
-    "PE": Msg("Perception", "Perception"),
-    "INT": Msg("Intelligence", "Intelligence"),
-    "EDU": Msg("Éducation", "Education"),
-    "CH": Msg("Charisme", "Charisma"),
-    "APP": Msg("Apparence", "Appearance"),
-    "BR": Msg("Bravoure", "Bravery"),
-}
-
-# folded alias (abbreviation, French or English name) -> abbreviation
-CARAC_ALIASES: dict[str, str] = {}
-for _abbr, _names in CARACS.items():
-    for _alias in (_abbr, _names.fr, _names.en):
-        CARAC_ALIASES.setdefault(fold(_alias), _abbr)
-CARAC_ALIASES.update({"str": "FO", "dx": "DEX", "per": "PE", "cha": "CH", "bra": "BR"})
-
-# --- I.2 the indicative list of talents (a sheet may hold others, agreed with the MJ) ---
-
-TALENTS: tuple[str, ...] = (
-    "Acrobatie", "Administration", "Anglais", "Armes de tir", "Armes d'hast", "Bagarre",
-    "Baratin", "Commandement", "Serrurerie", "Discrétion", "Eloquence", "Equitation",
-    "Escrime", "Espagnol", "Etiquette", "Français", "Héraldique", "Intimidation", "Latin",
-    "Manipulation", "Mécanique", "Médecine", "Nage", "Navigation", "Orientation",
-    "Stratégie militaire", "Tactique militaire", "Théologie", "Vigilance",
-)
-
-# The rules' own example says "armes à feu" for what the list calls "Armes de tir".
-TALENT_ALIASES: dict[str, str] = {fold("armes à feu"): "Armes de tir", fold("armes a feu"): "Armes de tir"}
-
-MASTERY: tuple[tuple[int, Msg], ...] = (
-    (11, Msg("rarissime, légendaire", "very rare, legendary")),
-    (9, Msg("maître incontesté", "undisputed master")),
-    (7, Msg("professionnel d'excellent niveau", "excellent professional")),
-    (5, Msg("amateur averti ou professionnel", "skilled amateur or professional")),
-    (3, Msg("amateur", "amateur")),
-    (1, Msg("aucune maîtrise, béotien ou débutant", "no mastery, novice")),
-    (0, Msg("non appris", "untrained")),
-)
-
-# --- I.4 the success threshold (SR): lowest SR of each band ---
-
-DIFFICULTIES: tuple[tuple[int, Msg], ...] = (
-    (23, Msg("Impossible", "Impossible")),
-    (21, Msg("Extrêmement difficile", "Extremely hard")),
-    (19, Msg("Très difficile", "Very hard")),
-    (17, Msg("Difficile", "Hard")),
-    (15, Msg("Assez difficile", "Fairly hard")),
-    (14, Msg("Moyen", "Average")),
-    (12, Msg("Facile", "Easy")),
-    (10, Msg("Très facile", "Very easy")),
-    (1, Msg("Dérisoire", "Trivial")),
-)
-
-# --- I.6 gifts the resolver knows by name (others are kept and listed as written) ---
-
-SPECIALIST = "Spécialiste"
-MASTER = "Maître"
-ROBUST = "Robuste"
-NATURAL = "Naturellement doué"
-GIFTS: tuple[str, ...] = (
-    "Ambidextrie", "Ancien lignage", "Botte secrète", "Chance inouïe", "Combattant multiple",
-    "Combat rapproché", "Détenteur d'un secret", "Fils ou Fille de héros", "Hargneux", "Héritage",
-    MASTER, NATURAL, "Relation", "Riche maîtresse ou Riche amant", ROBUST, SPECIALIST,
-    "Style d'escrime", "Tacticien", "Tireur d'élite",
-)
-
-# --- I.7 prestige: (lowest prestige, title, bonus on Eloquence, Baratin, Intimidation, Etiquette) ---
-
-PRESTIGE_TALENTS: tuple[str, ...] = ("Eloquence", "Baratin", "Intimidation", "Etiquette")
-PRESTIGE_TITLES: tuple[tuple[int, Msg, tuple[int, int, int, int]], ...] = (
-    (15000, Msg("Légende", "Legend"), (4, 4, 4, 4)),
-    (10000, Msg("Héros", "Hero"), (3, 3, 3, 3)),
-    (6000, Msg("Grand nom du royaume", "Great name of the realm"), (2, 2, 2, 2)),
-    (3000, Msg("Gentilhomme admiré", "Admired gentleman"), (1, 1, 1, 1)),
-    (1000, Msg("Gentilhomme", "Gentleman"), (1, 1, 1, 0)),
-    (500, Msg("Homme de confiance", "Trusted man"), (1, 1, 0, 0)),
-    (100, Msg("Bon camarade", "Good fellow"), (1, 0, 0, 0)),
-)
-UNKNOWN_TITLE = Msg("Inconnu", "Unknown")
-
-
-@dataclass(frozen=True)
-class Character:
-    """One player's character sheet as the MJ wrote it (base values; derived ones are computed)."""
-
-    player: PlayerName
-    name: str
-    caracs: dict[str, int]
-    talents: dict[str, int]
-    gifts: dict[str, list[str]] = field(default_factory=dict)
-    """Gift -> domains (talents for Spécialiste/Maître, abbreviations for Naturellement doué; [] if none)."""
-    prestige: int = 0
-    recognised: bool = False
-    """Set by the MJ (RECONNU/INCONNU): prestige bonuses apply only while the character is recognised."""
-
-
-@dataclass(frozen=True)
-class State:
-    characters: dict[PlayerName, Character]
-    roster: list[PlayerName]
-    secret_tests: bool = False
-    tests: int = 0
-    """How many tests were rolled so far: numbers tests and keeps dice purposes unique."""
-
-
-# --- lookups ---
-
-
-def difficulty(sr: int) -> Msg:
-    """The difficulty label of a success threshold (I.4)."""
-    for low, label in DIFFICULTIES:
-        if sr >= low:
-            return label
-    return DIFFICULTIES[-1][1]
-
-
-def mastery(score: int) -> Msg:
-    """The degree of mastery of a talent score (I.2)."""
-    for low, label in MASTERY:
-        if score >= low:
-            return label
-    return MASTERY[-1][1]
-
-
-def title(prestige: int) -> Msg:
-    """The prestige title; each band's lower bound is inclusive (100 is already Bon camarade)."""
-    for low, name, _ in PRESTIGE_TITLES:
-        if prestige >= low:
-            return name
-    return UNKNOWN_TITLE
-
-
-def title_bonuses(prestige: int) -> dict[str, int]:
-    """The title's bonuses by talent, zeros left out."""
-    for low, _, bonuses in PRESTIGE_TITLES:
-        if prestige >= low:
-            return {t: b for t, b in zip(PRESTIGE_TALENTS, bonuses, strict=True) if b}
-    return {}
-
-
-def prestige_bonus(char: Character, talent: str) -> int:
-    """The prestige bonus on a talent test: only for the four social talents, only when recognised."""
-    if not char.recognised:
-        return 0
-    return next((b for t, b in title_bonuses(char.prestige).items() if fold(t) == fold(talent)), 0)
-
-
-def has_gift(char: Character, gift: str, domain: str | None = None) -> bool:
-    domains = char.gifts.get(gift)
-    if domains is None:
-        return False
-    return domain is None or fold(domain) in {fold(d) for d in domains}
-
-
-def carac_value(char: Character, abbr: str) -> int:
-    """The characteristic with "Naturellement doué" (+1) applied."""
-    return char.caracs.get(abbr, 0) + (1 if has_gift(char, NATURAL, abbr) else 0)
-
-
-def talent_score(char: Character, talent: str) -> int:
-    """The character's score in a talent; 0 when the sheet does not list it (ruling)."""
-    return next((s for t, s in char.talents.items() if fold(t) == fold(talent)), 0)
-
-
-def hit_points(char: Character) -> int:
-    """PV = EN x 4 + BR, or EN x 5 + BR with the gift Robuste (I.6)."""
-    return carac_value(char, "EN") * (5 if has_gift(char, ROBUST) else 4) + carac_value(char, "BR")
-
-
-def talent_names(char: Character) -> list[str]:
-    """Every talent a test may name: the sheet's ones, then the rules' list (one spelling per talent)."""
-    own = list(char.talents)
-    folded = {fold(t) for t in own}
-    return own + [t for t in TALENTS if fold(t) not in folded]
-
-
-def sheet(char: Character) -> dict[str, JSON]:
-    """The sheet with its derived values, as events and views carry it."""
-    bonuses = title_bonuses(char.prestige)
-    rank = title(char.prestige)
-    return {
-        "player": char.player,
-        "name": char.name,
-        "caracs": [
-            {"abbr": a, "fr": n.fr, "en": n.en, "base": char.caracs.get(a, 0), "value": carac_value(char, a),
-             "natural": has_gift(char, NATURAL, a)}
-            for a, n in CARACS.items()
-        ],
-        "talents": [
-            {"name": t, "score": s, "specialist": has_gift(char, SPECIALIST, t), "master": has_gift(char, MASTER, t),
-             "mastery_fr": mastery(s).fr, "mastery_en": mastery(s).en}
-            for t, s in sorted(char.talents.items(), key=lambda item: fold(item[0]))
-        ],
-        "gifts": [{"name": g, "domains": list(d)} for g, d in char.gifts.items()],
-        "prestige": char.prestige,
-        "title_fr": rank.fr,
-        "title_en": rank.en,
-        "prestige_bonuses": [{"talent": t, "value": b} for t, b in bonuses.items()],
-        "recognised": char.recognised,
-        "robust": has_gift(char, ROBUST),
-        "pv": hit_points(char),
-    }
-
 
 # --- reading a sheet from the roster (Seat.data) ---
 
