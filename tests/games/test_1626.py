@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 import jinja2
 import pytest
@@ -29,99 +28,12 @@ from pbem.core import (
     Seat,
     SetupError,
 )
-from pbem.dice import Dice, Roll
+from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.g1626 import RULESET, State, seats_from_toml
 from pbem.games.g1626.tables import difficulty, title, title_bonuses
 
-T = TypeVar("T")
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class FakeDice:
-    """A `Dice` double: returns queued values in order and records every draw with its purpose."""
-
-    def __init__(self, *values: int, context: str = "test") -> None:
-        self.context = context
-        self.queue = list(values)
-        self.rolls: list[Roll] = []
-
-    def _next(self, purpose: str, low: int, high: int) -> int:
-        assert self.queue, f"no scripted value left for {purpose!r}"
-        value = self.queue.pop(0)
-        assert low <= value <= high, f"scripted {value} outside {low}..{high} for {purpose!r}"
-        self.rolls.append(Roll(purpose, low, high, value))
-        return value
-
-    def randint(self, low: int, high: int, purpose: str) -> int:
-        return self._next(purpose, low, high)
-
-    def d(self, sides: int, purpose: str) -> int:
-        return self._next(purpose, 1, sides)
-
-    def chance(self, percent: float, purpose: str) -> bool:
-        return self._next(purpose, 1, 100) <= percent
-
-    def choice(self, items: Sequence[T], purpose: str) -> T:
-        return items[self._next(purpose, 0, len(items) - 1)]
-
-    def shuffle(self, items: Sequence[T], purpose: str) -> list[T]:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self._next(purpose, 0, i)
-            out[i], out[j] = out[j], out[i]
-        return out
-
-    def sample(self, items: Sequence[T], k: int, purpose: str) -> list[T]:
-        pool = list(items)
-        return [pool.pop(self._next(purpose, 0, len(pool) - 1)) for _ in range(k)]
-
-
-def test_fake_dice_has_the_methods_of_dice() -> None:
-    public = {n for n in vars(Dice) if not n.startswith("_")}
-    assert public <= {n for n in vars(FakeDice) if not n.startswith("_")}
-
-
-CARACS = {"FO": 5, "EN": 5, "AG": 6, "DEX": 5, "PE": 4, "INT": 5, "EDU": 4, "CH": 5, "APP": 5, "BR": 6}
-
-
-def sheet(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "nom": "Armand de Sillègue",
-        "caracteristiques": dict(CARACS),
-        "talents": {"Escrime": 5, "Baratin": 4, "Eloquence": 3, "Stratégie militaire": 2, "Armes de tir": 3},
-        "dons": [],
-        "prestige": 0,
-    }
-    data.update(changes)
-    return data
-
-
-def game(**changes: Any) -> State:
-    options = dict(RULESET.default_options)
-    options.update(changes.pop("options", {}))
-    roster = [Seat("Armand", data=sheet(**changes)), Seat("Isaac", data=sheet(nom="Isaac de Porthau"))]
-    state, _ = RULESET.setup(roster, options, FakeDice())
-    assert isinstance(state, State)
-    return state
-
-
-def run(state: State, line: str, *faces: int, player: str = "Armand") -> tuple[State, list[Event], FakeDice]:
-    """Parse and carry out one order with scripted dice; every scripted face must be used."""
-    dice = FakeDice(*faces)
-    parsed = RULESET.parse_order(state, player, line, [])
-    done = RULESET.immediate(state, player, parsed, dice)
-    assert done is not None
-    assert not dice.queue, f"unused scripted faces {dice.queue}"
-    new, events = done
-    return new, events, dice
-
-
-def result(state: State, line: str, *faces: int, player: str = "Armand") -> Mapping[str, Any]:
-    _, events, _ = run(state, line, *faces, player=player)
-    (event,) = [e for e in events if e.kind == "test_result"]
-    return event.data
-
+from .test_1626_support import CARACS, ROOT, FakeDice, game, result, run, sheet, specialist
 
 # --- R1 characteristics and sheets ---
 
@@ -301,31 +213,31 @@ def test_R5_a_critical_still_fails_when_the_total_is_below_SR_ruling() -> None:
 
 
 def test_R5_specialist_rolls_2d6_instead_of_d10() -> None:
-    e = result(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15", 3, 4)
-    assert (e["dice"], e["faces"], e["reroll"], e["total"], e["critical"]) == ("2d6", [3, 4], None, 18, False)
+    e = result(game(**specialist()), "TEST Escrime AG SR 15", 3, 4)
+    assert (e["dice"], e["faces"], e["reroll"], e["total"], e["critical"]) == ("2d6", [3, 4], None, 20, False)
 
 
 def test_R5_specialist_rerolls_a_6_and_adds_it() -> None:
-    _, events, dice = run(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15", 6, 2, 5)
+    _, events, dice = run(game(**specialist()), "TEST Escrime AG SR 15", 6, 2, 5)
     e = events[0].data
-    assert (e["faces"], e["reroll"], e["dice_total"], e["total"], e["critical"]) == ([6, 2], 5, 13, 24, True)
+    assert (e["faces"], e["reroll"], e["dice_total"], e["total"], e["critical"]) == ([6, 2], 5, 13, 26, True)
     assert [r.high for r in dice.rolls] == [6, 6, 6]
 
 
 def test_R5_specialist_double_6_still_one_reroll_in_all_ruling() -> None:
-    _, events, dice = run(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15", 6, 6, 6)
+    _, events, dice = run(game(**specialist()), "TEST Escrime AG SR 15", 6, 6, 6)
     e = events[0].data
-    assert (e["reroll"], e["dice_total"], e["total"]) == (6, 18, 29) and len(dice.rolls) == 3
+    assert (e["reroll"], e["dice_total"], e["total"]) == (6, 18, 31) and len(dice.rolls) == 3
 
 
 def test_R5_specialist_only_in_that_talent() -> None:
-    state = game(dons={"Spécialiste": ["Escrime"]})
+    state = game(**specialist())
     assert result(state, "TEST Baratin CH SR 10", 5)["dice"] == "d10"
     assert result(state, "TEST AG SR 10", 5)["dice"] == "d10"
 
 
 def test_R6_master_rolls_2d6_plus_2_with_the_same_reroll() -> None:
-    state = game(talents={"Escrime": 9}, dons={"Spécialiste": ["Escrime"], "Maître": ["Escrime"]})
+    state = game(talents={"Escrime": 9}, dons={"Spécialiste": ["Escrime"], "Maître": ["Escrime"], "Style d'escrime": ["italien"]})
     e = result(state, "TEST Escrime AG SR 20", 1, 2)
     assert (e["dice"], e["dice_total"], e["total"], e["critical"]) == ("2d6+2", 5, 20, False)
     e = result(state, "TEST Escrime AG SR 20", 6, 1, 6)
@@ -354,7 +266,7 @@ def test_R6_naturellement_doue_adds_1_to_the_chosen_characteristic() -> None:
 
 
 def test_R6_gifts_accept_a_list_with_tables() -> None:
-    state = game(dons=["Robuste", {"Spécialiste": "Escrime"}, "hargneux"])
+    state = game(talents={"Escrime": 7}, dons=["Robuste", {"Spécialiste": "Escrime"}, "hargneux"])
     assert state.characters["Armand"].gifts == {"Robuste": [], "Spécialiste": ["Escrime"], "Hargneux": []}
 
 
@@ -471,7 +383,7 @@ def test_no_turns_no_outcome_and_registered() -> None:
 
 
 def test_state_round_trips_through_serial_and_is_not_mutated() -> None:
-    state = game(dons={"Spécialiste": ["Escrime"]}, prestige=300)
+    state = game(**specialist(), prestige=300)
     before = serial.dumps(state)
     new, _, _ = run(state, "TEST Escrime AG SR 15", 3, 3)
     run(state, "RECONNU Armand", player=MJ)
@@ -524,7 +436,7 @@ def test_stats_d10_faces_uniform_and_critical_rate_10_percent() -> None:
 
 
 def test_stats_specialist_reroll_rate_is_11_in_36() -> None:
-    results = _many(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15")
+    results = _many(game(**specialist()), "TEST Escrime AG SR 15")
     assert _three_sigma(sum(r["critical"] for r in results), N, 11 / 36)
     assert all((6 in r["faces"]) == r["critical"] for r in results)
     assert max(r["dice_total"] for r in results) == 18
@@ -532,7 +444,7 @@ def test_stats_specialist_reroll_rate_is_11_in_36() -> None:
 
 def test_determinism_same_seed_same_events() -> None:
     def play(seed: str) -> list[Event]:
-        state = game(dons={"Spécialiste": ["Escrime"]})
+        state = game(**specialist())
         events: list[Event] = []
         for i, line in enumerate(["TEST Escrime AG SR 15", "TEST AG SR 12", "TEST Baratin CH SR 14 SECRET"] * 5):
             parsed = RULESET.parse_order(state, "Armand", line, [])
@@ -550,7 +462,7 @@ def test_determinism_same_seed_same_events() -> None:
 
 
 def _all_events() -> list[Event]:
-    state = game(dons={"Spécialiste": ["Escrime"], "Naturellement doué": ["AG"]}, prestige=600)
+    state = game(**specialist(**{"Naturellement doué": ["AG"]}), prestige=600)
     events: list[Event] = list(RULESET.setup([Seat("Armand", data=sheet())], {}, FakeDice())[1])
     for line, faces, player in [
         ("TEST Escrime AG SR 15", (6, 6, 2), "Armand"), ("TEST Escrime AG SR 30 -2", (1, 2), "Armand"),
@@ -575,7 +487,7 @@ def test_templates_render_every_event_kind(lang: str) -> None:
     first = next(e for e in events if e.kind == "test_result")
     if lang == "fr":
         assert str(module.test_result(dict(first.data))).startswith(
-            "Armand de Sillègue, test n° 1 d'Escrime / Agilité (SR 15, Assez difficile) : 7 + 5 + 2d6 = 6 + 6 + relance 2 = 14 → total 26 — réussi de 11.")
+            "Armand de Sillègue, test n° 1 d'Escrime / Agilité (SR 15, Assez difficile) : 7 + 7 + 2d6 = 6 + 6 + relance 2 = 14 → total 28 — réussi de 13.")
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

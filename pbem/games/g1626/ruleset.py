@@ -40,8 +40,8 @@ from pbem.games.g1626.character import (
     talent_names,
     talent_score,
 )
-from pbem.games.g1626.sheet import new_state
-from pbem.games.g1626.state import State
+from pbem.games.g1626.options import DEFAULT_OPTIONS, check_options
+from pbem.games.g1626.state import State, new_state
 from pbem.games.g1626.tables import (
     CARAC_ALIASES,
     CARACS,
@@ -166,10 +166,10 @@ class Ruleset1626:
     name = "1626"
     title = "1626, le gant et l'épée"
     state_type = State
-    default_options: Mapping[str, JSON] = {"secret_tests": False}
+    default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
-        state = new_state(roster, options)
+        state = new_state(roster, check_options(options))
         events = [Event("sheet", Audience.to(p), sheet(state.characters[p])) for p in state.roster]
         return state, events
 

@@ -67,18 +67,50 @@ DIFFICULTIES: tuple[tuple[int, Msg], ...] = (
     (1, Msg("Dérisoire", "Trivial")),
 )
 
-# --- I.6 gifts the resolver knows by name (others are kept and listed as written) ---
+# --- I.6 gifts ---
 
 SPECIALIST = "Spécialiste"
 MASTER = "Maître"
 ROBUST = "Robuste"
 NATURAL = "Naturellement doué"
+CHANCE = "Chance inouïe"
+HARGNEUX = "Hargneux"
+HERITAGE = "Héritage"
+FENCING_STYLE = "Style d'escrime"
+MARKSMAN = "Tireur d'élite"
+TACTICIAN = "Tacticien"
 GIFTS: tuple[str, ...] = (
-    "Ambidextrie", "Ancien lignage", "Botte secrète", "Chance inouïe", "Combattant multiple",
-    "Combat rapproché", "Détenteur d'un secret", "Fils ou Fille de héros", "Hargneux", "Héritage",
+    "Ambidextrie", "Ancien lignage", "Botte secrète", CHANCE, "Combattant multiple",
+    "Combat rapproché", "Détenteur d'un secret", "Fils ou Fille de héros", HARGNEUX, HERITAGE,
     MASTER, NATURAL, "Relation", "Riche maîtresse ou Riche amant", ROBUST, SPECIALIST,
-    "Style d'escrime", "Tacticien", "Tireur d'élite",
+    FENCING_STYLE, TACTICIAN, MARKSMAN,
 )
+STAR_GIFTS: frozenset[str] = frozenset({CHANCE, MASTER, NATURAL, "Relation", SPECIALIST, FENCING_STYLE})
+"""« Les dons suivis d'une étoile peuvent être pris plusieurs fois »."""
+DOMAIN_GIFTS: frozenset[str] = frozenset({MASTER, NATURAL, "Relation", SPECIALIST, FENCING_STYLE})
+"""Star gifts taken « pour un domaine, une caractéristique, ou un talent associé » (Chance inouïe has none)."""
+
+# Constraints of the table, "X > n" written as the lowest allowed value n + 1.  The domain gifts
+# (Spécialiste: talent > 6; Maître: talent > 8 and Spécialiste; Style d'escrime) are checked in `checks`.
+GIFT_MINIMA: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "Ambidextrie": (("carac", "DEX", 6),),
+    "Combattant multiple": (("talent", "Stratégie militaire", 6),),
+    "Riche maîtresse ou Riche amant": (("carac", "APP", 6), ("carac", "CH", 6)),
+    MARKSMAN: (("talent", "Armes de tir", 5),),
+}
+SPECIALIST_MINIMUM = 7
+MASTER_MINIMUM = 9
+FENCING = "Escrime"
+FENCING_STYLES: tuple[str, ...] = ("cavalerie", "français", "italien", "espagnol")
+CARAC_MAX = 9
+"""« Le score maximum d'une caractéristique atteignable par un personnage est de 9 »."""
+HARGNEUX_BONUS = 2
+HERITAGE_BASE, HERITAGE_UNIT = 5000, 1000
+"""« une somme de 5.000 + (1d6 x 1000) livres »."""
+MARKSMAN_BONUS = 2
+"""Tireur d'élite: « +2 au tir s'il dispose d'au moins un tour pour viser »."""
+TACTICIAN_BONUS = 2
+"""Tacticien: « +2 sur ses jets de tactique militaire visant à déjouer un enchaînement ou une botte secrète »."""
 
 # --- I.7 prestige: (lowest prestige, title, bonus on Eloquence, Baratin, Intimidation, Etiquette) ---
 
