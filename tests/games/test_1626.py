@@ -27,11 +27,14 @@ from pbem.core import (
     OrderSyntaxError,
     Seat,
     SetupError,
+    replace,
 )
 from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.g1626 import RULESET, State, seats_from_toml
+from pbem.games.g1626.orders import decode
 from pbem.games.g1626.tables import difficulty, title, title_bonuses
+from pbem.render import Renderer
 
 from .test_1626_support import CARACS, ROOT, FakeDice, game, result, run, sheet, specialist
 
@@ -94,27 +97,28 @@ def test_R3_the_characteristic_may_follow_a_slash_or_come_first() -> None:
     state = game()
     for line in ("TEST Escrime/AG SR 15", "TEST escrime / ag sr 15", "TEST AG Escrime SR 15", "test ESCRIME agilité SR15"):
         parsed = RULESET.parse_order(state, "Armand", line, [])
-        assert parsed.args == ("Escrime", "AG", 15, 0, False), line
+        assert decode(parsed.args) == {"player": "Armand", "talent": "Escrime", "carac": "AG", "sr": 15,
+                                       "secret": False}, line
 
 
 def test_R3_english_aliases_roll_check_and_dc() -> None:
     state = game()
     for line in ("ROLL Escrime AG DC 15", "check escrime/dex dc 15", "JET Escrime AG SR 15"):
         parsed = RULESET.parse_order(state, "Armand", line, [])
-        assert parsed.verb == "TEST" and parsed.args[0] == "Escrime" and parsed.args[2] == 15
+        assert parsed.verb == "TEST" and decode(parsed.args)["talent"] == "Escrime" and decode(parsed.args)["sr"] == 15
 
 
 def test_R3_multi_word_talents_accents_and_case_ignored() -> None:
     state = game()
-    assert RULESET.parse_order(state, "Armand", "TEST strategie MILITAIRE INT SR 14", []).args[0] == "Stratégie militaire"
-    assert RULESET.parse_order(state, "Armand", "TEST Armes de tir/PE SR 14", []).args[0] == "Armes de tir"
-    assert RULESET.parse_order(state, "Armand", "TEST armes à feu PE SR 14", []).args[0] == "Armes de tir"
+    for line, talent in [("TEST strategie MILITAIRE INT SR 14", "Stratégie militaire"),
+                         ("TEST Armes de tir/PE SR 14", "Armes de tir"), ("TEST armes à feu PE SR 14", "Armes de tir")]:
+        assert decode(RULESET.parse_order(state, "Armand", line, []).args)["talent"] == talent
 
 
 def test_R3_a_modifier_may_follow_the_SR() -> None:
     e = result(game(), "TEST Escrime AG SR 15 -2", 7)
     assert e["total"] == 16 and e["bonuses"] == [{"fr": "modificateur", "en": "modifier", "value": -2}]
-    assert RULESET.parse_order(game(), "Armand", "TEST AG SR 15 + 3", []).args[3] == 3
+    assert decode(RULESET.parse_order(game(), "Armand", "TEST AG SR 15 + 3", []).args)["modifier"] == 3
 
 
 # --- R3 parse errors: the three kinds ---
@@ -131,8 +135,8 @@ def test_R3_missing_characteristic_is_a_syntax_error() -> None:
         RULESET.parse_order(game(), "Armand", "TEST Escrime SR 15", [])
 
 
-def test_R3_missing_SR_is_a_syntax_error_with_an_example() -> None:
-    for line in ("TEST Escrime AG", "TEST Escrime AG SR", "TEST Escrime AG SR quinze", "TEST AG SR 0"):
+def test_R3_a_malformed_SR_is_a_syntax_error_with_an_example() -> None:
+    for line in ("TEST Escrime AG SR", "TEST Escrime AG SR quinze", "TEST AG SR 0", "TEST AG SR -3"):
         with pytest.raises(OrderSyntaxError) as caught:
             RULESET.parse_order(game(), "Armand", line, [])
         assert "TEST Escrime AG SR 15" in caught.value.msg.fr, line
@@ -167,9 +171,12 @@ def test_R3_a_player_without_a_character_is_not_allowed() -> None:
         RULESET.parse_order(game(), "Zorro", "TEST AG SR 15", [])
 
 
-def test_R3_the_MJ_tests_through_POUR_not_directly() -> None:
-    with pytest.raises(OrderNotAllowedError, match="POUR"):
+def test_R3_the_MJ_names_the_character_who_tests() -> None:
+    with pytest.raises(OrderSyntaxError) as caught:
         RULESET.parse_order(game(), MJ, "TEST AG SR 15", [])
+    assert caught.value.msg.fr == "le MJ nomme le personnage qui teste : « TEST Armand Escrime AG SR 15 »"
+    e = result(game(), "TEST Isaac Escrime AG SR 15", 7, player=MJ)
+    assert (e["player"], e["name"], e["total"]) == ("Isaac", "Isaac de Porthau", 18)
 
 
 # --- R4 the success threshold table, at every boundary ---
@@ -210,6 +217,19 @@ def test_R5_no_critical_failure_a_1_is_just_1() -> None:
 def test_R5_a_critical_still_fails_when_the_total_is_below_SR_ruling() -> None:
     e = result(game(), "TEST AG SR 40", 10, 1)
     assert e["critical"] and e["total"] == 23 and not e["success"]
+
+
+@pytest.mark.parametrize(("lang", "wanted"), [
+    ("fr", "— raté de 17, malgré le 10 relancé et ajouté au total."),
+    ("en", "— failure by 17, despite the 10 re-rolled and added to the total."),
+])
+def test_R5_a_critical_that_fails_does_not_read_as_a_success(lang: str, wanted: str) -> None:
+    """« c'est une réussite critique » names the roll, not the outcome: a failed test never says « Réussite critique »."""
+    text = Renderer("1626", lang).event_text(run(game(), "TEST AG SR 40", 10, 1)[1][0])
+    assert text.endswith(wanted), text
+    assert "critique" not in text.lower() and "critical" not in text.lower()
+    success = Renderer("1626", lang).event_text(run(game(), "TEST AG SR 20", 10, 1)[1][0])
+    assert ("Réussite critique" if lang == "fr" else "Critical success") in success
 
 
 def test_R5_specialist_rolls_2d6_instead_of_d10() -> None:
@@ -402,7 +422,7 @@ def test_dice_purposes_are_unique_per_test() -> None:
 def test_example_sheets_load() -> None:
     seats = seats_from_toml((ROOT / "data/1626/personnages.toml").read_text(encoding="utf-8"))
     assert 3 <= len(seats) <= 4
-    state, events = RULESET.setup(seats, RULESET.default_options, FakeDice())
+    state, events = RULESET.setup(seats, RULESET.default_options, FakeDice(3))
     assert len(events) == len(seats)
     assert all(len(c.caracs) == 10 for c in state.characters.values())
 
@@ -462,15 +482,30 @@ def test_determinism_same_seed_same_events() -> None:
 
 
 def _all_events() -> list[Event]:
-    state = game(**specialist(**{"Naturellement doué": ["AG"]}), prestige=600)
+    """Every event kind the ruleset emits, in the situations that change its wording."""
+    state = game(**specialist(**{"Naturellement doué": ["AG"], "Chance inouïe": 2, "Héritage": True}),
+                 prestige=600, pugnacite=5, setup_faces=(3,))
     events: list[Event] = list(RULESET.setup([Seat("Armand", data=sheet())], {}, FakeDice())[1])
     for line, faces, player in [
         ("TEST Escrime AG SR 15", (6, 6, 2), "Armand"), ("TEST Escrime AG SR 30 -2", (1, 2), "Armand"),
-        ("TEST AG SR 12", (10, 3), "Armand"), ("TEST Médecine INT SR 14 SECRET", (5,), "Armand"),
+        ("TEST AG SR 12", (10, 3), "Armand"), ("TEST AG SR 40", (10, 3), "Armand"),
+        ("TEST Médecine INT SR 14 SECRET", (5,), "Armand"),
         ("RECONNU Armand", (), MJ), ("TEST Baratin CH SR 10", (1,), "Armand"), ("INCONNU Armand", (), MJ),
         ("PRESTIGE Armand +500", (), MJ), ("PRESTIGE Armand -20", (), MJ), ("FICHE", (), "Armand"),
+        ("TEST Escrime AG CONTRE Isaac", (3, 4, 5), "Armand"), ("TEST Escrime AG CONTRE Isaac Vigilance PE", (6, 1, 4, 9), "Armand"),
+        ("TEST Isaac AG CONTRE Rochefort 14 2d6+2 SECRET", (3, 6, 6, 2), MJ),
+        ("BLESSURE Armand 40", (), MJ), ("CHANCE", (), "Armand"), ("BLESSURE Armand 3", (), MJ),
+        ("SOIN Armand 2", (), MJ), ("SOIN Armand 5", (), MJ), ("CHANCE Armand", (), MJ), ("FICHE", (), "Armand"),
+        ("HISTORIQUE", (), "Armand"), ("HISTORIQUE", (), MJ), ("DEMANDES", (), MJ),
     ]:
         state, new, _ = run(state, line, *faces, player=player)
+        events += new
+    state = replace(state, sr_by="mj")
+    for line, player in [("TEST Escrime AG SR 15", "Armand"), ("TEST Baratin CH SECRET", "Armand"),
+                         ("TEST Escrime AG CONTRE Isaac", "Armand"), ("TEST Escrime AG CONTRE Rochefort", "Isaac"),
+                         ("DEMANDES", MJ), ("DEMANDES", "Armand"), ("REFUSER n° 11 pas maintenant", MJ),
+                         ("REFUSER n° 10", MJ)]:
+        state, new, _ = run(state, line, player=player)
         events += new
     return events
 
@@ -480,7 +515,9 @@ def test_templates_render_every_event_kind(lang: str) -> None:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined)
     module = env.get_template(f"1626/events.{lang}.j2").module
     events = _all_events()
-    assert {e.kind for e in events} == {"sheet", "test_result", "test_secret", "mj_note"}
+    assert {e.kind for e in events} == {"sheet", "test_result", "test_secret", "mj_note", "opposed_result",
+                                        "pv_change", "history", "requests", "test_request", "test_requested",
+                                        "request_refused"}
     for event in events:
         text = str(getattr(module, event.kind)(dict(event.data)))
         assert text.strip() and "{{" not in text, event

@@ -81,19 +81,28 @@ def specialist(**gifts: Any) -> dict[str, Any]:
     return {"talents": {**TALENTS, "Escrime": 7}, "dons": {"Spécialiste": ["Escrime"], **gifts}}
 
 
+PLAYERS_SET_SR = {"sr_by": "player"}
+"""The rule cases of the roll itself let the player set the SR, so one order rolls at once."""
+
+
 def game(**changes: Any) -> State:
-    options = dict(RULESET.default_options)
-    options.update(changes.pop("options", {}))
+    """Armand (the sheet with ``changes``) and Isaac; options default to `PLAYERS_SET_SR` plus ``options``.
+
+    ``setup_faces``: the dice of the setup (the Héritage roll).
+    """
+    options = {**PLAYERS_SET_SR, **changes.pop("options", {})}
+    setup_dice = FakeDice(*changes.pop("setup_faces", ()))
     roster = [Seat("Armand", data=sheet(**changes)), Seat("Isaac", data=sheet(nom="Isaac de Porthau"))]
-    state, _ = RULESET.setup(roster, options, FakeDice())
-    assert isinstance(state, State)
+    state, _ = RULESET.setup(roster, options, setup_dice)
+    assert isinstance(state, State) and not setup_dice.queue
     return state
 
 
-def run(state: State, line: str, *faces: int, player: str = "Armand") -> tuple[State, list[Event], FakeDice]:
+def run(state: State, line: str, *faces: int, player: str = "Armand",
+        author: str | None = None) -> tuple[State, list[Event], FakeDice]:
     """Parse and carry out one order with scripted dice; every scripted face must be used."""
     dice = FakeDice(*faces)
-    parsed = RULESET.parse_order(state, player, line, [])
+    parsed = RULESET.parse_order(state, player, line, [], author=author)  # type: ignore[call-arg]
     done = RULESET.immediate(state, player, parsed, dice)
     assert done is not None
     assert not dice.queue, f"unused scripted faces {dice.queue}"

@@ -123,7 +123,7 @@ def sheet(char: Character) -> dict[str, JSON]:
             for t, s in sorted(char.talents.items(), key=lambda item: fold(item[0]))
         ],
         "gifts": [{"name": g, "domains": list(d), "times": char.chance if g == CHANCE else 1}
-                  for g, d in char.gifts.items()],
+                  for g, d in sorted(char.gifts.items(), key=lambda item: fold(item[0]))],
         "prestige": char.prestige,
         "title_fr": rank.fr,
         "title_en": rank.en,
