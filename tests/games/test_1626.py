@@ -33,7 +33,7 @@ from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.g1626 import RULESET, State, seats_from_toml
 from pbem.games.g1626.orders import decode
-from pbem.games.g1626.tables import difficulty, title, title_bonuses
+from pbem.games.g1626.tables import difficulty, mastery, title, title_bonuses
 from pbem.render import Renderer
 
 from .test_1626_support import CARACS, ROOT, FakeDice, game, result, run, sheet, specialist
@@ -66,6 +66,26 @@ def test_R1_setup_refuses_an_empty_roster_and_duplicate_players() -> None:
 def test_R1_specialist_gift_must_name_a_talent_of_the_sheet() -> None:
     with pytest.raises(SetupError, match="Latin"):
         game(dons={"Spécialiste": ["Latin"]})
+
+
+# --- R2 talents ---
+
+
+@pytest.mark.parametrize(("score", "label"), [
+    (0, "non appris"), (1, "aucune maîtrise, béotien ou débutant"), (2, "aucune maîtrise, béotien ou débutant"),
+    (3, "amateur"), (4, "amateur"), (5, "amateur averti ou professionnel"), (6, "amateur averti ou professionnel"),
+    (7, "professionnel d'excellent niveau"), (8, "professionnel d'excellent niveau"), (9, "maître incontesté"),
+    (10, "maître incontesté"), (11, "rarissime, légendaire"), (14, "rarissime, légendaire")])
+def test_R2_plus_le_score_du_talent_est_eleve_degres_de_maitrise(score: int, label: str) -> None:
+    assert mastery(score).fr == label
+
+
+def test_R2_un_talent_ne_figurant_pas_dans_cette_liste_en_accord_avec_le_MJ() -> None:
+    state = game(talents={"Gascon": 6})
+    e = result(state, "TEST Gascon CH SR 12", 4)
+    assert (e["talent"], e["talent_score"], e["total"]) == ("Gascon", 6, 5 + 6 + 4)
+    with pytest.raises(OrderSyntaxError):  # outside the list and not on Isaac's sheet
+        RULESET.parse_order(state, "Isaac", "TEST Gascon CH SR 12", [])
 
 
 # --- R3 making a test ---
@@ -119,6 +139,13 @@ def test_R3_a_modifier_may_follow_the_SR() -> None:
     e = result(game(), "TEST Escrime AG SR 15 -2", 7)
     assert e["total"] == 16 and e["bonuses"] == [{"fr": "modificateur", "en": "modifier", "value": -2}]
     assert decode(RULESET.parse_order(game(), "Armand", "TEST AG SR 15 + 3", []).args)["modifier"] == 3
+
+
+def test_R3_une_caracteristique_appropriee_qui_peut_varier_selon_les_circonstances() -> None:
+    """« test d'armes à feu / perception pour tirer », « armes à feu / éducation » pour l'histoire du mousquet."""
+    assert result(game(), "TEST armes à feu PE SR 12", 5)["total"] == 4 + 3 + 5
+    assert result(game(), "TEST armes à feu EDU SR 12", 5)["total"] == 4 + 3 + 5
+    assert result(game(), "TEST Etiquette APP SR 12", 5)["carac"] == "APP"
 
 
 # --- R3 parse errors: the three kinds ---
@@ -497,14 +524,17 @@ def _all_events() -> list[Event]:
         ("BLESSURE Armand 40", (), MJ), ("CHANCE", (), "Armand"), ("BLESSURE Armand 3", (), MJ),
         ("SOIN Armand 2", (), MJ), ("SOIN Armand 5", (), MJ), ("CHANCE Armand", (), MJ), ("FICHE", (), "Armand"),
         ("HISTORIQUE", (), "Armand"), ("HISTORIQUE", (), MJ), ("DEMANDES", (), MJ),
+        ("RECONNU Armand ENNEMIS", (), MJ), ("TEST Baratin CH SR 10", (1,), "Armand"), ("FICHE", (), "Armand"),
+        ("TALENT Armand Latin =3", (), MJ), ("TALENT Armand Latin -3", (), MJ),
+        ("DON Armand +Relation la Cour", (), MJ), ("DON Armand -Relation", (), MJ),
     ]:
         state, new, _ = run(state, line, *faces, player=player)
         events += new
     state = replace(state, sr_by="mj")
     for line, player in [("TEST Escrime AG SR 15", "Armand"), ("TEST Baratin CH SECRET", "Armand"),
                          ("TEST Escrime AG CONTRE Isaac", "Armand"), ("TEST Escrime AG CONTRE Rochefort", "Isaac"),
-                         ("DEMANDES", MJ), ("DEMANDES", "Armand"), ("REFUSER n° 11 pas maintenant", MJ),
-                         ("REFUSER n° 10", MJ)]:
+                         ("DEMANDES", MJ), ("DEMANDES", "Armand"), ("REFUSER n° 12 pas maintenant", MJ),
+                         ("REFUSER n° 11", MJ)]:
         state, new, _ = run(state, line, player=player)
         events += new
     return events

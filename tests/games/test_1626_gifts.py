@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from pbem.core import MJ, Audience, OrderNotAllowedError, OrderSyntaxError, Seat
+from pbem.core import MJ, Audience, OrderAmbiguousError, OrderNotAllowedError, OrderSyntaxError, Seat
 from pbem.dice import Dice
 from pbem.games.g1626 import RULESET, State
 from pbem.render import Renderer
@@ -202,3 +202,71 @@ def test_R6_the_other_gifts_are_the_MJs_ruling(gift: str) -> None:
     for line in ("TEST Escrime AG SR 15", "TEST Baratin CH SR 15", "TEST DEX SR 15"):
         assert result(with_gift, line, 5)["total"] == result(without, line, 5)["total"], line
     assert with_gift.characters["Armand"].prestige == 150
+
+
+# --- the MJ edits a sheet during the campaign ---
+
+
+def test_R2_les_talents_toujours_perfectibles_TALENT_changes_a_score() -> None:
+    state, events, _ = run(game(), "TALENT Armand Escrime +2", player=MJ)
+    assert state.characters["Armand"].talents["Escrime"] == 7 and events[0].audience == Audience.to("Armand")
+    assert Renderer("1626", "fr").event_text(events[0]) == "Le MJ change un talent d'Armand de Sillègue : Escrime 5 → 7."
+    state, _, _ = run(state, "TALENT Armand Gascon =4", player=MJ)  # a talent outside the list, with the MJ's accord
+    assert state.characters["Armand"].talents["Gascon"] == 4
+    state, _, _ = run(state, "TALENT Armand armes à feu 6", player=MJ)
+    assert state.characters["Armand"].talents["Armes de tir"] == 6
+
+
+def test_R2_TALENT_is_refused_when_the_sheet_would_break_a_rule() -> None:
+    state = game(talents={**TALENTS, "Escrime": 7}, dons={"Spécialiste": ["Escrime"]})
+    with pytest.raises(OrderNotAllowedError) as caught:
+        RULESET.parse_order(state, MJ, "TALENT Armand Escrime -1", [])
+    assert caught.value.msg.fr == ("la fiche ne le permet pas : « Spécialiste » en Escrime demande Escrime > 6 "
+                                   "(la fiche donne 6)")
+    for line in ("TALENT Armand Escrime", "TALENT Armand Escrime -9", "TALENT Armand Escrmie +1"):
+        with pytest.raises((OrderSyntaxError, OrderNotAllowedError, OrderAmbiguousError)):
+            RULESET.parse_order(game(), MJ, line, [])
+
+
+def test_R6_riche_maitresse_sans_quoi_ce_don_disparait_DON_takes_a_gift_away() -> None:
+    state = game(caracteristiques={**CARACS, "APP": 6, "CH": 6}, dons=["Riche maîtresse ou Riche amant"])
+    state, events, _ = run(state, "DON Armand -Riche maîtresse ou Riche amant", player=MJ)
+    assert "Riche maîtresse ou Riche amant" not in state.characters["Armand"].gifts
+    assert Renderer("1626", "fr").event_text(events[0]) == (
+        "Le MJ retire à Armand de Sillègue le don « Riche maîtresse ou Riche amant ».")
+
+
+def test_R6_DON_gives_a_gift_when_its_constraints_hold() -> None:
+    state, _, _ = run(game(talents={**TALENTS, "Escrime": 7}), "DON Armand +Spécialiste Escrime", player=MJ)
+    assert state.characters["Armand"].gifts["Spécialiste"] == ["Escrime"]
+    with pytest.raises(OrderNotAllowedError, match="requires Escrime > 8"):
+        RULESET.parse_order(state, MJ, "DON Armand +Maître Escrime", [])
+    master = game(talents={**TALENTS, "Escrime": 9},
+                  dons={"Spécialiste": ["Escrime"], "Maître": ["Escrime"], "Style d'escrime": ["italien"]})
+    with pytest.raises(OrderNotAllowedError, match="also requires 'Spécialiste' in Escrime"):
+        RULESET.parse_order(master, MJ, "DON Armand -Spécialiste Escrime", [])
+    state, _, _ = run(game(), "DON Armand + Chance inouïe", player=MJ)
+    state, _, _ = run(state, "DON Armand +Chance inouïe", player=MJ)
+    assert state.characters["Armand"].chance == 2
+    with pytest.raises(OrderNotAllowedError, match="already has"):
+        RULESET.parse_order(game(dons=["Robuste"]), MJ, "DON Armand +Robuste", [])
+    with pytest.raises(OrderNotAllowedError, match="does not have"):
+        RULESET.parse_order(game(), MJ, "DON Armand -Robuste", [])
+
+
+# --- I.7 « Le prestige social devient négatif si le personnage est reconnu par ses ennemis » ---
+
+
+def test_R7_le_prestige_devient_negatif_si_le_personnage_est_reconnu_par_ses_ennemis() -> None:
+    state, events, _ = run(game(prestige=600), "RECONNU Armand ENNEMIS", player=MJ)
+    assert Renderer("1626", "fr").event_text(events[0]) == (
+        "Le MJ indique qu'Armand de Sillègue est reconnu par des ennemis : "
+        "les bonus de prestige (Homme de confiance) deviennent des malus.")
+    e = result(state, "TEST Baratin CH SR 15", 5)
+    assert e["total"] == 5 + 4 - 1 + 5
+    assert e["bonuses"] == [{"fr": "prestige, Homme de confiance, face à des ennemis",
+                             "en": "prestige, Trusted man, before enemies", "value": -1}]
+    state, _, _ = run(state, "RECONNU Armand", player=MJ)
+    assert result(state, "TEST Baratin CH SR 15", 5)["total"] == 5 + 4 + 1 + 5
+    with pytest.raises(OrderSyntaxError):
+        RULESET.parse_order(state, MJ, "RECONNU Armand amis", [])

@@ -7,7 +7,7 @@ from typing import Any
 from pbem.core import Audience, Event, Order, PlayerName, replace
 from pbem.games.g1626.character import Character, chance_left, current_hit_points, hit_points
 from pbem.games.g1626.state import State
-from pbem.games.g1626.tables import title
+from pbem.games.g1626.tables import CHANCE, title
 
 
 def with_character(state: State, char: Character) -> State:
@@ -21,10 +21,49 @@ def note(char: Character) -> dict[str, Any]:
 
 
 def recognition(state: State, order: Order) -> tuple[State, list[Event]]:
+    """``RECONNU`` (``ENNEMIS``: by enemies, the bonuses turn into maluses) or ``INCONNU``."""
     target = str(order.args[0])
-    char = replace(state.characters[target], recognised=order.verb == "RECONNU")
-    data = {"what": "recognised" if char.recognised else "unrecognised", **note(char)}
-    return with_character(state, char), [Event("mj_note", Audience.to(target), data)]
+    enemies = order.verb == "RECONNU" and len(order.args) > 1 and bool(order.args[1])
+    char = replace(state.characters[target], recognised=order.verb == "RECONNU", by_enemies=enemies)
+    what = "by_enemies" if enemies else "recognised" if char.recognised else "unrecognised"
+    return with_character(state, char), [Event("mj_note", Audience.to(target), {"what": what, **note(char)})]
+
+
+def edited(state: State, order: Order) -> Character:
+    """The character after ``TALENT <p> <talent> <n>`` or ``DON <p> +|-<don> [domaine]`` (not checked here)."""
+    char = state.characters[str(order.args[0])]
+    if order.verb == "TALENT":
+        talent, score = str(order.args[1]), int(order.args[2])
+        talents = {t: s for t, s in char.talents.items() if t != talent}
+        return replace(char, talents={**talents, talent: score} if score else talents)
+    sign, gift, domain = str(order.args[1]), str(order.args[2]), str(order.args[3])
+    gifts = {g: list(d) for g, d in char.gifts.items()}
+    if sign == "+":
+        gifts.setdefault(gift, [])
+        if domain:
+            gifts[gift].append(domain)
+        return replace(char, gifts=gifts, chance=char.chance + 1 if gift == CHANCE else char.chance)
+    if gift == CHANCE:
+        count = char.chance - 1
+        if count < 1:
+            gifts.pop(gift, None)
+        return replace(char, gifts=gifts, chance=max(count, 0), chance_used=min(char.chance_used, max(count, 0)))
+    if domain:
+        gifts[gift] = [d for d in gifts.get(gift, []) if d != domain]
+    if not domain or not gifts[gift]:
+        gifts.pop(gift, None)
+    return replace(char, gifts=gifts)
+
+
+def sheet_edit(state: State, order: Order) -> tuple[State, list[Event]]:
+    old = state.characters[str(order.args[0])]
+    char = edited(state, order)
+    data: dict[str, Any] = {"what": "talent" if order.verb == "TALENT" else "gift", **note(char)}
+    if order.verb == "TALENT":
+        data.update(talent=order.args[1], before=old.talents.get(str(order.args[1]), 0), score=order.args[2])
+    else:
+        data.update(sign=order.args[1], gift=order.args[2], domain=order.args[3])
+    return with_character(state, char), [Event("mj_note", Audience.to(char.player), data)]
 
 
 def prestige(state: State, order: Order) -> tuple[State, list[Event]]:

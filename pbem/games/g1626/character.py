@@ -40,6 +40,8 @@ class Character:
     prestige: int = 0
     recognised: bool = False
     """Set by the MJ (RECONNU/INCONNU): prestige bonuses apply only while the character is recognised."""
+    by_enemies: bool = False
+    """``RECONNU … ENNEMIS``: recognised by enemies, « les bonus peuvent parfois s'inverser pour devenir des malus »."""
     chance: int = 0
     """How many times the sheet takes « Chance inouïe »: the coups the character may avoid in the game."""
     pugnacity: int | None = None
@@ -61,10 +63,12 @@ def has_gift(char: Character, gift: str, domain: str | None = None) -> bool:
 
 
 def prestige_bonus(char: Character, talent: str) -> int:
-    """The prestige bonus on a talent test: only for the four social talents, only when recognised."""
+    """The prestige bonus on a talent test: only for the four social talents, only when recognised;
+    a malus of the same size when the MJ said the character is recognised by enemies."""
     if not char.recognised:
         return 0
-    return next((b for t, b in title_bonuses(char.prestige).items() if fold(t) == fold(talent)), 0)
+    bonus = next((b for t, b in title_bonuses(char.prestige).items() if fold(t) == fold(talent)), 0)
+    return -bonus if char.by_enemies else bonus
 
 
 def carac_value(char: Character, abbr: str) -> int:
@@ -129,6 +133,7 @@ def sheet(char: Character) -> dict[str, JSON]:
         "title_en": rank.en,
         "prestige_bonuses": [{"talent": t, "value": b} for t, b in bonuses.items()],
         "recognised": char.recognised,
+        "by_enemies": char.by_enemies,
         "robust": has_gift(char, ROBUST),
         "pv_max": hit_points(char),
         "pv": current_hit_points(char),

@@ -22,13 +22,20 @@ from pbem.core import (
     OrderSyntaxError,
     PlayerName,
 )
+from pbem.games.g1626.changes import edited
 from pbem.games.g1626.character import Character, chance_left, current_hit_points, has_gift, talent_names
+from pbem.games.g1626.checks import character_problems
 from pbem.games.g1626.state import Request, Side, State, character_names
 from pbem.games.g1626.tables import (
     CARAC_ALIASES,
     CARACS,
     CHANCE,
+    GIFTS,
     MARKSMAN,
+    MASTER,
+    NATURAL,
+    SPECIALIST,
+    STAR_GIFTS,
     TACTICIAN,
     TALENT_ALIASES,
 )
@@ -48,8 +55,11 @@ VERBS: dict[str, str] = {
     "blessure": "BLESSURE", "blesser": "BLESSURE", "degats": "BLESSURE", "wound": "BLESSURE", "damage": "BLESSURE",
     "soin": "SOIN", "soins": "SOIN", "soigner": "SOIN", "heal": "SOIN",
     "chance": "CHANCE", "luck": "CHANCE",
+    "talent": "TALENT", "skill": "TALENT",
+    "don": "DON", "gift": "DON",
 }
-MJ_VERBS = ("RECONNU", "INCONNU", "PRESTIGE", "SR", "LANCER", "REFUSER", "BLESSURE", "SOIN")
+MJ_VERBS = ("RECONNU", "INCONNU", "PRESTIGE", "SR", "LANCER", "REFUSER", "BLESSURE", "SOIN", "TALENT", "DON")
+ENEMY_WORDS = ("ennemis", "ennemi", "ennemies", "enemies", "enemy", "hostile", "hostiles")
 SR_WORD = re.compile(r"^(sr|dc)[=:]?(-?\d+)?$")
 SIGNED = re.compile(r"^([+-])(\d+)$")
 REF = re.compile(r"^(?:#|n°|no|n|num|numero)\.?(\d+)$")
@@ -502,9 +512,13 @@ def _parse_verb(state: State, player: PlayerName, verb: str, line: str, args: li
         return answer_order(state, verb, line, args)
     if verb in ("RECONNU", "INCONNU"):
         who, rest = target(state, args)
-        if rest:
-            raise _syntax(f"mot en trop : « {' '.join(rest)} »", f"unexpected words: '{' '.join(rest)}'")
-        return Order(verb, (who,), line)
+        enemies = verb == "RECONNU" and len(rest) == 1 and fold(rest[0]) in ENEMY_WORDS
+        if rest and not enemies:
+            raise _syntax(f"mot en trop : « {' '.join(rest)} » (RECONNU <personnage> [ENNEMIS])",
+                          f"unexpected words: '{' '.join(rest)}' (RECONNU <character> [ENNEMIS])")
+        return Order(verb, (who, True) if enemies else (who,), line)
+    if verb in ("TALENT", "DON"):
+        return sheet_edit_order(state, verb, line, args)
     if verb == "PRESTIGE":
         who, rest = target(state, args)
         return Order(verb, (who, *_prestige_change(rest)), line)
@@ -523,6 +537,69 @@ def _parse_verb(state: State, player: PlayerName, verb: str, line: str, args: li
     if args:
         raise _syntax(f"{verb} s'écrit seul", f"{verb} takes no argument")
     return Order(verb, (), line)
+
+
+def sheet_edit_order(state: State, verb: str, line: str, args: Sequence[str]) -> Order:
+    """``TALENT Armand Escrime +1`` (« perfectibles à force d'entraînement ») or ``DON Armand -Riche maîtresse…``:
+    refused when the sheet would break a rule of chapter I."""
+    who, rest = target(state, args)
+    char = state.characters[who]
+    order = Order(verb, _talent_change(char, rest) if verb == "TALENT" else _gift_change(state, char, rest), line)
+    order = Order(verb, (who, *order.args), line)
+    problems = character_problems(edited(state, order), {})
+    if problems:
+        raise _refused("la fiche ne le permet pas : " + " ; ".join(p.msg.fr for p in problems),
+                       "the sheet does not allow it: " + "; ".join(p.msg.en for p in problems))
+    return order
+
+
+def _talent_change(char: Character, rest: Sequence[str]) -> tuple[JSON, ...]:
+    tokens = _joined_signs(rest)
+    example = "TALENT Armand Escrime +1 (ou -1, ou =8)"
+    change = re.fullmatch(r"([+=-]?)(\d+)", tokens[-1]) if len(tokens) > 1 else None
+    if change is None:
+        raise _syntax(f"TALENT <personnage> <talent> +n, -n ou =n : « {example} »",
+                      f"TALENT <character> <talent> +n, -n or =n: '{example}'")
+    name = " ".join(tokens[:-1])
+    aliased = TALENT_ALIASES.get(fold(name), name)
+    try:
+        talent = match_name(aliased, talent_names(char), what=Msg("talent", "talent"))
+    except OrderSyntaxError:  # « un talent spécifique ne figurant pas dans cette liste, en accord avec le MJ »
+        talent = " ".join(name.split())
+    old = next((s for t, s in char.talents.items() if fold(t) == fold(talent)), 0)
+    talent = next((t for t in char.talents if fold(t) == fold(talent)), talent)
+    sign, amount = change.group(1), int(change.group(2))
+    score = old + amount if sign == "+" else old - amount if sign == "-" else amount
+    if score < 0:
+        raise _refused(f"{talent} ne peut descendre sous 0 ({old} {sign} {amount})",
+                       f"{talent} cannot go below 0 ({old} {sign} {amount})")
+    return (talent, score)
+
+
+def _gift_change(state: State, char: Character, rest: Sequence[str]) -> tuple[JSON, ...]:
+    tokens = list(rest)
+    example = "DON Armand +Spécialiste Latin, ou DON Armand -Riche maîtresse ou Riche amant"
+    if tokens and tokens[0] in ("+", "-"):
+        tokens = [tokens[0] + tokens[1], *tokens[2:]] if len(tokens) > 1 else tokens
+    if not tokens or tokens[0][:1] not in "+-" or len(tokens[0]) < 2:
+        raise _syntax(f"DON <personnage> +<don> [domaine] ou -<don> : « {example} »",
+                      f"DON <character> +<gift> [domain] or -<gift>: '{example}'")
+    sign, tokens = tokens[0][0], [tokens[0][1:], *tokens[1:]]
+    gift, domain_tokens = take_name(tokens, [*GIFTS, *state.extra_gifts], what=Msg("don", "gift"))
+    domain = " ".join(domain_tokens)
+    if gift == NATURAL and domain:
+        domain = CARAC_ALIASES.get(fold(domain)) or domain
+    elif gift in (SPECIALIST, MASTER) and domain:
+        domain = match_name(TALENT_ALIASES.get(fold(domain), domain), list(char.talents), what=Msg("talent", "talent"))
+    if sign == "+" and gift in char.gifts and gift not in STAR_GIFTS:
+        raise _refused(f"{char.name} a déjà « {gift} », qui ne se prend qu'une fois",
+                       f"{char.name} already has '{gift}', which is taken once only")
+    if sign == "-" and (gift not in char.gifts or (domain and fold(domain) not in {fold(d) for d in char.gifts[gift]})):
+        held = f" en {domain}" if domain else ""
+        raise _refused(f"{char.name} n'a pas « {gift} »{held}", f"{char.name} does not have '{gift}'{' in ' + domain if domain else ''}")
+    if sign == "-" and domain:
+        domain = next(d for d in char.gifts[gift] if fold(d) == fold(domain))
+    return (sign, gift, domain)
 
 
 def request_of(state: State, number: int) -> Request:

@@ -73,7 +73,9 @@ def _score(state: State, side: Side) -> dict[str, JSON]:
         prestige = prestige_bonus(char, side.talent) if side.talent else 0
         if prestige:
             rank = title(char.prestige)
-            bonuses.append({"fr": f"prestige, {rank.fr}", "en": f"prestige, {rank.en}", "value": prestige})
+            foes_fr, foes_en = (", face à des ennemis", ", before enemies") if char.by_enemies else ("", "")
+            bonuses.append({"fr": f"prestige, {rank.fr}{foes_fr}", "en": f"prestige, {rank.en}{foes_en}",
+                            "value": prestige})
         if side.aimed:
             bonuses.append({"fr": f"{MARKSMAN.lower()}, visée", "en": "marksman, aimed", "value": MARKSMAN_BONUS})
         if side.foiling:

@@ -110,6 +110,8 @@ class Ruleset1626:
             return changes.care(state, order)
         if verb == "CHANCE":
             return changes.luck(state, player, order)
+        if verb in ("TALENT", "DON"):
+            return changes.sheet_edit(state, order)
         return None
 
     # --- tests: requests, answers, rolls ---

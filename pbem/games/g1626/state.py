@@ -81,6 +81,8 @@ class State:
     opposed_ties: str = "defender"
     requests: list[Request] = field(default_factory=list)
     history: list[TestRecord] = field(default_factory=list)
+    extra_gifts: list[str] = field(default_factory=list)
+    """The option ``extra_gifts``: gifts the MJ adds to the rules' list (``DON`` may give them)."""
 
 
 def new_state(roster: Sequence[Seat], options: Mapping[str, Any]) -> State:
@@ -99,7 +101,7 @@ def new_state(roster: Sequence[Seat], options: Mapping[str, Any]) -> State:
     if refused:
         raise SetupError(Msg("\n".join(m.fr for m in refused), "\n".join(m.en for m in refused)))
     return State(characters, [s.name for s in roster], bool(options["secret_tests"]), sr_by=str(options["sr_by"]),
-                 opposed_ties=str(options["opposed_ties"]))
+                 opposed_ties=str(options["opposed_ties"]), extra_gifts=list(options["extra_gifts"]))
 
 
 def character_names(state: State) -> dict[str, PlayerName]:

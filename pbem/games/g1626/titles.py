@@ -52,7 +52,7 @@ def action_title(state: State, player: PlayerName, order: Order, viewer: PlayerN
         return Msg(f"Demande de test n° {number} {de(name)} : refusée", f"Test request no. {number} {_en_of(name)}: refused")
     if number is not None:
         return Msg(f"Test n° {number} {de(name)}{tag}", f"Test no. {number} {_en_of(name)}{tag}")
-    words = {"FICHE": ("Fiche", "Sheet"), "HISTORIQUE": ("Tests", "Tests"), "BLESSURE": ("Blessure", "Wound"),
+    words = {"FICHE": ("Fiche", "Sheet"), "TALENT": ("Talent", "Talent"), "DON": ("Dons", "Gifts"), "HISTORIQUE": ("Tests", "Tests"), "BLESSURE": ("Blessure", "Wound"),
              "SOIN": ("Soins", "Care"), "CHANCE": ("Chance inouïe", "Chance inouïe"),
              "PRESTIGE": ("Prestige", "Prestige"), "RECONNU": ("Reconnaissance", "Recognition"),
              "INCONNU": ("Reconnaissance", "Recognition")}
@@ -123,8 +123,14 @@ def help_lines(state: State, player: PlayerName, valid_caracs: str) -> list[Orde
                       Msg("retirer ou rendre des points de vie", "take away or give back hit points")),
             OrderHelp("RECONNU <personnage>", Msg("le personnage est reconnu : ses bonus de prestige s'appliquent",
                                                   "the character is recognised: prestige bonuses apply")),
+            OrderHelp("RECONNU <personnage> ENNEMIS", Msg("reconnu par des ennemis : les bonus de prestige deviennent des malus",
+                                                          "recognised by enemies: prestige bonuses turn into maluses")),
             OrderHelp("INCONNU <personnage>", Msg("le personnage n'est plus reconnu : plus de bonus de prestige",
                                                   "the character is no longer recognised: no prestige bonus")),
+            OrderHelp("TALENT <personnage> <talent> +n|-n|=n", Msg("faire progresser (ou changer) un talent",
+                                                                   "improve (or change) a talent")),
+            OrderHelp("DON <personnage> +<don> [domaine] / -<don>", Msg("donner ou retirer un don (contraintes vérifiées)",
+                                                                        "give or take away a gift (constraints checked)")),
             OrderHelp("PRESTIGE <personnage> +n|-n|=n", Msg("ajuster (ou fixer, =n) le prestige",
                                                             "adjust (or set, =n) the prestige")),
         ]
