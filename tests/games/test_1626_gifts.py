@@ -260,7 +260,7 @@ def test_R6_DON_gives_a_gift_when_its_constraints_hold() -> None:
 def test_R7_le_prestige_devient_negatif_si_le_personnage_est_reconnu_par_ses_ennemis() -> None:
     state, events, _ = run(game(prestige=600), "RECONNU Armand ENNEMIS", player=MJ)
     assert Renderer("1626", "fr").event_text(events[0]) == (
-        "Le MJ indique qu'Armand de Sillègue est reconnu par des ennemis : "
+        "Le MJ indique qu'Armand de Sillègue est un personnage reconnu par des ennemis : "
         "les bonus de prestige (Homme de confiance) deviennent des malus.")
     e = result(state, "TEST Baratin CH SR 15", 5)
     assert e["total"] == 5 + 4 - 1 + 5
