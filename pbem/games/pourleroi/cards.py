@@ -144,6 +144,12 @@ def label(material: Material, card: str, lang: str = "fr") -> str:
     return f"{'King' if lang == 'en' else 'Roi'} {number} ({symbols})"
 
 
+def in_file_order(material: Material, cards: list[str] | tuple[str, ...]) -> list[str]:
+    """Cards sorted as the file lists them: ministry by ministry and letter by letter, then King, then Gold."""
+    order = {c: i for i, c in enumerate(material.all_cards())}
+    return sorted(cards, key=order.__getitem__)
+
+
 def card_data(material: Material, card: str) -> dict[str, Any]:
     """A card as event and view data: id, kind, labels in both languages, and its figures."""
     kind = material.kind(card)

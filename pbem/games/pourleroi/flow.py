@@ -22,7 +22,7 @@ from pbem.dice import Dice
 from pbem.games.pourleroi import auction as A
 from pbem.games.pourleroi import gift as G
 from pbem.games.pourleroi import king as K
-from pbem.games.pourleroi.cards import card_data, ministry_data
+from pbem.games.pourleroi.cards import card_data, in_file_order, ministry_data
 from pbem.games.pourleroi.scoring import final_result
 from pbem.games.pourleroi.state import GIFT, OVER, State
 
@@ -52,7 +52,8 @@ def step_kind(state: State) -> str | None:
         return KING
     if state.phase == GIFT:
         r = state.round
-        assert r is not None
+        if r is None:  # only before the set-up's `advance`
+            return None
         return PLACE if r.drawn is not None else PICK
     return BID
 
@@ -162,7 +163,8 @@ def finish(state: State, ev: list[Event]) -> State:
         "players": [{"player": p, "points": result.points[p], "gold": result.gold[p],
                      "primaries": result.primaries[p], "offices": result.offices[p]} for p in result.ranking],
         "winners": list(result.winners), "decided_by": result.decided_by, "secondary": state.secondary,
-        "hands": {p: [card_data(state.material, c) for c in state.hands[p]] for p in state.seats}}))
+        "hands": [{"player": p, "cards": [card_data(state.material, c) for c in in_file_order(state.material, state.hands[p])]}
+                  for p in state.seats]}))
     return replace(state, phase=OVER, result=result)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from pbem.core import Audience, Event, replace
 from pbem.dice import Dice
-from pbem.games.pourleroi.cards import KING, Material, card_data
+from pbem.games.pourleroi.cards import KING, Material, card_data, in_file_order
 from pbem.games.pourleroi.state import AUCTION, CENTRE, KEEP, NEUTRAL, Auction, KingToPlay, Round, State
 
 
@@ -167,8 +167,8 @@ def next_round_or_auction(state: State, dice: Dice, ev: list[Event]) -> State:
     opener = state.left_of(r.donor)
     ev.append(Event("gift_over", Audience.public(), {
         "rounds": r.number, "neutral": len(pile), "opener": opener,
-        "hands": {p: len(state.hands[p]) for p in state.seats}}))
-    ev.extend(Event("your_hand", Audience.to(p), {"cards": [card_data(state.material, c) for c in state.hands[p]]})
+        "hands": [{"player": p, "count": len(state.hands[p])} for p in state.seats]}))
+    ev.extend(Event("your_hand", Audience.to(p), {"cards": [card_data(state.material, c) for c in in_file_order(state.material, state.hands[p])]})
               for p in state.seats)
     return replace(state, round=None, neutral=(), phase=AUCTION, auction=Auction(pile, len(pile), opener=opener))
 

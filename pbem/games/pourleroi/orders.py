@@ -26,7 +26,7 @@ from pbem.games.pourleroi.state import CENTRE, KEEP, NEUTRAL, State
 from pbem.names import fold, match_keyword
 
 VERBS: dict[str, str] = {
-    "garder": F.KEEP_V, "garde": F.KEEP_V, "keep": F.KEEP_V,
+    "garder": F.KEEP_V, "keep": F.KEEP_V,
     "neutre": F.NEUTRAL_V, "neutral": F.NEUTRAL_V,
     "centre": F.CENTRE_V, "center": F.CENTRE_V,
     "choix": F.CHOOSE_V, "choisir": F.CHOOSE_V, "choose": F.CHOOSE_V, "pick": F.CHOOSE_V, "prendre": F.CHOOSE_V,
