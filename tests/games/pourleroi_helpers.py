@@ -142,3 +142,72 @@ def round_trip(st: State) -> State:
 
 __all__ = ["MJ", "NAMES", "PUBLIC", "SEED", "arrange", "auction_of", "begin", "card_ids", "fresh", "kinds",
            "of_kind", "play_game", "refused", "round_trip", "step", "viewers"]
+
+
+class Knowledge:
+    """Who may know which card, followed from the true states only (an oracle independent of the events).
+
+    Secret to a player: the cards he kept (from the deck into his own hand during his gift round), the
+    card he has just drawn, the cards he put into the neutral pile.  Secret to everyone: the cards
+    removed at set-up.  Public: every card seen in the centre, on sale, paid in Gold, played as a King
+    card, taken from the centre or bought (a card entering a hand any other way), and every hand at the end.
+    """
+
+    def __init__(self, first: State):
+        self.public: set[str] = set()
+        self.secret: dict[str, set[str]] = {p: set() for p in first.seats}
+        self.hidden: set[str] = set(first.removed)
+        self.update(None, first)
+
+    def update(self, before: State | None, after: State) -> None:
+        r, a = after.round, after.auction
+        self.public |= set(r.centre) if r is not None else set()
+        self.public |= {a.current} if a is not None and a.current is not None else set()
+        self.public |= {*after.kings_played, *(k.card for k in after.kings_pending), *after.discard_up,
+                        *(s.card for s in after.sales)}
+        if before is not None:
+            donor = before.round.donor if before.round is not None else None
+            for p in after.seats:
+                for c in set(after.hands[p]) - set(before.hands[p]):
+                    from_deck = c in before.deck or (before.round is not None and before.round.drawn == c)
+                    (self.secret[p] if p == donor and from_deck else self.public).add(c)
+        if r is not None and r.drawn is not None:
+            self.secret[r.donor].add(r.drawn)
+        for c, p in after.neutral_by.items():
+            self.secret[p].add(c)
+        if after.over:
+            self.public |= {c for p in after.seats for c in after.hands[p]}
+
+    def forbidden(self, viewer: str) -> set[str]:
+        """The cards ``viewer`` (a player, or PUBLIC for the forum) must not be told about now."""
+        out = set(self.hidden)
+        for p, cards in self.secret.items():
+            if p != viewer:
+                out |= cards
+        return out - self.public
+
+
+def leaks(steps: Sequence[tuple[State | None, list[Event], State]]) -> list[str]:
+    """Every card an event or a view tells a player (or the forum) who may not know it."""
+    ruleset = RULESET
+    first = steps[0][2]
+    ids = set(first.material.all_cards())
+    know = Knowledge(first)
+    out: list[str] = []
+    for i, (before, ev, after) in enumerate(steps):
+        if before is not None:
+            know.update(before, after)
+        for w in [*after.seats, PUBLIC]:
+            banned = know.forbidden(w)
+            for e in ev:
+                if e.kind == "final_scores" or e.audience.kind == "mj" or not (
+                        e.audience.kind == "public" or w in e.audience.players):
+                    continue
+                bad = card_ids(dict(e.data), ids) & banned
+                if bad:
+                    out.append(f"step {i}: {e.kind} tells {w} about {sorted(bad)}")
+            if not after.over:
+                bad = card_ids(ruleset.view(after, w), ids) & banned
+                if bad:
+                    out.append(f"step {i}: the view of {w} shows {sorted(bad)}")
+    return out
