@@ -5,8 +5,8 @@
 (or from the ruling the documentation gives for it), never read back from the code.
 
 Cards of the shipped file used here: Guerre (GUE) A1 B3 C2 D4 E1 F2 G3 H1 I2, Marine (MAR) A2 B1 C3
-D2 E4 F1 G2 H3 I1, Finances (FIN) A1 B2 C4 D1 E3 F2 G1 H3 I2; King cards ROI-01 to 06 « ±1 », 07 to 12
-« ±1 ±1 », 13 to 15 « +1 -1 »; Gold OR-01 to 13 worth 1, OR-14 to 26 worth 2, OR-27 to 39 worth 3.
+D2 E4 F1 G2 H3 I1, Finances (FIN) A1 B2 C4 D1 E3 F2 G1 H3 I2; King cards ROI-01 to 06 « ±1 », 07 to 12
+« ±1 ±1 », 13 to 15 « +1 -1 »; Gold OR-01 to 13 worth 1, OR-14 to 26 worth 2, OR-27 to 39 worth 3.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def test_s19_s35_a_king_card_taken_from_the_centre_is_played_at_once_and_leaves_
     assert F.step_kind(st) == "king" and st.kings_pending[0].player == "Blaise"
     assert "ROI-13" not in st.hands["Blaise"]
     assert [(p.player, p.kind) for p in RULESET.prompts(st)] == [("Blaise", "king")]
-    st, ev = step(st, {"Blaise": ["ROI Guerre + Marine -"]})  # « +1 -1 »: raise one office, lower another
+    st, ev = step(st, {"Blaise": ["ROI Guerre + Marine -"]})  # « +1 -1 »: raise one office, lower another
     assert st.offices["GUE"] == 4 and st.offices["MAR"] == 2
     assert st.kings_played == ("ROI-13",) and "ROI-13" not in st.hands["Blaise"]
     assert of_kind(ev, "king_played")[0].audience.kind == "public"
@@ -489,7 +489,7 @@ def test_s03_s40_at_two_players_secondary_offices_are_ignored():
     res = _final(2, {"Anne": ["GUE-D"], "Blaise": ["GUE-A"]}, offices={"GUE": 6})
     assert res.standings[0].secondary is None and res.points == {"Anne": 6, "Blaise": 0}
     three = _final(3, {"Anne": ["GUE-D"], "Blaise": ["GUE-A"]}, offices={"GUE": 6})
-    assert three.points == {"Anne": 6, "Blaise": 3, "Claude": 0}  # « à plus de deux joueurs »
+    assert three.points == {"Anne": 6, "Blaise": 3, "Claude": 0}  # « à plus de deux joueurs »
 
 
 def test_s29_gold_in_hand_breaks_a_final_tie_and_only_then():
@@ -515,7 +515,7 @@ def test_s29_after_gold_ties_go_to_the_most_primary_offices_then_the_victory_is_
 def test_orders_are_refused_with_a_reason_outside_their_step():
     st, _ = begin(arrange(3, deck=["GUE-A", "GUE-B", "GUE-C", "GUE-D", "MAR-A"]))
     refused(st, "Blaise", "CHOIX 1", OrderNotAllowedError, "aucune décision")
-    refused(st, "Anne", "ENCHERE 2", OrderNotAllowedError, "attendu : GARDER, NEUTRE ou CENTRE")
+    refused(st, "Anne", "ENCHERE 2", OrderNotAllowedError, "attendu : GARDER, NEUTRE ou CENTRE")
     refused(st, "Anne", "GARDRE", OrderAmbiguousError, "GARDER")
     refused(st, "Anne", "CENTRE", OrderNotAllowedError, "une seule destination", accepted=[parse(st, "Anne", "GARDER")])
     refused(st, "@mj", "GARDER", OrderNotAllowedError, "POUR")
@@ -548,4 +548,4 @@ def test_a_standing_bid_for_a_card_in_another_hand_is_accepted_silently():
     st, _ = auction_of(st, ["GUE-C"], opener="Anne")
     assert parse(st, "Anne", "ENCHERE Guerre A 2").args == ("GUE-A", 2, "")
     refused(st, "Anne", "ENCHERE Guerre Z 2", OrderAmbiguousError, "vouliez-vous dire Guerre C (2)")
-    refused(st, "Anne", "ENCHERE Pirates Q 2", OrderSyntaxError, "carte inconnue « Pirates »")
+    refused(st, "Anne", "ENCHERE Pirates Q 2", OrderSyntaxError, "carte inconnue « Pirates »")

@@ -81,7 +81,7 @@ def test_whole_game_by_mail_conserves_cards_keeps_secrets_and_replays_byte_for_b
 def _no_secret_in_mails(d, records, states) -> None:
     """No Government or King card secret to a player is named in another player's mail or in a forum post.
 
-    (Gold cards are named by value only, « Or 2 », which says nothing of a particular card: the API-level
+    (Gold cards are named by value only, « Or 2 », which says nothing of a particular card: the API-level
     test checks them by id.)  The final step shows every hand and is left out.
     """
     material = states[0].material

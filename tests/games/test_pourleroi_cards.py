@@ -42,24 +42,24 @@ def _error(doc: dict) -> str:
 
 
 @pytest.mark.parametrize("change, expected", [
-    (lambda d: d["ministere"][0].update(valeur=3), "essai.toml : [[ministere]] n° 1 : clé inconnue « valeur »"),
-    (lambda d: d["ministere"][1].pop("cartes"), "ministère MAR : la clé « cartes » manque"),
-    (lambda d: d["ministere"][0]["cartes"].update(a=2), "ministère GUE : lettre « a » : une seule majuscule"),
-    (lambda d: d["ministere"][0]["cartes"].update(B=0), "ministère GUE, carte B : la valeur doit être un entier d'au moins 1"),
-    (lambda d: d["ministere"][2].update(code="GUE"), "ministère GUE : code en double"),
-    (lambda d: d["ministere"][2].update(code="Finances"), "code « Finances » : 2 à 4 majuscules"),
-    (lambda d: d["ministere"][5].update(joueurs=6), "« joueurs » vaut au plus 5 (trouvé 6)"),
-    (lambda d: d["roi"][0].update(symboles=["×2"]), "[[roi]] n° 1 : symbole « ×2 » illisible"),
-    (lambda d: d["roi"][0].update(symboles=["+1 ZZZ"]), "le symbole « +1 ZZZ » nomme un ministère inconnu"),
+    (lambda d: d["ministere"][0].update(valeur=3), "essai.toml : [[ministere]] n° 1 : clé inconnue « valeur »"),
+    (lambda d: d["ministere"][1].pop("cartes"), "ministère MAR : la clé « cartes » manque"),
+    (lambda d: d["ministere"][0]["cartes"].update(a=2), "ministère GUE : lettre « a » : une seule majuscule"),
+    (lambda d: d["ministere"][0]["cartes"].update(B=0), "ministère GUE, carte B : la valeur doit être un entier d'au moins 1"),
+    (lambda d: d["ministere"][2].update(code="GUE"), "ministère GUE : code en double"),
+    (lambda d: d["ministere"][2].update(code="Finances"), "code « Finances » : 2 à 4 majuscules"),
+    (lambda d: d["ministere"][5].update(joueurs=6), "« joueurs » vaut au plus 5 (trouvé 6)"),
+    (lambda d: d["roi"][0].update(symboles=["×2"]), "[[roi]] n° 1 : symbole « ×2 » illisible"),
+    (lambda d: d["roi"][0].update(symboles=["+1 ZZZ"]), "le symbole « +1 ZZZ » nomme un ministère inconnu"),
     (lambda d: d["roi"][1].update(symboles=["+1 GUE", "-1 GUE"]), "chaque symbole d'une carte change une fonction différente"),
-    (lambda d: d["or"][1].update(valeur=1), "[[or]] n° 2 : la valeur 1 est déjà décrite plus haut"),
-    (lambda d: d["or"][0].update(nombre=0), "[[or]] n° 1 : « nombre » doit valoir au moins 1 (trouvé 0)"),
-    (lambda d: d["preparation"].pop("3"), "[preparation] à 3 joueurs : la ligne « 3 = { or_par_valeur = …, hasard = … } » manque"),
-    (lambda d: d["preparation"].update({"6": {"or_par_valeur": 0, "hasard": 0}}), "[preparation] : ligne « 6 » inconnue"),
+    (lambda d: d["or"][1].update(valeur=1), "[[or]] n° 2 : la valeur 1 est déjà décrite plus haut"),
+    (lambda d: d["or"][0].update(nombre=0), "[[or]] n° 1 : « nombre » doit valoir au moins 1 (trouvé 0)"),
+    (lambda d: d["preparation"].pop("3"), "[preparation] à 3 joueurs : la ligne « 3 = { or_par_valeur = …, hasard = … } » manque"),
+    (lambda d: d["preparation"].update({"6": {"or_par_valeur": 0, "hasard": 0}}), "[preparation] : ligne « 6 » inconnue"),
     (lambda d: d["preparation"]["2"].update(or_par_valeur=14),
-     "[preparation] à 2 joueurs : il faudrait retirer 14 cartes Or de valeur 1, il n'y en a que 13"),
+     "[preparation] à 2 joueurs : il faudrait retirer 14 cartes Or de valeur 1, il n'y en a que 13"),
     (lambda d: d["preparation"]["2"].update(hasard=85), "il resterait 2 cartes dans la pioche, moins qu'un tour de don (3 cartes)"),
-    (lambda d: d.update(jokers=[]), "essai.toml : clé inconnue « jokers »"),
+    (lambda d: d.update(jokers=[]), "essai.toml : clé inconnue « jokers »"),
 ])
 def test_a_wrong_card_file_is_refused_with_the_entry_and_the_reason(change, expected):
     doc = _shipped()
@@ -70,7 +70,7 @@ def test_a_wrong_card_file_is_refused_with_the_entry_and_the_reason(change, expe
 def test_a_toml_syntax_error_names_the_file_and_the_line(tmp_path):
     bad = tmp_path / "mes-cartes.toml"
     bad.write_text("[[ministere]]\ncode = \"GUE\n", encoding="utf-8")
-    with pytest.raises(C.CardFileError, match=r"mes-cartes.toml : TOML invalide .*line 2"):
+    with pytest.raises(C.CardFileError, match=r"mes-cartes.toml : TOML invalide .*line 2"):
         C.load(bad)
 
 
@@ -94,7 +94,7 @@ def test_a_missing_or_broken_file_stops_the_set_up_with_a_clear_message(tmp_path
     (tmp_path / "neg.toml").write_text(doc, encoding="utf-8")
     with pytest.raises(SetupError) as e:
         RULESET.setup([Seat(p) for p in NAMES[:3]], {"cards": str(tmp_path / "neg.toml")}, Dice(SEED, "setup"))
-    assert "« hasard » doit valoir au moins 0 (trouvé -1)" in e.value.msg.fr
+    assert "« hasard » doit valoir au moins 0 (trouvé -1)" in e.value.msg.fr
 
 
 def test_fixed_ministry_symbols_are_played_without_a_choice(tmp_path):
@@ -113,11 +113,11 @@ def test_fixed_ministry_symbols_are_played_without_a_choice(tmp_path):
 
 
 @pytest.mark.parametrize("options, fragment", [
-    ({"seating": "north"}, "seating : draw ou roster"),
+    ({"seating": "north"}, "seating : draw ou roster"),
     ({"default_placement": ["centre", "centre", "garder"]}, "default_placement"),
-    ({"unpayable_bids": "maybe"}, "unpayable_bids : refuse ou accept"),
+    ({"unpayable_bids": "maybe"}, "unpayable_bids : refuse ou accept"),
     ({"wait_for_all_bidders": "yes"}, "wait_for_all_bidders"),
-    ({"colour": "red"}, "option inconnue « colour »"),
+    ({"colour": "red"}, "option inconnue « colour »"),
 ])
 def test_bad_options_are_refused_at_set_up(options, fragment):
     with pytest.raises(SetupError) as e:

@@ -78,7 +78,7 @@ def test_a_whole_sale_through_the_rules_matches_the_open_auction(values, opener)
 
 
 def test_the_random_card_lost_after_a_failed_payment_is_uniform_within_three_sigma():
-    """« lui prend une carte au hasard »: over 600 seeds, each of 4 cards is lost about 150 times."""
+    """« lui prend une carte au hasard »: over 600 seeds, each of 4 cards is lost about 150 times."""
     hand = ["MAR-A", "MAR-B", "MAR-C", "OR-01"]
     base = arrange(2, hands={"Anne": hand, "Blaise": ["OR-14"]}, unpayable_bids="accept")
     base, _ = auction_of(base, ["GUE-D"], opener="Anne")

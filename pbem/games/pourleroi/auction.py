@@ -2,13 +2,13 @@
 
 Each player sends a maximum for the card (``ENCHERE <n>``, or ``PASSE``: 0).  `proxy_result` gives what
 an open ascending auction with those private maxima gives: the price called rises one by one, a player
-leaves for good when it passes his maximum (« Passer retire définitivement de l'enchère en cours »), and
+leaves for good when it passes his maximum (« Passer retire définitivement de l'enchère en cours »), and
 the last one in buys at the price where the next-to-last left, that is one more than the second
 highest maximum, capped at his own; when every remaining player leaves at the same price, the first
 of them in seat order from the opener keeps the card at their common maximum.
 
-Payment: « Une carte Gouvernement ou Roi se paie avec des cartes Or ; une carte Or se paie en
-défaussant un nombre de cartes de sa main. »  No change is given for Gold.  A winner who cannot pay
+Payment: « Une carte Gouvernement ou Roi se paie avec des cartes Or ; une carte Or se paie en
+défaussant un nombre de cartes de sa main. »  No change is given for Gold.  A winner who cannot pay
 pays nothing; the player at his left takes one of his cards at random and discards it face down; the
 same card is sold again without him (here: at once, from the other players' maxima, which did not change).
 """
@@ -160,7 +160,7 @@ def settle(state: State, bids: Mapping[str, Bid], dice: Dice, ev: list[Event]) -
 
 
 def _default(state: State, player: str, price: int, dice: Dice, ev: list[Event]) -> State:
-    """« Il ne paie rien, mais le joueur à sa gauche lui prend une carte au hasard et la défausse face cachée. »"""
+    """« Il ne paie rien, mais le joueur à sa gauche lui prend une carte au hasard et la défausse face cachée. »"""
     taker = state.left_of(player)
     hand = state.hands[player]
     lost = dice.choice(hand, f"card taken from {player}") if hand else None

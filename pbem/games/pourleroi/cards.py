@@ -183,20 +183,20 @@ def load(path: str | Path | None = None) -> Material:
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as e:
-        raise CardFileError(f"fichier de cartes {file} illisible : {e.strerror or e}") from None
+        raise CardFileError(f"fichier de cartes {file} illisible : {e.strerror or e}") from None
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise CardFileError(f"{file.name} : TOML invalide ({e})") from None
+        raise CardFileError(f"{file.name} : TOML invalide ({e})") from None
     return parse(doc, file.name)
 
 
 def _need(entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in entry:
-        raise CardFileError(f"{where} : la clé « {key} » manque")
+        raise CardFileError(f"{where} : la clé « {key} » manque")
     value = entry[key]
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise CardFileError(f"{where} : « {key} » a une valeur de type inattendu ({value!r})")
+        raise CardFileError(f"{where} : « {key} » a une valeur de type inattendu ({value!r})")
     return value
 
 
@@ -205,65 +205,65 @@ def _count(entry: Mapping[str, Any], key: str, where: str, *, default: int | Non
         return default
     value = _need(entry, key, int, where)
     if value < low:
-        raise CardFileError(f"{where} : « {key} » doit valoir au moins {low} (trouvé {value})")
+        raise CardFileError(f"{where} : « {key} » doit valoir au moins {low} (trouvé {value})")
     return int(value)
 
 
 def _only(entry: Mapping[str, Any], keys: set[str], where: str) -> None:
     unknown = sorted(set(entry) - keys)
     if unknown:
-        raise CardFileError(f"{where} : clé inconnue « {unknown[0]} » (clés permises : {', '.join(sorted(keys))})")
+        raise CardFileError(f"{where} : clé inconnue « {unknown[0]} » (clés permises : {', '.join(sorted(keys))})")
 
 
 def _players(entry: Mapping[str, Any], where: str, default: int = MIN_PLAYERS) -> int:
     n = _count(entry, "joueurs", where, default=default, low=MIN_PLAYERS)
     if n > MAX_PLAYERS:
-        raise CardFileError(f"{where} : « joueurs » vaut au plus {MAX_PLAYERS} (trouvé {n})")
+        raise CardFileError(f"{where} : « joueurs » vaut au plus {MAX_PLAYERS} (trouvé {n})")
     return n
 
 
 def _ministries(doc: Mapping[str, Any], src: str) -> tuple[list[Ministry], dict[str, int], dict[str, int]]:
     entries = doc.get("ministere")
     if not isinstance(entries, list) or not entries:
-        raise CardFileError(f"{src} : aucun [[ministere]]")
+        raise CardFileError(f"{src} : aucun [[ministere]]")
     ministries: list[Ministry] = []
     government: dict[str, int] = {}
     players: dict[str, int] = {}
     keys = {"code", "nom", "nom_en", "couleur", "couleur_en", "joueurs", "cartes", "joueurs_cartes"}
     for i, e in enumerate(entries, 1):
-        where = f"{src} : [[ministere]] n° {i}"
+        where = f"{src} : [[ministere]] n° {i}"
         _only(e, keys, where)
         code = _need(e, "code", str, where)
         if not re.fullmatch(r"[A-Z]{2,4}", code) or code in ("ROI", "OR"):
-            raise CardFileError(f"{where} : code « {code} » : 2 à 4 majuscules sans accent, ni ROI ni OR")
-        where = f"{src} : ministère {code}"
+            raise CardFileError(f"{where} : code « {code} » : 2 à 4 majuscules sans accent, ni ROI ni OR")
+        where = f"{src} : ministère {code}"
         if any(m.code == code for m in ministries):
-            raise CardFileError(f"{where} : code en double")
+            raise CardFileError(f"{where} : code en double")
         fr, colour = _need(e, "nom", str, where), _need(e, "couleur", str, where)
         en = _need(e, "nom_en", str, where) if "nom_en" in e else fr
         colour_en = _need(e, "couleur_en", str, where) if "couleur_en" in e else colour
         m = Ministry(code, fr, en, colour, colour_en, _players(e, where))
         cards = _need(e, "cartes", dict, where)
         if not cards:
-            raise CardFileError(f"{where} : « cartes » est vide")
+            raise CardFileError(f"{where} : « cartes » est vide")
         for letter, value in cards.items():
             if not re.fullmatch(r"[A-Z]", letter):
-                raise CardFileError(f"{where} : lettre « {letter} » : une seule majuscule de A à Z")
+                raise CardFileError(f"{where} : lettre « {letter} » : une seule majuscule de A à Z")
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise CardFileError(f"{where}, carte {letter} : la valeur doit être un entier d'au moins 1 "
+                raise CardFileError(f"{where}, carte {letter} : la valeur doit être un entier d'au moins 1 "
                                     f"(trouvé {value!r})")
             government[f"{code}-{letter}"] = value
             if m.players > MIN_PLAYERS:
                 players[f"{code}-{letter}"] = m.players
         overrides = e.get("joueurs_cartes", {})
         if not isinstance(overrides, dict):
-            raise CardFileError(f"{where} : « joueurs_cartes » doit être une table lettre = nombre de joueurs")
+            raise CardFileError(f"{where} : « joueurs_cartes » doit être une table lettre = nombre de joueurs")
         for letter, n in overrides.items():
             if letter not in cards:
-                raise CardFileError(f"{where} : « joueurs_cartes » nomme la lettre {letter}, absente de « cartes »")
+                raise CardFileError(f"{where} : « joueurs_cartes » nomme la lettre {letter}, absente de « cartes »")
             n = _players({"joueurs": n}, f"{where}, carte {letter}")
             if n < m.players:
-                raise CardFileError(f"{where}, carte {letter} : {n} joueurs, moins que le ministère ({m.players})")
+                raise CardFileError(f"{where}, carte {letter} : {n} joueurs, moins que le ministère ({m.players})")
             players[f"{code}-{letter}"] = n
         ministries.append(m)
     return ministries, government, players
@@ -273,22 +273,22 @@ def _kings(doc: Mapping[str, Any], src: str, codes: set[str]) -> tuple[dict[str,
     kings: dict[str, str] = {}
     players: dict[str, int] = {}
     for i, e in enumerate(doc.get("roi", []), 1):
-        where = f"{src} : [[roi]] n° {i}"
+        where = f"{src} : [[roi]] n° {i}"
         _only(e, {"symboles", "nombre", "joueurs"}, where)
         symbols = _need(e, "symboles", list, where)
         if not symbols or not all(isinstance(s, str) for s in symbols):
-            raise CardFileError(f"{where} : « symboles » doit être une liste de textes comme \"±1\" ou \"+1 GUE\"")
+            raise CardFileError(f"{where} : « symboles » doit être une liste de textes comme \"±1\" ou \"+1 GUE\"")
         try:
             parsed = parse_symbols(", ".join(symbols))
         except ValueError as bad:
-            raise CardFileError(f"{where} : symbole « {bad} » illisible (exemples : \"+1\", \"-1\", \"±1\", "
+            raise CardFileError(f"{where} : symbole « {bad} » illisible (exemples : \"+1\", \"-1\", \"±1\", "
                                 f"\"+1 GUE\")") from None
         for s in parsed:
             if s.ministry and s.ministry not in codes:
-                raise CardFileError(f"{where} : le symbole « {s.text} » nomme un ministère inconnu")
+                raise CardFileError(f"{where} : le symbole « {s.text} » nomme un ministère inconnu")
         fixed = [s.ministry for s in parsed if s.ministry]
         if len(parsed) > len(codes) or len(fixed) != len(set(fixed)):
-            raise CardFileError(f"{where} : chaque symbole d'une carte change une fonction différente")
+            raise CardFileError(f"{where} : chaque symbole d'une carte change une fonction différente")
         n = _count(e, "nombre", where, default=1, low=1)
         printed = _players(e, where)
         for _ in range(n):
@@ -297,7 +297,7 @@ def _kings(doc: Mapping[str, Any], src: str, codes: set[str]) -> tuple[dict[str,
             if printed > MIN_PLAYERS:
                 players[card] = printed
     if not kings:
-        raise CardFileError(f"{src} : aucune carte [[roi]]")
+        raise CardFileError(f"{src} : aucune carte [[roi]]")
     return kings, players
 
 
@@ -306,11 +306,11 @@ def _gold(doc: Mapping[str, Any], src: str) -> tuple[dict[str, int], dict[str, i
     players: dict[str, int] = {}
     values: set[int] = set()
     for i, e in enumerate(doc.get("or", []), 1):
-        where = f"{src} : [[or]] n° {i}"
+        where = f"{src} : [[or]] n° {i}"
         _only(e, {"valeur", "nombre", "joueurs"}, where)
         value = _count(e, "valeur", where, low=1)
         if value in values:
-            raise CardFileError(f"{where} : la valeur {value} est déjà décrite plus haut")
+            raise CardFileError(f"{where} : la valeur {value} est déjà décrite plus haut")
         values.add(value)
         n = _count(e, "nombre", where, low=1)
         printed = _players(e, where)
@@ -320,7 +320,7 @@ def _gold(doc: Mapping[str, Any], src: str) -> tuple[dict[str, int], dict[str, i
             if printed > MIN_PLAYERS:
                 players[card] = printed
     if not gold:
-        raise CardFileError(f"{src} : aucune carte [[or]]")
+        raise CardFileError(f"{src} : aucune carte [[or]]")
     return gold, players
 
 
@@ -332,24 +332,24 @@ def parse(doc: Mapping[str, Any], src: str = "cartes.toml") -> Material:
     gold, gold_players = _gold(doc, src)
     table = doc.get("preparation")
     if not isinstance(table, dict):
-        raise CardFileError(f"{src} : la table [preparation] manque")
+        raise CardFileError(f"{src} : la table [preparation] manque")
     preparation: dict[str, Preparation] = {}
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        where = f"{src} : [preparation] à {n} joueurs"
+        where = f"{src} : [preparation] à {n} joueurs"
         row = table.get(str(n))
         if not isinstance(row, dict):
-            raise CardFileError(f"{where} : la ligne « {n} = {{ or_par_valeur = …, hasard = … }} » manque")
+            raise CardFileError(f"{where} : la ligne « {n} = {{ or_par_valeur = …, hasard = … }} » manque")
         _only(row, {"or_par_valeur", "hasard"}, where)
         preparation[str(n)] = Preparation(_count(row, "or_par_valeur", where), _count(row, "hasard", where))
     extra = sorted(set(table) - set(preparation))
     if extra:
-        raise CardFileError(f"{src} : [preparation] : ligne « {extra[0]} » inconnue (de {MIN_PLAYERS} à {MAX_PLAYERS})")
+        raise CardFileError(f"{src} : [preparation] : ligne « {extra[0]} » inconnue (de {MIN_PLAYERS} à {MAX_PLAYERS})")
     material = Material(src, tuple(ministries), government, kings, gold,
                         {**players, **king_players, **gold_players}, preparation)
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         problem = preparation_problem(material, n)
         if problem:
-            raise CardFileError(f"{src} : [preparation] à {n} joueurs : {problem}")
+            raise CardFileError(f"{src} : [preparation] à {n} joueurs : {problem}")
     return material
 
 

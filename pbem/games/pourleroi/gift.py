@@ -1,8 +1,8 @@
 """The gift phase: the donor draws and places one card at a time, then the opponents take the centre cards.
 
-« À son tour de donneur, on pioche une carte, on la regarde puis on décide immédiatement de sa
+« À son tour de donneur, on pioche une carte, on la regarde puis on décide immédiatement de sa
 destination. Une carte peut être gardée face cachée pour soi, une autre placée face cachée dans le
-paquet neutre, et autant de cartes que d'adversaires doivent être proposées face visible au centre. »
+paquet neutre, et autant de cartes que d'adversaires doivent être proposées face visible au centre. »
 
 A round has ``players + 1`` places: one kept, one neutral, one per opponent in the centre.  A drawn
 card that has only one place left is placed there without asking (the limits force it).  When the

@@ -1,8 +1,8 @@
 """King cards: which changes of the primary offices a card allows, and playing it.
 
-« Une carte Roi obtenue se joue immédiatement : elle modifie les valeurs des fonctions selon ses
-symboles, puis quitte le jeu. »  « Les fonctions primaires restent entre un et six ; on ne modifie pas
-directement une fonction secondaire. »
+« Une carte Roi obtenue se joue immédiatement : elle modifie les valeurs des fonctions selon ses
+symboles, puis quitte le jeu. »  « Les fonctions primaires restent entre un et six ; on ne modifie pas
+directement une fonction secondaire. »
 
 A change is a tuple with one entry per symbol, in the card's order: ``"GUE+"`` (raise the War office),
 ``"FIN-"``, or ``""`` when the symbol cannot be used (every office it may touch is at its bound).

@@ -119,9 +119,9 @@ def match_cards(material: Material, tokens: Sequence[str], cards: Sequence[str],
             if close:
                 card = next(c for c in cards if G.card_key(material, c) == aliases[close[0]])
                 raise OrderAmbiguousError(Msg(
-                    f"{what.fr} inconnue « {' '.join(tokens[i:i + 2])} » : vouliez-vous dire {label(material, card)} ?",
+                    f"{what.fr} inconnue « {' '.join(tokens[i:i + 2])} » : vouliez-vous dire {label(material, card)} ?",
                     f"unknown {what.en} '{' '.join(tokens[i:i + 2])}': did you mean {label(material, card, 'en')}?"))
-            raise _syntax(f"{what.fr} inconnue « {word} » ; possibles : {listed}",
+            raise _syntax(f"{what.fr} inconnue « {word} » ; possibles : {listed}",
                           f"unknown {what.en} '{word}'; possible: {listed_en}")
     return out
 
@@ -135,7 +135,7 @@ def parse(state: State, player: str, line: str, accepted: Sequence[Order]) -> Or
     if not words:
         raise _syntax("ligne vide", "empty line")
     if player not in state.seats:
-        raise _no("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>",
+        raise _no("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>",
                   "the MJ gives a player's orders with POUR <player>: <order>")
     verb = match_keyword(words[0], VERBS, what=Msg("ordre", "order"))
     rest = words[1:]
@@ -149,13 +149,13 @@ def parse(state: State, player: str, line: str, accepted: Sequence[Order]) -> Or
                   f"no decision is asked of you at this step ({_EXPECTED_EN[kind] if kind else 'nothing'} is "
                   "expected from another player)")
     if _KIND_OF_VERB[verb] != kind:
-        raise _no(f"{verb} n'est pas possible maintenant (attendu : {_EXPECTED[kind]})",
+        raise _no(f"{verb} n'est pas possible maintenant (attendu : {_EXPECTED[kind]})",
                   f"{verb} is not possible now (expected: {_EXPECTED_EN[kind]})")
     if kind == F.PLACE:
         return _placement(state, verb, rest, accepted, text)
     if kind == F.PICK:
         if any(o.verb == F.CHOOSE_V for o in accepted):
-            raise _no("un seul CHOIX par message : mettez toutes les cartes sur la même ligne",
+            raise _no("un seul CHOIX par message : mettez toutes les cartes sur la même ligne",
                       "one CHOIX per mail: put every card on the same line")
         return _choice(state, rest, text)
     if kind == F.KING:
@@ -174,7 +174,7 @@ def _placement(state: State, verb: str, rest: list[str], accepted: Sequence[Orde
     if rest:
         named = match_cards(state.material, rest, state.material.all_cards())
         if named != [G.card_key(state.material, r.drawn)]:
-            raise _no(f"la carte que vous avez piochée est {drawn} ; cet ordre ne vaut que pour elle",
+            raise _no(f"la carte que vous avez piochée est {drawn} ; cet ordre ne vaut que pour elle",
                       f"the card you drew is {label(state.material, r.drawn, 'en')}; this order is for it only")
     dest = F.PLACE_VERBS[verb]
     if dest not in G.legal_destinations(state):
@@ -183,7 +183,7 @@ def _placement(state: State, verb: str, rest: list[str], accepted: Sequence[Orde
                          "the neutral pile already has its card for this round"),
                CENTRE: (f"le centre est plein ({len(r.centre)} cartes)", f"the centre is full ({len(r.centre)} cards)")}
         fr, en = why[dest]
-        raise _no(f"{fr} ; placez {drawn} autrement", f"{en}; place {label(state.material, r.drawn, 'en')} elsewhere")
+        raise _no(f"{fr} ; placez {drawn} autrement", f"{en}; place {label(state.material, r.drawn, 'en')} elsewhere")
     return Order(verb, (), text)
 
 
@@ -191,7 +191,7 @@ def _choice(state: State, rest: list[str], text: str) -> Order:
     r = state.round
     assert r is not None
     if not rest:
-        raise _syntax("CHOIX <carte> <carte> … : les cartes du centre dans l'ordre de vos préférences",
+        raise _syntax("CHOIX <carte> <carte> … : les cartes du centre dans l'ordre de vos préférences",
                       "CHOIX <card> <card> …: the centre cards in your order of preference")
     keys = match_cards(state.material, rest, r.centre, numbered=True)
     for key in dict.fromkeys(keys):
@@ -240,7 +240,7 @@ def parse_changes(state: State, rest: list[str]) -> list[tuple[str, str | None]]
             elif out and out[-1][1] is None:
                 out[-1] = (out[-1][0], sign)
             else:
-                raise _syntax(f"signe « {words[i]} » sans ministère", f"sign '{words[i]}' without a ministry")
+                raise _syntax(f"signe « {words[i]} » sans ministère", f"sign '{words[i]}' without a ministry")
             i += 1
             continue
         run = next((j for j in range(i, len(words)) if fold(words[j]) in SIGN_WORDS), len(words)) - i
@@ -253,7 +253,7 @@ def parse_changes(state: State, rest: list[str]) -> list[tuple[str, str | None]]
                 break
         else:
             names = ", ".join(state.material.ministry(c).fr for c in state.ministries)
-            raise _syntax(f"ministère inconnu « {words[i]} » ; ministères : {names}",
+            raise _syntax(f"ministère inconnu « {words[i]} » ; ministères : {names}",
                           f"unknown ministry '{words[i]}'; ministries: "
                           f"{', '.join(state.material.ministry(c).en for c in state.ministries)}")
     return out
@@ -267,7 +267,7 @@ def _king(state: State, rest: list[str], text: str) -> Order:
     if change is None:
         example = K.change_text(K.legal_changes(state, head.card)[0])
         raise _no(f"ces changements ne conviennent pas à {card} (une fonction différente par symbole, fonctions "
-                  f"primaires entre 1 et 6) ; par exemple : {example}",
+                  f"primaires entre 1 et 6) ; par exemple : {example}",
                   f"these changes do not fit {label(state.material, head.card, 'en')} (a different office per "
                   f"symbol, primary offices between 1 and 6); for example: {example}")
     return Order(F.KING_V, change, text)
@@ -285,7 +285,7 @@ def _bid(state: State, player: str, verb: str, rest: list[str], accepted: Sequen
         amount, names = 0, head
     else:
         if not head or not re.fullmatch(r"\d{1,3}", head[-1]):
-            raise _syntax("ENCHERE <n>, ou ENCHERE <carte> <n> pour une carte à venir (n : un nombre entier)",
+            raise _syntax("ENCHERE <n>, ou ENCHERE <carte> <n> pour une carte à venir (n : un nombre entier)",
                           "ENCHERE <n>, or ENCHERE <card> <n> for a card to come (n: a whole number)")
         amount, names = int(head[-1]), head[:-1]
     key = ""
@@ -305,9 +305,9 @@ def _bid(state: State, player: str, verb: str, rest: list[str], accepted: Sequen
     means = len(state.hands[player]) if card_kind == GOLD else state.gold_total(player)
     if amount > means and state.options.unpayable_bids == "refuse":
         if card_kind == GOLD:
-            raise _no(f"vous avez {means} cartes en main : vous ne pouvez pas en défausser {amount}",
+            raise _no(f"vous avez {means} cartes en main : vous ne pouvez pas en défausser {amount}",
                       f"you hold {means} cards: you cannot discard {amount}")
-        raise _no(f"votre Or en main vaut {means} : vous ne pouvez pas payer {amount}",
+        raise _no(f"votre Or en main vaut {means} : vous ne pouvez pas payer {amount}",
                   f"your Gold in hand is worth {means}: you cannot pay {amount}")
     discard: list[str] = []
     if cut < len(rest):
@@ -323,7 +323,7 @@ def _bid(state: State, player: str, verb: str, rest: list[str], accepted: Sequen
 def _hand_cards(state: State, player: str, words: list[str]) -> list[str]:
     """Cards of the player's hand named after DEFAUSSE (a Gold value names one more copy each time)."""
     if not words:
-        raise _syntax("DEFAUSSE <carte> <carte> … : des cartes de votre main", "DEFAUSSE <card> <card> …: cards of your hand")
+        raise _syntax("DEFAUSSE <carte> <carte> … : des cartes de votre main", "DEFAUSSE <card> <card> …: cards of your hand")
     hand = list(state.hands[player])
     keys = match_cards(state.material, words, hand, what=Msg("carte de votre main", "card of your hand"))
     out: list[str] = []
@@ -357,19 +357,19 @@ def help_for(state: State, player: str) -> list[OrderHelp]:
     if kind == F.PICK:
         assert state.round is not None
         return [OrderHelp("CHOIX <carte> <carte> …", Msg(
-            "les cartes du centre dans l'ordre de vos préférences (nom ou numéro) ; vous prenez la première encore "
+            "les cartes du centre dans l'ordre de vos préférences (nom ou numéro) ; vous prenez la première encore "
             "là à votre tour", "the centre cards in your order of preference (name or number); you take the first "
             "one still there at your turn"))]
     if kind == F.KING:
         head = state.kings_pending[0]
         example = K.change_text(K.legal_changes(state, head.card)[0])
         return [OrderHelp("ROI <ministère> <+|-> …", Msg(
-            f"les changements de {label(m, head.card)}, une fonction primaire différente par symbole (exemple : {example})",
+            f"les changements de {label(m, head.card)}, une fonction primaire différente par symbole (exemple : {example})",
             f"the changes of {label(m, head.card, 'en')}, a different primary office per symbol (example: {example})"))]
     a = state.auction
     assert a is not None and a.current is not None
     out = [OrderHelp("ENCHERE <n>", Msg(
-        f"votre maximum pour {label(m, a.current)} : " + (
+        f"votre maximum pour {label(m, a.current)} : " + (
             "un nombre de cartes de votre main à défausser" if m.kind(a.current) == GOLD else "en Or") +
         f" (au plus {state.means(player, a.current)})",
         f"your maximum for {label(m, a.current, 'en')}: " + (
@@ -378,7 +378,7 @@ def help_for(state: State, player: str) -> list[OrderHelp]:
         OrderHelp("PASSE", Msg("ne pas enchérir sur cette carte (on ne revient pas sur une carte passée)",
                                "do not bid for this card (no coming back once passed)")),
         OrderHelp("ENCHERE <carte> <n> / PASSE <carte>", Msg(
-            "votre maximum donné à l'avance pour une carte à venir (Or 2 : la prochaine carte Or 2)",
+            "votre maximum donné à l'avance pour une carte à venir (Or 2 : la prochaine carte Or 2)",
             "your maximum given in advance for a card to come (Or 2: the next Gold 2 card)"))]
     if m.kind(a.current) == GOLD:
         out.insert(1, OrderHelp("ENCHERE <n> DEFAUSSE <carte> <carte> …", Msg(

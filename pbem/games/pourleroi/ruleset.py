@@ -42,7 +42,7 @@ class PourLeRoiRuleset:
         if kind == F.BID:
             a = state.auction
             assert a is not None and a.current is not None
-            return Msg(f"Enchère {a.number} sur {a.total} : {label(state.material, a.current)}",
+            return Msg(f"Enchère {a.number} sur {a.total} : {label(state.material, a.current)}",
                        f"Auction {a.number} of {a.total}: {label(state.material, a.current, 'en')}")
         r = state.round
         assert r is not None

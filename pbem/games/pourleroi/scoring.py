@@ -1,14 +1,14 @@
 """The final count: majorities per ministry, offices, points and the winner.
 
-« Après la dernière enchère, additionnez vos valeurs de cartes dans chaque ministère. Le premier gagne
+« Après la dernière enchère, additionnez vos valeurs de cartes dans chaque ministère. Le premier gagne
 la fonction primaire et le second la fonction secondaire lorsqu'elle existe. Les lettres des cartes
 départagent les égalités de soutien dans une couleur. On additionne ensuite les points de fonctions,
-pas les valeurs imprimées de toutes ses cartes. Le plus grand total gagne ; l'Or encore en main
+pas les valeurs imprimées de toutes ses cartes. Le plus grand total gagne ; l'Or encore en main
 intervient seulement pour départager une égalité finale, avant les critères successifs détaillés
-dans le livret. »
+dans le livret. »
 
 Rulings: only a player with at least one card of a ministry competes for its offices; a secondary
-office worth 0 is not awarded (« aucun jeton secondaire n'est placé »); after the Gold (its total
+office worth 0 is not awarded (« aucun jeton secondaire n'est placé »); after the Gold (its total
 value), ties are broken by the number of primary offices, then by the number of offices, then the
 victory is shared.
 """
@@ -27,7 +27,7 @@ def standing(state: State, ministry: str) -> Standing:
         if mine:
             totals[p] = sum(state.material.government[c] for c in mine)
             letters[p] = min(letter_of(c) for c in mine)
-    # « celui qui possède dans cette couleur la lettre A, ou la lettre la plus proche de A » wins a tie
+    # « celui qui possède dans cette couleur la lettre A, ou la lettre la plus proche de A » wins a tie
     ranking = tuple(sorted(totals, key=lambda p: (-totals[p], letters[p])))
     value = state.offices[ministry]
     second_value = secondary_value(value) if state.secondary else 0

@@ -1,9 +1,9 @@
 """Set-up: options, the card file, the seating, the board and the deck.
 
-« Choisissez la face du plateau correspondant au nombre de joueurs : cinq ministères jusqu'à quatre, six
+« Choisissez la face du plateau correspondant au nombre de joueurs : cinq ministères jusqu'à quatre, six
 à cinq. Les fonctions primaires commencent à trois points. Les fonctions secondaires commencent à un
 point, sauf à deux où elles ne sont pas utilisées. Retirez les cartes non adaptées à l'effectif et les
-cartes aléatoires indiquées par le tableau de préparation, puis mélangez la pioche. »
+cartes aléatoires indiquées par le tableau de préparation, puis mélangez la pioche. »
 """
 
 from __future__ import annotations
@@ -40,24 +40,24 @@ def _bad(fr: str, en: str) -> SetupError:
 def options_from(options: Mapping[str, Any]) -> Options:
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
-        raise _bad(f"option inconnue « {unknown[0]} » (options : {', '.join(DEFAULT_OPTIONS)})",
+        raise _bad(f"option inconnue « {unknown[0]} » (options : {', '.join(DEFAULT_OPTIONS)})",
                    f"unknown option '{unknown[0]}' (options: {', '.join(DEFAULT_OPTIONS)})")
     o = {**DEFAULT_OPTIONS, **options}
     if not isinstance(o["cards"], str):
-        raise _bad("cards : le chemin d'un fichier de cartes, ou \"\" pour celui de pbem",
+        raise _bad("cards : le chemin d'un fichier de cartes, ou \"\" pour celui de pbem",
                    "cards: the path of a card file, or \"\" for pbem's own")
     if o["seating"] not in ("draw", "roster"):
-        raise _bad("seating : draw ou roster", "seating: draw or roster")
+        raise _bad("seating : draw ou roster", "seating: draw or roster")
     order = o["default_placement"]
     if not isinstance(order, (list, tuple)) or not all(isinstance(x, str) and fold(x) in _PLACES for x in order) \
             or sorted(_PLACES[fold(x)] for x in order) != sorted((CENTRE, NEUTRAL, KEEP)):
-        raise _bad("default_placement : les trois places dans l'ordre voulu, par exemple [\"centre\", \"neutre\", "
+        raise _bad("default_placement : les trois places dans l'ordre voulu, par exemple [\"centre\", \"neutre\", "
                    "\"garder\"]", "default_placement: the three places in the wanted order, e.g. "
                    "[\"centre\", \"neutre\", \"garder\"]")
     if o["unpayable_bids"] not in ("refuse", "accept"):
-        raise _bad("unpayable_bids : refuse ou accept", "unpayable_bids: refuse or accept")
+        raise _bad("unpayable_bids : refuse ou accept", "unpayable_bids: refuse or accept")
     if not isinstance(o["wait_for_all_bidders"], bool):
-        raise _bad("wait_for_all_bidders : true ou false", "wait_for_all_bidders: true or false")
+        raise _bad("wait_for_all_bidders : true ou false", "wait_for_all_bidders: true or false")
     return Options(o["cards"], o["seating"], tuple(_PLACES[fold(x)] for x in order), o["unpayable_bids"],
                    o["wait_for_all_bidders"])
 

@@ -22,13 +22,13 @@ KEEP, NEUTRAL, CENTRE = "garder", "neutre", "centre"
 """Where the donor may place a drawn card."""
 
 PRIMARY_START = 3
-"""« Les fonctions primaires commencent à trois points. »"""
+"""« Les fonctions primaires commencent à trois points. »"""
 PRIMARY_MIN, PRIMARY_MAX = 1, 6
-"""« Les fonctions primaires restent entre un et six. »"""
+"""« Les fonctions primaires restent entre un et six. »"""
 
 
 def secondary_value(primary: int) -> int:
-    """« Elle vaut la moitié de la fonction primaire correspondante, arrondie à l'inférieur. »"""
+    """« Elle vaut la moitié de la fonction primaire correspondante, arrondie à l'inférieur. »"""
     return primary // 2
 
 
