@@ -549,3 +549,14 @@ def test_a_standing_bid_for_a_card_in_another_hand_is_accepted_silently():
     assert parse(st, "Anne", "ENCHERE Guerre A 2").args == ("GUE-A", 2, "")
     refused(st, "Anne", "ENCHERE Guerre Z 2", OrderAmbiguousError, "vouliez-vous dire Guerre C (2)")
     refused(st, "Anne", "ENCHERE Pirates Q 2", OrderSyntaxError, "carte inconnue « Pirates »")
+
+
+def test_auction_prompts_option_chooses_who_is_asked_and_who_is_waited_for():
+    hands = {"Anne": [G1, G2], "Blaise": [G1b], "Claude": []}
+    asked = {}
+    for mode in ("everyone", "everyone_waited", "bidders"):
+        st, _ = auction_of(arrange(3, hands=hands, auction_prompts=mode), ["GUE-D"], opener="Anne")
+        asked[mode] = {p.player: p.required for p in RULESET.prompts(st)}
+    assert asked == {"everyone": {"Anne": True, "Blaise": True, "Claude": False},
+                     "everyone_waited": {"Anne": True, "Blaise": True, "Claude": True},
+                     "bidders": {"Anne": True, "Blaise": True}}

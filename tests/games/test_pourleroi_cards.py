@@ -116,7 +116,7 @@ def test_fixed_ministry_symbols_are_played_without_a_choice(tmp_path):
     ({"seating": "north"}, "seating : draw ou roster"),
     ({"default_placement": ["centre", "centre", "garder"]}, "default_placement"),
     ({"unpayable_bids": "maybe"}, "unpayable_bids : refuse ou accept"),
-    ({"wait_for_all_bidders": "yes"}, "wait_for_all_bidders"),
+    ({"auction_prompts": "some"}, "auction_prompts : everyone, everyone_waited ou bidders"),
     ({"colour": "red"}, "option inconnue « colour »"),
 ])
 def test_bad_options_are_refused_at_set_up(options, fragment):

@@ -98,7 +98,7 @@ def test_the_random_card_lost_after_a_failed_payment_is_uniform_within_three_sig
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_whole_games_keep_every_card_in_exactly_one_place_and_end_with_a_winner(n, seed):
-    options = {"unpayable_bids": "accept"} if seed == 3 else {}
+    options = [{}, {}, {"auction_prompts": "bidders"}, {"unpayable_bids": "accept"}][seed]
     steps = play_game(n, seed, options)
     final = steps[-1][2]
     assert final.phase == OVER and final.result is not None and final.result.winners

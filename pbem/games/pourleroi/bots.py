@@ -54,7 +54,9 @@ def candidate_lines(state: State, player: str, kind: str, rng: random.Random) ->
     assert a is not None and a.current is not None
     lines: list[str] = []
     means = state.means(player, a.current)
-    if means < 1 or rng.random() < 0.3:
+    if F.standing_bid(state, player, a.current) is not None and rng.random() < 0.6:
+        pass  # the maximum given in advance stands: nothing to say about this card
+    elif means < 1 or rng.random() < 0.3:
         lines.append(rng.choice(["PASSE", "pass", "Passe"]))
     else:
         amount = min(means, max(1, int(rng.expovariate(0.45)) + 1))

@@ -72,8 +72,12 @@ def can_bid(state: State, player: str, card: str) -> bool:
 
 
 def asked(state: State) -> list[Asked]:
-    """Who must decide now.  At an auction every player is asked (so that nobody learns who could not bid);
-    only those who can bid and gave no maximum in advance are waited for."""
+    """Who must decide now.
+
+    At an auction (option ``auction_prompts``): ``everyone`` is asked, so that nobody learns who could not
+    bid, and those who can bid and gave no maximum in advance are waited for; ``everyone_waited`` waits for
+    everyone without a maximum given in advance; ``bidders`` asks only those who can bid (or gave a maximum).
+    """
     kind = step_kind(state)
     if kind is None:
         return []
@@ -86,11 +90,14 @@ def asked(state: State) -> list[Asked]:
         return [Asked(p, PICK) for p in G.choosers(state)]
     a = state.auction
     assert a is not None and a.current is not None
+    mode = state.options.auction_prompts
     out = []
     for p in state.clockwise_from(a.opener):
-        waited = standing_bid(state, p, a.current) is None and (
-            can_bid(state, p, a.current) or state.options.wait_for_all_bidders)
-        out.append(Asked(p, BID, waited))
+        advance_bid = standing_bid(state, p, a.current) is not None
+        able = can_bid(state, p, a.current)
+        if mode == "bidders" and not able and not advance_bid:
+            continue
+        out.append(Asked(p, BID, not advance_bid and (able or mode == "everyone_waited")))
     return out
 
 

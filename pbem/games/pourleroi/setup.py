@@ -22,14 +22,16 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "seating": "draw",
     "default_placement": [CENTRE, NEUTRAL, KEEP],
     "unpayable_bids": "refuse",
-    "wait_for_all_bidders": False,
+    "auction_prompts": "everyone",
 }
 """``cards``: path of a card file ("" = the shipped ``pbem/data/pourleroi/cartes.toml``);
 ``seating``: ``draw`` (seats drawn at random) or ``roster`` (registration order);
 ``default_placement``: where a silent donor's card goes, first place free in this order;
 ``unpayable_bids``: ``refuse`` a bid above what the player can pay, or ``accept`` it (the non-payment
-rule then applies); ``wait_for_all_bidders``: wait at each auction for players who cannot bid too."""
+rule then applies); ``auction_prompts``: at each auction ask ``everyone`` (wait only for those who can
+bid), ``everyone_waited`` (and wait for all) or only the ``bidders`` (those who can bid)."""
 
+AUCTION_PROMPTS = ("everyone", "everyone_waited", "bidders")
 _PLACES = {"centre": CENTRE, "center": CENTRE, "neutre": NEUTRAL, "neutral": NEUTRAL, "garder": KEEP, "keep": KEEP}
 
 
@@ -56,10 +58,11 @@ def options_from(options: Mapping[str, Any]) -> Options:
                    "[\"centre\", \"neutre\", \"garder\"]")
     if o["unpayable_bids"] not in ("refuse", "accept"):
         raise _bad("unpayable_bids : refuse ou accept", "unpayable_bids: refuse or accept")
-    if not isinstance(o["wait_for_all_bidders"], bool):
-        raise _bad("wait_for_all_bidders : true ou false", "wait_for_all_bidders: true or false")
+    if o["auction_prompts"] not in AUCTION_PROMPTS:
+        raise _bad("auction_prompts : everyone, everyone_waited ou bidders",
+                   "auction_prompts: everyone, everyone_waited or bidders")
     return Options(o["cards"], o["seating"], tuple(_PLACES[fold(x)] for x in order), o["unpayable_bids"],
-                   o["wait_for_all_bidders"])
+                   o["auction_prompts"])
 
 
 def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tuple[State, list[Event]]:

@@ -40,7 +40,7 @@ class Options:
     seating: str = "draw"
     default_placement: tuple[str, ...] = (CENTRE, NEUTRAL, KEEP)
     unpayable_bids: str = "refuse"
-    wait_for_all_bidders: bool = False
+    auction_prompts: str = "everyone"
 
 
 @dataclass(frozen=True)
