@@ -144,10 +144,13 @@ def parse(state: State, player: str, line: str, accepted: Sequence[Order]) -> Or
     asked = [a for a in F.asked(state) if a.player == player]
     kind = F.step_kind(state)
     if not asked or kind is None:
-        raise _no(f"aucune décision ne vous est demandée à cette étape ({_EXPECTED[kind] if kind else 'rien'} "
-                  "est attendu d'un autre joueur)",
-                  f"no decision is asked of you at this step ({_EXPECTED_EN[kind] if kind else 'nothing'} is "
-                  "expected from another player)")
+        others = [a.player for a in F.asked(state)]
+        who = (", ".join(others[:-1]) + " et " + others[-1]) if len(others) > 1 else "".join(others)
+        who_en = (", ".join(others[:-1]) + " and " + others[-1]) if len(others) > 1 else "".join(others)
+        raise _no(f"aucune décision ne vous est demandée à cette étape (on attend {_EXPECTED[kind]} de {who})"
+                  if kind else "aucune décision ne vous est demandée maintenant",
+                  f"no decision is asked of you at this step ({_EXPECTED_EN[kind]} is expected from {who_en})"
+                  if kind else "no decision is asked of you now")
     if _KIND_OF_VERB[verb] != kind:
         raise _no(f"{verb} n'est pas possible maintenant (attendu : {_EXPECTED[kind]})",
                   f"{verb} is not possible now (expected: {_EXPECTED_EN[kind]})")
@@ -348,7 +351,12 @@ def help_for(state: State, player: str) -> list[OrderHelp]:
     if kind == F.PLACE:
         assert state.round is not None and state.round.drawn is not None
         card = label(m, state.round.drawn)
-        texts = {KEEP: (F.KEEP_V, Msg(f"garder {card} face cachée pour vous", f"keep {label(m, state.round.drawn, 'en')} face down")),
+        king = m.kind(state.round.drawn) == KING
+        keep = Msg(f"garder {card} : une carte Roi gardée se joue aussitôt" if king else
+                   f"garder {card} face cachée pour vous",
+                   f"keep {label(m, state.round.drawn, 'en')}" + (": a King card kept is played at once" if king else
+                                                                   " face down"))
+        texts = {KEEP: (F.KEEP_V, keep),
                  NEUTRAL: (F.NEUTRAL_V, Msg("la placer face cachée dans le paquet neutre (vendu aux enchères)",
                                             "put it face down into the neutral pile (sold at auction)")),
                  CENTRE: (F.CENTRE_V, Msg("la proposer face visible au centre, pour vos adversaires",
