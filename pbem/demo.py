@@ -197,7 +197,8 @@ def demo_pourleroi(root: Path) -> list[str]:
                      400)
 
 
-DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue}
+DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
+                                                 "pourleroi": demo_pourleroi}
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:
