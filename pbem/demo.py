@@ -149,7 +149,8 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
                 lines = orders_for(state, name, rng.randrange(1 << 30))
                 d.mail(address[name], "\n".join(lines) + "\n\n-- \nEnvoyé de mon iPhone", f"ordres tour {g.turn}")
         d.tick()
-        d.until_deadline()
+        if d.engine.game(game_id).turn == g.turn:  # not resolved on the last answer (early_delay_minutes = 0)
+            d.until_deadline()
         steps += 1
     return d
 
@@ -183,7 +184,22 @@ def demo_intrigue(root: Path) -> list[str]:
                      "Intrigue: 5 players by mail (simultaneous mode)", 60)
 
 
-DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue}
+POURLEROI_GAME: dict[str, Any] = {
+    "ruleset": "pourleroi", "tag": "ROI", "registration": "1d", "early_delay_minutes": 0,
+    "deadlines": {"turn": "2d", "card": "12h", "centre": "1d", "auction": "1d"}}
+"""A game of Pour le Roi (et Moi): short deadlines for the donor's cards, each step resolved on its last answer."""
+
+
+def demo_pourleroi(root: Path) -> list[str]:
+    from pbem.games.pourleroi.bots import random_orders
+
+    return _bot_game(root, "roi", POURLEROI_GAME, ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
+                     random_orders, "Pour le Roi (et Moi): 5 players by mail (gifts card by card, proxy auctions)",
+                     400)
+
+
+DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
+                                                 "pourleroi": demo_pourleroi}
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:
