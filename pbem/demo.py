@@ -117,7 +117,12 @@ def demo_1626(root: Path) -> list[str]:
     d.mail(MJ_ADDRESS, f"RECONNU {players[0]}\nPOUR {players[1]} : TEST Vigilance PE SR 17 SECRET", "MJ")
     d.mail("joueur2@example.org", "TEST Eloquance CH SR 14", "test")  # a typo: answered with "did you mean"
     d.tick()
+    # TEST is a request: the MJ answers with the SR (or rolls it as asked), from his phone
+    d.mail(MJ_ADDRESS, "SR 15 n° 1\nLANCER n° 2", "réponses aux demandes")
+    d.tick()
     d.mail("joueur0@example.org", "TEST Eloquence CH SR 14\nFIN\nCordialement", "test reconnu")
+    d.tick()
+    d.mail(MJ_ADDRESS, "LANCER", "réponse")
     d.tick()
     out = d.report("1626, le gant et l'épée: tests by mail")
     d.close()

@@ -27,7 +27,7 @@ from typing import Any
 
 from pbem.config import Config, GameConfig
 from pbem.core import Ruleset
-from pbem.engine import corrections, export, intake, letters, lifecycle, schedule, turns
+from pbem.engine import actions, corrections, export, intake, letters, lifecycle, schedule, turns
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
 from pbem.engine.corrections import RerunResult
@@ -128,7 +128,7 @@ class Engine:
 
     # --- texts and files
     def digest_text(self, game_id: str, turn: int | None = None) -> str:
-        return letters.digest_text(self.ctx, game_id, turn)
+        return actions.turn_show(self.ctx, game_id, turn)
 
     def status_text(self, game_id: str, player: str) -> str:
         return letters.status_text(self.ctx, game_id, player)

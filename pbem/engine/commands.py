@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.clock import iso
 from pbem.core import MJ, OrderError
-from pbem.engine import letters, lifecycle, turns
+from pbem.engine import actions, letters, lifecycle, optional, turns
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
 from pbem.mail.reading import IncomingMail
@@ -120,8 +120,15 @@ def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, resul
 
 
 def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line: str, result: MailResult) -> None:
-    """RAPPORT <n>: the player's results of step n again (0: the start mail; default: the last step)."""
+    """RAPPORT <n>: the player's results of step n again (0: the start mail; default: the last step).
+
+    A game played by immediate orders (1626) has no steps: RAPPORT lists the tests the player was told of.
+    """
     say = ctx.renderer(game_id).message
+    if actions.plays_by_actions(ctx, game_id):
+        result.verdicts.append(LineVerdict(line, True))
+        result.extra.append(actions.history_text(ctx, game_id, actor))
+        return
     try:
         turn = int(rest.split()[0]) if rest.split() else g.turn - 1
         if not 0 <= turn < max(g.turn, 1):
@@ -152,7 +159,7 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     ruleset = ctx.ruleset(game_id)
     try:
         player = match_name(who.strip(), ruleset.players(state))
-        order = ruleset.parse_order(state, player, order_text.strip(), [])
+        order = optional.parse_order(ruleset, state, player, order_text.strip(), [], author=MJ)
     except OrderError as e:
         result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
         return

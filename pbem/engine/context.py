@@ -25,12 +25,18 @@ from pbem.store import GameRow, PlayerRow, Store
 class EngineError(Exception):
     """An MJ command that cannot be done; the message says why (in English, for the MJ's terminal).
 
-    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
+    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it;
+    ``fr`` is the French of ``text``, for an MJ whose pbem speaks French (`text`).
     """
 
-    def __init__(self, text: str, key: str | None = None):
+    def __init__(self, text: str, key: str | None = None, *, fr: str | None = None):
         super().__init__(text)
         self.key = key
+        self.fr = fr
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` (English when no French was given)."""
+        return self.fr if lang == "fr" and self.fr else str(self)
 
 
 class Context:

@@ -80,32 +80,6 @@ def author_share(ctx: Context, game_id: str, events: Sequence[Event], author: st
     return "\n\n".join(ctx.renderer(game_id).events_text(mine)) if mine else None
 
 
-def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Sequence[Event],
-                   author: str) -> list[Letter]:
-    """The mails of an immediate order: each other player concerned privately, and the MJ unless he wrote it."""
-    r = ctx.renderer(g.id)
-    tag = ctx.tag(g.id)
-    letters = []
-    for p in ctx.store.players(g.id):
-        if p.name == author:
-            continue
-        theirs = told_privately(events, p.name)
-        if theirs:
-            t = r.mail_text("private", tag=tag, player=p.name, title=title, events=theirs,
-                            status=None, deadline=None, next_title=None, final=None, setup=False,
-                            rectificatif=False, defaulted=False)
-            letters.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address,
-                                  t.subject, t.body, record_seq=seq))
-    if author != MJ:
-        digest = digest_context(ctx, g.id, seq)
-        ctx.store.mark_reported([f["id"] for f in digest["failed"]])
-        t = r.mail_text("digest", tag=tag, title=title, deadline=None, next_title=None,
-                        final=None, rectificatif=False, seed=None, **digest)
-        letters += [Letter(f"rec{seq}-digest", g.id, g.turn, "digest", mj, t.subject, t.body,
-                           record_seq=seq) for mj in ctx.settings(g.id).mj]
-    return letters
-
-
 def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any) -> str:
     """The BBCode forum post of a step: public events and the public view only."""
     view = ctx.ruleset(game_id).view(state, PUBLIC)
@@ -131,7 +105,8 @@ def digest_text(ctx: Context, game_id: str, turn: int | None = None) -> str:
     """The MJ digest of a resolved step (default: the last one), as mailed."""
     recs = [r for r in ctx.store.records(game_id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
     if not recs:
-        raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}")
+        raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}",
+                          fr=f"aucune étape{'' if turn is None else ' ' + str(turn)} résolue dans {game_id}")
     rec = recs[-1]
     return ctx.renderer(game_id).mail_text("digest", tag=ctx.tag(game_id), title=rec["title"], deadline=None,
                                            next_title=None, final=None, rectificatif=False, seed=None,

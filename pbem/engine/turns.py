@@ -18,7 +18,7 @@ from pbem import serial
 from pbem.clock import add_duration, iso, parse_iso
 from pbem.core import Event, Order, Ruleset
 from pbem.dice import Dice
-from pbem.engine import letters
+from pbem.engine import actions, letters
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record, sourced_orders_json
 from pbem.faults import crashpoint
@@ -145,26 +145,9 @@ def immediate(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
     """Carry out an order that takes effect at once (`Ruleset.immediate`); record it and mail its results.
 
     Returns None if the order waits for the step, else the game row, the new state and the text the
-    ``author`` of the mail reads in the ack.  ``player`` is who acts (the MJ's ``POUR`` names someone
-    else than the author); every other player concerned gets a private mail; the MJ gets a digest
-    unless he wrote the mail himself.
+    ``author`` of the mail reads in the ack (see `pbem.engine.actions.carry_out`).
     """
-    author = author or player
-    game_id = g.id
-    seq = ctx.store.next_seq(game_id)
-    dice = Dice(g.seed, f"action-{seq}")
-    done = ctx.ruleset(game_id).immediate(state, player, order, dice)
-    if done is None:
-        return None
-    new_state, events = done
-    ctx.store.add_record(record(game_id, seq, "action", g.turn, order.text, f"action-{seq}", state,
-                                {player: [[order.verb, list(order.args), order.text]]}, [], dice.rolls,
-                                events, new_state, now))
-    g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
-    ctx.store.save_game(g)
-    share = letters.author_share(ctx, game_id, events, author)
-    ctx.outgoing.queue(letters.action_letters(ctx, g, seq, order.text, events, author), now)
-    return g, new_state, share
+    return actions.carry_out(ctx, g, state, player, order, now, author or player)
 
 
 # --- the MJ moves a deadline; where a game stands ---

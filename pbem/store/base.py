@@ -151,6 +151,9 @@ class StoreBase:
                 },
                 pk=("game", "seq"),
             )
+        for column, kind in (("state_patch", str), ("titles", str), ("changed", int)):
+            if column not in self._t("records").columns_dict:  # immediate orders' compact records (engine/records.py)
+                self._t("records").add_column(column, kind)
         if "outbox" not in self.db.table_names():
             t("outbox").create(
                 {
