@@ -33,6 +33,10 @@ class IntrigueRuleset:
     state_type = IntrigueState
     default_options: Mapping[str, JSON] = opening.DEFAULT_OPTIONS
 
+    def check_options(self, options: Mapping[str, JSON]) -> None:
+        """Every option value checked when the config is read (`SetupError` naming the allowed values)."""
+        opening.read_options(options)
+
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[IntrigueState, list[Event]]:
         state, ev = opening.first_state(roster, options, dice)
         state = self._advance(state, ev)
