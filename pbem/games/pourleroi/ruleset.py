@@ -25,6 +25,10 @@ class PourLeRoiRuleset:
     state_type: type[Any] = State
     default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
 
+    def check_options(self, options: Mapping[str, JSON]) -> None:
+        """Every option value checked when the config is read (`SetupError` naming the allowed values)."""
+        S.options_from(options)
+
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         state, ev = S.setup(roster, options, dice)
         return F.advance(state, dice, ev), ev
