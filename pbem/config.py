@@ -11,9 +11,21 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem.core import SetupError
+
 
 class ConfigError(Exception):
-    """A config value is missing or wrong; the message names the key."""
+    """A config value is missing or wrong; the message names the key and says what is expected.
+
+    ``fr`` is the same message in French (`text` gives the one in the configured language).
+    """
+
+    def __init__(self, en: str, fr: str | None = None):
+        super().__init__(en)
+        self.fr = fr
+
+    def text(self, lang: str = "fr") -> str:
+        return self.fr if lang == "fr" and self.fr else str(self)
 
 
 @dataclass(frozen=True)
@@ -35,16 +47,19 @@ _DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in
 def parse_duration(value: Any, key: str) -> Duration:
     """``48`` (hours), ``"2d"``, ``"36h"``, ``"90m"``, ``"2d@21:00"`` (two days, then the next 21:00 local)."""
     if isinstance(value, bool):
-        raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}")
+        raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}",
+                          f"{key} : une durée comme 48, \"2d\", \"36h\" ou \"2d@21:00\", pas {value!r}")
     if isinstance(value, (int, float)):
         return Duration(seconds=int(value * 3600))
     m = _DURATION.match(str(value))
     if not m or not any(m.groups()):
-        raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}")
+        raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}",
+                          f"{key} : une durée comme 48, \"2d\", \"36h\" ou \"2d@21:00\", pas {value!r}")
     d, h, mins, ah, am = m.groups()
     at = (int(ah), int(am)) if ah is not None else None
     if at and not (0 <= at[0] < 24 and 0 <= at[1] < 60):
-        raise ConfigError(f"{key}: time of day {ah}:{am} is not a valid HH:MM")
+        raise ConfigError(f"{key}: time of day {ah}:{am} is not a valid HH:MM",
+                          f"{key} : {ah}:{am} n'est pas une heure valable (HH:MM)")
     return Duration(days=int(d or 0), seconds=int(h or 0) * 3600 + int(mins or 0) * 60, at=at)
 
 
@@ -110,6 +125,11 @@ class GameConfig:
     commit_seed: bool = True
     roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
     mj_password: SecretSource | None = None  # with passwords = true, the MJ's own mails carry this one
+    # the MJ's seat (docs/guide-mj.md): results held for approval, absences
+    publish: str = "auto"  # auto | mj: with "mj", a resolved step's results wait for the MJ's approval
+    approval_reminder: Duration = field(default_factory=lambda: Duration(seconds=12 * 3600))
+    absence: str = "defaults"  # defaults | wait: an absent player's defaults apply, or the deadline waits
+    absence_wait: Duration = field(default_factory=lambda: Duration(days=3))  # the longest a deadline waits
 
 
 @dataclass(frozen=True)
@@ -132,7 +152,9 @@ class Config:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
         if game_id in self.games:
             return self.games[game_id]
-        raise ConfigError(f"games.{game_id}: no such game in config.toml (add a [games.{game_id}] table)")
+        raise ConfigError(f"games.{game_id}: no such game in config.toml (add a [games.{game_id}] table)",
+                          f"games.{game_id} : pas de partie {game_id} dans config.toml (ajoutez une table "
+                          f"[games.{game_id}] ; pbem game list donne les parties)")
 
 
 DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
@@ -146,12 +168,18 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
                "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
+_KNOWN_GAME |= {"publish", "approval_reminder", "absence", "absence_wait"}  # the MJ's seat
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
     for key in table:
         if key not in known:
-            raise ConfigError(f"{where}.{key}: unknown key (expected one of: {', '.join(sorted(known))})")
+            raise ConfigError(f"{where}.{key}: unknown key (expected one of: {', '.join(sorted(known))})",
+                              f"{where}.{key} : clé inconnue (clés possibles : {', '.join(sorted(known))})")
+
+
+_FR_TYPES = {"str": "un texte", "int": "un nombre entier", "bool": "true ou false", "list": "une liste",
+             "dict": "une table", "str or list": "un texte ou une liste"}
 
 
 def _get(table: Mapping[str, Any], key: str, where: str, typ: type | tuple[type, ...], default: Any) -> Any:
@@ -160,14 +188,16 @@ def _get(table: Mapping[str, Any], key: str, where: str, typ: type | tuple[type,
     value = table[key]
     if not isinstance(value, typ) or (isinstance(value, bool) and typ is int):
         names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-        raise ConfigError(f"{where}.{key}: expected {names}, got {value!r}")
+        raise ConfigError(f"{where}.{key}: expected {names}, got {value!r}",
+                          f"{where}.{key} : attendu {_FR_TYPES.get(names, names)}, pas {value!r}")
     return value
 
 
 def _choice(table: Mapping[str, Any], key: str, where: str, choices: tuple[str, ...], default: str) -> str:
     value = _get(table, key, where, str, default)
     if value not in choices:
-        raise ConfigError(f"{where}.{key}: expected one of {', '.join(choices)}, got {value!r}")
+        raise ConfigError(f"{where}.{key}: expected one of {', '.join(choices)}, got {value!r}",
+                          f"{where}.{key} : valeurs permises {', '.join(choices)}, pas {value!r}")
     return str(value)
 
 
@@ -175,7 +205,8 @@ def _secret(table: Mapping[str, Any], where: str) -> tuple[SecretSource, SecretS
     env = _get(table, "password_env", where, str, None)
     cmd = _get(table, "password_command", where, str, None)
     if env and cmd:
-        raise ConfigError(f"{where}: give password_env or password_command, not both")
+        raise ConfigError(f"{where}: give password_env or password_command, not both",
+                          f"{where} : donnez password_env ou password_command, pas les deux")
     token_cmd = _get(table, "oauth2_token_command", where, str, None)
     return SecretSource(env=env, command=cmd), (SecretSource(command=token_cmd) if token_cmd else None)
 
@@ -193,9 +224,11 @@ def load(path: str | Path) -> Config:
             data = tomllib.load(f)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found (run pbem from your game folder, give --config, "
-                          "or create a folder with: pbem init DIR)") from None
+                          "or create a folder with: pbem init DIR)",
+                          f"{path} : fichier de configuration introuvable (lancez pbem depuis votre dossier de jeu, "
+                          "donnez --config, ou créez un dossier avec : pbem init DOSSIER)") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(f"{path}: not valid TOML: {e}", f"{path} : TOML incorrect : {e}") from None
     return parse(data, path.resolve().parent)
 
 
@@ -207,11 +240,13 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
     try:
         tz = ZoneInfo(tzname)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"pbem.timezone: unknown time zone {tzname!r} (expected e.g. \"Europe/Paris\")") from None
+        raise ConfigError(f"pbem.timezone: unknown time zone {tzname!r} (expected e.g. \"Europe/Paris\")",
+                          f"pbem.timezone : fuseau horaire inconnu {tzname!r} (par exemple \"Europe/Paris\")") from None
     language = _choice(top, "language", "pbem", ("fr", "en"), "fr")
     address = _get(top, "address", "pbem", str, "")
     if "@" not in address:
-        raise ConfigError(f"pbem.address: expected the game's e-mail address, got {address!r}")
+        raise ConfigError(f"pbem.address: expected the game's e-mail address, got {address!r}",
+                          f"pbem.address : l'adresse électronique du jeu, pas {address!r}")
 
     mb = _get(data, "mailbox", "config", dict, {"kind": "maildir"})
     _check_keys(mb, _KNOWN_BOX - {"max_attempts", "retry_base_seconds"}, "mailbox")
@@ -234,9 +269,11 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
     if mkind == "imap":
         for key in ("host", "user"):
             if not getattr(mailbox, key):
-                raise ConfigError(f"mailbox.{key}: required when mailbox.kind = \"imap\"")
+                raise ConfigError(f"mailbox.{key}: required when mailbox.kind = \"imap\"",
+                                  f"mailbox.{key} : obligatoire avec mailbox.kind = \"imap\"")
         if not (mpw.env or mpw.command or mtok):
-            raise ConfigError("mailbox: give password_env, password_command or oauth2_token_command for IMAP")
+            raise ConfigError("mailbox: give password_env, password_command or oauth2_token_command for IMAP",
+                              "mailbox : donnez password_env, password_command ou oauth2_token_command pour IMAP")
 
     ob = _get(data, "outbox", "config", dict, {"kind": "maildir"})
     _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle"}, "outbox")
@@ -255,14 +292,16 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         retry_base_seconds=_get(ob, "retry_base_seconds", "outbox", int, 60),
     )
     if okind == "smtp" and not outbox.host:
-        raise ConfigError("outbox.host: required when outbox.kind = \"smtp\"")
+        raise ConfigError("outbox.host: required when outbox.kind = \"smtp\"",
+                          "outbox.host : obligatoire avec outbox.kind = \"smtp\"")
 
     games: dict[str, GameConfig] = {}
     for gid, g in _get(data, "games", "config", dict, {}).items():
         games[gid] = _game(gid, g, language, root)
     tags = [g.tag.lower() for g in games.values()]
     if len(set(tags)) != len(tags):
-        raise ConfigError("games: two games share the same tag; each game needs its own subject tag")
+        raise ConfigError("games: two games share the same tag; each game needs its own subject tag",
+                          "games : deux parties ont la même étiquette (tag) ; chacune a besoin de la sienne")
 
     return Config(
         root=root,
@@ -284,7 +323,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
 def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     where = f"games.{gid}"
     if not isinstance(g, dict):
-        raise ConfigError(f"{where}: expected a table")
+        raise ConfigError(f"{where}: expected a table", f"{where} : attendu une table [{where}]")
     _check_keys(g, _KNOWN_GAME, where)
     from pbem import games as registry
 
@@ -292,23 +331,29 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     try:
         ruleset = registry.canonical(ruleset)
     except KeyError:
-        raise ConfigError(f"{where}.ruleset: expected one of {', '.join(registry.names())}, got {ruleset!r}") from None
+        raise ConfigError(f"{where}.ruleset: expected one of {', '.join(registry.names())}, got {ruleset!r}",
+                          f"{where}.ruleset : jeux possibles {', '.join(registry.names())}, pas {ruleset!r}") from None
     deadlines = dict(DEFAULT_DEADLINES)
     for k, v in _get(g, "deadlines", where, dict, {}).items():
         deadlines[k] = parse_duration(v, f"{where}.deadlines.{k}")
     mj = _get(g, "mj", where, (str, list), [])
     mj_list = [mj] if isinstance(mj, str) else mj
     if not all(isinstance(a, str) and "@" in a for a in mj_list):
-        raise ConfigError(f"{where}.mj: expected an e-mail address or a list of them, got {mj!r}")
+        raise ConfigError(f"{where}.mj: expected an e-mail address or a list of them, got {mj!r}",
+                          f"{where}.mj : une adresse électronique ou une liste d'adresses, pas {mj!r}")
     reminders = _get(g, "reminder_hours", where, list, [24])
     if not all(isinstance(h, (int, float)) and not isinstance(h, bool) and h > 0 for h in reminders):
-        raise ConfigError(f"{where}.reminder_hours: expected a list of positive numbers of hours, got {reminders!r}")
+        raise ConfigError(f"{where}.reminder_hours: expected a list of positive numbers of hours, got {reminders!r}",
+                          f"{where}.reminder_hours : une liste de nombres d'heures positifs, pas {reminders!r}")
     options = _get(g, "options", where, dict, {})
     defaults = registry.get(ruleset).default_options
     for k in options:
         if k not in defaults:
             raise ConfigError(f"{where}.options.{k}: unknown option for {ruleset} (expected one of: "
-                              f"{', '.join(sorted(defaults)) or 'none'})")
+                              f"{', '.join(sorted(defaults)) or 'none'})",
+                              f"{where}.options.{k} : option inconnue de {ruleset} (options : "
+                              f"{', '.join(sorted(defaults)) or 'aucune'} ; voir docs/rules/{ruleset}.md)")
+    _check_options(registry.get(ruleset), {**defaults, **options}, where)
     return GameConfig(
         id=gid,
         ruleset=ruleset,
@@ -330,12 +375,35 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         commit_seed=_get(g, "commit_seed", where, bool, True),
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
         mj_password=_mj_password(g, where),
+        **_seat(g, where),
     )
+
+
+def _seat(g: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The MJ's seat settings of a game: approval of results, absences."""
+    return {
+        "publish": _choice(g, "publish", where, ("auto", "mj"), "auto"),
+        "approval_reminder": parse_duration(g.get("approval_reminder", "12h"), f"{where}.approval_reminder"),
+        "absence": _choice(g, "absence", where, ("defaults", "wait"), "defaults"),
+        "absence_wait": parse_duration(g.get("absence_wait", "3d"), f"{where}.absence_wait"),
+    }
+
+
+def _check_options(ruleset: Any, options: Mapping[str, Any], where: str) -> None:
+    """The ruleset's own check of every option value (its optional ``check_options``), when the config is read."""
+    check = getattr(ruleset, "check_options", None)
+    if check is None:
+        return
+    try:
+        check(options)
+    except SetupError as e:
+        raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
 
 
 def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:
     env = _get(g, "mj_password_env", where, str, None)
     cmd = _get(g, "mj_password_command", where, str, None)
     if env and cmd:
-        raise ConfigError(f"{where}: give mj_password_env or mj_password_command, not both")
+        raise ConfigError(f"{where}: give mj_password_env or mj_password_command, not both",
+                          f"{where} : donnez mj_password_env ou mj_password_command, pas les deux")
     return SecretSource(env=env, command=cmd) if env or cmd else None
