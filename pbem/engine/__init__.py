@@ -11,6 +11,9 @@ each with one job (see docs/architecture.md):
 * `letters`: who is told what (private letters, the MJ digest, the forum post);
 * `lifecycle`: new game, start, players, finish; `corrections`: the MJ's orders and re-runs;
   `export`: a game's record as data and its dice re-checked;
+* the MJ's seat: `mjdesk` reads an MJ's mail (`mjmail` understands its lines, `when` its dates),
+  `pauses`, `absences`, `approval` (results held for the MJ), `preview`, `seats` (players removed or
+  replaced); `actions`: immediate orders (1626 tests), their titles, digests and history;
 * `context`: what they share (settings, ruleset, renderer, cached state), `outgoing`: the letters
   and "done" marks, written at once or at the end of a batch; `records`: step records as stored.
 
@@ -27,15 +30,34 @@ from typing import Any
 
 from pbem.config import Config, GameConfig
 from pbem.core import Ruleset
-from pbem.engine import actions, corrections, export, intake, letters, lifecycle, schedule, turns
+from pbem.engine import (
+    absences,
+    actions,
+    approval,
+    corrections,
+    export,
+    intake,
+    letters,
+    lifecycle,
+    mjdesk,
+    pauses,
+    preview,
+    schedule,
+    seats,
+    turns,
+)
 from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.approval import Published
 from pbem.engine.context import Context, EngineError
 from pbem.engine.corrections import RerunResult
+from pbem.engine.pauses import PauseNews
+from pbem.engine.preview import Preview
 from pbem.engine.records import events_from_json, rolls_from_json
+from pbem.engine.seats import SeatNews
 from pbem.engine.turns import GameStatus, gc_paused, run_resolve
 from pbem.mail.reading import IncomingMail, read_message
 from pbem.render import Renderer
-from pbem.store import GameRow, PlayerRow, Store
+from pbem.store import AbsenceRow, GameRow, PlayerRow, Store
 
 __all__ = ["Engine", "EngineError", "GameStatus", "LineVerdict", "MailResult", "RerunResult", "events_from_json",
            "gc_paused", "read", "rolls_from_json", "run_resolve"]
@@ -88,11 +110,18 @@ class Engine:
         return lifecycle.add_player(self.ctx, game_id, name, address, now, role=role, data=data, password=password,
                                     by=by)
 
-    def remove_player(self, game_id: str, name: str, now: datetime) -> None:
-        lifecycle.remove_player(self.ctx, game_id, name, now)
+    def remove_player(self, game_id: str, name: str, now: datetime, *, at_end: bool = False) -> SeatNews:
+        return seats.remove(self.ctx, game_id, name, now, at_end=at_end)
 
-    def replace_player(self, game_id: str, name: str, new_address: str, now: datetime) -> None:
-        lifecycle.replace_player(self.ctx, game_id, name, new_address, now)
+    def replace_player(self, game_id: str, name: str, new_address: str, now: datetime, *, new_name: str = "",
+                       from_turn: int | None = None) -> SeatNews:
+        return seats.replace(self.ctx, game_id, name, new_name, new_address, now, from_turn=from_turn)
+
+    def absence(self, game_id: str, name: str, start: datetime | None, end: datetime, now: datetime) -> AbsenceRow:
+        return absences.declare(self.ctx, game_id, self.ctx.player_named(game_id, name).name, start, end, now, "mj")
+
+    def cancel_absence(self, game_id: str, name: str, now: datetime) -> int:
+        return absences.cancel(self.ctx, game_id, self.ctx.player_named(game_id, name).name, now, "mj")
 
     # --- mail in
     def process_pending(self, now: datetime) -> list[str]:
@@ -117,6 +146,30 @@ class Engine:
 
     def extend(self, game_id: str, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
         return turns.extend(self.ctx, game_id, until, now, allow_earlier=allow_earlier)
+
+    # --- the MJ's seat: pauses, who is missing, preview, approval
+    def pause(self, game_id: str, start: datetime | None, end: datetime | None, reason: str,
+              now: datetime) -> PauseNews:
+        return pauses.schedule(self.ctx, game_id, start, end, reason, now)
+
+    def resume(self, game_id: str, now: datetime, at: datetime | None = None) -> PauseNews:
+        return pauses.resume(self.ctx, game_id, now, at)
+
+    def missing_text(self, game_id: str, now: datetime) -> str:
+        return mjdesk.missing_text(self.ctx, game_id, now)
+
+    def preview(self, game_id: str, now: datetime) -> Preview:
+        return preview.preview_step(self.ctx, game_id, now)
+
+    def preview_text(self, game_id: str, now: datetime) -> str:
+        return mjdesk.preview_text(self.ctx, game_id, preview.preview_step(self.ctx, game_id, now))
+
+    def publish(self, game_id: str, now: datetime, *, turn: int | None = None,
+                chronicle: str | None = None) -> Published:
+        return approval.publish(self.ctx, game_id, now, turn=turn, chronicle=chronicle)
+
+    def mj_help(self, game_id: str) -> str:
+        return mjdesk.help_text(self.ctx, game_id)
 
     # --- the MJ's corrections
     def set_orders_mj(self, game_id: str, player: str, lines: Sequence[str], now: datetime,

@@ -14,6 +14,7 @@ class LineVerdict:
     ok: bool
     note: str = ""
     label: str = ""
+    player: str = ""  # the player an MJ's line was written for (POUR): his answer tags it [→ player]
 
 
 @dataclass

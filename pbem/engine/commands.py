@@ -1,5 +1,5 @@
 """The commands every game shares, French first with English aliases: INSCRIPTION, AIDE, ETAT, ORDRES,
-ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict (and any paragraph) to the answer."""
+ANNULER, RAPPORT, FIN, ABSENCE, and the MJ's POUR.  Each handler adds its verdict (and any paragraph) to the answer."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.clock import iso
 from pbem.core import MJ, OrderError
-from pbem.engine import actions, letters, lifecycle, optional, turns
+from pbem.engine import absences, actions, letters, lifecycle, optional, turns
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
 from pbem.mail.reading import IncomingMail
@@ -25,6 +25,7 @@ COMMANDS = {
     "pour": "FOR", "for": "FOR",
     "annuler": "CANCEL", "cancel": "CANCEL",
     "fin": "END", "end": "END",
+    "absence": "AWAY", "away": "AWAY",
 }
 JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play", "i would like to join",
                 "i wish to participate")
@@ -74,6 +75,9 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
         return
     if cmd == "FOR":
         _for_line(ctx, game_id, g, rest, actor, line, result, state, key, now)
+        return
+    if cmd == "AWAY":
+        absences.command(ctx, game_id, actor, rest, line, result, now)
         return
 
 
@@ -167,7 +171,7 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     if done is not None:
         if done[2] is not None:
             result.extra.append(done[2])
-        result.verdicts.append(LineVerdict(line, True, say("done_for", player=player)))
+        result.verdicts.append(LineVerdict(line, True, say("done_for", player=player), player=player))
         ctx.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
         return
     current = ctx.store.current_orders(game_id, g.turn, player).get(player)
@@ -176,5 +180,5 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     lines = (current.lines if current and same_mail else []) + [order_text.strip()]
     ctx.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines, "mj", key, iso(now)))
     ctx.store.log(game_id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
-    result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))
+    result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
     turns.check_early(ctx, game_id, now)

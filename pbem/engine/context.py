@@ -72,7 +72,9 @@ class Context:
     def game(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
         if row is None:
-            raise EngineError(f"unknown game {game_id!r} (pbem game new {game_id} creates it)")
+            raise EngineError(f"unknown game {game_id!r} (pbem game new {game_id} creates it)",
+                              fr=f"partie inconnue « {game_id} » (pbem game new {game_id} la crée ; "
+                                 "pbem game list donne les parties)")
         return row
 
     def state(self, g: GameRow) -> Any:
@@ -130,4 +132,5 @@ class Context:
         for p in self.store.players(game_id, include_removed=True):
             if fold(p.name) == fold(name):
                 return p
-        raise EngineError(f"no player {name!r} in {game_id}")
+        raise EngineError(f"no player {name!r} in {game_id}",
+                          fr=f"pas de joueur « {name} » dans {game_id} (pbem player list {game_id} les donne)")

@@ -31,7 +31,7 @@ def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str],
     else:
         rec = ctx.store.record_for_turn(game_id, turn)
         if rec is None:
-            raise EngineError(f"no step {turn} in {game_id}")
+            raise EngineError(f"no step {turn} in {game_id}", fr=f"pas d'étape {turn} résolue dans {game_id}")
         state = serial.loads(ruleset.state_type, rec["state_before"])
     name = ctx.player_named(game_id, player).name
     verdicts: list[LineVerdict] = []
@@ -49,6 +49,9 @@ def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str],
         source = "mj" if turn == g.turn else "correction"
         ctx.store.set_orders(OrderSet(game_id, turn, name, orders, list(lines), source, None, iso(now)))
         ctx.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
+        told = letters.for_you_letter(ctx, game_id, name, lines, f"set-{iso(now)}") if source == "mj" else None
+        if told is not None:  # the player is told which orders the MJ gave for them
+            ctx.outgoing.queue([told], now)
     return verdicts
 
 
@@ -85,12 +88,18 @@ class RerunResult:
     published: bool
 
 
-def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool = False) -> RerunResult:
-    """Recompute a resolved step from its record and the current orders; diff it; optionally publish."""
+def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool = False,
+          announce: bool = True) -> RerunResult:
+    """Recompute a resolved step from its record and the current orders; diff it; optionally publish.
+
+    ``announce=False`` replaces the record and the state without mailing the RECTIFICATIF (results
+    held for approval, not sent yet: `approval.publish` sends them).
+    """
     g = ctx.game(game_id)
     rec = ctx.store.record_for_turn(game_id, turn)
     if rec is None:
-        raise EngineError(f"step {turn} of {game_id} has not been resolved")
+        raise EngineError(f"step {turn} of {game_id} has not been resolved",
+                          fr=f"l'étape {turn} de {game_id} n'a pas été résolue")
     ruleset = ctx.ruleset(game_id)
     before = serial.loads(ruleset.state_type, rec["state_before"])
     new_state, events, dice, orders, defaults, sources = turns.compute_step(
@@ -121,9 +130,11 @@ def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool
             # keep the deadline already announced for the next step
             g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline})
             ctx.store.save_game(g2)
-            ctx.outgoing.queue(letters.step_letters(ctx, g2, rec["seq"], turn, events, new_state, now,
-                                                    rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),
-                               now)
-        letters.write_forum(ctx, game_id)
+            if announce:
+                ctx.outgoing.queue(letters.step_letters(ctx, g2, rec["seq"], turn, events, new_state, now,
+                                                        rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),
+                                   now)
+        if announce:
+            letters.write_forum(ctx, game_id)
     return RerunResult(turn=turn, diff=diff, state_changed=state_changed,
                        published=publish and bool(diff or state_changed))

@@ -15,8 +15,9 @@ from typing import Any
 from pbem.clock import iso, parse_iso
 from pbem.config import GameConfig
 from pbem.core import MJ
-from pbem.engine import turns
+from pbem.engine import mjdesk, turns
 from pbem.engine.answers import MailResult
+from pbem.engine.approval import clock_held
 from pbem.engine.context import Context
 from pbem.engine.interpret import interpret
 from pbem.engine.turns import gc_paused
@@ -124,7 +125,7 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
     s = ctx.settings(game_id)
     g = ctx.store.game(game_id)
     fire = turns.fire_at(g) if g is not None else None
-    if fire is not None and received is not None and fire <= received:
+    if fire is not None and received is not None and fire <= received and not clock_held(ctx, game_id, received):
         # this mail arrived after the deadline (daemon outage): the step closes first, without it.
         # A failure here must not cost the mail: it is then read against the open step, and the
         # tick's own deadline pass reports the failure (the forum file is written by the tick).
@@ -156,7 +157,8 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
         return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
     capped = not may_reply(ctx, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
-    result = interpret(ctx, game_id, actor, mail, text, key, now)
+    result = (mjdesk.interpret_mj(ctx, game_id, mail, text, key, now) if actor == MJ  # the MJ's seat
+              else interpret(ctx, game_id, actor, mail, text, key, now))
     if capped:
         return "rate-limited, orders kept, no reply", game_id, sender
     _ack(ctx, game_id, mail, actor, result, now)
@@ -233,6 +235,9 @@ def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime,
 def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, result: MailResult,
          now: datetime) -> None:
     """The answer to an order mail: every line echoed with its verdict, then the deadline and what is missing."""
+    if actor == MJ:  # the MJ's answer says what each command did, and where the game stands
+        mjdesk.ack(ctx, game_id, mail, result, now)
+        return
     g = ctx.game(game_id)
     r = ctx.renderer(game_id)
     state = ctx.state_cached(g)

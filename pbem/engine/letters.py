@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from pbem import serial
+from pbem.clock import parse_iso
 from pbem.core import MJ, PUBLIC, Event
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record_events
+from pbem.engine.when import period_text
 from pbem.outbox import Letter
+from pbem.render import Rendered
 from pbem.store import GameRow
 
 
@@ -46,6 +49,8 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
     rec = ctx.store.record(g.id, seq)
     title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
     defaulted = set(json.loads(rec["defaults"])) if rec else set()
+    if rec and s.absence == "defaults":  # an absent player's defaults apply silently
+        defaulted -= {a.player for a in ctx.store.absences(g.id, at=rec["resolved_at"])}
     outcome = ruleset.outcome(state)
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
     deadline = ctx.local(g.deadline) if outcome is None else None
@@ -60,7 +65,7 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
                         rectificatif=rectificatif, defaulted=p.name in defaulted)
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
-    forum = forum_text(ctx, g.id, state, events, title, outcome)
+    forum = forum_text(ctx, g.id, state, events, title, outcome, ctx.store.chronicle(g.id, seq))
     digest = digest_context(ctx, g.id, seq)
     ctx.store.mark_reported([f["id"] for f in digest["failed"]])  # each failure is told to the MJ once
     t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
@@ -80,11 +85,16 @@ def author_share(ctx: Context, game_id: str, events: Sequence[Event], author: st
     return "\n\n".join(ctx.renderer(game_id).events_text(mine)) if mine else None
 
 
-def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any) -> str:
-    """The BBCode forum post of a step: public events and the public view only."""
+def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any,
+               chronicle: str | None = None) -> str:
+    """The BBCode forum post of a step: public events and the public view only.
+
+    The MJ's ``chronicle`` (written when he approved the results) heads it as he wrote it: his BBCode is his.
+    """
     view = ctx.ruleset(game_id).view(state, PUBLIC)
-    return ctx.renderer(game_id).forum_text(title=title, events=public_events(events), view=view, final=outcome,
+    text = ctx.renderer(game_id).forum_text(title=title, events=public_events(events), view=view, final=outcome,
                                             tag=ctx.tag(game_id))
+    return f"{chronicle}\n\n{text}" if chronicle else text
 
 
 def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
@@ -93,8 +103,11 @@ def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
     assert rec is not None
     r = ctx.renderer(game_id)
     failed = ctx.store.unreported_failures(game_id)
+    absent = [(a.player, period_text(parse_iso(a.starts_at), parse_iso(a.ends_at), ctx.config.timezone,
+                                     ctx.settings(game_id).language))
+              for a in ctx.store.absences(game_id, at=rec["resolved_at"])]
     return {
-        "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
+        "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]), "absences": absent,
         "rolls": json.loads(rec["rolls"]),
         "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in record_events(rec)],
         "failed": failed, "seq": seq, "context": rec["dice_context"],
@@ -122,10 +135,11 @@ def write_forum(ctx: Context, game_id: str) -> list[Path]:
     written = []
     ruleset = ctx.ruleset(game_id)
     for rec in ctx.store.records(game_id):
-        if rec["kind"] == "action" or rec["forum_written"]:
+        if rec["kind"] == "action" or rec["forum_written"] or not rec["published"]:  # (held for approval)
             continue
         state = serial.loads(ruleset.state_type, rec["state_after"])
-        text = forum_text(ctx, game_id, state, record_events(rec), rec["title"], ruleset.outcome(state))
+        text = forum_text(ctx, game_id, state, record_events(rec), rec["title"], ruleset.outcome(state),
+                          ctx.store.chronicle(game_id, rec["seq"]))
         path = forum_path(ctx, game_id, rec["turn"])
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -167,3 +181,49 @@ def report_text(ctx: Context, game_id: str, player: str, turn: int) -> str | Non
         return None
     events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj" or player == MJ]
     return "\n\n".join([rec["title"], *ctx.renderer(game_id).events_text(events)])
+
+
+# --- a newcomer's briefing ---
+
+
+def briefing_text(ctx: Context, game_id: str, player: str, newcomer: str, history: str | None) -> Rendered:
+    """What a newcomer taking over ``player``'s seat is told: what the seat was told, its situation, the orders expected.
+
+    Built from the records by audience, like every letter: for each step (the start included) the
+    events the seat could read (public ones too, as in its private letters), never an MJ-only one;
+    ``history`` is the seat's own history of immediate orders (`actions.history_text`).  Nothing else:
+    what another seat or the MJ alone knew stays where it was.
+    """
+    g = ctx.game(game_id)
+    ruleset = ctx.ruleset(game_id)
+    s = ctx.settings(game_id)
+    r = ctx.renderer(game_id)
+    tag = ctx.tag(game_id)
+    state = ctx.state_cached(g)
+    chapters = []
+    for rec in ctx.store.records(game_id):
+        if rec["kind"] == "action" or not rec["published"]:
+            continue
+        events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj"]
+        chapters.append((rec["title"], r.events_text(events)))
+    status = (r.mail_text("status", view=ruleset.view(state, player), player=player, tag=tag).body
+              if state is not None else None)
+    asked = g.phase == "running" and state is not None and player in ctx.prompted_cached(game_id, state)
+    return r.mail_text(
+        "briefing", tag=tag, player=player, newcomer=newcomer, game_title=s.title, chapters=chapters,
+        history=history, status=status, asked=asked, helps=ruleset.help(state, player) if asked else [],
+        orders=orders_text(ctx, game_id, player) if asked else None,
+        title=ruleset.step_title(state).get(s.language) if state is not None else "", deadline=ctx.local(g.deadline))
+
+
+def for_you_letter(ctx: Context, game_id: str, player: str, lines: Sequence[str], key: str) -> Letter | None:
+    """The mail that tells a player which orders the MJ gave for them for the open step (POUR, `orders set`)."""
+    g = ctx.game(game_id)
+    p = ctx.store.player(game_id, player)
+    if p is None or p.status != "active" or g.phase != "running":
+        return None
+    state = ctx.state_cached(g)
+    title = ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else ""
+    t = ctx.renderer(game_id).mail_text("for_you", tag=ctx.tag(game_id), player=player, lines=list(lines),
+                                        deadline=ctx.local(g.deadline), title=title)
+    return Letter(f"for-{key}-{player}", game_id, g.turn, "notice", p.address, t.subject, t.body)

@@ -11,7 +11,7 @@ from typing import Any
 from pbem.clock import add_duration, iso
 from pbem.core import Msg, Seat, SetupError
 from pbem.dice import Dice, commitment, new_seed
-from pbem.engine import letters, turns
+from pbem.engine import letters, optional, turns
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record
 from pbem.names import fold
@@ -27,7 +27,8 @@ def new_game(ctx: Context, game_id: str, now: datetime, seed: str | None = None)
     """Create a game from its config section; registration opens now."""
     s = ctx.settings(game_id)
     if ctx.store.game(game_id) is not None:
-        raise EngineError(f"game {game_id!r} already exists")
+        raise EngineError(f"game {game_id!r} already exists", fr=f"la partie {game_id} existe déjà")
+    check_roster(ctx, game_id)  # a faulty sheets file is refused before anyone registers
     seed = seed or new_seed()
     row = GameRow(id=game_id, ruleset=s.ruleset, phase="registration", seed=seed, commitment=commitment(seed),
                   turn=0, deadline=iso(add_duration(now, s.registration, ctx.config.timezone)), early_at=None,
@@ -42,11 +43,13 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
     """Close registration, seat the players, run the ruleset's setup and mail everyone their start."""
     g = ctx.game(game_id)
     if g.phase != "registration":
-        raise EngineError(f"game {game_id} has already started")
+        raise EngineError(f"game {game_id} has already started", fr=f"la partie {game_id} a déjà commencé")
     s = ctx.settings(game_id)
     players = ctx.store.players(game_id)
     if len(players) < s.min_players:
-        raise EngineError(f"game {game_id}: {len(players)} players registered, at least {s.min_players} needed")
+        raise EngineError(f"game {game_id}: {len(players)} players registered, at least {s.min_players} needed",
+                          fr=f"partie {game_id} : {len(players)} inscrits, il en faut au moins {s.min_players} "
+                             "(ou baissez min_players dans config.toml)")
     ruleset = ctx.ruleset(game_id)
     fixed = roster_file(ctx, game_id)
     seats = []
@@ -58,7 +61,9 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
     try:
         state, events = ruleset.setup(seats, dict(s.options), dice)
     except SetupError as e:
-        raise EngineError(f"game {game_id} cannot start: {e.msg.get('en')}") from None
+        raise EngineError(f"game {game_id} cannot start: {e.msg.en} (see docs/rules/{s.ruleset}.md)",
+                          fr=f"la partie {game_id} ne peut pas commencer : {e.msg.fr} "
+                             f"(voir docs/rules/{s.ruleset}.md)") from None
     with ctx.store.atomic():
         seq = ctx.store.next_seq(game_id)
         ctx.store.add_record(record(game_id, seq, "setup", 0, SETUP_TITLE.get(s.language),
@@ -70,11 +75,28 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
     return g
 
 
+def check_roster(ctx: Context, game_id: str) -> None:
+    """The game's roster file read and, when the ruleset checks rosters (1626 sheets), every fault with its line."""
+    s = ctx.settings(game_id)
+    if s.roster is None:
+        return
+    try:
+        text = s.roster.read_text(encoding="utf-8")
+    except OSError as e:
+        raise EngineError(f"roster file {s.roster}: {e}", fr=f"fichier de joueurs {s.roster} : {e}") from None
+    try:
+        optional.check_roster(ctx.ruleset(game_id), text, dict(s.options))
+    except SetupError as e:
+        raise EngineError(f"roster file {s.roster} refused:\n{e.msg.en}",
+                          fr=f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}") from None
+
+
 def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
     """Roles and sheets the MJ prepared in the game's roster file, by folded player name."""
     path = ctx.settings(game_id).roster
     if path is None:
         return {}
+    check_roster(ctx, game_id)
     try:
         with open(path, "rb") as f:
             doc = tomllib.load(f)
@@ -91,7 +113,7 @@ def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
     """The MJ ends a game that has no end of its own (a 1626 campaign) or stops one: the seed is revealed."""
     g = ctx.game(game_id)
     if g.phase == "finished":
-        raise EngineError(f"game {game_id} is already finished")
+        raise EngineError(f"game {game_id} is already finished", fr=f"la partie {game_id} est déjà terminée")
     with ctx.store.atomic():
         g = GameRow(**{**g.__dict__, "phase": "finished", "deadline": None, "early_at": None,
                        "seed_revealed": True})
@@ -108,7 +130,9 @@ def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetim
     """Register a player (during registration only); the name and address must be free."""
     g = ctx.game(game_id)
     if g.phase != "registration":
-        raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)")
+        raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)",
+                          fr=f"la partie {game_id} a commencé : un joueur ne peut plus qu'être remplacé "
+                             "(pbem player replace, ou REMPLACE par courriel)")
     name = " ".join(name.split())
     if not NAME_OK.match(name):
         raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
@@ -143,10 +167,12 @@ def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now:
     p = ctx.player_named(game_id, name)
     new_address = new_address.strip().lower()
     if "@" not in new_address:
-        raise EngineError(f"{new_address!r} is not an e-mail address")
+        raise EngineError(f"{new_address!r} is not an e-mail address",
+                          fr=f"« {new_address} » n'est pas une adresse électronique")
     other = ctx.store.player_by_address(game_id, new_address)
     if other is not None and other.name != p.name:
-        raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}")
+        raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}",
+                          fr=f"{new_address} joue déjà {other.name} dans {game_id}")
     with ctx.store.atomic():
         ctx.store.set_player_address(game_id, p.name, new_address)
         ctx.store.set_player_status(game_id, p.name, "active")

@@ -6,7 +6,7 @@ import logging
 from datetime import datetime, timedelta
 
 from pbem.clock import add_duration, iso, parse_iso
-from pbem.engine import lifecycle, turns
+from pbem.engine import absences, approval, lifecycle, pauses, turns
 from pbem.engine.context import Context, EngineError
 from pbem.outbox import Letter
 from pbem.store import GameRow
@@ -31,7 +31,10 @@ def due(ctx: Context, now: datetime) -> list[str]:
 
 
 def _due_game(ctx: Context, g: GameRow, now: datetime) -> list[str]:
-    done: list[str] = []
+    paused, done = pauses.due(ctx, g, now)  # the MJ's seat: a pause stops the clock, a held step waits for him
+    if paused or approval.waiting(ctx, g.id) is not None:
+        return done + approval.remind(ctx, g.id, now)
+    g = ctx.game(g.id)
     if g.phase == "registration" and g.deadline and parse_iso(g.deadline) <= now:
         try:
             lifecycle.start_game(ctx, g.id, now)
@@ -43,6 +46,8 @@ def _due_game(ctx: Context, g: GameRow, now: datetime) -> list[str]:
     if g.deadline is None or fire is None:  # not running, or nothing to decide
         return done
     if now >= fire:
+        if absences.hold(ctx, g, now) is not None:  # absence = "wait": an awaited player is away
+            return done + [f"{g.id}: deadline held for an absent player"]
         if turns.resolve(ctx, g.id, now):
             done.append(f"{g.id}: turn {g.turn} resolved")
         return done
@@ -74,9 +79,10 @@ def _reminders(ctx: Context, g: GameRow, deadline: datetime, now: datetime) -> l
     current = ctx.store.current_orders(g.id, g.turn)
     r = ctx.renderer(g.id)
     reminders = []
+    gone = absences.away(ctx, g.id, now)  # nobody reminds a player who said they are away
     for p in ctx.store.players(g.id):
         prompts = [pr for pr in ruleset.prompts(state) if pr.player == p.name and pr.required]
-        if prompts and p.name not in current:
+        if prompts and p.name not in current and p.name not in gone:
             t = r.mail_text("reminder", tag=ctx.tag(g.id), player=p.name, deadline=ctx.local(g.deadline),
                             title=ruleset.step_title(state).get(s.language), hours=max(hours))
             reminders.append(Letter(f"remind-{g.turn}-{max(hours)}-{p.name}", g.id, g.turn, "reminder", p.address,

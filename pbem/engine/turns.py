@@ -18,11 +18,12 @@ from pbem import serial
 from pbem.clock import add_duration, iso, parse_iso
 from pbem.core import Event, Order, Ruleset
 from pbem.dice import Dice
-from pbem.engine import actions, letters
+from pbem.engine import absences, actions, approval, letters, pauses
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record, sourced_orders_json
 from pbem.faults import crashpoint
 from pbem.outbox import Letter
+from pbem.render import date_fr
 from pbem.store import GameRow
 
 # the orders of a step: per player, who got the defaults, and where each player's orders came from
@@ -49,7 +50,7 @@ def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, ph
                    "early_at": None, "reminders_sent": tuple(skipped), "phase": new_phase,
                    "seed_revealed": g.seed_revealed or outcome is not None})
     ctx.store.save_game(g)
-    return g
+    return pauses.shift_opened(ctx, g, now)  # a step opened during a pause starts when it ends
 
 
 def fire_at(g: GameRow) -> datetime | None:
@@ -66,7 +67,7 @@ def check_early(ctx: Context, game_id: str, now: datetime) -> None:
     g = ctx.game(game_id)
     if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
         return
-    required = ctx.required_cached(game_id, ctx.state_cached(g))
+    required = ctx.required_cached(game_id, ctx.state_cached(g)) - absences.silent(ctx, game_id, g)  # away: defaults
     if required and required <= ctx.store.ordered_players(game_id, g.turn):
         early = min(parse_iso(g.deadline), now + timedelta(minutes=s.early_delay_minutes))
         ctx.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
@@ -120,6 +121,11 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
         return False
     if ctx.store.record_for_turn(game_id, g.turn) is not None:
         return False
+    held = approval.waiting(ctx, game_id)
+    if held is not None:  # the next step's results would go out before the ones the MJ has not approved
+        raise EngineError(f"the results of step {held.turn} wait for your approval (pbem turn publish {game_id})",
+                          fr=f"les résultats de l'étape {held.turn} attendent votre approbation "
+                             f"(pbem turn publish {game_id}, ou APPROUVE par courriel)")
     state = ctx.state(g)
     ruleset = ctx.ruleset(game_id)
     if not ruleset.prompts(state):
@@ -133,7 +139,8 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
                      sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at or now)
         ctx.store.add_record(rec)
         g2 = open_step(ctx, g, new_state, g.turn + 1, now)
-        ctx.outgoing.queue(letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now), now)
+        mails = letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now)
+        approval.send_or_hold(ctx, g2, seq, g.turn, mails, now)  # publish = "mj": the MJ's only, the rest held
         crashpoint("mid-resolution")
     if write_forum:
         letters.write_forum(ctx, game_id)
@@ -157,7 +164,7 @@ def deadline_plus(ctx: Context, game_id: str, hours: float) -> datetime:
     """The open deadline moved by ``hours`` (for `pbem game extend --hours`)."""
     g = ctx.game(game_id)
     if g.deadline is None:
-        raise EngineError(f"game {game_id} has no open deadline")
+        raise EngineError(f"game {game_id} has no open deadline", fr=f"la partie {game_id} n'a pas de date limite en cours")
     return parse_iso(g.deadline) + timedelta(hours=hours)
 
 
@@ -165,13 +172,16 @@ def extend(ctx: Context, game_id: str, until: datetime, now: datetime, *, allow_
     """Move the deadline; players are told.  Moving it earlier needs ``allow_earlier`` (and is announced too)."""
     g = ctx.game(game_id)
     if g.deadline is None:
-        raise EngineError(f"game {game_id} has no open deadline")
+        raise EngineError(f"game {game_id} has no open deadline", fr=f"la partie {game_id} n'a pas de date limite en cours")
     old = parse_iso(g.deadline)
     if until < old and not allow_earlier:
         raise EngineError(f"{iso(until)} is earlier than the current deadline {g.deadline}: "
-                          "pass --earlier to move it earlier (players will be told)")
+                          "pass --earlier to move it earlier (players will be told)",
+                          fr=f"{date_fr(until.astimezone(ctx.config.timezone))} est avant la date limite actuelle "
+                             f"({date_fr(old.astimezone(ctx.config.timezone))}) : pour l'avancer, ajoutez --earlier "
+                             "(ou écrivez AVANCE par courriel) ; les joueurs seront prévenus")
     if until <= now:
-        raise EngineError("the new deadline is in the past")
+        raise EngineError("the new deadline is in the past", fr="la nouvelle date limite est déjà passée")
     r = ctx.renderer(game_id)
     with ctx.store.atomic():
         g2 = GameRow(**{**g.__dict__, "deadline": iso(until), "early_at": None,

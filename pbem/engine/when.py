@@ -316,8 +316,8 @@ def _pick_year(number: int, month: int, year: int | None, today: date, weekday: 
         candidates = fits
     if year is not None:
         return candidates[0]
-    # the nearest date that is not long past: « du 2 au 16 février » written on the 9th began a week ago
-    recent = [c for c in candidates if c >= today - timedelta(days=60)]
+    # the nearest date not more than two weeks past: « du 2 au 16 février » written on the 9th began a week ago
+    recent = [c for c in candidates if c >= today - timedelta(days=14)]
     return min(recent or candidates, key=lambda c: abs((c - today).days))
 
 
@@ -477,3 +477,45 @@ def _lend_month(tok: list[str]) -> list[str]:
                     lent.append(out[m + 2])
                 return out[:k] + lent + out[k:]
     return out
+
+
+# --- saying them back ---
+
+
+def moment_text(when: datetime, tz: ZoneInfo, lang: str = "fr") -> str:
+    """« samedi 8 février 2025 à 21 h » (at midnight, the day alone: « samedi 8 février 2025 »)."""
+    from pbem.render import date_en, date_fr
+
+    local = when.astimezone(tz)
+    text = date_en(local) if lang == "en" else date_fr(local)
+    if local.hour == 0 and local.minute == 0:
+        text = text.split(" à ")[0] if lang != "en" else text.split(" at ")[0]
+    return text
+
+
+def period_text(start: datetime | None, end: datetime | None, tz: ZoneInfo, lang: str = "fr") -> str:
+    """« du samedi 8 février 2025 au dimanche 16 février 2025 inclus », « jusqu'à nouvel ordre »…
+
+    An end at midnight is said as the day before, inclusive: that is how it was written.
+    """
+    en = lang == "en"
+    parts = []
+    if start is not None:
+        first = moment_text(start, tz, lang)
+        if end is not None and end.astimezone(tz).year == start.astimezone(tz).year:
+            first = first.replace(f" {start.astimezone(tz).year}", "", 1)  # the year is said once, at the end
+        parts.append(("from " if en else "du ") + first if end is not None
+                     else ("from " if en else "à partir du ") + first + ",")
+    if end is None:
+        parts.append("until further notice" if en else "jusqu'à nouvel ordre")
+    else:
+        local = end.astimezone(tz)
+        if local.hour == 0 and local.minute == 0:
+            last = moment_text(local - timedelta(days=1), tz, lang)
+            parts.append((f"to {last} inclusive" if start else f"until {last} inclusive") if en
+                         else (f"au {last} inclus" if start else f"jusqu'au {last} inclus"))
+        else:
+            moment = moment_text(local, tz, lang)
+            parts.append((f"to {moment}" if start else f"until {moment}") if en
+                         else (f"au {moment}" if start else f"jusqu'au {moment}"))
+    return " ".join(parts)

@@ -4,12 +4,23 @@ SQLite through sqlite-utils, in WAL mode.  Every change that must survive a cras
 as a whole runs inside `Store.atomic()`; callers group work so that a message is
 stored before it is acknowledged, and a resolved step, its mails and the new
 game state are committed together.  One class per kind of row (`pbem.store.messages`,
-`games`, `orders`, `records`, `outbox`), all over the one connection of `pbem.store.base`.
+`games`, `orders`, `records`, `outbox`, and the MJ's seat in `desk`: pauses, absences, steps held
+for approval, seats changing hands), all over the one connection of `pbem.store.base`.
 """
 
 from __future__ import annotations
 
 from pbem.store.base import SCHEMA_VERSION
+from pbem.store.desk import (
+    AbsenceRow,
+    AbsenceRows,
+    HeldRow,
+    HeldRows,
+    PauseRow,
+    PauseRows,
+    SeatChangeRow,
+    SeatChangeRows,
+)
 from pbem.store.games import GameRows
 from pbem.store.messages import MessageRows
 from pbem.store.orders import OrderRows
@@ -17,8 +28,10 @@ from pbem.store.outbox import OUTBOX_FIELDS, OutboxRows
 from pbem.store.records import RecordRows
 from pbem.store.rows import GameRow, OrderSet, PlayerRow
 
-__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "GameRow", "OrderSet", "PlayerRow", "Store"]
+__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow", "OrderSet", "PauseRow", "PlayerRow",
+           "SeatChangeRow", "Store"]
 
 
-class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows):
+class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,
+            SeatChangeRows):
     """A handle on the pbem database."""

@@ -30,6 +30,7 @@ from pbem.games.g1626.character import has_gift, sheet
 from pbem.games.g1626.options import DEFAULT_OPTIONS, check_options
 from pbem.games.g1626.orders import VALID_CARACS, decode, describe, parse, request_of, side_from, side_values
 from pbem.games.g1626.rolls import opposed_test, single_test
+from pbem.games.g1626.sheet import seats_from_toml
 from pbem.games.g1626.state import Request, Side, State, TestRecord, new_state
 from pbem.games.g1626.tables import HERITAGE, HERITAGE_BASE, HERITAGE_UNIT
 
@@ -43,6 +44,10 @@ class Ruleset1626:
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Hook for the config reader and ``pbem doctor``: `SetupError` naming the allowed values."""
         check_options(options)
+
+    def check_roster(self, text: str, options: Mapping[str, JSON]) -> None:
+        """Hook for reading the sheets file (``roster``): `SetupError` with every fault and its line."""
+        seats_from_toml(text, check_options(options)["extra_gifts"])
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         state = new_state(roster, check_options(options))

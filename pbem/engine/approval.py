@@ -1,0 +1,147 @@
+"""Results held for the MJ's approval (``publish = "mj"``), and what holds the clock of a game.
+
+At the deadline the step is resolved and recorded as usual; the MJ receives the digest and a
+request for approval with the forum post as it will go out; nothing reaches the players or the
+forum until he approves (APPROUVE by mail, `pbem turn publish`), optionally with a chronicle, a
+free text that heads the forum post.  Orders he corrected meanwhile (CORRIGE, `pbem orders set
+--turn`) are applied first: the step is computed again before anything goes out.  While results
+wait, the next step's clock waits too (no reminder, no resolution); when they go out, its deadline
+stays on the calendar if at least half a step is left, else it moves by the time the MJ took
+(like after a pause).  A reminder goes to the MJ once the wait passes ``approval_reminder``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbem import serial
+from pbem.clock import iso, parse_iso
+from pbem.engine import letters, pauses
+from pbem.engine.context import Context, EngineError
+from pbem.engine.records import record_events
+from pbem.outbox import Letter
+from pbem.store import GameRow, HeldRow
+
+
+def waiting(ctx: Context, game_id: str) -> HeldRow | None:
+    """The step whose results wait for the MJ's approval, if any."""
+    held = ctx.store.held(game_id)
+    return held[0] if held else None
+
+
+def clock_held(ctx: Context, game_id: str, when: datetime) -> bool:
+    """Is the game's clock held at ``when`` (a pause, or results waiting for approval)?"""
+    return pauses.active(ctx, game_id, when) is not None or waiting(ctx, game_id) is not None
+
+
+def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[Letter], now: datetime) -> None:
+    """The mails of a step just resolved go: all of them, then the seats that change hands at its end;
+    with ``publish = "mj"``, the MJ's only (and a request for approval): the rest waits for him.
+
+    Called by `turns.resolve` inside its transaction; ``g`` is the game with the next step open.
+    """
+    from pbem.engine import seats
+
+    if ctx.settings(g.id).publish != "mj":
+        ctx.outgoing.queue(mails, now)
+        seats.step_done(ctx, g.id, turn, now)
+        return
+    ctx.store.hold(g.id, seq, turn, iso(now))
+    ctx.store.log(g.id, iso(now), "pbem", "results held", {"turn": turn, "seq": seq})
+    ctx.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(ctx, g, seq, turn, now), now)
+
+
+def _request(ctx: Context, g: GameRow, seq: int, turn: int, now: datetime) -> list[Letter]:
+    rec = ctx.store.record(g.id, seq)
+    assert rec is not None
+    ruleset = ctx.ruleset(g.id)
+    state = serial.loads(ruleset.state_type, rec["state_after"])
+    forum = letters.forum_text(ctx, g.id, state, record_events(rec), rec["title"], ruleset.outcome(state))
+    privates = sum(1 for p in ctx.store.players(g.id) if letters.told_to(record_events(rec), p.name))
+    t = ctx.renderer(g.id).mail_text("approval", tag=ctx.tag(g.id), title=rec["title"], turn=turn, forum=forum,
+                                     players=len(ctx.store.players(g.id)), privates=privates, reminder=False,
+                                     held_at=ctx.local(iso(now)))
+    return [Letter(f"rec{seq}-approval", g.id, turn, "notice", mj, t.subject, t.body, record_seq=seq)
+            for mj in ctx.settings(g.id).mj]
+
+
+def remind(ctx: Context, game_id: str, now: datetime) -> list[str]:
+    """Once the results wait longer than ``approval_reminder``, the MJ is reminded (once)."""
+    held = waiting(ctx, game_id)
+    s = ctx.settings(game_id)
+    if held is None or held.reminded_at or now - parse_iso(held.held_at) < s.approval_reminder.delta:
+        return []
+    rec = ctx.store.record(game_id, held.seq)
+    assert rec is not None
+    t = ctx.renderer(game_id).mail_text("approval", tag=ctx.tag(game_id), title=rec["title"], turn=held.turn,
+                                        forum=None, players=0, privates=0, reminder=True,
+                                        held_at=ctx.local(held.held_at))
+    with ctx.store.atomic():
+        ctx.store.mark_reminded(game_id, held.seq, iso(now))
+        ctx.outgoing.queue([Letter(f"rec{held.seq}-approval-reminder", game_id, held.turn, "notice", mj, t.subject,
+                                   t.body, record_seq=held.seq) for mj in s.mj], now)
+    return [f"{game_id}: the MJ reminded that turn {held.turn} waits for approval"]
+
+
+@dataclass(frozen=True)
+class Published:
+    """What an approval sent: for the MJ's answer, which says precisely what was done."""
+
+    turn: int
+    title: str
+    privates: int
+    forum: bool
+    chronicle_lines: int
+    rerun: bool  # corrected orders: the step was computed again before going out
+    changed: bool  # ... and its results changed
+    deadline: datetime | None
+
+
+def publish(ctx: Context, game_id: str, now: datetime, *, turn: int | None = None, chronicle: str | None = None,
+            by: str = "mj") -> Published:
+    """Send the held results of a step (re-run first if orders were corrected); the chronicle heads the forum post."""
+    from pbem.engine import corrections, seats
+
+    held = waiting(ctx, game_id)
+    if held is None:
+        raise EngineError(f"no results of {game_id} wait for approval",
+                          fr=f"aucun résultat de {game_id} n'attend votre approbation")
+    if turn is not None and turn != held.turn:
+        raise EngineError(f"the results waiting for approval are those of step {held.turn}, not {turn}",
+                          fr=f"les résultats en attente sont ceux de l'étape {held.turn}, pas de la {turn}")
+    corrected = [o for o in ctx.store.current_orders(game_id, held.turn).values() if o.source == "correction"]
+    rerun = changed = False
+    with ctx.store.atomic():
+        if corrected:
+            result = corrections.rerun(ctx, game_id, held.turn, now, publish=True, announce=False)
+            rerun, changed = True, bool(result.diff or result.state_changed)
+        text = chronicle.strip() if chronicle and chronicle.strip() else None
+        ctx.store.approve(game_id, held.seq, iso(now), by, text)
+        g = _deadline_after_wait(ctx, ctx.game(game_id), held, now)
+        rec = ctx.store.record(game_id, held.seq)
+        assert rec is not None
+        state = serial.loads(ctx.ruleset(game_id).state_type, rec["state_after"])
+        mails = letters.step_letters(ctx, g, held.seq, held.turn, record_events(rec), state, now,
+                                     key_prefix=f"rec{held.seq}-approved")
+        out = [m for m in mails if m.kind != "digest" or changed]
+        ctx.outgoing.queue(out, now)
+        seats.step_done(ctx, game_id, held.turn, now)
+        ctx.store.log(game_id, iso(now), by, "results published", {"turn": held.turn, "rerun": rerun,
+                                                                     "chronicle": text})
+    letters.write_forum(ctx, game_id)
+    return Published(held.turn, rec["title"], sum(1 for m in out if m.kind == "private"),
+                     any(m.kind == "public" for m in out), len(text.splitlines()) if text else 0, rerun, changed,
+                     ctx.local(g.deadline))
+
+
+def _deadline_after_wait(ctx: Context, g: GameRow, held: HeldRow, now: datetime) -> GameRow:
+    """The next step keeps its calendar deadline if half a step is left; else it gets the time the MJ took."""
+    if g.deadline is None or g.phase != "running":
+        return g
+    deadline = parse_iso(g.deadline)
+    length = pauses.step_length(ctx, g)
+    if deadline - now >= length.delta / 2:
+        return g
+    return pauses.save_deadline(ctx, g, pauses.shifted(deadline, parse_iso(held.held_at), now, ctx, length.at), now)

@@ -1,0 +1,63 @@
+"""A preview of the open step: resolved on a copy, with the orders received so far and the defaults
+for the silent, to show the MJ the digest, the forum post and each private letter (njudge PREDICT,
+DPjudge PREVIEW).  Nothing is stored or sent: the resolution runs inside a savepoint that is rolled
+back, and its letters are kept as text instead of being queued; no forum file is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbem.engine import letters, turns
+from pbem.engine.context import Context, EngineError
+from pbem.engine.records import record, sourced_orders_json
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What the open step would give now: its title, who got the defaults, and every letter as text."""
+
+    title: str
+    defaults: list[str]
+    digest: str
+    forum: str
+    privates: list[tuple[str, str, str]]  # (player, subject, body)
+
+
+class _RollBack(Exception):
+    """Raised inside the savepoint to undo everything the preview wrote."""
+
+
+def preview_step(ctx: Context, game_id: str, now: datetime) -> Preview:
+    """The open step resolved on a copy now; nothing is stored, queued or written."""
+    g = ctx.game(game_id)
+    if g.phase != "running":
+        raise EngineError(f"game {game_id} is not running", fr=f"la partie {game_id} n'est pas en cours")
+    state = ctx.state(g)
+    ruleset = ctx.ruleset(game_id)
+    if not ruleset.prompts(state):
+        raise EngineError("no step is open: nothing to preview",
+                          fr="aucune étape n'est ouverte : rien à prévisualiser (les ordres immédiats agissent aussitôt)")
+    s = ctx.settings(game_id)
+    title = ruleset.step_title(state).get(s.language)
+    new_state, events, dice, orders, defaults, sources = turns.compute_step(ctx, game_id, g.turn, state, g.seed)
+    out: list[Preview] = []
+    try:
+        with ctx.store.atomic():
+            seq = ctx.store.next_seq(game_id)
+            ctx.store.add_record(record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
+                                        sourced_orders_json(orders, sources), defaults, dice.rolls, events,
+                                        new_state, now))
+            g2 = turns.open_step(ctx, g, new_state, g.turn + 1, now)
+            mails = letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now)
+            out.append(Preview(
+                title, sorted(defaults),
+                next((m.body for m in mails if m.kind == "digest"), ""),
+                letters.forum_text(ctx, game_id, new_state, events, title, ruleset.outcome(new_state)),
+                [(next((p.name for p in ctx.store.players(game_id) if p.address == m.to), m.to), m.subject, m.body)
+                 for m in mails if m.kind == "private"]))
+            raise _RollBack
+    except _RollBack:
+        pass
+    return out[0]

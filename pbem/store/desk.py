@@ -1,0 +1,207 @@
+"""The MJ's seat as stored: pauses, players' absences, steps held for approval, seats that change hands.
+
+One class per kind of row, all over the one connection of `pbem.store.base`; each creates its table.
+Times are UTC ISO text, like everywhere in the store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.store.base import StoreBase
+
+
+@dataclass(frozen=True)
+class PauseRow:
+    """A pause of a game: from ``starts_at`` to ``ends_at`` (None: until the MJ resumes it)."""
+
+    id: int
+    game: str
+    starts_at: str
+    ends_at: str | None
+    reason: str
+    created_at: str
+    started_at: str | None  # when it began (its notice went), None while it is to come
+    ended_at: str | None  # when it ended (or was called off)
+    frozen_from: str | None  # the open step's clock is stopped from then (its start, or a step opened during it)
+    shifted_turn: int | None  # the step whose deadline this pause moved already (a pause with an end)
+    deadline_before: str | None  # that deadline before it was moved
+
+
+@dataclass(frozen=True)
+class AbsenceRow:
+    """A player's declared absence, from ``starts_at`` to ``ends_at``."""
+
+    id: int
+    game: str
+    player: str
+    starts_at: str
+    ends_at: str
+    created_at: str
+    by: str
+    cancelled_at: str | None
+
+
+@dataclass(frozen=True)
+class HeldRow:
+    """A resolved step whose results wait for the MJ's approval (``publish = "mj"``)."""
+
+    game: str
+    seq: int
+    turn: int
+    held_at: str
+    reminded_at: str | None
+    approved_at: str | None
+    approved_by: str | None
+    chronicle: str | None
+
+
+@dataclass(frozen=True)
+class SeatChangeRow:
+    """A player leaving (``remove``) or handing their seat to a newcomer (``replace``) after step ``after_turn``."""
+
+    id: int
+    game: str
+    player: str
+    kind: str  # remove | replace
+    after_turn: int
+    new_name: str | None
+    new_address: str | None
+    old_address: str
+    created_at: str
+    done_at: str | None
+
+
+def _row(cls: type, r: dict[str, Any]) -> Any:
+    return cls(**{f.name: r[f.name] for f in dataclasses.fields(cls)})
+
+
+class PauseRows(StoreBase):
+    """Pauses of games."""
+
+    def _create(self) -> None:
+        super()._create()
+        if "pauses" not in self.db.table_names():
+            self.db.table("pauses").create(
+                {"id": int, "game": str, "starts_at": str, "ends_at": str, "reason": str, "created_at": str,
+                 "started_at": str, "ended_at": str, "frozen_from": str, "shifted_turn": int,
+                 "deadline_before": str}, pk="id")
+
+    def add_pause(self, game: str, starts_at: str, ends_at: str | None, reason: str, created_at: str) -> PauseRow:
+        cur = self.db.execute("insert into pauses (game, starts_at, ends_at, reason, created_at) values (?, ?, ?, ?, ?)",
+                              [game, starts_at, ends_at, reason, created_at])
+        row = self.pause(int(cur.lastrowid or 0))
+        assert row is not None
+        return row
+
+    def pause(self, pause_id: int) -> PauseRow | None:
+        rows = self._q("select * from pauses where id = ?", [pause_id])
+        return _row(PauseRow, rows[0]) if rows else None
+
+    def pauses(self, game: str, *, ended: bool = False) -> list[PauseRow]:
+        """A game's pauses in order of start; without ``ended``, only those not over yet."""
+        sql = "select * from pauses where game = ?" + ("" if ended else " and ended_at is null")
+        return [_row(PauseRow, r) for r in self._q(sql + " order by starts_at, id", [game])]
+
+    def update_pause(self, pause_id: int, **fields: Any) -> None:
+        self._t("pauses").update(pause_id, fields)
+
+
+class AbsenceRows(StoreBase):
+    """Players' absences."""
+
+    def _create(self) -> None:
+        super()._create()
+        if "absences" not in self.db.table_names():
+            self.db.table("absences").create(
+                {"id": int, "game": str, "player": str, "starts_at": str, "ends_at": str, "created_at": str,
+                 "by": str, "cancelled_at": str}, pk="id")
+
+    def add_absence(self, game: str, player: str, starts_at: str, ends_at: str, created_at: str, by: str) -> int:
+        cur = self.db.execute("insert into absences (game, player, starts_at, ends_at, created_at, by) "
+                              "values (?, ?, ?, ?, ?, ?)", [game, player, starts_at, ends_at, created_at, by])
+        return int(cur.lastrowid or 0)
+
+    def absences(self, game: str, *, player: str | None = None, at: str | None = None,
+                 after: str | None = None) -> list[AbsenceRow]:
+        """Absences not called off: of one player, covering the instant ``at``, or ending after ``after``."""
+        sql, args = "select * from absences where game = ? and cancelled_at is null", [game]
+        if player is not None:
+            sql, args = sql + " and player = ?", [*args, player]
+        if at is not None:
+            sql, args = sql + " and starts_at <= ? and ends_at > ?", [*args, at, at]
+        if after is not None:
+            sql, args = sql + " and ends_at > ?", [*args, after]
+        return [_row(AbsenceRow, r) for r in self._q(sql + " order by starts_at, id", args)]
+
+    def cancel_absences(self, game: str, player: str, after: str, at: str) -> int:
+        """Call off a player's absences that are not over at ``after``; how many."""
+        cur = self.db.execute("update absences set cancelled_at = ? where game = ? and player = ? and "
+                              "cancelled_at is null and ends_at > ?", [at, game, player, after])
+        return int(cur.rowcount)
+
+
+class HeldRows(StoreBase):
+    """Resolved steps held for the MJ's approval, and their chronicle."""
+
+    def _create(self) -> None:
+        super()._create()
+        if "held" not in self.db.table_names():
+            self.db.table("held").create(
+                {"game": str, "seq": int, "turn": int, "held_at": str, "reminded_at": str, "approved_at": str,
+                 "approved_by": str, "chronicle": str}, pk=("game", "seq"))
+
+    def hold(self, game: str, seq: int, turn: int, held_at: str) -> None:
+        self._t("held").insert({"game": game, "seq": seq, "turn": turn, "held_at": held_at}, replace=True)
+        self.db.execute("update records set published = 0 where game = ? and seq = ?", [game, seq])
+
+    def held(self, game: str, *, waiting: bool = True) -> list[HeldRow]:
+        """The steps held for approval (without ``waiting``: approved ones too), oldest first."""
+        sql = "select * from held where game = ?" + (" and approved_at is null" if waiting else "")
+        return [_row(HeldRow, r) for r in self._q(sql + " order by seq", [game])]
+
+    def approve(self, game: str, seq: int, at: str, by: str, chronicle: str | None) -> None:
+        self._t("held").update((game, seq), {"approved_at": at, "approved_by": by, "chronicle": chronicle})
+        self.db.execute("update records set published = 1 where game = ? and seq = ?", [game, seq])
+
+    def mark_reminded(self, game: str, seq: int, at: str) -> None:
+        self._t("held").update((game, seq), {"reminded_at": at})
+
+    def chronicle(self, game: str, seq: int) -> str | None:
+        """The MJ's chronicle that heads the forum post of a step (written in the approval mail)."""
+        row = self.db.execute("select chronicle from held where game = ? and seq = ?", [game, seq]).fetchone()
+        return row[0] if row and row[0] else None
+
+
+class SeatChangeRows(StoreBase):
+    """Players leaving or replaced at the end of a step."""
+
+    def _create(self) -> None:
+        super()._create()
+        if "seat_changes" not in self.db.table_names():
+            self.db.table("seat_changes").create(
+                {"id": int, "game": str, "player": str, "kind": str, "after_turn": int, "new_name": str,
+                 "new_address": str, "old_address": str, "created_at": str, "done_at": str}, pk="id")
+
+    def add_seat_change(self, game: str, player: str, kind: str, after_turn: int, new_name: str | None,
+                        new_address: str | None, old_address: str, created_at: str, done_at: str | None) -> int:
+        cur = self.db.execute(
+            "insert into seat_changes (game, player, kind, after_turn, new_name, new_address, old_address, created_at, "
+            "done_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [game, player, kind, after_turn, new_name, new_address, old_address, created_at, done_at])
+        return int(cur.lastrowid or 0)
+
+    def seat_changes(self, game: str, *, pending: bool = True) -> list[SeatChangeRow]:
+        sql = "select * from seat_changes where game = ?" + (" and done_at is null" if pending else "")
+        return [_row(SeatChangeRow, r) for r in self._q(sql + " order by id", [game])]
+
+    def seat_change_done(self, change_id: int, at: str) -> None:
+        self._t("seat_changes").update(change_id, {"done_at": at})
+
+    def played_by(self, game: str, player: str) -> str | None:
+        """The name of the newcomer who took this seat last, if it changed hands."""
+        row = self.db.execute("select new_name from seat_changes where game = ? and player = ? and kind = 'replace' "
+                              "and done_at is not null order by id desc limit 1", [game, player]).fetchone()
+        return row[0] if row and row[0] else None

@@ -1,0 +1,86 @@
+"""A toy game driven by mail through the real engine, for the MJ's seat tests: feed mails, read what went out."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
+
+from pbem.engine import Engine
+from pbem.store import Store
+
+T0 = datetime(2025, 2, 1, 13, 0, tzinfo=UTC)  # Saturday 1 February 2025, 14 h in Paris
+PLAYERS = {"Arya": "p0@pbem.test", "ser Schlingue": "p1@pbem.test", "Bran": "p2@pbem.test"}
+
+
+class Table:
+    """One toy game (simultaneous odd steps, sequential even ones) with three players and its MJ."""
+
+    def __init__(self, tmp: Path, start: datetime = T0, **game: Any):
+        self.cfg = make_config(tmp, extra_game=game)
+        self.store = Store(self.cfg.database)
+        self.engine = Engine(self.cfg, self.store)
+        self.now = start
+        self.sent = 0
+        self.seen: set[str] = set()
+        self.engine.new_game("toy1", start, seed="ab" * 32)
+        for name, address in PLAYERS.items():
+            self.mail(address, f"INSCRIPTION {name}\nMOTDEPASSE secret-{len(name)}")
+        self.engine.start_game("toy1", start)
+        self.new()
+
+    def mail(self, sender: str, text: str, subject: str = "[TOY] ordres", at: datetime | None = None) -> str:
+        """A mail processed as it would be by a tick (its answer queued); returns the verdict."""
+        self.sent += 1
+        when = at or self.now
+        raw = make_mail(sender, text, subject=subject, message_id=f"<t{self.sent}@pbem.test>")
+        key = f"k{self.sent}"
+        self.store.store_raw([(key, raw)], when.isoformat())
+        return self.engine.process_message(key, raw, when)
+
+    def mj(self, text: str, at: datetime | None = None) -> str:
+        """The MJ writes: the answer he gets (its body)."""
+        self.mail(MJ_ADDRESS, text, "[TOY] MJ", at)
+        return self.last("ack", MJ_ADDRESS)
+
+    def last(self, kind: str, rcpt: str) -> str:
+        found = outbox_messages(self.store, kind=kind, rcpt=rcpt)
+        assert found, (kind, rcpt)
+        return body(found[-1])
+
+    def new(self) -> list[tuple[str, str, str, str]]:
+        """(to, kind, subject, body) of the mails queued since the last call."""
+        out = []
+        for item in self.store.outbox_items():
+            if item["id"] in self.seen:
+                continue
+            self.seen.add(item["id"])
+            m = outbox_messages(self.store, id=item["id"])[0]
+            out.append((str(m["To"]), str(m["X-PBEM-Kind"]), str(m["Subject"]), body(m)))
+        return out
+
+    def due(self, at: datetime) -> list[str]:
+        self.now = at
+        return self.engine.due(at)
+
+    def game(self) -> Any:
+        return self.engine.game("toy1")
+
+    def deadline(self) -> datetime:
+        g = self.game()
+        assert g.deadline
+        return datetime.fromisoformat(g.deadline).astimezone(UTC)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def to(mails: list[tuple[str, str, str, str]], address: str, kind: str | None = None) -> list[tuple[str, str]]:
+    """(subject, body) of the mails to an address (of one kind)."""
+    return [(s, b) for t, k, s, b in mails if t == address and (kind is None or k == kind)]
+
+
+def hours(n: float) -> timedelta:
+    return timedelta(hours=n)

@@ -1,0 +1,134 @@
+"""Pauses through the real engine: the clock stops (no resolution, no reminder), players are told when a pause
+is announced, begins and ends, and the deadline after it is counted from the resume, on the wall clock of the
+game's zone, across a change of summer time.
+
+Each expected deadline is written from the rule (docs/guide-mj.md, « Pause ») : the time left when the pause
+began is given back from the resume, then rounded up to the step's time of day (21 h here).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from helpers import MJ_ADDRESS
+from mjseat_helpers import PLAYERS, Table, to
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+def paris(*args: int) -> datetime:
+    return datetime(*args, tzinfo=PARIS).astimezone(UTC)
+
+
+def _table(tmp_path, start: datetime, **game) -> Table:
+    return Table(tmp_path, start, deadlines={"turn": "2d@21:00", "short": "1d@21:00"}, **game)
+
+
+@pytest.fixture
+def spring(tmp_path):
+    """A game started on Thursday 27 March 2025 at 21 h (Paris): step 1 ends on Saturday 29 at 21 h,
+    the night before summer time (Sunday 30 March, 2 h -> 3 h)."""
+    t = _table(tmp_path, paris(2025, 3, 27, 21, 0))
+    assert t.deadline() == paris(2025, 3, 29, 21, 0)
+    yield t
+    t.close()
+
+
+def test_a_pause_with_dates_across_the_deadline_and_the_change_of_summer_time(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    answer = t.mj("Pause du samedi 29 au dimanche 30 mars inclus : week-end de Pâques")
+    # at the start of the pause (Saturday 0 h) 21 hours were left: given back from Monday 0 h -> Monday 21 h,
+    # summer time now (19 h UTC, where the same wall-clock shift in real time would give 20 h UTC)
+    assert t.deadline() == paris(2025, 3, 31, 21, 0) == datetime(2025, 3, 31, 19, 0, tzinfo=UTC)
+    assert "pause annoncée du samedi 29 mars au dimanche 30 mars 2025 inclus" in answer
+    assert "date limite de l'étape en cours : lundi 31 mars 2025 à 21 h (au lieu du samedi 29 mars 2025 à 21 h)" \
+        in answer
+    announced = to(t.new(), PLAYERS["Arya"], "notice")
+    assert announced[0][0] == "[TOY] pause de la partie"
+    assert "Motif : week-end de Pâques" in announced[0][1] and "lundi 31 mars 2025 à 21 h" in announced[0][1]
+    assert t.due(paris(2025, 3, 29, 0, 5)) == ["toy1: pause began"]
+    begun = t.new()
+    assert {a for a, k, s, _b in begun if s == "[TOY] la partie est en pause"} == {*PLAYERS.values(), MJ_ADDRESS}
+    # the old deadline, and the day of the change, pass: nothing happens (no resolution, no reminder)
+    for at in (paris(2025, 3, 29, 21, 0), paris(2025, 3, 30, 3, 30), paris(2025, 3, 30, 21, 0)):
+        assert t.due(at) == []
+    assert t.new() == [] and t.game().turn == 1
+    # orders sent during the pause are kept
+    t.mail(PLAYERS["Arya"], "GUESS 6", at=paris(2025, 3, 30, 12, 0))
+    t.new()
+    assert t.due(paris(2025, 3, 31, 0, 5)) == ["toy1: play resumed"]
+    resumed = to(t.new(), PLAYERS["Bran"], "notice")
+    assert resumed[0][0] == "[TOY] reprise de la partie" and "lundi 31 mars 2025 à 21 h" in resumed[0][1]
+    assert t.due(paris(2025, 3, 31, 20, 59)) == []
+    assert t.due(paris(2025, 3, 31, 21, 0)) == ["toy1: turn 1 resolved"]
+    assert t.store.record_for_turn("toy1", 1) is not None
+
+
+def test_a_pause_until_further_notice_then_resumed_gives_back_the_time_left(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)  # 35 hours before the deadline
+    answer = t.mj("Mets la partie en pause")
+    assert "partie en pause à partir du vendredi 28 mars 2025 à 10 h, jusqu'à nouvel ordre" in answer
+    assert "la date limite sera fixée à la reprise" in answer
+    t.new()
+    assert t.due(paris(2025, 3, 29, 21, 0)) == []  # the deadline is frozen
+    assert t.due(paris(2025, 3, 30, 22, 0)) == []
+    # a late mail after the frozen deadline does not close the step either
+    t.mail(PLAYERS["Bran"], "GUESS 2", at=paris(2025, 3, 30, 22, 30))
+    assert t.game().turn == 1 and t.store.record_for_turn("toy1", 1) is None
+    t.new()
+    t.now = paris(2025, 3, 31, 14, 37)
+    answer = t.mj("Reprise")
+    # 35 hours from Monday 14 h 37 -> Wednesday 1 h 37, rounded up to the step's 21 h
+    assert t.deadline() == paris(2025, 4, 2, 21, 0)
+    assert "pause finie : la partie reprend ; date limite de l'étape en cours : mercredi 2 avril 2025 à 21 h" in answer
+    assert [s for s, _b in to(t.new(), PLAYERS["Arya"], "notice")] == ["[TOY] reprise de la partie"]
+    assert t.due(paris(2025, 4, 2, 21, 0)) == ["toy1: turn 1 resolved"]
+
+
+def test_a_step_opened_during_a_pause_starts_when_it_ends(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause jusqu'au lundi 31 mars à 9 h")
+    t.now = paris(2025, 3, 28, 12, 0)
+    assert t.engine.resolve("toy1", t.now)  # the MJ resolves by hand during the pause
+    # step 2 (1d@21:00) opened on Friday at noon would end on Saturday 21 h; its clock starts on Monday at 9 h:
+    # 33 hours from then -> Tuesday 18 h, rounded up to 21 h
+    assert t.deadline() == paris(2025, 4, 1, 21, 0)
+
+
+def test_a_pause_called_off_before_it_begins_gives_the_deadline_back(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause du samedi 29 au dimanche 30 mars inclus")
+    assert t.deadline() == paris(2025, 3, 31, 21, 0)
+    answer = t.mj("Reprise")
+    assert "pause annulée" in answer and t.deadline() == paris(2025, 3, 29, 21, 0)
+    assert t.due(paris(2025, 3, 29, 21, 0)) == ["toy1: turn 1 resolved"]
+
+
+def test_two_pauses_at_the_same_time_are_refused(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause du samedi 29 au dimanche 30 mars inclus")
+    answer = t.mj("Pause du 30 mars au 2 avril")
+    assert "REFUSÉ : une pause est déjà prévue du samedi 29 mars 2025" in answer
+
+
+def test_reminders_wait_for_the_end_of_the_pause(spring):
+    t = spring  # reminder 24 h before the deadline
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause jusqu'à nouvel ordre")
+    t.new()
+    t.due(paris(2025, 3, 28, 21, 30))  # 24 h before the (frozen) deadline
+    assert not [k for _t, k, _s, _b in t.new() if k == "reminder"]
+    t.now = paris(2025, 3, 29, 10, 0)
+    t.mj("Reprise")  # 35 h given back: Sunday 21 h (summer time), the reminder on Saturday 21 h... after now
+    assert t.deadline() == paris(2025, 3, 30, 21, 0)
+    t.new()
+    t.due(paris(2025, 3, 29, 21, 5))
+    reminded = {a for a, k, _s, _b in t.new() if k == "reminder"}
+    assert reminded == set(PLAYERS.values())
