@@ -14,33 +14,64 @@ from pathlib import Path
 import click
 
 from pbem import config as configmod
+from pbem.cli_text import UserError, count, say
+from pbem.cli_text import when as _local_text
 from pbem.clock import iso, parse_iso, utcnow
+from pbem.core import SetupError
 from pbem.engine import Engine, EngineError
+from pbem.engine.when import WhenError, parse_moment
 from pbem.store import Store
 
 
 @contextmanager
-def _engine(ctx: click.Context) -> Iterator[Engine]:
+def _engine(ctx: click.Context, game_id: str | None = None) -> Iterator[Engine]:
+    """The engine over the configured store; a user's mistake becomes one line in the MJ's language.
+
+    ``game_id``, when given, must be a game of config.toml (else the error lists them).
+    """
     cfg = _config(ctx)
+    lang = cfg.language
+    if game_id is not None and game_id not in cfg.games:
+        raise UserError(say(lang, "unknown_game", game=game_id, games=", ".join(cfg.games) or "-"), lang)
     store = Store(cfg.database)
     try:
         yield Engine(cfg, store)
     except EngineError as e:
-        raise click.ClickException(str(e)) from None
+        raise UserError(e.text(lang), lang) from None
+    except (configmod.ConfigError, WhenError, SetupError) as e:
+        text = e.text(lang) if isinstance(e, configmod.ConfigError) else e.msg.get(lang)
+        raise UserError(text, lang) from None
     finally:
         store.close()
 
 
+def _lang() -> str:
+    """The configured language (French when the config cannot be read)."""
+    root = click.get_current_context().find_root()
+    if "lang" not in root.obj:
+        try:
+            root.obj["lang"] = configmod.load(root.obj["config"]).language
+        except configmod.ConfigError:
+            root.obj["lang"] = "fr"
+    return str(root.obj["lang"])
+
+
+def _t(key: str, **params: object) -> str:
+    """A CLI message in the configured language (`pbem.cli_text.MESSAGES`)."""
+    return say(_lang(), key, **params)
+
+
 def _when(dt: datetime | None) -> str:
-    """A local time for the MJ's terminal: ``2026-12-02 20:00 (Europe/Paris)``."""
-    return f"{dt:%Y-%m-%d %H:%M} ({dt.tzinfo})" if dt else "-"
+    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
+    return _local_text(dt, _lang())
 
 
 def _config(ctx: click.Context) -> configmod.Config:
     try:
         return configmod.load(ctx.obj["config"])
     except configmod.ConfigError as e:
-        raise click.ClickException(f"config: {e}") from None
+        lang = _lang()
+        raise UserError(("config: " if lang == "en" else "configuration : ") + e.text(lang), lang) from None
 
 
 def _now(value: str | None) -> datetime:
@@ -55,7 +86,25 @@ def _now(value: str | None) -> datetime:
     try:
         return parse_iso(value, tz)
     except ValueError:
-        raise click.BadParameter(f"expected an ISO date-time like 2026-12-01T21:00, got {value!r}") from None
+        raise UserError(_t("bad_now", value=value), _lang()) from None
+
+
+def _date(ctx: click.Context, option: str, value: str | None, now: datetime) -> datetime | None:
+    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
+    game's zone; a day without an hour is its start."""
+    if not value:
+        return None
+    cfg = _config(ctx)
+    try:
+        return parse_iso(value, cfg.timezone)
+    except ValueError:
+        pass
+    try:
+        from datetime import time
+
+        return parse_moment(value, now, cfg.timezone, time(0, 0))
+    except WhenError as e:
+        raise UserError(_t("bad_date", option=option, why=e.msg.get(_lang())), _lang()) from None
 
 
 NOW = click.option("--now", "now", metavar="ISO", help="Simulated current time (ISO, game time zone if naive).")
@@ -131,10 +180,10 @@ def game_new(ctx: click.Context, game_id: str, seed: str | None, now: str | None
 
     Example: pbem game new pmb1
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         g = e.new_game(game_id, _now(now), seed)
-        click.echo(f"{game_id}: registration open until {_when(e.local(game_id, g.deadline))}")
-        click.echo(f"seed commitment (publish it): sha256 {g.commitment}")
+        click.echo(_t("registration_open", game=game_id, until=_when(e.local(game_id, g.deadline))))
+        click.echo(_t("commitment", commitment=g.commitment))
 
 
 @game.command("start")
@@ -146,9 +195,9 @@ def game_start(ctx: click.Context, game_id: str, now: str | None) -> None:
 
     Example: pbem game start pmb1
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         g = e.start_game(game_id, _now(now))
-        click.echo(f"{game_id}: started, step {g.turn}, deadline {_when(e.local(game_id, g.deadline))}")
+        click.echo(_t("started", game=game_id, turn=g.turn, deadline=_when(e.local(game_id, g.deadline))))
 
 
 @game.command("finish")
@@ -162,10 +211,10 @@ def game_finish(ctx: click.Context, game_id: str, yes: bool, now: str | None) ->
     Example: pbem game finish gant --yes
     """
     if not yes:
-        click.confirm(f"End {game_id} now? Nothing more will be resolved", abort=True)
-    with _engine(ctx) as e:
+        click.confirm(_t("confirm_finish", game=game_id), abort=True)
+    with _engine(ctx, game_id) as e:
         g = e.finish(game_id, _now(now))
-        click.echo(f"{game_id}: finished; seed {g.seed} (publish it: anyone can check every roll with pbem verify)")
+        click.echo(_t("finished", game=game_id, seed=g.seed))
 
 
 @game.command("status")
@@ -176,17 +225,17 @@ def game_status(ctx: click.Context, game_id: str) -> None:
 
     Example: pbem game status pmb1
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         st = e.status(game_id)
-        early = f" (early: {_when(st.early)})" if st.early else ""
-        click.echo(f"game {game_id} ({st.ruleset}): {st.phase}, step {st.turn}")
-        click.echo(f"deadline: {_when(st.deadline)}{early}")
-        click.echo(f"seed commitment: {st.commitment}")
-        click.echo(f"players: {st.players}")
+        early = _t("status_early", early=_when(st.early)) if st.early else ""
+        click.echo(_t("status_head", game=game_id, ruleset=st.ruleset, phase=_t(f"phase_{st.phase}"), turn=st.turn))
+        click.echo(_t("status_deadline", deadline=_when(st.deadline), early=early))
+        click.echo(_t("status_commitment", commitment=st.commitment))
+        click.echo(_t("status_players", players=st.players))
         if st.prompted:
-            click.echo(f"orders in: {st.prompted - len(st.waiting)}/{st.prompted}")
+            click.echo(_t("status_orders", done=st.prompted - len(st.waiting), asked=st.prompted))
         if st.waiting:
-            click.echo("waiting for: " + ", ".join(st.waiting))
+            click.echo(_t("status_waiting", names=", ".join(st.waiting)))
 
 
 @game.command("list")
@@ -200,14 +249,15 @@ def game_list(ctx: click.Context) -> None:
         known = {g.id: g for g in e.store.games()}
         for gid, s in e.config.games.items():
             g = known.get(gid)
-            state = f"{g.phase}, step {g.turn}" if g else "not created (pbem game new " + gid + ")"
+            state = _t("list_state", phase=_t(f"phase_{g.phase}"), turn=g.turn) if g else _t("list_not_created",
+                                                                                               game=gid)
             click.echo(f"{gid:12} [{s.tag}] {s.title}: {state}")
 
 
 @game.command("extend")
 @click.argument("game_id")
 @click.option("--hours", type=float, help="Add this many hours to the current deadline.")
-@click.option("--until", "until", metavar="ISO", help="New deadline (ISO, game time zone if naive).")
+@click.option("--until", "until", metavar="DATE", help="New deadline: ISO, or as you write it (\"lundi 17 février à 21 h\").")
 @click.option("--earlier", is_flag=True, help="Allow moving the deadline earlier (players are told).")
 @NOW
 @click.pass_context
@@ -217,12 +267,70 @@ def game_extend(ctx: click.Context, game_id: str, hours: float | None, until: st
 
     Example: pbem game extend pmb1 --hours 24
     """
-    with _engine(ctx) as e:
-        if (hours is None) == (until is None):
-            raise click.UsageError("give --hours or --until")
-        target = parse_iso(until, e.config.timezone) if until else e.deadline_plus(game_id, hours or 0.0)
-        done = e.extend(game_id, target, _now(now), allow_earlier=earlier)
-        click.echo(f"{game_id}: deadline now {_when(e.local(game_id, iso(done)))}")
+    if (hours is None) == (until is None):
+        raise UserError(_t("hours_or_until"), _lang())
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        target = _date(ctx, "--until", until, when) or e.deadline_plus(game_id, hours or 0.0)
+        done = e.extend(game_id, target, when, allow_earlier=earlier)
+        click.echo(_t("deadline_now", game=game_id, deadline=_when(e.local(game_id, iso(done)))))
+
+
+@game.command("pause")
+@click.argument("game_id")
+@click.option("--from", "start", metavar="DATE", help="When the pause begins (default: now).")
+@click.option("--until", "until", metavar="DATE", help="When play resumes (default: until you resume it).")
+@click.option("--reason", default="", help="Told to the players.")
+@NOW
+@click.pass_context
+def game_pause(ctx: click.Context, game_id: str, start: str | None, until: str | None, reason: str,
+               now: str | None) -> None:
+    """Stop the game's clock (deadlines, reminders) between two dates or until resumed; players are told.
+
+    Dates are ISO or as you write them (a day without an hour is its start: --until "17 février"
+    resumes on the 17th at 0 h).
+
+    Example: pbem game pause pmb1 --from "samedi 8 février" --until "lundi 17 février" --reason vacances
+    """
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        news = e.pause(game_id, _date(ctx, "--from", start, when), _date(ctx, "--until", until, when), reason, when)
+        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
+
+
+@game.command("resume")
+@click.argument("game_id")
+@click.option("--at", "at", metavar="DATE", help="Resume later, at this date (default: now).")
+@NOW
+@click.pass_context
+def game_resume(ctx: click.Context, game_id: str, at: str | None, now: str | None) -> None:
+    """End the pause now (or set its end); the time that was left is given back; players are told.
+
+    Example: pbem game resume pmb1
+    """
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        news = e.resume(game_id, when, _date(ctx, "--at", at, when))
+        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
+
+
+def _pause_news(e: Engine, game_id: str, news: object) -> str:
+    from pbem.engine.mjdesk import pause_text
+
+    return pause_text(e.ctx, game_id, news)  # type: ignore[arg-type]
+
+
+@game.command("missing")
+@click.argument("game_id")
+@NOW
+@click.pass_context
+def game_missing(ctx: click.Context, game_id: str, now: str | None) -> None:
+    """Who still has to order for the open step, who is away, what holds the game.
+
+    Example: pbem game missing pmb1
+    """
+    with _engine(ctx, game_id) as e:
+        click.echo(e.missing_text(game_id, _now(now)).rstrip())
 
 
 # ---------------------------------------------------------------- players
@@ -254,40 +362,75 @@ def player_add(ctx: click.Context, game_id: str, name: str, address: str, role: 
     if sheet:
         with open(sheet, "rb") as f:
             data = tomllib.load(f)
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         p = e.add_player(game_id, name, address, _now(now), role=role, data=data)
-        click.echo(f"{game_id}: {p.name} <{p.address}> registered")
+        click.echo(_t("registered", game=game_id, name=p.name, address=p.address))
 
 
 @player.command("remove")
 @click.argument("game_id")
 @click.argument("name")
+@click.option("--at-end", is_flag=True, help="At the end of the open step: their orders for it still count.")
 @NOW
 @click.pass_context
-def player_remove(ctx: click.Context, game_id: str, name: str, now: str | None) -> None:
-    """Stop mailing NAME; their decisions take the rules' defaults.
+def player_remove(ctx: click.Context, game_id: str, name: str, at_end: bool, now: str | None) -> None:
+    """Stop mailing NAME (they are told); their decisions take the rules' defaults.
 
-    Example: pbem player remove pmb1 Arya
+    Example: pbem player remove pmb1 Arya --at-end
     """
-    with _engine(ctx) as e:
-        e.remove_player(game_id, name, _now(now))
-        click.echo(f"{game_id}: {name} removed")
+    with _engine(ctx, game_id) as e:
+        news = e.remove_player(game_id, name, _now(now), at_end=at_end)
+        detail = _t("removed_at_end", turn=news.after_turn) if not news.now else ""
+        click.echo(_t("removed", game=game_id, name=news.player, detail=detail))
 
 
 @player.command("replace")
 @click.argument("game_id")
 @click.argument("name")
 @click.argument("new_address")
+@click.option("--name", "new_name", default="", help="The newcomer's own name (for the welcome mail).")
+@click.option("--from-turn", type=int, help="The step from which the newcomer plays (default: the open one).")
 @NOW
 @click.pass_context
-def player_replace(ctx: click.Context, game_id: str, name: str, new_address: str, now: str | None) -> None:
-    """A new person takes over NAME's seat (same character, new address).
+def player_replace(ctx: click.Context, game_id: str, name: str, new_address: str, new_name: str,
+                   from_turn: int | None, now: str | None) -> None:
+    """A newcomer takes over NAME's seat (same character, new address); they get a briefing, the old address is told.
 
-    Example: pbem player replace pmb1 Arya arya.bis@example.org
+    Example: pbem player replace pmb1 Arya jeanne@example.org --name "Jeanne Dupont"
     """
-    with _engine(ctx) as e:
-        e.replace_player(game_id, name, new_address, _now(now))
-        click.echo(f"{game_id}: {name} now played from {new_address}")
+    with _engine(ctx, game_id) as e:
+        news = e.replace_player(game_id, name, new_address, _now(now), new_name=new_name, from_turn=from_turn)
+        detail = _t("replaced_later", turn=(news.after_turn or 0) + 1) if not news.now else ""
+        click.echo(_t("replaced", game=game_id, name=news.player, address=news.new_address, detail=detail))
+
+
+@player.command("absence")
+@click.argument("game_id")
+@click.argument("name")
+@click.option("--from", "start", metavar="DATE", help="When the absence begins (default: now).")
+@click.option("--until", "until", metavar="DATE", help="When the player is back.")
+@click.option("--cancel", is_flag=True, help="Call off the player's absences to come.")
+@NOW
+@click.pass_context
+def player_absence(ctx: click.Context, game_id: str, name: str, start: str | None, until: str | None, cancel: bool,
+                   now: str | None) -> None:
+    """Record a player's absence (the game's absence policy applies: defaults, or the deadline waits).
+
+    Example: pbem player absence pmb1 Arya --from "8 février" --until "17 février"
+    """
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        if cancel:
+            click.echo(_t("absence", game=game_id, news=str(e.cancel_absence(game_id, name, when))))
+            return
+        end = _date(ctx, "--until", until, when)
+        if end is None:
+            raise UserError(_t("bad_date", option="--until", why="?"), _lang())
+        row = e.absence(game_id, name, _date(ctx, "--from", start, when), end, when)
+        from pbem.engine.when import period_text
+
+        click.echo(_t("absence", game=game_id, news=f"{row.player} : " + period_text(
+            parse_iso(row.starts_at), parse_iso(row.ends_at), e.config.timezone, _lang())))
 
 
 @player.command("list")
@@ -298,7 +441,7 @@ def player_list(ctx: click.Context, game_id: str) -> None:
 
     Example: pbem player list pmb1
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         for p in e.store.players(game_id, include_removed=True):
             click.echo(f"{p.name:24} {p.address:36} {p.status}")
 
@@ -319,11 +462,11 @@ def turn() -> None:
 @click.argument("number", type=int, required=False)
 @click.pass_context
 def turn_show(ctx: click.Context, game_id: str, number: int | None) -> None:
-    """The MJ digest of a resolved step (default: the last one).
+    """The MJ digest of a resolved step (default: the last one); in a 1626 game, its tests (NUMBER: one record).
 
     Example: pbem turn show pmb1 3
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         click.echo(e.digest_text(game_id, number))
 
 
@@ -336,10 +479,9 @@ def turn_resolve(ctx: click.Context, game_id: str, now: str | None) -> None:
 
     Example: pbem turn resolve pmb1
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         turn_no = e.game(game_id).turn
-        click.echo(f"{game_id}: step {turn_no} " + ("resolved" if e.resolve(game_id, _now(now))
-                                                   else "not resolved (already done, or nothing to resolve)"))
+        click.echo(_t("resolved" if e.resolve(game_id, _now(now)) else "not_resolved", game=game_id, turn=turn_no))
 
 
 @turn.command("rerun")
@@ -353,16 +495,50 @@ def turn_rerun(ctx: click.Context, game_id: str, number: int, publish: bool, now
 
     Example: pbem turn rerun pmb1 3 --publish
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         res = e.rerun(game_id, number, _now(now), publish=publish)
         if not res.diff and not res.state_changed:
-            click.echo(f"turn {number}: re-run identical to what was published")
+            click.echo(_t("rerun_same", turn=number))
             return
         for line in res.diff:
             click.echo(line)
         if res.state_changed and not res.diff:
-            click.echo(f"turn {number}: events identical, state after differs")
-        click.echo("published as RECTIFICATIF" if res.published else "not published (add --publish)")
+            click.echo(_t("rerun_state", turn=number))
+        click.echo(_t("rerun_published" if res.published else "rerun_not_published"))
+
+
+@turn.command("preview")
+@click.argument("game_id")
+@NOW
+@click.pass_context
+def turn_preview(ctx: click.Context, game_id: str, now: str | None) -> None:
+    """Resolve the open step on a copy, with the orders in and the defaults: digest, forum post, each private
+    letter.  Nothing is stored or sent.
+
+    Example: pbem turn preview pmb1
+    """
+    with _engine(ctx, game_id) as e:
+        click.echo(e.preview_text(game_id, _now(now)).rstrip())
+
+
+@turn.command("publish")
+@click.argument("game_id")
+@click.argument("number", type=int, required=False)
+@click.option("--chronicle", type=click.File(encoding="utf-8"), help="A file (or - for stdin): the text that "
+              "heads the forum post.")
+@NOW
+@click.pass_context
+def turn_publish(ctx: click.Context, game_id: str, number: int | None, chronicle: object, now: str | None) -> None:
+    """Send the results held for your approval (publish = "mj"); corrected orders are applied first.
+
+    Example: pbem turn publish pmb1 3 --chronicle chronique.txt
+    """
+    text = chronicle.read() if chronicle is not None else None  # type: ignore[attr-defined]
+    with _engine(ctx, game_id) as e:
+        from pbem.engine.mjdesk import published_text
+
+        done = e.publish(game_id, _now(now), turn=number, chronicle=text)
+        click.echo(_t("published", game=game_id, news=published_text(e.ctx, game_id, done)))
 
 
 # ---------------------------------------------------------------- orders
@@ -385,10 +561,10 @@ def orders_show(ctx: click.Context, game_id: str, turn_no: int | None) -> None:
 
     Example: pbem orders show pmb1 --turn 2
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         t = e.game(game_id).turn if turn_no is None else turn_no
         for name, o in sorted(e.store.current_orders(game_id, t).items()):
-            click.echo(f"{name} [{o.source} {o.received_at}]")
+            click.echo(f"{name} [{o.source} {_when(e.local(game_id, o.received_at))}]")
             for x in o.orders:
                 click.echo(f"    {x.text or x.verb}")
 
@@ -406,12 +582,12 @@ def orders_set(ctx: click.Context, game_id: str, player_name: str, lines: tuple[
 
     Example: pbem orders set pmb1 Arya "ESCOUADE Joffrey"
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         verdicts = e.set_orders_mj(game_id, player_name, list(lines), _now(now), turn_no)
         for v in verdicts:
             click.echo(f"{v.text}: {'OK' if v.ok else v.note}")
         if any(not v.ok for v in verdicts):
-            raise click.ClickException("orders not changed")
+            raise UserError(_t("orders_unchanged"), _lang())
 
 
 # ---------------------------------------------------------------- outbox
@@ -455,7 +631,7 @@ def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now
     with _engine(ctx) as e:
         chosen = list(ids) + ([i["id"] for i in e.store.outbox_items("failed")] if all_failed else [])
         with e.store.atomic():
-            click.echo(f"{retry(e.store, chosen, _now(now))} mail(s) queued again")
+            click.echo(count(_lang(), "queued_again", retry(e.store, chosen, _now(now))))
 
 
 # ---------------------------------------------------------------- inbound mail
@@ -494,7 +670,7 @@ def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> N
     """
     with _engine(ctx) as e:
         chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
-        click.echo(f"{e.store.requeue_messages(chosen)} mail(s) will be processed again")
+        click.echo(count(_lang(), "mail_again", e.store.requeue_messages(chosen)))
 
 
 # ---------------------------------------------------------------- audit
@@ -510,7 +686,7 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
     Example: pbem export pmb1 --json > pmb1.json
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, game_id) as e:
         click.echo(json.dumps(e.export(game_id, include_seed=True if with_seed else None), ensure_ascii=False,
                               indent=1))
 
@@ -531,17 +707,17 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
     if export_file:
         with open(export_file, encoding="utf-8") as f:
             data = json.load(f)
-        problems, count = verify_export(data, seed)
+        problems, checked = verify_export(data, seed)
     else:
         if not game_id:
-            raise click.UsageError("give GAME_ID or --file")
-        with _engine(ctx) as e:
-            problems, count = verify_export(e.export(game_id, include_seed=True), seed)
+            raise UserError(_t("game_or_file"), _lang())
+        with _engine(ctx, game_id) as e:
+            problems, checked = verify_export(e.export(game_id, include_seed=True), seed)
     for p in problems:
         click.echo(p)
     if problems:
-        raise click.ClickException(f"{len(problems)} problem(s)")
-    click.echo(f"OK: seed matches the commitment, {count} rolls re-derived identically")
+        raise UserError(count(_lang(), "problems", len(problems)), _lang())
+    click.echo(_t("verified", count=checked))
 
 
 # ---------------------------------------------------------------- tools
@@ -607,7 +783,7 @@ def init(folder: str, user: str) -> None:
         raise click.ClickException(str(e)) from None
     for path in made.files:
         click.echo(f"  {path}")
-    click.echo(f"Game folder ready: cd {made.folder} && pbem doctor (then read LISEZMOI.md)")
+    click.echo(_t("folder_ready", folder=made.folder))
 
 
 @main.group()
@@ -630,7 +806,7 @@ def templates_list(ctx: click.Context) -> None:
     folder = _templates_dir(ctx)
     for name, overridden in template_list(folder):
         click.echo(f"{'*' if overridden else ' '} {name}")
-    click.echo(f"(* = overridden in {folder})" if folder else "(no templates/ folder beside config.toml)")
+    click.echo(_t("overridden", folder=folder) if folder else _t("no_templates"))
 
 
 @templates.command("copy")
@@ -649,7 +825,7 @@ def templates_copy(ctx: click.Context, name: str, force: bool) -> None:
         target = template_copy(name, folder, force=force)
     except (FolderError, OSError) as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"{target}: edit it; pbem doctor checks that it compiles")
+    click.echo(_t("template_copied", target=target))
 
 
 def _templates_dir(ctx: click.Context) -> Path | None:
@@ -667,9 +843,9 @@ def doctor(ctx: click.Context) -> None:
     from pbem.doctor import checks
 
     ok = True
-    for name, good, detail in checks(ctx.obj["config"]):
+    for name, good, detail in checks(ctx.obj["config"], _lang()):
         ok &= good
-        click.echo(f"[{'ok' if good else 'FAIL'}] {name}: {detail}")
+        click.echo(f"[{_t('ok') if good else _t('fail')}] {name}{':' if _lang() == 'en' else ' :'} {detail}")
     if not ok:
         sys.exit(1)
 

@@ -65,22 +65,22 @@ def run(tmp_path):
 
 def test_a_game_through_the_cli(run, tmp_path):
     out = run("game", "new", "toy1", "--seed", "ab" * 32, "--now", "2026-12-01T20:00")
-    assert "registration open until 2026-12-02 20:00" in out and "sha256" in out
+    assert "inscriptions ouvertes jusqu'au mercredi 2 décembre 2026 à 20 h" in out and "sha256" in out
     run("player", "add", "toy1", "Arya", "arya@pbem.test", "--now", "2026-12-01T20:00")
     run("player", "add", "toy1", "ser Schlingue", "s@pbem.test", "--now", "2026-12-01T20:00")
     assert "already taken" in run("player", "add", "toy1", "arya", "x@pbem.test", ok=False)
     assert "Arya" in run("player", "list", "toy1")
-    assert "started, step 1" in run("game", "start", "toy1", "--now", "2026-12-01T20:00")
-    assert "waiting for: Arya, ser Schlingue" in run("game", "status", "toy1")
+    assert "partie commencée, étape 1" in run("game", "start", "toy1", "--now", "2026-12-01T20:00")
+    assert "on attend : Arya, ser Schlingue" in run("game", "status", "toy1")
     assert "OK" in run("orders", "set", "toy1", "arya", "GUESS 4", "--now", "2026-12-01T21:00")
-    assert "orders not changed" in run("orders", "set", "toy1", "arya", "GUESS 40", ok=False)
+    assert "ordres inchangés" in run("orders", "set", "toy1", "arya", "GUESS 40", ok=False)
     assert "GUESS 4" in run("orders", "show", "toy1")
-    assert "deadline now 2026-12-04 20:00" in run("game", "extend", "toy1", "--hours", "24", "--now",
-                                                  "2026-12-01T21:00")
-    assert "resolved" in run("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
+    assert "date limite désormais vendredi 4 décembre 2026 à 20 h" in run("game", "extend", "toy1", "--hours", "24",
+                                                                          "--now", "2026-12-01T21:00")
+    assert "étape 1 résolue" in run("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
     digest = run("turn", "show", "toy1", "1")
     assert "En retard (ordres par défaut) : ser Schlingue" in digest and "target number" in digest
-    assert "identical" in run("turn", "rerun", "toy1", "1")
+    assert "identique" in run("turn", "rerun", "toy1", "1")
     run("orders", "set", "toy1", "ser Schlingue", "GUESS 9", "--turn", "1")
     out = run("turn", "rerun", "toy1", "1", "--publish", "--now", "2026-12-01T23:00")
     assert "RECTIFICATIF" in out
@@ -88,10 +88,10 @@ def test_a_game_through_the_cli(run, tmp_path):
     tick = run("tick", "--now", "2026-12-01T23:05")
     assert "sent" in tick
     assert "sent" in run("outbox", "list", "--status", "sent")
-    assert "0 mail(s) queued again" in run("outbox", "retry", "--failed")
+    assert "0 courriel remis en file" in run("outbox", "retry", "--failed")
     export = json.loads(run("export", "toy1", "--json"))
     assert export["seed"] is None and export["records"]
-    assert "OK: seed matches" in run("verify", "toy1")
+    assert "OK : la graine correspond" in run("verify", "toy1")
     (tmp_path / "x.json").write_text(json.dumps(export))
     assert "no seed" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
     assert "OK" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "ab" * 32)
@@ -102,9 +102,9 @@ def test_a_game_through_the_cli(run, tmp_path):
     assert "arya2@pbem.test" in run("player", "list", "toy1")
     assert (tmp_path / "forum" / "toy1" / "turn-1.bbcode").exists()
     out = run("game", "finish", "toy1", "--yes")
-    assert "finished; seed " + "ab" * 32 in out
+    assert "partie terminée ; graine " + "ab" * 32 in out
     assert json.loads(run("export", "toy1", "--json"))["seed"] == "ab" * 32  # revealed now
-    assert "already finished" in run("game", "finish", "toy1", "--yes", ok=False)
+    assert "déjà terminée" in run("game", "finish", "toy1", "--yes", ok=False)
 
 
 def test_doctor_checks_without_writing(run, tmp_path):
@@ -118,8 +118,8 @@ def test_config_errors_name_the_key(tmp_path):
     cfg.write_text(CONFIG.format(tmp=tmp_path).replace('registration = "1d"', 'registration = "soon"'))
     result = CliRunner().invoke(main, ["--config", str(cfg), "game", "list"])
     assert result.exit_code == 1
-    assert "games.toy1.registration" in result.output and "expected a duration" in result.output
+    assert "games.toy1.registration" in result.output and "une durée comme 48" in result.output
     cfg.write_text(CONFIG.format(tmp=tmp_path).replace('kind = "maildir"\npath = "' + str(tmp_path) + '/inbox"',
                                                        'kind = "imap"'))
     result = CliRunner().invoke(main, ["--config", str(cfg), "doctor"])
-    assert result.exit_code == 1 and "mailbox.host: required" in result.output
+    assert result.exit_code == 1 and "mailbox.host : obligatoire" in result.output
