@@ -62,7 +62,7 @@ def _t(key: str, **params: object) -> str:
 
 
 def _when(dt: datetime | None) -> str:
-    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
+    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
     return _local_text(dt, _lang())
 
 
@@ -71,7 +71,7 @@ def _config(ctx: click.Context) -> configmod.Config:
         return configmod.load(ctx.obj["config"])
     except configmod.ConfigError as e:
         lang = _lang()
-        raise UserError(("config: " if lang == "en" else "configuration : ") + e.text(lang), lang) from None
+        raise UserError(("config: " if lang == "en" else "configuration : ") + e.text(lang), lang) from None
 
 
 def _now(value: str | None) -> datetime:
@@ -90,7 +90,7 @@ def _now(value: str | None) -> datetime:
 
 
 def _date(ctx: click.Context, option: str, value: str | None, now: datetime) -> datetime | None:
-    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
+    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
     game's zone; a day without an hour is its start."""
     if not value:
         return None
@@ -276,63 +276,6 @@ def game_extend(ctx: click.Context, game_id: str, hours: float | None, until: st
         click.echo(_t("deadline_now", game=game_id, deadline=_when(e.local(game_id, iso(done)))))
 
 
-@game.command("pause")
-@click.argument("game_id")
-@click.option("--from", "start", metavar="DATE", help="When the pause begins (default: now).")
-@click.option("--until", "until", metavar="DATE", help="When play resumes (default: until you resume it).")
-@click.option("--reason", default="", help="Told to the players.")
-@NOW
-@click.pass_context
-def game_pause(ctx: click.Context, game_id: str, start: str | None, until: str | None, reason: str,
-               now: str | None) -> None:
-    """Stop the game's clock (deadlines, reminders) between two dates or until resumed; players are told.
-
-    Dates are ISO or as you write them (a day without an hour is its start: --until "17 février"
-    resumes on the 17th at 0 h).
-
-    Example: pbem game pause pmb1 --from "samedi 8 février" --until "lundi 17 février" --reason vacances
-    """
-    with _engine(ctx, game_id) as e:
-        when = _now(now)
-        news = e.pause(game_id, _date(ctx, "--from", start, when), _date(ctx, "--until", until, when), reason, when)
-        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
-
-
-@game.command("resume")
-@click.argument("game_id")
-@click.option("--at", "at", metavar="DATE", help="Resume later, at this date (default: now).")
-@NOW
-@click.pass_context
-def game_resume(ctx: click.Context, game_id: str, at: str | None, now: str | None) -> None:
-    """End the pause now (or set its end); the time that was left is given back; players are told.
-
-    Example: pbem game resume pmb1
-    """
-    with _engine(ctx, game_id) as e:
-        when = _now(now)
-        news = e.resume(game_id, when, _date(ctx, "--at", at, when))
-        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
-
-
-def _pause_news(e: Engine, game_id: str, news: object) -> str:
-    from pbem.engine.mjdesk import pause_text
-
-    return pause_text(e.ctx, game_id, news)  # type: ignore[arg-type]
-
-
-@game.command("missing")
-@click.argument("game_id")
-@NOW
-@click.pass_context
-def game_missing(ctx: click.Context, game_id: str, now: str | None) -> None:
-    """Who still has to order for the open step, who is away, what holds the game.
-
-    Example: pbem game missing pmb1
-    """
-    with _engine(ctx, game_id) as e:
-        click.echo(e.missing_text(game_id, _now(now)).rstrip())
-
-
 # ---------------------------------------------------------------- players
 
 
@@ -402,35 +345,6 @@ def player_replace(ctx: click.Context, game_id: str, name: str, new_address: str
         news = e.replace_player(game_id, name, new_address, _now(now), new_name=new_name, from_turn=from_turn)
         detail = _t("replaced_later", turn=(news.after_turn or 0) + 1) if not news.now else ""
         click.echo(_t("replaced", game=game_id, name=news.player, address=news.new_address, detail=detail))
-
-
-@player.command("absence")
-@click.argument("game_id")
-@click.argument("name")
-@click.option("--from", "start", metavar="DATE", help="When the absence begins (default: now).")
-@click.option("--until", "until", metavar="DATE", help="When the player is back.")
-@click.option("--cancel", is_flag=True, help="Call off the player's absences to come.")
-@NOW
-@click.pass_context
-def player_absence(ctx: click.Context, game_id: str, name: str, start: str | None, until: str | None, cancel: bool,
-                   now: str | None) -> None:
-    """Record a player's absence (the game's absence policy applies: defaults, or the deadline waits).
-
-    Example: pbem player absence pmb1 Arya --from "8 février" --until "17 février"
-    """
-    with _engine(ctx, game_id) as e:
-        when = _now(now)
-        if cancel:
-            click.echo(_t("absence", game=game_id, news=str(e.cancel_absence(game_id, name, when))))
-            return
-        end = _date(ctx, "--until", until, when)
-        if end is None:
-            raise UserError(_t("bad_date", option="--until", why="?"), _lang())
-        row = e.absence(game_id, name, _date(ctx, "--from", start, when), end, when)
-        from pbem.engine.when import period_text
-
-        click.echo(_t("absence", game=game_id, news=f"{row.player} : " + period_text(
-            parse_iso(row.starts_at), parse_iso(row.ends_at), e.config.timezone, _lang())))
 
 
 @player.command("list")
@@ -505,40 +419,6 @@ def turn_rerun(ctx: click.Context, game_id: str, number: int, publish: bool, now
         if res.state_changed and not res.diff:
             click.echo(_t("rerun_state", turn=number))
         click.echo(_t("rerun_published" if res.published else "rerun_not_published"))
-
-
-@turn.command("preview")
-@click.argument("game_id")
-@NOW
-@click.pass_context
-def turn_preview(ctx: click.Context, game_id: str, now: str | None) -> None:
-    """Resolve the open step on a copy, with the orders in and the defaults: digest, forum post, each private
-    letter.  Nothing is stored or sent.
-
-    Example: pbem turn preview pmb1
-    """
-    with _engine(ctx, game_id) as e:
-        click.echo(e.preview_text(game_id, _now(now)).rstrip())
-
-
-@turn.command("publish")
-@click.argument("game_id")
-@click.argument("number", type=int, required=False)
-@click.option("--chronicle", type=click.File(encoding="utf-8"), help="A file (or - for stdin): the text that "
-              "heads the forum post.")
-@NOW
-@click.pass_context
-def turn_publish(ctx: click.Context, game_id: str, number: int | None, chronicle: object, now: str | None) -> None:
-    """Send the results held for your approval (publish = "mj"); corrected orders are applied first.
-
-    Example: pbem turn publish pmb1 3 --chronicle chronique.txt
-    """
-    text = chronicle.read() if chronicle is not None else None  # type: ignore[attr-defined]
-    with _engine(ctx, game_id) as e:
-        from pbem.engine.mjdesk import published_text
-
-        done = e.publish(game_id, _now(now), turn=number, chronicle=text)
-        click.echo(_t("published", game=game_id, news=published_text(e.ctx, game_id, done)))
 
 
 # ---------------------------------------------------------------- orders
@@ -845,7 +725,11 @@ def doctor(ctx: click.Context) -> None:
     ok = True
     for name, good, detail in checks(ctx.obj["config"], _lang()):
         ok &= good
-        click.echo(f"[{_t('ok') if good else _t('fail')}] {name}{':' if _lang() == 'en' else ' :'} {detail}")
+        click.echo(f"[{_t('ok') if good else _t('fail')}] {name}{':' if _lang() == 'en' else ' :'} {detail}")
     if not ok:
         sys.exit(1)
 
+
+from pbem import cli_desk  # noqa: E402  (the MJ's seat commands, in their own module, join the groups above)
+
+cli_desk.register(game, turn, player)

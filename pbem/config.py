@@ -48,18 +48,18 @@ def parse_duration(value: Any, key: str) -> Duration:
     """``48`` (hours), ``"2d"``, ``"36h"``, ``"90m"``, ``"2d@21:00"`` (two days, then the next 21:00 local)."""
     if isinstance(value, bool):
         raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}",
-                          f"{key} : une durée comme 48, \"2d\", \"36h\" ou \"2d@21:00\", pas {value!r}")
+                          f"{key} : une durée comme 48, \"2d\", \"36h\" ou \"2d@21:00\", pas {value!r}")
     if isinstance(value, (int, float)):
         return Duration(seconds=int(value * 3600))
     m = _DURATION.match(str(value))
     if not m or not any(m.groups()):
         raise ConfigError(f"{key}: expected a duration like 48, \"2d\", \"36h\" or \"2d@21:00\", got {value!r}",
-                          f"{key} : une durée comme 48, \"2d\", \"36h\" ou \"2d@21:00\", pas {value!r}")
+                          f"{key} : une durée comme 48, \"2d\", \"36h\" ou \"2d@21:00\", pas {value!r}")
     d, h, mins, ah, am = m.groups()
     at = (int(ah), int(am)) if ah is not None else None
     if at and not (0 <= at[0] < 24 and 0 <= at[1] < 60):
         raise ConfigError(f"{key}: time of day {ah}:{am} is not a valid HH:MM",
-                          f"{key} : {ah}:{am} n'est pas une heure valable (HH:MM)")
+                          f"{key} : {ah}:{am} n'est pas une heure valable (HH:MM)")
     return Duration(days=int(d or 0), seconds=int(h or 0) * 3600 + int(mins or 0) * 60, at=at)
 
 
@@ -153,8 +153,8 @@ class Config:
         if game_id in self.games:
             return self.games[game_id]
         raise ConfigError(f"games.{game_id}: no such game in config.toml (add a [games.{game_id}] table)",
-                          f"games.{game_id} : pas de partie {game_id} dans config.toml (ajoutez une table "
-                          f"[games.{game_id}] ; pbem game list donne les parties)")
+                          f"games.{game_id} : pas de partie {game_id} dans config.toml (ajoutez une table "
+                          f"[games.{game_id}] ; pbem game list donne les parties)")
 
 
 DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
@@ -175,7 +175,7 @@ def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
     for key in table:
         if key not in known:
             raise ConfigError(f"{where}.{key}: unknown key (expected one of: {', '.join(sorted(known))})",
-                              f"{where}.{key} : clé inconnue (clés possibles : {', '.join(sorted(known))})")
+                              f"{where}.{key} : clé inconnue (clés possibles : {', '.join(sorted(known))})")
 
 
 _FR_TYPES = {"str": "un texte", "int": "un nombre entier", "bool": "true ou false", "list": "une liste",
@@ -189,7 +189,7 @@ def _get(table: Mapping[str, Any], key: str, where: str, typ: type | tuple[type,
     if not isinstance(value, typ) or (isinstance(value, bool) and typ is int):
         names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
         raise ConfigError(f"{where}.{key}: expected {names}, got {value!r}",
-                          f"{where}.{key} : attendu {_FR_TYPES.get(names, names)}, pas {value!r}")
+                          f"{where}.{key} : attendu {_FR_TYPES.get(names, names)}, pas {value!r}")
     return value
 
 
@@ -197,7 +197,7 @@ def _choice(table: Mapping[str, Any], key: str, where: str, choices: tuple[str, 
     value = _get(table, key, where, str, default)
     if value not in choices:
         raise ConfigError(f"{where}.{key}: expected one of {', '.join(choices)}, got {value!r}",
-                          f"{where}.{key} : valeurs permises {', '.join(choices)}, pas {value!r}")
+                          f"{where}.{key} : valeurs permises {', '.join(choices)}, pas {value!r}")
     return str(value)
 
 
@@ -206,7 +206,7 @@ def _secret(table: Mapping[str, Any], where: str) -> tuple[SecretSource, SecretS
     cmd = _get(table, "password_command", where, str, None)
     if env and cmd:
         raise ConfigError(f"{where}: give password_env or password_command, not both",
-                          f"{where} : donnez password_env ou password_command, pas les deux")
+                          f"{where} : donnez password_env ou password_command, pas les deux")
     token_cmd = _get(table, "oauth2_token_command", where, str, None)
     return SecretSource(env=env, command=cmd), (SecretSource(command=token_cmd) if token_cmd else None)
 
@@ -225,10 +225,10 @@ def load(path: str | Path) -> Config:
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found (run pbem from your game folder, give --config, "
                           "or create a folder with: pbem init DIR)",
-                          f"{path} : fichier de configuration introuvable (lancez pbem depuis votre dossier de jeu, "
-                          "donnez --config, ou créez un dossier avec : pbem init DOSSIER)") from None
+                          f"{path} : fichier de configuration introuvable (lancez pbem depuis votre dossier de jeu, "
+                          "donnez --config, ou créez un dossier avec : pbem init DOSSIER)") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}", f"{path} : TOML incorrect : {e}") from None
+        raise ConfigError(f"{path}: not valid TOML: {e}", f"{path} : TOML incorrect : {e}") from None
     return parse(data, path.resolve().parent)
 
 
@@ -241,12 +241,12 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         tz = ZoneInfo(tzname)
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(f"pbem.timezone: unknown time zone {tzname!r} (expected e.g. \"Europe/Paris\")",
-                          f"pbem.timezone : fuseau horaire inconnu {tzname!r} (par exemple \"Europe/Paris\")") from None
+                          f"pbem.timezone : fuseau horaire inconnu {tzname!r} (par exemple \"Europe/Paris\")") from None
     language = _choice(top, "language", "pbem", ("fr", "en"), "fr")
     address = _get(top, "address", "pbem", str, "")
     if "@" not in address:
         raise ConfigError(f"pbem.address: expected the game's e-mail address, got {address!r}",
-                          f"pbem.address : l'adresse électronique du jeu, pas {address!r}")
+                          f"pbem.address : l'adresse électronique du jeu, pas {address!r}")
 
     mb = _get(data, "mailbox", "config", dict, {"kind": "maildir"})
     _check_keys(mb, _KNOWN_BOX - {"max_attempts", "retry_base_seconds"}, "mailbox")
@@ -270,10 +270,10 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         for key in ("host", "user"):
             if not getattr(mailbox, key):
                 raise ConfigError(f"mailbox.{key}: required when mailbox.kind = \"imap\"",
-                                  f"mailbox.{key} : obligatoire avec mailbox.kind = \"imap\"")
+                                  f"mailbox.{key} : obligatoire avec mailbox.kind = \"imap\"")
         if not (mpw.env or mpw.command or mtok):
             raise ConfigError("mailbox: give password_env, password_command or oauth2_token_command for IMAP",
-                              "mailbox : donnez password_env, password_command ou oauth2_token_command pour IMAP")
+                              "mailbox : donnez password_env, password_command ou oauth2_token_command pour IMAP")
 
     ob = _get(data, "outbox", "config", dict, {"kind": "maildir"})
     _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle"}, "outbox")
@@ -293,7 +293,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
     )
     if okind == "smtp" and not outbox.host:
         raise ConfigError("outbox.host: required when outbox.kind = \"smtp\"",
-                          "outbox.host : obligatoire avec outbox.kind = \"smtp\"")
+                          "outbox.host : obligatoire avec outbox.kind = \"smtp\"")
 
     games: dict[str, GameConfig] = {}
     for gid, g in _get(data, "games", "config", dict, {}).items():
@@ -301,7 +301,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
     tags = [g.tag.lower() for g in games.values()]
     if len(set(tags)) != len(tags):
         raise ConfigError("games: two games share the same tag; each game needs its own subject tag",
-                          "games : deux parties ont la même étiquette (tag) ; chacune a besoin de la sienne")
+                          "games : deux parties ont la même étiquette (tag) ; chacune a besoin de la sienne")
 
     return Config(
         root=root,
@@ -323,7 +323,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
 def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     where = f"games.{gid}"
     if not isinstance(g, dict):
-        raise ConfigError(f"{where}: expected a table", f"{where} : attendu une table [{where}]")
+        raise ConfigError(f"{where}: expected a table", f"{where} : attendu une table [{where}]")
     _check_keys(g, _KNOWN_GAME, where)
     from pbem import games as registry
 
@@ -332,7 +332,7 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         ruleset = registry.canonical(ruleset)
     except KeyError:
         raise ConfigError(f"{where}.ruleset: expected one of {', '.join(registry.names())}, got {ruleset!r}",
-                          f"{where}.ruleset : jeux possibles {', '.join(registry.names())}, pas {ruleset!r}") from None
+                          f"{where}.ruleset : jeux possibles {', '.join(registry.names())}, pas {ruleset!r}") from None
     deadlines = dict(DEFAULT_DEADLINES)
     for k, v in _get(g, "deadlines", where, dict, {}).items():
         deadlines[k] = parse_duration(v, f"{where}.deadlines.{k}")
@@ -340,19 +340,19 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     mj_list = [mj] if isinstance(mj, str) else mj
     if not all(isinstance(a, str) and "@" in a for a in mj_list):
         raise ConfigError(f"{where}.mj: expected an e-mail address or a list of them, got {mj!r}",
-                          f"{where}.mj : une adresse électronique ou une liste d'adresses, pas {mj!r}")
+                          f"{where}.mj : une adresse électronique ou une liste d'adresses, pas {mj!r}")
     reminders = _get(g, "reminder_hours", where, list, [24])
     if not all(isinstance(h, (int, float)) and not isinstance(h, bool) and h > 0 for h in reminders):
         raise ConfigError(f"{where}.reminder_hours: expected a list of positive numbers of hours, got {reminders!r}",
-                          f"{where}.reminder_hours : une liste de nombres d'heures positifs, pas {reminders!r}")
+                          f"{where}.reminder_hours : une liste de nombres d'heures positifs, pas {reminders!r}")
     options = _get(g, "options", where, dict, {})
     defaults = registry.get(ruleset).default_options
     for k in options:
         if k not in defaults:
             raise ConfigError(f"{where}.options.{k}: unknown option for {ruleset} (expected one of: "
                               f"{', '.join(sorted(defaults)) or 'none'})",
-                              f"{where}.options.{k} : option inconnue de {ruleset} (options : "
-                              f"{', '.join(sorted(defaults)) or 'aucune'} ; voir docs/rules/{ruleset}.md)")
+                              f"{where}.options.{k} : option inconnue de {ruleset} (options : "
+                              f"{', '.join(sorted(defaults)) or 'aucune'} ; voir docs/rules/{ruleset}.md)")
     _check_options(registry.get(ruleset), {**defaults, **options}, where)
     return GameConfig(
         id=gid,
@@ -397,7 +397,7 @@ def _check_options(ruleset: Any, options: Mapping[str, Any], where: str) -> None
     try:
         check(options)
     except SetupError as e:
-        raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
+        raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
 
 
 def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:
@@ -405,5 +405,5 @@ def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:
     cmd = _get(g, "mj_password_command", where, str, None)
     if env and cmd:
         raise ConfigError(f"{where}: give mj_password_env or mj_password_command, not both",
-                          f"{where} : donnez mj_password_env ou mj_password_command, pas les deux")
+                          f"{where} : donnez mj_password_env ou mj_password_command, pas les deux")
     return SecretSource(env=env, command=cmd) if env or cmd else None

@@ -22,20 +22,20 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
         return
     names = ", ".join(cfg.games) or ("aucune" if fr else "none")
     count = len(cfg.games)
-    yield "config", True, (f"{config_path} : {count} partie{'s' if count > 1 else ''} : {names}" if fr
+    yield "config", True, (f"{config_path} : {count} partie{'s' if count > 1 else ''} : {names}" if fr
                            else f"{config_path}: {count} game{'s' if count != 1 else ''}: {names}")
     for gid, g in cfg.games.items():
         where = f"partie {gid}" if fr else f"game {gid}"
         if g.auth == "none" and not g.passwords:
-            yield (where, True, "attention : auth = \"none\" et pas de mots de passe : n'importe qui peut écrire avec "
-                   "l'adresse d'un joueur ou la vôtre ; mettez auth = \"dkim\" (Gmail) ou passwords = true" if fr else
+            yield (where, True, "attention : auth = \"none\" et pas de mots de passe : n'importe qui peut écrire avec "
+                   "l'adresse d'un joueur ou la vôtre ; mettez auth = \"dkim\" (Gmail) ou passwords = true" if fr else
                    "warning: auth = \"none\" and no passwords: anyone can send mail with a "
                    "player's or the MJ's From address; set auth = \"dkim\" (Gmail) or passwords = true")
         else:
-            yield where, True, (f"contrôle des expéditeurs : auth = {g.auth}, passwords = {g.passwords}" if fr
+            yield where, True, (f"contrôle des expéditeurs : auth = {g.auth}, passwords = {g.passwords}" if fr
                                 else f"sender checks: auth = {g.auth}, passwords = {g.passwords}")
         if g.passwords and g.mj_password is None:
-            yield (where, False, "passwords = true sans mj_password_env ni mj_password_command : les courriels de "
+            yield (where, False, "passwords = true sans mj_password_env ni mj_password_command : les courriels de "
                    "votre adresse seront refusés (sinon un faussaire y verrait tout ce qui est caché)" if fr else
                    "passwords = true but no mj_password_env / mj_password_command: mail from "
                    "the MJ's address will be refused (it would otherwise show a forger everything hidden)")
@@ -87,12 +87,12 @@ def _roster_check(g: configmod.GameConfig, where: str, lang: str) -> Iterator[tu
     try:
         text = g.roster.read_text(encoding="utf-8")
     except OSError as e:
-        yield where, False, (f"fichier de joueurs {g.roster} illisible : {e}" if fr else f"roster {g.roster}: {e}")
+        yield where, False, (f"fichier de joueurs {g.roster} illisible : {e}" if fr else f"roster {g.roster}: {e}")
         return
     try:
         checked = check_roster(registry.get(g.ruleset), text, dict(g.options))
     except SetupError as e:
-        yield where, False, (f"fichier de joueurs {g.roster} refusé :\n{e.msg.fr}" if fr
+        yield where, False, (f"fichier de joueurs {g.roster} refusé :\n{e.msg.fr}" if fr
                              else f"roster {g.roster} refused:\n{e.msg.en}")
         return
     yield where, True, ((f"fichier de joueurs {g.roster} vérifié" if checked else f"fichier de joueurs {g.roster}")
@@ -112,7 +112,7 @@ def _template_checks(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, bo
     problems = override_problems(folder)
     count = sum(1 for p in folder.rglob("*") if p.is_file() and p.suffix in (".j2", ".toml"))
     if not problems:
-        yield "templates", True, (f"{folder} : {count} gabarit{'s' if count > 1 else ''} remplacé"
+        yield "templates", True, (f"{folder} : {count} gabarit{'s' if count > 1 else ''} remplacé"
                                   f"{'s' if count > 1 else ''}, tous se compilent" if fr
                                   else f"{folder}: {count} override{'s' if count != 1 else ''}, all compile")
     for problem in problems:

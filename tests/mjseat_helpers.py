@@ -48,7 +48,7 @@ class Table:
     def last(self, kind: str, rcpt: str) -> str:
         found = outbox_messages(self.store, kind=kind, rcpt=rcpt)
         assert found, (kind, rcpt)
-        return body(found[-1])
+        return plain(body(found[-1]))
 
     def new(self) -> list[tuple[str, str, str, str]]:
         """(to, kind, subject, body) of the mails queued since the last call."""
@@ -58,7 +58,7 @@ class Table:
                 continue
             self.seen.add(item["id"])
             m = outbox_messages(self.store, id=item["id"])[0]
-            out.append((str(m["To"]), str(m["X-PBEM-Kind"]), str(m["Subject"]), body(m)))
+            out.append((str(m["To"]), str(m["X-PBEM-Kind"]), plain(str(m["Subject"])), plain(body(m))))
         return out
 
     def due(self, at: datetime) -> list[str]:
@@ -75,6 +75,11 @@ class Table:
 
     def close(self) -> None:
         self.store.close()
+
+
+def plain(text: str) -> str:
+    """A text with its non-breaking spaces (French typography, checked in test_typography.py) as plain spaces."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
 
 
 def to(mails: list[tuple[str, str, str, str]], address: str, kind: str | None = None) -> list[tuple[str, str]]:

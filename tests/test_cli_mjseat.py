@@ -44,7 +44,7 @@ def cli(tmp_path):
         assert "Traceback" not in result.output, result.output
         assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), \
             repr(result.exception)
-        return result.exit_code, result.output
+        return result.exit_code, result.output.replace("\u00a0", " ")  # (typography: test_typography.py)
 
     return invoke
 
@@ -147,11 +147,10 @@ sr_by = "{sr_by}"
 def test_every_option_value_is_checked_when_the_config_is_read_and_by_doctor(cli, tmp_path):
     code, out = cli("game", "list", extra=INTRIGUE)
     assert code == 1
-    assert out.strip().replace("\u00a0", " ") == ("Erreur : configuration : games.int1.options : mode : valeur inconnue « bogus » "
+    assert out.strip() == ("Erreur : configuration : games.int1.options : mode : valeur inconnue « bogus » "
                            "(valeurs permises : simultaneous, sequential)")
     code, out = cli("doctor", extra=INTRIGUE)
-    assert code == 1 and "[ÉCHEC] config : games.int1.options : mode : valeur inconnue « bogus »" in out.replace(
-        "\u00a0", " ")
+    assert code == 1 and "[ÉCHEC] config : games.int1.options : mode : valeur inconnue « bogus »" in out
     code, out = cli("doctor", extra=GANT.format(roster=DATA / "1626" / "personnages.toml", sr_by="joueur"))
     assert code == 1 and "option sr_by : « mj » ou « player », pas « joueur »" in out
 

@@ -1,8 +1,8 @@
-"""Players' absences (njudge's SET ABSENCE): « ABSENCE du 8 au 16 février », and what the game does about them.
+"""Players' absences (njudge's SET ABSENCE): « ABSENCE du 8 au 16 février », and what the game does about them.
 
 Per game (``absence`` in the config), during an absence either the player's defaults apply
-silently (``defaults``: no reminder, not awaited for an early resolution, no « we did not get
-your orders »), or the deadline waits for them (``wait``): a step whose deadline falls while an
+silently (``defaults``: no reminder, not awaited for an early resolution, no « we did not get
+your orders »), or the deadline waits for them (``wait``): a step whose deadline falls while an
 awaited player is away without orders moves to their return, by ``absence_wait`` at most in all
 for that step (the other players are told the new deadline).  The MJ sees absences in the digest
 and in QUI MANQUE.
@@ -39,7 +39,7 @@ def declare(ctx: Context, game_id: str, player: str, start: datetime | None, end
         raise EngineError("the absence must end after it begins", fr="l'absence doit finir après avoir commencé")
     if end - begin > timedelta(days=92):
         raise EngineError("an absence lasts three months at most: ask the MJ for longer",
-                          fr="une absence dure trois mois au plus : au-delà, voyez le MJ")
+                          fr="une absence dure trois mois au plus : au-delà, voyez le MJ")
     with ctx.store.atomic():
         absence_id = ctx.store.add_absence(game_id, player, iso(begin), iso(end), iso(now), by)
         ctx.store.log(game_id, iso(now), by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})
@@ -70,7 +70,7 @@ def command(ctx: Context, game_id: str, actor: str, rest: str, line: str, result
     try:
         span, left = when.parse_span(rest, now, ctx.config.timezone)
     except when.WhenError as e:
-        result.verdicts.append(LineVerdict(line, False, f"{e.msg.get(lang)} ; {say(r, 'absence_syntax')}"))
+        result.verdicts.append(LineVerdict(line, False, f"{e.msg.get(lang)} ; {say(r, 'absence_syntax')}"))
         return
     if span is None or span.end is None or [w for w in left if w not in when.FILLER]:
         result.verdicts.append(LineVerdict(line, False, say(r, "absence_syntax")))

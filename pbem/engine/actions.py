@@ -2,7 +2,7 @@
 one MJ digest per batch of mail, and their history as each reader may see it (RAPPORT, `pbem turn show`).
 
 Titles come from the ruleset when it has ``action_title`` (`pbem.engine.optional`): a secret test is
-« Test secret n° 4 » to its player and « Test n° 4 d'Armand (secret) » to the MJ.  The titles are
+« Test secret n° 4 » to its player and « Test n° 4 d'Armand (secret) » to the MJ.  The titles are
 kept in the record, so a report written later uses the reader's own, never the MJ's.
 """
 
@@ -155,7 +155,7 @@ def history_text(ctx: Context, game_id: str, viewer: str, number: int | None = N
         head = f"{title} ({say(r, 'record_number', seq=rec['seq'], when=when)})"
         if viewer == MJ:
             orders = json.loads(rec["orders"])
-            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {text}"
+            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {text}"
                      for who, given in orders.items() for _v, _a, text in given]
             rolls = [f"  {r.mail.filters['dice_label'](p, ctx.settings(game_id).ruleset)} [{lo}-{hi}] = {res}"
                      for p, lo, hi, res in json.loads(rec["rolls"])]

@@ -73,7 +73,7 @@ class Context:
         row = self.store.game(game_id)
         if row is None:
             raise EngineError(f"unknown game {game_id!r} (pbem game new {game_id} creates it)",
-                              fr=f"partie inconnue « {game_id} » (pbem game new {game_id} la crée ; "
+                              fr=f"partie inconnue « {game_id} » (pbem game new {game_id} la crée ; "
                                  "pbem game list donne les parties)")
         return row
 
@@ -133,4 +133,4 @@ class Context:
             if fold(p.name) == fold(name):
                 return p
         raise EngineError(f"no player {name!r} in {game_id}",
-                          fr=f"pas de joueur « {name} » dans {game_id} (pbem player list {game_id} les donne)")
+                          fr=f"pas de joueur « {name} » dans {game_id} (pbem player list {game_id} les donne)")

@@ -48,7 +48,7 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
     players = ctx.store.players(game_id)
     if len(players) < s.min_players:
         raise EngineError(f"game {game_id}: {len(players)} players registered, at least {s.min_players} needed",
-                          fr=f"partie {game_id} : {len(players)} inscrits, il en faut au moins {s.min_players} "
+                          fr=f"partie {game_id} : {len(players)} inscrits, il en faut au moins {s.min_players} "
                              "(ou baissez min_players dans config.toml)")
     ruleset = ctx.ruleset(game_id)
     fixed = roster_file(ctx, game_id)
@@ -62,7 +62,7 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
         state, events = ruleset.setup(seats, dict(s.options), dice)
     except SetupError as e:
         raise EngineError(f"game {game_id} cannot start: {e.msg.en} (see docs/rules/{s.ruleset}.md)",
-                          fr=f"la partie {game_id} ne peut pas commencer : {e.msg.fr} "
+                          fr=f"la partie {game_id} ne peut pas commencer : {e.msg.fr} "
                              f"(voir docs/rules/{s.ruleset}.md)") from None
     with ctx.store.atomic():
         seq = ctx.store.next_seq(game_id)
@@ -83,12 +83,12 @@ def check_roster(ctx: Context, game_id: str) -> None:
     try:
         text = s.roster.read_text(encoding="utf-8")
     except OSError as e:
-        raise EngineError(f"roster file {s.roster}: {e}", fr=f"fichier de joueurs {s.roster} : {e}") from None
+        raise EngineError(f"roster file {s.roster}: {e}", fr=f"fichier de joueurs {s.roster} : {e}") from None
     try:
         optional.check_roster(ctx.ruleset(game_id), text, dict(s.options))
     except SetupError as e:
         raise EngineError(f"roster file {s.roster} refused:\n{e.msg.en}",
-                          fr=f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}") from None
+                          fr=f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}") from None
 
 
 def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
@@ -131,7 +131,7 @@ def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetim
     g = ctx.game(game_id)
     if g.phase != "registration":
         raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)",
-                          fr=f"la partie {game_id} a commencé : un joueur ne peut plus qu'être remplacé "
+                          fr=f"la partie {game_id} a commencé : un joueur ne peut plus qu'être remplacé "
                              "(pbem player replace, ou REMPLACE par courriel)")
     name = " ".join(name.split())
     if not NAME_OK.match(name):
@@ -168,7 +168,7 @@ def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now:
     new_address = new_address.strip().lower()
     if "@" not in new_address:
         raise EngineError(f"{new_address!r} is not an e-mail address",
-                          fr=f"« {new_address} » n'est pas une adresse électronique")
+                          fr=f"« {new_address} » n'est pas une adresse électronique")
     other = ctx.store.player_by_address(game_id, new_address)
     if other is not None and other.name != p.name:
         raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}",

@@ -309,8 +309,8 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
         turn = a["turn"] if a["turn"] is not None else g.turn - 1
         rec = _record(ctx, game_id, turn)
         if a["to"] is not None and not rec["published"]:
-            raise EngineError("these results wait for your approval", fr=f"les résultats de « {rec['title']} » "
-                              "attendent votre approbation : ils ne peuvent pas encore partir vers un joueur")
+            raise EngineError("these results wait for your approval", fr=f"les résultats de « {rec['title']} » "
+                              "attendent votre approbation : ils ne peuvent pas encore partir vers un joueur")
         title = rec["title"]
         if a["forum"]:
             body = _forum_of(ctx, game_id, rec)
@@ -372,7 +372,7 @@ def _rerun(desk: Desk, c: mjmail.Command) -> None:
     held = approval.waiting(ctx, game_id)
     if held is not None and held.turn == turn and c.args["publish"]:
         raise EngineError("these results wait for approval: APPROUVE re-runs and sends them",
-                          fr=f"l'étape {turn} attend votre approbation : APPROUVE la recalcule avec vos corrections "
+                          fr=f"l'étape {turn} attend votre approbation : APPROUVE la recalcule avec vos corrections "
                              "et l'envoie (pas de RECTIFICATIF pour des résultats jamais partis)")
     res = corrections.rerun(ctx, game_id, turn, desk.now, publish=c.args["publish"])
     privates = len(ctx.store.players(game_id)) if res.published else 0

@@ -1,9 +1,9 @@
 """Understanding an MJ's mail line: which MJ command it is, with its arguments, in natural French or English.
 
-The MJ writes as he speaks, often from a phone: the imperative (« Prolonge le tour 3 de 24h »), the
-infinitive (« prolonger »), the noun (« prolongation de 24 heures »), arguments in any natural order,
+The MJ writes as he speaks, often from a phone: the imperative (« Prolonge le tour 3 de 24h »), the
+infinitive (« prolonger »), the noun (« prolongation de 24 heures »), arguments in any natural order,
 durations and dates as people write them (`pbem.engine.when`).  A command is known by its first word
-(a verb, a noun, or a short phrase such as « qui manque ? » or « mets la partie en pause »), read
+(a verb, a noun, or a short phrase such as « qui manque ? » or « mets la partie en pause »), read
 by its stem so every form of the verb is one; the rest is read for what the command needs.
 
 `parse` returns the command, raises `MjLineError` (a line meant as that command but not readable,
@@ -50,34 +50,34 @@ class Syntax:
 COMMANDS: tuple[Syntax, ...] = (
     Syntax("EXTEND", Msg("PROLONGE [tour n] de <durée> | jusqu'au <date>", "EXTEND [turn n] by <duration> | until <date>"),
            Msg("Prolonge le tour 3 de 24h", "Extend turn 3 by 24 hours"),
-           Msg("repousser la date limite de l'étape en cours (AVANCE pour l'avancer) ; les joueurs sont prévenus",
+           Msg("repousser la date limite de l'étape en cours (AVANCE pour l'avancer) ; les joueurs sont prévenus",
                "move the open step's deadline later (EARLIER to bring it forward); players are told")),
     Syntax("PAUSE", Msg("PAUSE [du <date> au <date> | jusqu'au <date> | pendant <durée>] [: motif]",
                         "PAUSE [from <date> to <date> | until <date> | for <duration>] [: reason]"),
-           Msg("Pause du samedi 8 au dimanche 16 février inclus : vacances", "Pause from 8 to 16 February: holidays"),
-           Msg("arrêter l'horloge (sans date : jusqu'à nouvel ordre) ; dates limites et rappels gelés, joueurs prévenus",
+           Msg("Pause du samedi 8 au dimanche 16 février inclus : vacances", "Pause from 8 to 16 February: holidays"),
+           Msg("arrêter l'horloge (sans date : jusqu'à nouvel ordre) ; dates limites et rappels gelés, joueurs prévenus",
                "stop the clock (no date: until further notice); deadlines and reminders frozen, players told")),
     Syntax("RESUME", Msg("REPRISE [le <date>]", "RESUME [on <date>]"), Msg("Reprise", "Resume"),
-           Msg("finir la pause (ou l'annuler si elle n'a pas commencé) ; le temps qui restait est rendu",
+           Msg("finir la pause (ou l'annuler si elle n'a pas commencé) ; le temps qui restait est rendu",
                "end the pause (or call it off if it has not begun); the time that was left is given back")),
-    Syntax("MISSING", Msg("QUI MANQUE", "WHO IS MISSING"), Msg("Qui manque ?", "Who is missing?"),
+    Syntax("MISSING", Msg("QUI MANQUE", "WHO IS MISSING"), Msg("Qui manque ?", "Who is missing?"),
            Msg("les joueurs dont on attend encore les ordres, et les absents", "the players still awaited, and the absent")),
     Syntax("RESEND", Msg("RENVOIE [les résultats de <joueur> | le compte rendu] du tour n [à <joueur> | à moi]",
                          "RESEND [<player>'s results | the forum post] of turn n [to <player> | to me]"),
            Msg("Renvoie à Arya ses résultats du tour 3", "Resend Arya's results of turn 3 to Arya"),
            Msg("renvoyer les résultats privés d'un joueur, ou le compte rendu du forum, d'une étape",
                "send again a player's private results, or the forum post, of a step")),
-    Syntax("CORRECT", Msg("CORRIGE tour n POUR <joueur> : <ordre>", "CORRECT turn n FOR <player>: <order>"),
-           Msg("Corrige le tour 3 pour Arya : GUESS 4", "Correct turn 3 for Arya: GUESS 4"),
+    Syntax("CORRECT", Msg("CORRIGE tour n POUR <joueur> : <ordre>", "CORRECT turn n FOR <player>: <order>"),
+           Msg("Corrige le tour 3 pour Arya : GUESS 4", "Correct turn 3 for Arya: GUESS 4"),
            Msg("corriger l'ordre d'une étape résolue (puis RECALCULE, ou APPROUVE si elle attend)",
                "correct an order of a resolved step (then RERUN, or APPROVE if it waits)")),
     Syntax("RERUN", Msg("RECALCULE le tour n [et publie]", "RERUN turn n [and publish]"),
            Msg("Recalcule le tour 3 et publie", "Rerun turn 3 and publish"),
-           Msg("refaire une étape avec les ordres corrigés ; « et publie » envoie un RECTIFICATIF",
+           Msg("refaire une étape avec les ordres corrigés ; « et publie » envoie un RECTIFICATIF",
                "compute a step again with the corrected orders; 'and publish' mails a RECTIFICATIF")),
     Syntax("REMOVE", Msg("RETIRE <joueur> [maintenant | à la fin du tour]", "REMOVE <player> [now | at the end of the turn]"),
            Msg("Retire Bran à la fin du tour", "Remove Bran at the end of the turn"),
-           Msg("retirer un joueur (à la fin du tour : ses ordres du tour comptent encore)",
+           Msg("retirer un joueur (à la fin du tour : ses ordres du tour comptent encore)",
                "remove a player (at the end of the turn: their orders for it still count)")),
     Syntax("REPLACE", Msg("REMPLACE <joueur> par <nom> <adresse> [à partir du tour n]",
                           "REPLACE <player> with <name> <address> [from turn n]"),
@@ -89,11 +89,11 @@ COMMANDS: tuple[Syntax, ...] = (
            Msg("publier des résultats tenus pour approbation (option publish = \"mj\")",
                "publish results held for approval (option publish = \"mj\")")),
     Syntax("CHRONICLE", Msg("CHRONIQUE (le texte suit, jusqu'à FIN)", "CHRONICLE (the text follows, until END)"),
-           Msg("Chronique : La pluie tombait sur le Donjon Rouge.", "Chronicle: Rain fell on the Red Keep."),
-           Msg("avec APPROUVE : un texte libre en tête du compte rendu du forum",
+           Msg("Chronique : La pluie tombait sur le Donjon Rouge.", "Chronicle: Rain fell on the Red Keep."),
+           Msg("avec APPROUVE : un texte libre en tête du compte rendu du forum",
                "with APPROVE: a free text that heads the forum post")),
     Syntax("PREVIEW", Msg("APERÇU", "PREVIEW"), Msg("Aperçu", "Preview"),
-           Msg("l'étape en cours résolue pour voir, avec les ordres reçus et les défauts : rien n'est enregistré ni envoyé",
+           Msg("l'étape en cours résolue pour voir, avec les ordres reçus et les défauts : rien n'est enregistré ni envoyé",
                "the open step resolved to look, with the orders in and the defaults: nothing is stored or sent")),
     Syntax("ABSENCE", Msg("ABSENCE <joueur> du <date> au <date> | ANNULER", "ABSENCE <player> from <date> to <date> | CANCEL"),
            Msg("Absence Bran du 8 au 16 février", "Absence Bran from 8 to 16 February"),
@@ -182,7 +182,7 @@ def kind_of(tokens: Sequence[str]) -> tuple[str, int] | None:
 
 
 def closest(line: str) -> Syntax | None:
-    """The MJ command whose word is nearest the line's first word (a typo: « prolnge »), if any is near."""
+    """The MJ command whose word is nearest the line's first word (a typo: « prolnge »), if any is near."""
     tok = when.tokens(line)
     if not tok:
         return None
@@ -195,7 +195,7 @@ def closest(line: str) -> Syntax | None:
 
 def _error(kind: str, fr: str, en: str) -> MjLineError:
     c = BY_KIND[kind]
-    return MjLineError(kind, Msg(f"{fr} ; syntaxe : {c.syntax.fr} (par exemple : {c.example.fr})",
+    return MjLineError(kind, Msg(f"{fr} ; syntaxe : {c.syntax.fr} (par exemple : {c.example.fr})",
                                  f"{en}; syntax: {c.syntax.en} (e.g. {c.example.en})"))
 
 
@@ -232,12 +232,12 @@ def _after_head(line: str, used: int) -> str:
         if when.tokens(piece):
             words += len(when.tokens(piece))
             if words >= used:
-                return "".join(pieces[i + 1:]).strip(" :,.")
+                return "".join(pieces[i + 1:]).strip(" :,.\u00a0")
     return ""
 
 
 def _step(rest: list[str]) -> tuple[int | None, list[str]]:
-    """« tour 3 », « l'étape 3 », « turn 3 », « n° 3 »: the step number, and the words without it."""
+    """« tour 3 », « l'étape 3 », « turn 3 », « n° 3 »: the step number, and the words without it."""
     for i, t in enumerate(rest):
         if t in STEP_WORDS and i + 1 < len(rest) and rest[i + 1].isdigit():
             return int(rest[i + 1]), rest[:i] + rest[i + 2:]
@@ -249,7 +249,7 @@ def _step(rest: list[str]) -> tuple[int | None, list[str]]:
 def _leftover(kind: str, words: list[str], also: Collection[str] = ()) -> None:
     left = [w for w in words if w not in FILLER and w not in also and w not in (":", "/", "?", "!")]
     if left:
-        raise _error(kind, f"je n'ai pas compris « {' '.join(left)} »", f"I did not understand '{' '.join(left)}'")
+        raise _error(kind, f"je n'ai pas compris « {' '.join(left)} »", f"I did not understand '{' '.join(left)}'")
 
 
 def _names_in(rest: list[str], players: list[str]) -> list[tuple[int, int, str]]:
@@ -271,11 +271,11 @@ def _one_name(kind: str, rest: list[str], players: list[str]) -> tuple[str, list
         near = difflib.get_close_matches(" ".join(w for w in rest if w not in FILLER), [fold(p) for p in players],
                                          n=1, cutoff=0.6)
         hint = next((p for p in players if fold(p) == near[0]), None) if near else None
-        raise _error(kind, "aucun joueur nommé" + (f" (vouliez-vous dire {hint} ?)" if hint else ""),
+        raise _error(kind, "aucun joueur nommé" + (f" (vouliez-vous dire {hint} ?)" if hint else ""),
                      "no player named" + (f" (did you mean {hint}?)" if hint else ""))
     if len({n for _, _, n in names}) > 1:
         listed = " et ".join(n for _, _, n in names)
-        raise _error(kind, f"plusieurs joueurs nommés ({listed}) : un seul par ligne",
+        raise _error(kind, f"plusieurs joueurs nommés ({listed}) : un seul par ligne",
                      f"several players named ({listed}): one per line")
     first, after, name = names[0]
     return name, rest[:first] + rest[after:]
@@ -370,7 +370,7 @@ def _resend(rest: list[str], _text: str, _line: str, _now: datetime, _tz: ZoneIn
         if to is not None:
             subject = to  # « renvoie à Arya ses résultats »
         else:
-            raise _error("RESEND", "de quel joueur ? (ou « le compte rendu » pour celui du forum)",
+            raise _error("RESEND", "de quel joueur ? (ou « le compte rendu » pour celui du forum)",
                          "whose results? (or 'the forum post')")
     if to_them:
         to = subject
@@ -418,7 +418,7 @@ def _replace(rest: list[str], text: str, line: str, _now: datetime, _tz: ZoneInf
         raise _error("REPLACE", "il manque l'adresse du nouveau joueur", "the newcomer's address is missing")
     split = re.split(r"\s(?:par|with|by)\s", text, maxsplit=1, flags=re.IGNORECASE)
     if len(split) != 2:
-        raise _error("REPLACE", "« par » sépare le joueur remplacé du nouveau venu", "'with' comes between the two")
+        raise _error("REPLACE", "« par » sépare le joueur remplacé du nouveau venu", "'with' comes between the two")
     seat, _ = _one_name("REPLACE", when.tokens(split[0]), players)
     after = split[1]
     newcomer = after[:after.find(address.group(0))] if address.group(0) in after else ""

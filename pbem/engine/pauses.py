@@ -9,7 +9,7 @@ game's zone (a pause over a change of summer time moves a 21 h deadline to anoth
 rounded up to the step's time of day when its length has one (``2d@21:00``).  So the next deadline
 after a pause is counted from the resume, and the time left when it began is given back whole.
 A pause with an end moves the deadline at once (players see the new one in the announcement); a
-pause « until further notice » moves it when the MJ resumes.  The deadlines computed elsewhere
+pause « until further notice » moves it when the MJ resumes.  The deadlines computed elsewhere
 (`turns.open_step`) go through `shift_opened` once, so a step that opens during a pause keeps its
 full length after it.
 """
@@ -94,7 +94,7 @@ def schedule(ctx: Context, game_id: str, start: datetime | None, end: datetime |
         if (other_end is None or begin < other_end) and (end is None or parse_iso(other.starts_at) < end):
             until = f"au {_fr(ctx, other_end)}" if other_end else "jusqu'à nouvel ordre"
             raise EngineError("another pause is planned at that time: resume it first (REPRISE)",
-                              fr=f"une pause est déjà prévue du {_fr(ctx, parse_iso(other.starts_at))} {until} : "
+                              fr=f"une pause est déjà prévue du {_fr(ctx, parse_iso(other.starts_at))} {until} : "
                                  "REPRISE la termine (ou l'annule), puis donnez d'autres dates")
     old = parse_iso(g.deadline) if g.deadline else None
     with ctx.store.atomic():

@@ -38,7 +38,7 @@ def preview_step(ctx: Context, game_id: str, now: datetime) -> Preview:
     ruleset = ctx.ruleset(game_id)
     if not ruleset.prompts(state):
         raise EngineError("no step is open: nothing to preview",
-                          fr="aucune étape n'est ouverte : rien à prévisualiser (les ordres immédiats agissent aussitôt)")
+                          fr="aucune étape n'est ouverte : rien à prévisualiser (les ordres immédiats agissent aussitôt)")
     s = ctx.settings(game_id)
     title = ruleset.step_title(state).get(s.language)
     new_state, events, dice, orders, defaults, sources = turns.compute_step(ctx, game_id, g.turn, state, g.seed)

@@ -74,7 +74,7 @@ def replace(ctx: Context, game_id: str, name: str, new_name: str, new_address: s
     address = new_address.strip().lower()
     if not ADDRESS.match(address):
         raise EngineError(f"{new_address!r} is not an e-mail address",
-                          fr=f"« {new_address} » n'est pas une adresse électronique")
+                          fr=f"« {new_address} » n'est pas une adresse électronique")
     other = ctx.store.player_by_address(game_id, address)
     if other is not None and other.name != p.name:
         raise EngineError(f"{address} already plays {other.name!r} in {game_id}",
@@ -82,7 +82,7 @@ def replace(ctx: Context, game_id: str, name: str, new_name: str, new_address: s
     newcomer = " ".join(new_name.split()) or address
     if from_turn is not None and from_turn < g.turn:
         raise EngineError(f"step {from_turn} is over: a newcomer takes over from the open step {g.turn} or later",
-                          fr=f"l'étape {from_turn} est passée : un remplaçant prend la place à partir de l'étape "
+                          fr=f"l'étape {from_turn} est passée : un remplaçant prend la place à partir de l'étape "
                              f"en cours ({g.turn}) ou d'une suivante")
     with ctx.store.atomic():
         if from_turn is not None and from_turn > g.turn:
@@ -154,8 +154,8 @@ def pending_text(ctx: Context, game_id: str) -> list[str]:
     out = []
     for c in ctx.store.seat_changes(game_id):
         if c.kind == "remove":
-            out.append(f"{c.player} : retiré à la fin de l'étape {c.after_turn}")
+            out.append(f"{c.player} : retiré à la fin de l'étape {c.after_turn}")
         else:
-            out.append(f"{c.player} : remplacé par {c.new_name} <{c.new_address}> à partir de l'étape {c.after_turn + 1}")
+            out.append(f"{c.player} : remplacé par {c.new_name} <{c.new_address}> à partir de l'étape {c.after_turn + 1}")
     return out
 

@@ -178,8 +178,8 @@ def extend(ctx: Context, game_id: str, until: datetime, now: datetime, *, allow_
         raise EngineError(f"{iso(until)} is earlier than the current deadline {g.deadline}: "
                           "pass --earlier to move it earlier (players will be told)",
                           fr=f"{date_fr(until.astimezone(ctx.config.timezone))} est avant la date limite actuelle "
-                             f"({date_fr(old.astimezone(ctx.config.timezone))}) : pour l'avancer, ajoutez --earlier "
-                             "(ou écrivez AVANCE par courriel) ; les joueurs seront prévenus")
+                             f"({date_fr(old.astimezone(ctx.config.timezone))}) : pour l'avancer, ajoutez --earlier "
+                             "(ou écrivez AVANCE par courriel) ; les joueurs seront prévenus")
     if until <= now:
         raise EngineError("the new deadline is in the past", fr="la nouvelle date limite est déjà passée")
     r = ctx.renderer(game_id)

@@ -1,12 +1,12 @@
 """Durations, dates and periods as people write them in a mail, French first, English too.
 
-« 24h », « 24 heures », « 2 jours », « une semaine », « 1j12h », « 48 h » are durations;
-« samedi 8 février », « le 17/02 à 21 h », « lundi prochain 21h30 », « demain », « 2026-02-17 21:00 »
-are moments; « du samedi 8 au dimanche 16 février inclus », « jusqu'au lundi 17 février à 21 h »,
-« à partir de samedi », « pendant 3 jours », « jusqu'à nouvel ordre » are periods.  Everything is
+« 24h », « 24 heures », « 2 jours », « une semaine », « 1j12h », « 48 h » are durations;
+« samedi 8 février », « le 17/02 à 21 h », « lundi prochain 21h30 », « demain », « 2026-02-17 21:00 »
+are moments; « du samedi 8 au dimanche 16 février inclus », « jusqu'au lundi 17 février à 21 h »,
+« à partir de samedi », « pendant 3 jours », « jusqu'à nouvel ordre » are periods.  Everything is
 read against ``now`` in the game's time zone: a date without a year is the nearest one that is
 not long past (a weekday written beside it must agree), a day without an hour is left to the
-caller (a period's last day counts whole: « jusqu'au 16 » runs to the end of the 16th).
+caller (a period's last day counts whole: « jusqu'au 16 » runs to the end of the 16th).
 
 Pure: no clock of its own (``now`` is given), no database.
 """
@@ -90,7 +90,7 @@ def _ordinal(token: str) -> str:
 
 
 def _number(tok: list[str], i: int) -> tuple[int | None, int]:
-    """A whole number at ``tok[i]`` (digits or words like « deux », « vingt-quatre »), and where it ends."""
+    """A whole number at ``tok[i]`` (digits or words like « deux », « vingt-quatre »), and where it ends."""
     if i >= len(tok):
         return None, i
     t = tok[i]
@@ -107,7 +107,7 @@ def _number(tok: list[str], i: int) -> tuple[int | None, int]:
 
 
 def read_duration(tok: list[str], i: int = 0) -> tuple[Duration | None, int]:
-    """A duration starting at ``tok[i]`` (« 2 jours et 12 heures », « 1j12h », « 36 h », « une heure et demie »)."""
+    """A duration starting at ``tok[i]`` (« 2 jours et 12 heures », « 1j12h », « 36 h », « une heure et demie »)."""
     days = seconds = 0
     found = False
     j = i
@@ -144,13 +144,13 @@ def parse_duration(text: str) -> Duration:
     tok = [t for t in tokens(text) if t not in ("de", "d", "by", "pendant", "for", "durant")]
     duration, end = read_duration(tok)
     if duration is None or end != len(tok) or not (duration.days or duration.seconds):
-        raise WhenError(Msg(f"durée illisible : « {text.strip()} » (écrivez par exemple 24h, 2 jours ou 36 heures)",
+        raise WhenError(Msg(f"durée illisible : « {text.strip()} » (écrivez par exemple 24h, 2 jours ou 36 heures)",
                             f"unreadable duration: '{text.strip()}' (write e.g. 24h, 2 days or 36 hours)"))
     return duration
 
 
 def duration_text(d: Duration, lang: str = "fr") -> str:
-    """« 2 jours et 12 heures » / "2 days and 12 hours"."""
+    """« 2 jours et 12 heures » / "2 days and 12 hours"."""
     hours, rest = divmod(d.seconds, 3600)
     parts: list[str] = []
     names = {"fr": (("jour", "jours"), ("heure", "heures"), ("minute", "minutes")),
@@ -170,12 +170,12 @@ class Moment:
     """A point in time as written: a day (or now), and an hour if one was given."""
 
     day: date | None
-    """None for « maintenant »."""
+    """None for « maintenant »."""
     at: time | None = None
 
 
 def _time(tok: list[str], i: int) -> tuple[time | None, int]:
-    """« 21 h », « 21h30 », « 21 h 30 », « 21:30 », « midi », « minuit », « 9 pm »."""
+    """« 21 h », « 21h30 », « 21 h 30 », « 21:30 », « midi », « minuit », « 9 pm »."""
     if i < len(tok) and tok[i] in ("midi", "noon"):
         return time(12, 0), i + 1
     if i < len(tok) and tok[i] in ("minuit", "midnight"):
@@ -200,7 +200,7 @@ def _time(tok: list[str], i: int) -> tuple[time | None, int]:
             hour = 0
         j += 1
     if not (0 <= hour < 24 and 0 <= minute < 60):
-        raise WhenError(Msg(f"heure impossible : {hour} h {minute:02d}", f"impossible time: {hour}:{minute:02d}"))
+        raise WhenError(Msg(f"heure impossible : {hour} h {minute:02d}", f"impossible time: {hour}:{minute:02d}"))
     return time(hour, minute), j
 
 
@@ -214,7 +214,7 @@ def _skip(tok: list[str], i: int, words: set[str] | tuple[str, ...] = ("le", "la
 def read_moment(tok: list[str], i: int, now: datetime, tz: ZoneInfo, bare: bool = False) -> tuple[Moment | None, int]:
     """A moment starting at ``tok[i]``: the day (weekday, day and month, dd/mm, ISO, demain…) then the hour.
 
-    ``bare``: a day number alone (« jusqu'au 16 ») is a day of this month, or of the next once past.
+    ``bare``: a day number alone (« jusqu'au 16 ») is a day of this month, or of the next once past.
     """
     i = _skip(tok, i)
     if i >= len(tok):
@@ -230,7 +230,7 @@ def read_moment(tok: list[str], i: int, now: datetime, tz: ZoneInfo, bare: bool 
             written = date(year or 0, month or 0, number or 0)
             at = time(hour, minute or 0) if hour is not None else None
         except ValueError:
-            raise WhenError(Msg(f"date impossible : {t}", f"impossible date: {t}")) from None
+            raise WhenError(Msg(f"date impossible : {t}", f"impossible date: {t}")) from None
         j = i + 1
         if at is None:
             at, j = _time(tok, _skip(tok, j))
@@ -270,7 +270,7 @@ def read_moment(tok: list[str], i: int, now: datetime, tz: ZoneInfo, bare: bool 
 
 def _calendar_day(tok: list[str], i: int, today: date, weekday: int | None,
                   bare: bool = False) -> tuple[date | None, int]:
-    """« 8 février [2026] » or « 8/02[/2026] »; the year, when not written, is the nearest that fits."""
+    """« 8 février [2026] » or « 8/02[/2026] »; the year, when not written, is the nearest that fits."""
     if i >= len(tok) or not tok[i].isdigit() or len(tok[i]) > 2:
         return None, i
     number = int(tok[i])
@@ -293,7 +293,7 @@ def _calendar_day(tok: list[str], i: int, today: date, weekday: int | None,
     if year is None and j < len(tok) and tok[j].isdigit() and len(tok[j]) == 4:
         year, j = int(tok[j]), j + 1
     if not 1 <= month <= 12:
-        raise WhenError(Msg(f"mois impossible : {month}", f"impossible month: {month}"))
+        raise WhenError(Msg(f"mois impossible : {month}", f"impossible month: {month}"))
     return _pick_year(number, month, year, today, weekday), j
 
 
@@ -306,7 +306,7 @@ def _pick_year(number: int, month: int, year: int | None, today: date, weekday: 
         except ValueError:
             continue
     if not candidates:
-        raise WhenError(Msg(f"date impossible : {number}/{month}", f"impossible date: {number}/{month}"))
+        raise WhenError(Msg(f"date impossible : {number}/{month}", f"impossible date: {number}/{month}"))
     if weekday is not None:
         fits = [c for c in candidates if c.weekday() == weekday]
         if not fits:
@@ -346,12 +346,12 @@ def moment_at(m: Moment, now: datetime, tz: ZoneInfo, default: time, *, day_end:
 
 
 def parse_moment(text: str, now: datetime, tz: ZoneInfo, default: time, *, day_end: bool = False) -> datetime:
-    """A whole text that is a moment (« lundi 17 février à 21 h »), or `WhenError`."""
+    """A whole text that is a moment (« lundi 17 février à 21 h »), or `WhenError`."""
     tok = [t for t in tokens(text) if t not in ("jusqu", "jusque", "until", "till", "au", "a", "le", "to")]
     m, end = read_moment(tok, 0, now, tz)
     rest = [t for t in tok[end:] if t not in FILLER]
     if m is None or rest:
-        raise WhenError(Msg(f"date illisible : « {text.strip()} » (écrivez par exemple « lundi 17 février à 21 h »)",
+        raise WhenError(Msg(f"date illisible : « {text.strip()} » (écrivez par exemple « lundi 17 février à 21 h »)",
                             f"unreadable date: '{text.strip()}' (write e.g. 'Monday 17 February at 21:00')"))
     return moment_at(m, now, tz, default, day_end=day_end)
 
@@ -377,9 +377,9 @@ def _open_end(tok: list[str], i: int) -> int | None:
 def read_span(tok: list[str], now: datetime, tz: ZoneInfo) -> tuple[Span | None, list[str]]:
     """A period somewhere in the tokens, and the tokens left around it.
 
-    « du X au Y », « de X à Y », « entre X et Y », « from X to Y », « X au Y »; « jusqu'au Y »,
-    « until Y »; « à partir de X », « dès X », « from X »; « pendant 3 jours », « for 3 days »,
-    « 3 jours »; « jusqu'à nouvel ordre », « until further notice ».  A last day without an hour counts whole.
+    « du X au Y », « de X à Y », « entre X et Y », « from X to Y », « X au Y »; « jusqu'au Y »,
+    « until Y »; « à partir de X », « dès X », « from X »; « pendant 3 jours », « for 3 days »,
+    « 3 jours »; « jusqu'à nouvel ordre », « until further notice ».  A last day without an hour counts whole.
     """
     rest: list[str] = []
     start: datetime | None = None
@@ -397,7 +397,7 @@ def read_span(tok: list[str], now: datetime, tz: ZoneInfo) -> tuple[Span | None,
                 continue
             m, k = read_moment(tok, j, now, tz, bare=True)
             if m is None:
-                raise WhenError(Msg("après « jusqu'au », une date : « jusqu'au lundi 17 février à 21 h »",
+                raise WhenError(Msg("après « jusqu'au », une date : « jusqu'au lundi 17 février à 21 h »",
                                     "after 'until', a date: 'until Monday 17 February at 21:00'"))
             end, i, found = moment_at(m, now, tz, midnight, day_end=True), k, True
             continue
@@ -443,14 +443,14 @@ def _next_month(when: datetime, tz: ZoneInfo) -> datetime:
 
 
 def parse_span(text: str, now: datetime, tz: ZoneInfo) -> tuple[Span | None, list[str]]:
-    """The period a text names, and its other words; « du 8 au 16 février » gives the 8 its month."""
+    """The period a text names, and its other words; « du 8 au 16 février » gives the 8 its month."""
     tok = tokens(text)
     tok = _lend_month(tok)
     return read_span(tok, now, tz)
 
 
 def _lend_month(tok: list[str]) -> list[str]:
-    """« du [samedi] 8 au [dimanche] 16 février [2026] »: copy the month (and year) after the first day number."""
+    """« du [samedi] 8 au [dimanche] 16 février [2026] »: copy the month (and year) after the first day number."""
     out = list(tok)
     for i, t in enumerate(out):
         if t not in ("du", "de", "from", "entre", "between"):
@@ -483,7 +483,7 @@ def _lend_month(tok: list[str]) -> list[str]:
 
 
 def moment_text(when: datetime, tz: ZoneInfo, lang: str = "fr") -> str:
-    """« samedi 8 février 2025 à 21 h » (at midnight, the day alone: « samedi 8 février 2025 »)."""
+    """« samedi 8 février 2025 à 21 h » (at midnight, the day alone: « samedi 8 février 2025 »)."""
     from pbem.render import date_en, date_fr
 
     local = when.astimezone(tz)
@@ -494,7 +494,7 @@ def moment_text(when: datetime, tz: ZoneInfo, lang: str = "fr") -> str:
 
 
 def period_text(start: datetime | None, end: datetime | None, tz: ZoneInfo, lang: str = "fr") -> str:
-    """« du samedi 8 février 2025 au dimanche 16 février 2025 inclus », « jusqu'à nouvel ordre »…
+    """« du samedi 8 février 2025 au dimanche 16 février 2025 inclus », « jusqu'à nouvel ordre »…
 
     An end at midnight is said as the day before, inclusive: that is how it was written.
     """

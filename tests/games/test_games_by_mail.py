@@ -180,7 +180,7 @@ def test_pour_ma_belle_etat_shows_roles_to_the_mj_only(tmp_path):
     for item in store.outbox_items(game="pmb1"):
         if item["kind"] == "ack":
             msg = message_from_bytes(store.outbox_raw(item["id"]), policy=default)
-            answers[item["rcpt"]] = msg.get_body(("plain",)).get_content()
+            answers[item["rcpt"]] = msg.get_body(("plain",)).get_content().replace("\u00a0", " ")
     store.close()
     assert "Rôles (vue du MJ)" in answers[MJ_ADDRESS] and "POUR <joueur> : <ordre>" in answers[MJ_ADDRESS]
     assert "Rôles (vue du MJ)" not in answers["p0@pbem.test"]

@@ -1,0 +1,142 @@
+"""The `pbem` commands of the MJ's seat: pause and resume, who is missing, preview, approval, absences.
+
+A thin layer like `pbem.cli` (whose groups they join, see `register`): each command is a few lines over
+the engine.
+"""
+
+from __future__ import annotations
+
+import click
+
+from pbem.cli import NOW, UserError, _date, _engine, _lang, _now, _t
+from pbem.clock import parse_iso
+from pbem.engine import Engine
+
+
+@click.command("pause")
+@click.argument("game_id")
+@click.option("--from", "start", metavar="DATE", help="When the pause begins (default: now).")
+@click.option("--until", "until", metavar="DATE", help="When play resumes (default: until you resume it).")
+@click.option("--reason", default="", help="Told to the players.")
+@NOW
+@click.pass_context
+def game_pause(ctx: click.Context, game_id: str, start: str | None, until: str | None, reason: str,
+               now: str | None) -> None:
+    """Stop the game's clock (deadlines, reminders) between two dates or until resumed; players are told.
+
+    Dates are ISO or as you write them (a day without an hour is its start: --until "17 février"
+    resumes on the 17th at 0 h).
+
+    Example: pbem game pause pmb1 --from "samedi 8 février" --until "lundi 17 février" --reason vacances
+    """
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        news = e.pause(game_id, _date(ctx, "--from", start, when), _date(ctx, "--until", until, when), reason, when)
+        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
+
+
+@click.command("resume")
+@click.argument("game_id")
+@click.option("--at", "at", metavar="DATE", help="Resume later, at this date (default: now).")
+@NOW
+@click.pass_context
+def game_resume(ctx: click.Context, game_id: str, at: str | None, now: str | None) -> None:
+    """End the pause now (or set its end); the time that was left is given back; players are told.
+
+    Example: pbem game resume pmb1
+    """
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        news = e.resume(game_id, when, _date(ctx, "--at", at, when))
+        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
+
+
+def _pause_news(e: Engine, game_id: str, news: object) -> str:
+    from pbem.engine.mjdesk import pause_text
+
+    return pause_text(e.ctx, game_id, news)  # type: ignore[arg-type]
+
+
+@click.command("missing")
+@click.argument("game_id")
+@NOW
+@click.pass_context
+def game_missing(ctx: click.Context, game_id: str, now: str | None) -> None:
+    """Who still has to order for the open step, who is away, what holds the game.
+
+    Example: pbem game missing pmb1
+    """
+    with _engine(ctx, game_id) as e:
+        click.echo(e.missing_text(game_id, _now(now)).rstrip())
+
+
+@click.command("preview")
+@click.argument("game_id")
+@NOW
+@click.pass_context
+def turn_preview(ctx: click.Context, game_id: str, now: str | None) -> None:
+    """Resolve the open step on a copy, with the orders in and the defaults: digest, forum post, each private
+    letter.  Nothing is stored or sent.
+
+    Example: pbem turn preview pmb1
+    """
+    with _engine(ctx, game_id) as e:
+        click.echo(e.preview_text(game_id, _now(now)).rstrip())
+
+
+@click.command("publish")
+@click.argument("game_id")
+@click.argument("number", type=int, required=False)
+@click.option("--chronicle", type=click.File(encoding="utf-8"), help="A file (or - for stdin): the text that "
+              "heads the forum post.")
+@NOW
+@click.pass_context
+def turn_publish(ctx: click.Context, game_id: str, number: int | None, chronicle: object, now: str | None) -> None:
+    """Send the results held for your approval (publish = "mj"); corrected orders are applied first.
+
+    Example: pbem turn publish pmb1 3 --chronicle chronique.txt
+    """
+    text = chronicle.read() if chronicle is not None else None  # type: ignore[attr-defined]
+    with _engine(ctx, game_id) as e:
+        from pbem.engine.mjdesk import published_text
+
+        done = e.publish(game_id, _now(now), turn=number, chronicle=text)
+        click.echo(_t("published", game=game_id, news=published_text(e.ctx, game_id, done)))
+
+
+@click.command("absence")
+@click.argument("game_id")
+@click.argument("name")
+@click.option("--from", "start", metavar="DATE", help="When the absence begins (default: now).")
+@click.option("--until", "until", metavar="DATE", help="When the player is back.")
+@click.option("--cancel", is_flag=True, help="Call off the player's absences to come.")
+@NOW
+@click.pass_context
+def player_absence(ctx: click.Context, game_id: str, name: str, start: str | None, until: str | None, cancel: bool,
+                   now: str | None) -> None:
+    """Record a player's absence (the game's absence policy applies: defaults, or the deadline waits).
+
+    Example: pbem player absence pmb1 Arya --from "8 février" --until "17 février"
+    """
+    with _engine(ctx, game_id) as e:
+        when = _now(now)
+        if cancel:
+            click.echo(_t("absence", game=game_id, news=str(e.cancel_absence(game_id, name, when))))
+            return
+        end = _date(ctx, "--until", until, when)
+        if end is None:
+            raise UserError(_t("bad_date", option="--until", why="?"), _lang())
+        row = e.absence(game_id, name, _date(ctx, "--from", start, when), end, when)
+        from pbem.engine.when import period_text
+
+        click.echo(_t("absence", game=game_id, news=f"{row.player} : " + period_text(
+            parse_iso(row.starts_at), parse_iso(row.ends_at), e.config.timezone, _lang())))
+
+
+def register(game: click.Group, turn: click.Group, player: click.Group) -> None:
+    """Add these commands to the groups of `pbem.cli`."""
+    for command in (game_pause, game_resume, game_missing):
+        game.add_command(command)
+    for command in (turn_preview, turn_publish):
+        turn.add_command(command)
+    player.add_command(player_absence)
