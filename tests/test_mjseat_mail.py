@@ -282,3 +282,43 @@ def test_every_example_of_the_command_list_is_accepted_as_written():
             parsed = mjmail.parse(example, now=now, tz=ZoneInfo("Europe/Paris"), players=["Arya", "Bran"])
             assert parsed is not None and parsed.kind == c.kind, example
     assert parse_iso("2025-02-01T13:00:00+00:00") == T0
+
+
+# --- pause, resume and approve in their several forms ---
+
+
+@pytest.mark.parametrize("line,start,end", [
+    ("Pause du samedi 8 au dimanche 16 février inclus : vacances", "2025-02-07T23:00:00+00:00",
+     "2025-02-16T23:00:00+00:00"),
+    ("Mets la partie en pause du 8 au 16 février", "2025-02-07T23:00:00+00:00", "2025-02-16T23:00:00+00:00"),
+    ("suspendre la partie du 8 au 16 février", "2025-02-07T23:00:00+00:00", "2025-02-16T23:00:00+00:00"),
+    ("pause from 8 to 16 February", "2025-02-07T23:00:00+00:00", "2025-02-16T23:00:00+00:00"),
+    ("Pause jusqu'au lundi 17 février à 21 h", "2025-02-01T13:00:00+00:00", "2025-02-17T20:00:00+00:00"),
+    ("mettre en pause pendant 3 jours", "2025-02-01T13:00:00+00:00", "2025-02-04T13:00:00+00:00"),
+    ("Suspension jusqu'à nouvel ordre", "2025-02-01T13:00:00+00:00", None),
+])
+def test_pause_in_natural_phrasings(table, line, start, end):
+    answer = table.mj(line)
+    (pause,) = table.store.pauses("toy1")
+    assert (pause.starts_at, pause.ends_at) == (start, end), answer
+
+
+@pytest.mark.parametrize("line", ["Reprise", "reprends la partie", "Fin de la pause", "resume", "reprendre le jeu"])
+def test_resume_in_natural_phrasings(table, line):
+    table.mj("Pause jusqu'à nouvel ordre")
+    table.now = T0 + hours(5)
+    answer = table.mj(line)
+    assert "pause finie : la partie reprend" in answer
+    assert table.deadline() == T0 + timedelta(days=2, hours=5)  # the five hours of the pause given back
+
+
+@pytest.mark.parametrize("line", ["APPROUVE", "Approuve le tour 1", "publie les résultats", "valide le tour 1",
+                                  "approve turn 1", "Approbation"])
+def test_approve_in_natural_phrasings(tmp_path, line):
+    t = Table(tmp_path, publish="mj")
+    t.due(T0 + timedelta(days=2))
+    t.new()
+    answer = t.mj(line)
+    assert "résultats de « Étape 1 » publiés" in answer
+    assert sorted(a for a, k, _s, _b in t.new() if k == "private") == sorted(PLAYERS.values())
+    t.close()
