@@ -8,12 +8,11 @@ from datetime import timedelta
 
 import pytest
 from helpers import make_config
+from test_game_by_mail import PLAYERS, T0, inbox, send, text
 
 from pbem.daemon import tick
 from pbem.engine import Engine
 from pbem.store import Store
-
-from test_game_by_mail import PLAYERS, T0, inbox, send, text
 
 pytestmark = pytest.mark.mail
 
