@@ -535,7 +535,9 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
     """
     with _engine(ctx) as e:
         for m in e.store.messages(status):
-            click.echo(f"{m['status']:5} {m['received_at']} {m['game'] or '-':10} {m['sender'] or '-':30} "
+            local = e.local(m["game"], m["received_at"])  # in the game's zone, like every time the MJ reads
+            received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
+            click.echo(f"{m['status']:5} {received} {m['game'] or '-':10} {m['sender'] or '-':30} "
                        f"{m['verdict']}  [{m['key']}]")
 
 

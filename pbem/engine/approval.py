@@ -130,7 +130,8 @@ def publish(ctx: Context, game_id: str, now: datetime, *, turn: int | None = Non
         seats.step_done(ctx, game_id, held.turn, now)
         ctx.store.log(game_id, iso(now), by, "results published", {"turn": held.turn, "rerun": rerun,
                                                                      "chronicle": text})
-    letters.write_forum(ctx, game_id)
+    if not ctx.outgoing.holding_batch:  # by mail, the tick writes it once the batch is committed
+        letters.write_forum(ctx, game_id)
     return Published(held.turn, rec["title"], sum(1 for m in out if m.kind == "private"),
                      any(m.kind == "public" for m in out), len(text.splitlines()) if text else 0, rerun, changed,
                      ctx.local(g.deadline))

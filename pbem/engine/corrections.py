@@ -134,7 +134,7 @@ def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool
                 ctx.outgoing.queue(letters.step_letters(ctx, g2, rec["seq"], turn, events, new_state, now,
                                                         rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),
                                    now)
-        if announce:
+        if announce and not ctx.outgoing.holding_batch:  # by mail, the tick writes it after the commit
             letters.write_forum(ctx, game_id)
     return RerunResult(turn=turn, diff=diff, state_changed=state_changed,
                        published=publish and bool(diff or state_changed))

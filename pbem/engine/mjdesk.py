@@ -164,10 +164,12 @@ def _run(desk: Desk, command: mjmail.Command) -> None:
         desk.result.verdicts.append(LineVerdict(line, True, ""))  # filled in once the whole mail is read
         desk.understood += 1
         return
+    undo = desk.ctx.outgoing.checkpoint()
     try:
-        with desk.ctx.store.atomic():  # a command that fails leaves nothing behind
+        with desk.ctx.store.atomic():  # a command that fails leaves nothing behind: no row, no letter
             _HANDLERS[command.kind](desk, command)
     except EngineError as e:
+        undo()
         desk.fail(line, e.text(desk.lang))
 
 
@@ -175,11 +177,13 @@ def _finish(desk: Desk) -> None:
     """What waited for the end of the mail: the approval with its chronicle, the players told of POUR."""
     if desk.approve is not None:
         command, index = desk.approve
+        undo = desk.ctx.outgoing.checkpoint()
         try:
             with desk.ctx.store.atomic():
                 note = _approve(desk, command)
             desk.result.verdicts[index] = LineVerdict(command.line, True, note)
         except EngineError as e:
+            undo()
             desk.result.verdicts[index] = LineVerdict(command.line, False, e.text(desk.lang),
                                                       desk.say("refused_label"))
     elif desk.chronicle is not None:
