@@ -41,8 +41,9 @@ def test_doctor_checks_real_logins_and_writes_nothing(tmp_path, mail_env, monkey
     monkeypatch.setenv("BAD_PW", "wrong")
     ok = CliRunner().invoke(main, ["--config", _config(tmp_path, mail_env, "GOOD_PW"), "doctor"])
     assert ok.exit_code == 0, ok.output
-    assert "[ok] mailbox: IMAP login" in ok.output and "[ok] outbox: SMTP login" in ok.output
+    out = ok.output.replace("\u00a0", " ")  # (doctor speaks the configured language: French here)
+    assert "[ok] mailbox : connexion IMAP" in out and "[ok] outbox : connexion SMTP" in out
     bad = CliRunner().invoke(main, ["--config", _config(tmp_path, mail_env, "BAD_PW"), "doctor"])
     assert bad.exit_code == 1
-    assert "[FAIL] mailbox" in bad.output and "[FAIL] outbox" in bad.output
+    assert "[ÉCHEC] mailbox" in bad.output and "[ÉCHEC] outbox" in bad.output
     assert not (tmp_path / "db.sqlite").exists()
