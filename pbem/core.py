@@ -119,6 +119,19 @@ class Prompt:
 
 
 @dataclass(frozen=True)
+class StepWord:
+    """What a game calls its steps, the same in every text (subjects, acks, digest, forum, reminders).
+
+    ``fr`` is the French noun (« tour », « manche », « étape »), ``feminine`` its gender for
+    agreement (« la manche 2 a été résolue »); ``en`` the English noun.  Plurals add an s.
+    """
+
+    fr: str = "étape"
+    en: str = "step"
+    feminine: bool = True
+
+
+@dataclass(frozen=True)
 class Seat:
     """One roster line given to `Ruleset.setup`: a player name and what the MJ fixed for them.
 
@@ -205,6 +218,7 @@ class Ruleset(Protocol):
     """The state dataclass, so the engine can load stored states back (`pbem.serial.loads`)."""
     default_options: Mapping[str, JSON]
     """Every option this game understands, with its default; config may override any of them, no others."""
+    # Optional: ``step_word: StepWord``, what the game calls a step (default: « étape », feminine).
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[Any, list[Event]]:
         """The initial state and the events that tell each player their start (roles, knowledge)."""

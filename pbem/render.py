@@ -19,7 +19,8 @@ from typing import Any
 
 import jinja2
 
-from pbem.core import Event, Msg
+from pbem.core import Event, Msg, StepWord
+from pbem.wording import StepNoun, de, join_list, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -117,12 +118,17 @@ class Rendered:
 
 
 class Renderer:
-    """Renders pbem's texts for one game (its ruleset name and language)."""
+    """Renders pbem's texts for one game (its ruleset name and language).
 
-    def __init__(self, game: str, lang: str, root: Path = TEMPLATES):
+    Every template sees ``step``, the game's step word (`pbem.wording.StepNoun`: ``step.the``,
+    ``step.this``, ``step.e``, ``step.name(title)``...).
+    """
+
+    def __init__(self, game: str, lang: str, root: Path = TEMPLATES, *, step: StepWord | None = None):
         self.game = game
         self.lang = lang
         self.root = root
+        self.step = StepNoun(step or StepWord(), lang)
         self.mail, self.forum = _environments(root, lang)
         self._messages: dict[str, str] = {}
 
@@ -160,7 +166,7 @@ class Renderer:
 
     def _message(self, key: str, params: dict[str, Any]) -> str:
         module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module
-        return str(getattr(module, key)(params)).strip()
+        return str(getattr(module, key)({"step": self.step, **params})).strip()
 
     def has_macro(self, kind: str) -> bool:
         module = self._events_module(self.mail)
@@ -172,7 +178,7 @@ class Renderer:
     def mail_text(self, base: str, **context: Any) -> Rendered:
         """Render a mail template: its ``subject`` variable (set at top level) and its body."""
         template = self.mail.get_template(self._name(self.mail, base))
-        ctx = {"game": self.game, "render_events": self.events_text, **context}
+        ctx = {"game": self.game, "render_events": self.events_text, "step": self.step, **context}
         module = template.make_module(ctx)
         subject = str(getattr(module, "subject", "")).replace("\r", " ").replace("\n", " ").strip()
         body = _tidy(str(module))
@@ -181,7 +187,8 @@ class Renderer:
     def forum_text(self, **context: Any) -> str:
         """The BBCode forum report."""
         template = self.forum.get_template(self._name(self.forum, "forum"))
-        ctx = {"game": self.game, "render_events": lambda evs: self.events_text(evs, self.forum), **context}
+        ctx = {"game": self.game, "render_events": lambda evs: self.events_text(evs, self.forum), "step": self.step,
+               **context}
         return _tidy(template.render(ctx))
 
 
@@ -193,6 +200,9 @@ def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Env
         env.filters["date"] = date_en if lang == "en" else date_fr
         env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
         env.filters["dice_label"] = lambda purpose, game, _lang=lang, _root=root: dice_label(purpose, game, _lang, _root)
+        env.filters["and_list"] = lambda items, word=None, _lang=lang: join_list(items, _lang, word)
+        env.filters["plural"] = lambda n, one, many=None, _lang=lang: plural(n, one, many, _lang)
+        env.filters["de"] = de
         env.globals["lang"] = lang
     return envs
 

@@ -15,7 +15,7 @@ from pbem import games as registry
 from pbem import serial
 from pbem.clock import parse_iso
 from pbem.config import Config, GameConfig
-from pbem.core import Prompt, Ruleset
+from pbem.core import Prompt, Ruleset, StepWord
 from pbem.engine.outgoing import Outgoing
 from pbem.names import fold
 from pbem.render import Renderer
@@ -60,8 +60,13 @@ class Context:
         s = self.settings(game_id)
         r = self._renderers.get(game_id)
         if r is None or r.game != s.ruleset or r.lang != s.language:
-            r = self._renderers[game_id] = Renderer(s.ruleset, s.language)
+            r = self._renderers[game_id] = Renderer(s.ruleset, s.language, step=self.step_word(game_id))
         return r
+
+    def step_word(self, game_id: str) -> StepWord:
+        """What the game calls a step (`pbem.core.StepWord`; « étape » when the ruleset does not say)."""
+        word = getattr(self.ruleset(game_id), "step_word", None)
+        return word if isinstance(word, StepWord) else StepWord()
 
     def game(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
