@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core import JSON, MJ, PUBLIC, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat
+from pbem.core import JSON, MJ, PUBLIC, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
@@ -22,6 +22,7 @@ class PmbRuleset:
     title = "Pour Ma Belle"
     state_type: type[Any] = State
     default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
+    step_word = StepWord("tour", "turn", feminine=False)
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         return S.setup(roster, options, dice)
