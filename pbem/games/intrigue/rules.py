@@ -32,6 +32,7 @@ from pbem.core import (
     Prompt,
     Seat,
     SetupError,
+    StepWord,
     replace,
 )
 from pbem.dice import Dice
@@ -830,6 +831,7 @@ class IntrigueRuleset:
     name = "intrigue"
     title = "Intrigue"
     state_type = IntrigueState
+    step_word = StepWord("étape", "step", feminine=True)  # a manche has several steps (bribes, decisions...)
     default_options: Mapping[str, JSON] = {
         "mode": "simultaneous",
         "refund_loser": False,
