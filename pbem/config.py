@@ -28,6 +28,11 @@ class Duration:
     def delta(self) -> timedelta:
         return timedelta(days=self.days, seconds=self.seconds)
 
+    @property
+    def empty(self) -> bool:
+        """No time at all (``"0h"``): not a step length."""
+        return not self.days and not self.seconds and self.at is None
+
 
 _DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*(?:@\s*(\d{1,2})[:h](\d{2}))?\s*$")
 
@@ -102,6 +107,8 @@ class GameConfig:
     reminder_hours: tuple[float, ...] = (24.0,)
     early_resolution: bool = True
     early_delay_minutes: int = 30
+    after_early: str = "calendar"  # calendar | length: the deadline after an early resolution (docs/guide-mj.md)
+    grace: Duration | None = None  # orders still accepted this long after the deadline, while the step is open
     auth: str = "none"  # none | dkim | spf | dkim_or_spf
     trusted_authserv: tuple[str, ...] = ("mx.google.com",)
     passwords: bool = False
@@ -143,8 +150,8 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
               "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
               "retry_base_seconds"}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
-               "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
-               "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
+               "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "auth",
+               "trusted_authserv", "passwords", "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -293,6 +300,11 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     deadlines = dict(DEFAULT_DEADLINES)
     for k, v in _get(g, "deadlines", where, dict, {}).items():
         deadlines[k] = parse_duration(v, f"{where}.deadlines.{k}")
+        if deadlines[k].empty:
+            raise ConfigError(f"{where}.deadlines.{k}: a step must last some time, got {v!r}")
+    grace = parse_duration(g["grace"], f"{where}.grace") if "grace" in g else None
+    if grace is not None and grace.at is not None:
+        raise ConfigError(f"{where}.grace: expected a length like \"2h\" or \"30m\" (no time of day), got {g['grace']!r}")
     mj = _get(g, "mj", where, (str, list), [])
     mj_list = [mj] if isinstance(mj, str) else mj
     if not all(isinstance(a, str) and "@" in a for a in mj_list):
@@ -319,6 +331,8 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         reminder_hours=tuple(float(h) for h in reminders),
         early_resolution=_get(g, "early_resolution", where, bool, True),
         early_delay_minutes=_get(g, "early_delay_minutes", where, int, 30),
+        after_early=_choice(g, "after_early", where, ("calendar", "length"), "calendar"),
+        grace=None if grace is None or grace.empty else grace,
         auth=_choice(g, "auth", where, ("none", "dkim", "spf", "dkim_or_spf"), "none"),
         trusted_authserv=tuple(_get(g, "trusted_authserv", where, list, ["mx.google.com"])),
         passwords=_get(g, "passwords", where, bool, False),

@@ -431,7 +431,7 @@ def test_cancel_from_a_player_without_orders_changes_nothing(eng):
     assert "rien à annuler" in body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
 
 
-def test_a_late_step_resolution_opens_the_next_step_from_now(eng):
+def test_a_late_step_resolution_keeps_the_calendar_but_skips_the_slots_already_gone(eng):
     register(eng)
     eng.start_game("toy1", T0)
     outage_end = T0 + timedelta(days=5)  # the daemon was down; a mail arrived a day after the deadline
@@ -440,7 +440,9 @@ def test_a_late_step_resolution_opens_the_next_step_from_now(eng):
     rec = eng.store.record_for_turn("toy1", 1)
     assert parse_iso(rec["resolved_at"]) == T0 + timedelta(days=2)  # the step closed at its deadline
     g = eng.game("toy1")
-    assert g.turn == 2 and parse_iso(g.deadline) == outage_end + timedelta(days=1)  # a full step from now
+    # step 2 lasts a day ("short"): its slots are T0 + 3, 4, 5, 6 days; T0 + 5 days is now, so the
+    # first slot leaving at least half a step is T0 + 6 days
+    assert g.turn == 2 and parse_iso(g.deadline) == T0 + timedelta(days=6)
 
 
 def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypatch):

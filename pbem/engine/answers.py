@@ -4,16 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 
 @dataclass
 class LineVerdict:
-    """One line of an ack: the text, and either 'ok' or an error message."""
+    """One line of an ack: the text, and either 'ok' or an error message.
+
+    A ``late`` line failed because its mail came after the step it was written for closed: it is
+    not the player's mistake, so it is not counted among the errors.
+    """
 
     text: str
     ok: bool
     note: str = ""
     label: str = ""
+    late: bool = False
+
+    @property
+    def error(self) -> bool:
+        return not self.ok and not self.late
 
 
 @dataclass
@@ -22,5 +32,12 @@ class MailResult:
     # paragraphs appended after the echo (help, status, results); a callable renders its paragraph with the ack
     extra: list[str | Callable[[], str]] = field(default_factory=list)
     kept_orders: bool = False
-    replaced: bool = False
+    replaced: bool = False  # the writer had orders for this step before this mail: these replace them
     joined: str | None = None  # registered by this very mail: the rest of it speaks for that player
+    newer: str | None = None  # UTC ISO receipt time of a later mail whose orders stay in force
+    late: tuple[str, datetime] | None = None  # the step this mail came too late for: (title, when it closed)
+    grace: bool = False  # received after the deadline, inside the grace period: accepted
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for v in self.verdicts if v.error)

@@ -123,7 +123,7 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
         return "no game", None, sender
     s = ctx.settings(game_id)
     g = ctx.store.game(game_id)
-    fire = turns.fire_at(g) if g is not None else None
+    fire = turns.fire_at(g, s) if g is not None else None
     if fire is not None and received is not None and fire <= received:
         # this mail arrived after the deadline (daemon outage): the step closes first, without it.
         # A failure here must not cost the mail: it is then read against the open step, and the
@@ -156,12 +156,12 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
         return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
     capped = not may_reply(ctx, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
-    result = interpret(ctx, game_id, actor, mail, text, key, now)
+    result = interpret(ctx, game_id, actor, mail, text, key, now, received)
     if capped:
         return "rate-limited, orders kept, no reply", game_id, sender
     _ack(ctx, game_id, mail, actor, result, now)
-    errors = sum(1 for v in result.verdicts if not v.ok)
-    return f"ok ({len(result.verdicts)} lines, {errors} errors)", game_id, sender
+    late = f", too late for step {g.turn - 1}" if result.late else ""
+    return f"ok ({len(result.verdicts)} lines, {result.errors} errors{late})", game_id, sender
 
 
 def route(ctx: Context, mail: IncomingMail) -> str | None:
@@ -247,14 +247,19 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
         waiting = len(asked - current)
         if actor in asked and actor not in current:
             missing = [ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)]
-    errors = sum(1 for v in result.verdicts if not v.ok)
+    errors = result.errors
     # everything the text says is fixed now; the rendering itself may wait for the end of the batch
     extra_now = tuple(result.extra)
     context: dict[str, Any] = dict(
         tag=ctx.tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
         errors=errors, deadline=ctx.local(g.deadline), phase=g.phase,
         missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
+        title=ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else "",
         subject_in=mail.subject, early=ctx.local(g.early_at),
+        late=(result.late[0], ctx.local(iso(result.late[1]))) if result.late else None,
+        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
+        grace_until=ctx.local(iso(turns.final_close(g, ctx.settings(game_id)) or now)) if result.grace else None,
+        newer=ctx.local(result.newer),
     )
     turn = g.turn
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.clock import iso
+from pbem.clock import iso, parse_iso
 from pbem.core import MJ, Order, OrderError, OrderNotAllowedError
 from pbem.engine import commands, turns
 from pbem.engine.answers import LineVerdict, MailResult
@@ -19,14 +19,23 @@ MAX_LINE_LENGTH = 500
 
 
 def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail, text: str, key: str,
-              now: datetime) -> MailResult:
-    """Every line's verdict, and the accepted orders stored (inside the caller's transaction)."""
+              now: datetime, received: datetime | None = None) -> MailResult:
+    """Every line's verdict, and the accepted orders stored (inside the caller's transaction).
+
+    ``received`` is when the mailbox received the mail: the orders of the mail that *arrived*
+    last are the player's orders, whatever the order in which mails are processed.  A mail that
+    arrived before the open step was opened came too late for the step before: it is read for the
+    open step, and its answer says so.
+    """
+    received = received or now
     g = ctx.game(game_id)
     ruleset = ctx.ruleset(game_id)
     s = ctx.settings(game_id)
     say = ctx.renderer(game_id).message
     state = ctx.state_cached(g)
     result = MailResult()
+    result.late = turns.late_for(ctx, g, received)
+    result.grace = turns.in_grace(g, s, received)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -62,7 +71,11 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
         try:
             order = ruleset.parse_order(state, acting, line, accepted.get(acting, []))
         except OrderError as e:
-            result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+            if result.late is not None:  # written for the step that closed: not the player's mistake
+                result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), say("too_late_label"),
+                                                   late=True))
+            else:
+                result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
             continue
         done = turns.immediate(ctx, g, state, acting, order, now)
         if done is not None:
@@ -85,15 +98,20 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
     for player, orders in accepted.items():
         if not orders:
             continue
+        earlier = (ctx.store.current_orders(game_id, g.turn, player).get(player)
+                   if player in ctx.store.ordered_players(game_id, g.turn) else None)
+        if earlier is not None and earlier.received_at and parse_iso(earlier.received_at) > received:
+            result.newer = earlier.received_at  # a mail that arrived later was processed first: it stays
+            continue
         # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
         ctx.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
-                                      "mj" if actor == MJ else "mail", mail.message_id, iso(now)))
-        result.replaced = True
+                                      "mj" if actor == MJ else "mail", mail.message_id, iso(received)))
+        result.replaced = earlier is not None
         if actor == MJ:
             ctx.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if accepted:
         turns.check_early(ctx, game_id, now)
     had_orders = (g.phase == "running" and actor not in (None, MJ)
                   and actor in ctx.store.ordered_players(game_id, g.turn))
-    result.kept_orders = not accepted and had_orders and any(not v.ok for v in result.verdicts)
+    result.kept_orders = not accepted and had_orders and any(v.error for v in result.verdicts)
     return result

@@ -37,8 +37,12 @@ def new_game(ctx: Context, game_id: str, now: datetime, seed: str | None = None)
     return row
 
 
-def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
-    """Close registration, seat the players, run the ruleset's setup and mail everyone their start."""
+def start_game(ctx: Context, game_id: str, now: datetime, *, base: datetime | None = None) -> GameRow:
+    """Close registration, seat the players, run the ruleset's setup and mail everyone their start.
+
+    ``base`` is where the first deadline is counted from: the scheduled end of registration when the
+    clock starts the game, else now.
+    """
     g = ctx.game(game_id)
     if g.phase != "registration":
         raise EngineError(f"game {game_id} has already started")
@@ -62,7 +66,7 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
         seq = ctx.store.next_seq(game_id)
         ctx.store.add_record(record(game_id, seq, "setup", 0, SETUP_TITLE.get(s.language),
                                     "setup", None, {}, [], dice.rolls, events, state, now))
-        g = turns.open_step(ctx, g, state, 1, now, phase="running")
+        g = turns.open_step(ctx, g, state, 1, now, phase="running", base=base)
         ctx.outgoing.queue(letters.step_letters(ctx, g, seq, 0, events, state, now, setup=True), now)
         ctx.store.log(game_id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
     letters.write_forum(ctx, game_id)

@@ -122,6 +122,8 @@ class StoreBase:
                 },
                 pk="id",
             )
+        if "opened_at" not in self._t("games").columns_dict:  # databases created before this column
+            self._t("games").add_column("opened_at", str)
         if "players" not in self.db.table_names():
             t("players").create(
                 {

@@ -30,7 +30,7 @@ class GameRows(StoreBase):
             "id": row.id, "ruleset": row.ruleset, "phase": row.phase, "seed": row.seed,
             "commitment": row.commitment, "turn": row.turn, "deadline": row.deadline, "early_at": row.early_at,
             "state": row.state, "reminders_sent": _j(row.reminders_sent), "created_at": row.created_at,
-            "seed_revealed": int(row.seed_revealed),
+            "seed_revealed": int(row.seed_revealed), "opened_at": row.opened_at,
         }
 
     def game(self, game_id: str) -> GameRow | None:
@@ -44,7 +44,7 @@ class GameRows(StoreBase):
             id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
             turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
             reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=r["created_at"],
-            seed_revealed=bool(r["seed_revealed"]),
+            seed_revealed=bool(r["seed_revealed"]), opened_at=r.get("opened_at"),
         )
         if self._games is not None:
             self._games[game_id] = g

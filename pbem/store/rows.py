@@ -22,6 +22,7 @@ class GameRow:
     reminders_sent: tuple[float, ...]
     created_at: str
     seed_revealed: bool
+    opened_at: str | None = None  # UTC ISO: when the open step was opened (its results mailed); late mail is older
 
 
 @dataclass(frozen=True)
