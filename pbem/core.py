@@ -154,10 +154,15 @@ class Outcome:
 
 @dataclass(frozen=True)
 class OrderHelp:
-    """One line of the AIDE/HELP answer: syntax and what it does."""
+    """One line of the AIDE/HELP answer: syntax and what it does.
+
+    ``aliases`` are the other words the order is understood by, English ones first of all
+    (``("SQUAD", "ATTACK")`` for ``ESCOUADE``): AIDE/HELP lists them.
+    """
 
     syntax: str
     description: Msg
+    aliases: tuple[str, ...] = ()
 
 
 # --- order errors: three kinds, like python-chess's Invalid/Illegal/Ambiguous ---
@@ -177,6 +182,18 @@ class OrderSyntaxError(OrderError):
     """The line is not an order this game understands (unknown verb, bad arguments)."""
 
     label = Msg("incompris", "not understood")
+
+
+class UnknownKeywordError(OrderSyntaxError):
+    """A word that is no keyword of the list, and near none (`pbem.names.match_keyword`).
+
+    When that word is the first of the line (the verb), the line is no order at all: the engine
+    lists it as text the player wrote, not as an error.
+    """
+
+    def __init__(self, msg: Msg, typed: str):
+        super().__init__(msg)
+        self.typed = typed
 
 
 class OrderNotAllowedError(OrderError):

@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError
+from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError, UnknownKeywordError
 
 PLAYER = Msg("joueur", "player")
 KEYWORD = Msg("mot-clé", "keyword")
@@ -103,7 +103,8 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
     """Map a typed keyword (any alias, any case or accent) to its canonical form.
 
     ``keywords`` maps folded aliases to the canonical value, e.g.
-    ``{"escouade": "ESCOUADE", "squad": "ESCOUADE"}``.
+    ``{"escouade": "ESCOUADE", "squad": "ESCOUADE"}``.  A word near none of them raises
+    `UnknownKeywordError`: read the verb of a line with this, so that prose is told from orders.
     """
     key = fold(typed)
     if key in keywords:
@@ -116,4 +117,4 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
                 f"unknown {what.en} '{typed}': did you mean {close[0].upper()}?",
             )
         )
-    raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
+    raise UnknownKeywordError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"), typed)
