@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pbem.core import MJ, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError
@@ -28,29 +29,38 @@ SORTIR = "SORTIR"
 PROMOUVOIR = "PROMOUVOIR"
 
 VERBS: dict[str, str] = {
-    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE,
-    "enquete": ENQUETE, "investigate": ENQUETE,
-    "temoins": TEMOINS, "witnesses": TEMOINS,
+    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE, "attack": ESCOUADE, "assassinate": ESCOUADE,
+    "kill": ESCOUADE,
+    "enquete": ENQUETE, "investigate": ENQUETE, "enquire": ENQUETE, "inquire": ENQUETE,
+    "temoins": TEMOINS, "witnesses": TEMOINS, "witness": TEMOINS,
     "potion": POTION,
-    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION,
+    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION, "defend": PROTECTION,
     "arrestation": ARRESTATION, "arreter": ARRESTATION, "arrest": ARRESTATION,
     "cible": CIBLE, "target": CIBLE,
-    "verdict": VERDICT,
-    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR,
-    "garde": GARDE, "bodyguard": GARDE,
-    "nommer": NOMMER, "appoint": NOMMER,
+    "verdict": VERDICT, "judge": VERDICT,
+    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR, "uncover": DECOUVRIR,
+    "garde": GARDE, "bodyguard": GARDE, "guard": GARDE,
+    "nommer": NOMMER, "appoint": NOMMER, "nominate": NOMMER,
     "affecter": AFFECTER, "assign": AFFECTER,
     "trahir": TRAHIR, "betray": TRAHIR,
     "rallier": RALLIER, "rally": RALLIER,
-    "sortir": SORTIR, "emerge": SORTIR,
+    "sortir": SORTIR, "emerge": SORTIR, "surface": SORTIR,
     "promouvoir": PROMOUVOIR, "promote": PROMOUVOIR,
 }
 POTION_WORDS: dict[str, str] = {
     "poison": R.POISON, "confusion": R.CONFUSION, "revelation": R.REVELATION, "puissance": R.PUISSANCE,
     "power": R.PUISSANCE, "vigilance": R.VIGILANCE,
 }
-VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT",
-                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE"}
+VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT", "execute": "MORT",
+                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE",
+                                 "free": "LIBERE", "spare": "LIBERE"}
+ENGLISH: dict[str, tuple[str, ...]] = {
+    ESCOUADE: ("SQUAD", "ATTACK", "KILL"), ENQUETE: ("INVESTIGATE",), TEMOINS: ("WITNESSES",),
+    PROTECTION: ("PROTECT",), ARRESTATION: ("ARREST",), CIBLE: ("TARGET",), VERDICT: ("JUDGE",),
+    DECOUVRIR: ("DISCOVER", "SCAN"), GARDE: ("BODYGUARD", "GUARD"), NOMMER: ("APPOINT",), AFFECTER: ("ASSIGN",),
+    TRAHIR: ("BETRAY",), RALLIER: ("RALLY",), SORTIR: ("EMERGE",), PROMOUVOIR: ("PROMOTE",),
+}
+"""The English words of each order, listed in AIDE/HELP (`VERBS` understands them all)."""
 
 HELP: dict[str, OrderHelp] = {
     ESCOUADE: OrderHelp("ESCOUADE <cible>", Msg("rejoindre l'escouade de votre camp contre cette cible (une par tour)",
@@ -66,7 +76,8 @@ HELP: dict[str, OrderHelp] = {
     ARRESTATION: OrderHelp("ARRESTATION [<joueur>]", Msg("participer à l'arrestation (le Lord Commandant désigne le suspect)",
                                                          "take part in the arrest (the Lord Commandant names the suspect)")),
     CIBLE: OrderHelp("CIBLE <joueur>", Msg("désigner aux fidèles leur cible du tour suivant", "name the fidèles' target for next turn")),
-    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier", "execute, or release to Culpucier")),
+    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier",
+                                                                "execute (MORT, or DEATH), or release to Culpucier (LIBERE, or RELEASE)")),
     DECOUVRIR: OrderHelp("DECOUVRIR <joueur>", Msg("découvrir le rôle d'un adversaire", "discover an opponent's role")),
     GARDE: OrderHelp("GARDE <homme de main>", Msg("se faire protéger par un Homme de Main (ni l'un ni l'autre en escouade)",
                                                  "be guarded by an Homme de Main (neither in a squad)")),
@@ -77,6 +88,9 @@ HELP: dict[str, OrderHelp] = {
     SORTIR: OrderHelp("SORTIR", Msg("sortir de votre cachette à Culpucier et retrouver vos pouvoirs", "leave your hiding place and regain your powers")),
     PROMOUVOIR: OrderHelp("PROMOUVOIR <recrue>", Msg("valider la promotion d'une recrue dans la Garde Royale", "promote a recruit into the Garde Royale")),
 }
+
+
+HELP = {verb: replace(h, aliases=ENGLISH.get(verb, ())) for verb, h in HELP.items()}
 
 
 def _no(fr: str, en: str) -> OrderNotAllowedError:
