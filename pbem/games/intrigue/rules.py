@@ -39,6 +39,7 @@ from pbem.dice import Dice
 from pbem.games.intrigue.orders import (
     BRIBE,
     CONFLICT,
+    ENGLISH,
     KEEP,
     PLACE,
     PLACE_LINKS,
@@ -1302,4 +1303,4 @@ class IntrigueRuleset:
             out.append(OrderHelp(
                 f"PLACER <{hand}> CHEZ <{others}>",
                 Msg("deux ordres, dans deux palais adverses différents", "two orders, in two different opponents' palaces")))
-        return out
+        return [replace(h, aliases=ENGLISH.get(h.syntax.split()[0], ())) for h in out]
