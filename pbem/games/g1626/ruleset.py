@@ -60,6 +60,9 @@ VERBS: dict[str, str] = {
     "prestige": "PRESTIGE",
 }
 MJ_VERBS = ("RECONNU", "INCONNU", "PRESTIGE")
+ENGLISH: dict[str, tuple[str, ...]] = {"TEST": ("ROLL", "CHECK"), "FICHE": ("SHEET",), "RECONNU": ("RECOGNISED",),
+                                       "INCONNU": ("UNRECOGNISED",)}
+"""The English words of each order, listed in AIDE/HELP (`VERBS` understands them)."""
 SR_WORD = re.compile(r"^(sr|dc)[=:]?(-?\d+)?$")
 SIGNED = re.compile(r"^([+-])\s*(\d+)$")
 EXAMPLE = "TEST Escrime AG SR 15"
@@ -287,6 +290,9 @@ class Ruleset1626:
         }
 
     def help(self, state: State, player: PlayerName) -> list[OrderHelp]:
+        return [replace(h, aliases=ENGLISH.get(h.syntax.split()[0], ())) for h in self._help(state, player)]
+
+    def _help(self, state: State, player: PlayerName) -> list[OrderHelp]:
         lines = [
             OrderHelp("TEST <talent> <CARAC> SR <n> [+m|-m] [SECRET]",
                       Msg("test double : caractéristique + talent + d10 (ex. TEST Escrime AG SR 15, ou Escrime/AG)",
