@@ -133,6 +133,7 @@ class Config:
     outbox: OutboxConfig
     games: Mapping[str, GameConfig]
     max_message_bytes: int = 10_000_000
+    max_order_lines: int = 200  # a mail with more lines than this is refused whole (nothing of it applied)
 
     def game(self, game_id: str) -> GameConfig:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
@@ -145,7 +146,7 @@ DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
 
 _KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
 _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
-               "max_message_bytes"}
+               "max_message_bytes", "max_order_lines"}
 _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
               "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
               "retry_base_seconds"}
@@ -282,7 +283,15 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         outbox=outbox,
         games=games,
         max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
+        max_order_lines=_positive(top, "max_order_lines", 200),
     )
+
+
+def _positive(top: Mapping[str, Any], key: str, default: int) -> int:
+    value = _get(top, key, "pbem", int, default)
+    if value < 1:
+        raise ConfigError(f"pbem.{key}: expected a positive whole number, got {value!r}")
+    return int(value)
 
 
 def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:

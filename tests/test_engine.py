@@ -70,14 +70,17 @@ def test_start_mails_everyone_and_opens_step_one(eng):
 def test_order_ack_echoes_lines_with_verdicts_and_count(eng):
     register(eng)
     eng.start_game("toy1", T0)
-    feed(eng, make_mail("p0@pbem.test", "GUESS 7\nGUESS 3\nFOO bar\nGIFT Bran"), T0, key="o1")
+    feed(eng, make_mail("p0@pbem.test", "GUESS 7\nGUESS 3\nFOO bar\nGUES 8\nGUESS 11\nGIFT Bran"), T0, key="o1")
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
     assert "GUESS 7\n    -> OK" in ack
     assert "GUESS 3\n    -> REFUSÉ : une seule devinette" in ack
-    assert "FOO bar\n    -> INCOMPRIS" in ack
-    assert "4 ligne(s), 3 erreur(s)." in ack
+    assert "GUES 8\n    -> AMBIGU : ordre inconnu « GUES » : vouliez-vous dire GUESS ?" in ack  # a near miss
+    assert "GUESS 11\n    -> INCOMPRIS : GUESS <1-10>" in ack
+    # a line whose first word is no order word, nor near one, is text: listed, never an error
+    assert "Texte ignoré, qui n'est pas un ordre :\n  FOO bar\n" in ack
+    assert "5 lignes lues, 4 erreurs." in ack
     assert "Date limite : jeudi 3 décembre 2026 à 21 h" in ack
-    assert "1 joueur(s) sur 3 ont donné leurs ordres" in ack
+    assert "1 joueur sur 3 a donné ses ordres" in ack
     cur = eng.store.current_orders("toy1", 1)
     assert [o.args for o in cur["Arya"].orders] == [(7,)]
 
@@ -290,11 +293,12 @@ def test_mail_for_an_unknown_game_in_a_multi_game_mailbox_asks_for_the_tag(tmp_p
 
 
 def test_a_registration_mail_speaks_for_the_new_player_and_does_not_mention_earlier_orders(eng):
-    feed(eng, make_mail("p7@pbem.test", "INSCRIPTION Gendry\nAIDE\nBonjour à tous !"), T0, key="g")
+    feed(eng, make_mail("p7@pbem.test", "INSCRIPTION Gendry\nAIDE\nGUESS 3\nBonjour à tous !"), T0, key="g")
     ack = body(outbox_messages(eng.store, rcpt="p7@pbem.test")[0])
     assert "inscrit sous le nom Gendry" in ack
     assert "adresse inconnue" not in ack and "INSCRIPTION <nom>" in ack  # AIDE answered for the new player
-    assert "la partie n'a pas encore commencé" in ack
+    assert "GUESS 3\n    -> ERREUR : la partie n'a pas encore commencé" in ack
+    assert "Texte ignoré, qui n'est pas un ordre :\n  Bonjour à tous !" in ack
     assert "ordres précédents" not in ack
 
 

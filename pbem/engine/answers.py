@@ -26,11 +26,19 @@ class LineVerdict:
         return not self.ok and not self.late
 
 
+@dataclass(frozen=True)
+class AfterOrders:
+    """A paragraph that shows the writer's orders (ORDRES, ETAT): made once the mail's own orders are stored."""
+
+    make: Callable[[], str | Callable[[], str]]
+
+
 @dataclass
 class MailResult:
     verdicts: list[LineVerdict] = field(default_factory=list)
     # paragraphs appended after the echo (help, status, results); a callable renders its paragraph with the ack
-    extra: list[str | Callable[[], str]] = field(default_factory=list)
+    extra: list[str | Callable[[], str] | AfterOrders] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # text that is no order: greetings, signatures, prose
     kept_orders: bool = False
     replaced: bool = False  # the writer had orders for this step before this mail: these replace them
     joined: str | None = None  # registered by this very mail: the rest of it speaks for that player

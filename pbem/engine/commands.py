@@ -3,17 +3,19 @@ ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict (and an
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 from pbem.clock import iso
-from pbem.core import MJ, OrderError
+from pbem.core import MJ, OrderAmbiguousError, OrderError
 from pbem.engine import letters, lifecycle, turns
-from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
+from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.mail.senders import given_password
-from pbem.names import match_name
+from pbem.names import fold, match_name
 from pbem.store import GameRow, OrderSet
 
 COMMANDS = {
@@ -30,21 +32,47 @@ JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play"
                 "i wish to participate")
 
 
+NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END"})
+_NUMBER = re.compile(r"^(?:(?:tour|turn|etape|step|manche|round|n[o°]?)\s*)?(\d+)$")
+
+
+def parses(cmd: str, rest: str) -> bool:
+    """Is the line this command, or prose that merely begins with its word (« État des lieux : … »)?
+
+    A command without arguments takes none (punctuation aside); RAPPORT takes a step number;
+    INSCRIPTION a name, not a sentence.  POUR is checked against the players' names (`_for_line`).
+    """
+    words = fold(rest).strip(" :,.!?;")
+    if cmd in NO_ARGUMENTS:
+        return not words
+    if cmd == "REPORT":
+        return not words or _NUMBER.match(words) is not None
+    if cmd == "JOIN":
+        return not prose.looks_like_sentence(rest)
+    return True
+
+
 def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
-            line: str, result: MailResult, state: Any, key: str, now: datetime) -> None:
-    """Carry out one common command line (``cmd`` is its canonical name, ``rest`` its arguments)."""
+            line: str, result: MailResult, state: Any, key: str, now: datetime) -> bool:
+    """Carry out one common command line (``cmd`` is its canonical name, ``rest`` its arguments).
+
+    False when the line turns out not to be that command (prose beginning with its word): nothing
+    was done, and the caller reads the line otherwise.
+    """
+    if not parses(cmd, rest):
+        return False
     ruleset = ctx.ruleset(game_id)
     r = ctx.renderer(game_id)
     say = r.message
     if cmd == "JOIN":
         _join(ctx, game_id, g, rest, actor, mail, line, result, now)
-        return
+        return True
     if actor is None:
         result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else say("unknown_address")))
         if cmd == "HELP":
             result.extra.append(r.mail_text("help_common", tag=ctx.tag(game_id), helps=[], mj=False,
                                             registration=g.phase == "registration").body)
-        return
+        return True
     tag = ctx.tag(game_id)
     if cmd == "HELP":
         helps = ruleset.help(state, actor) if state is not None else []
@@ -52,29 +80,34 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
         help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration")
         # what the text says is fixed now; rendered with the ack
         result.extra.append(lambda: r.mail_text("help_common", **help_context).body)
-        return
+        return True
     if cmd == "STATUS":
         result.verdicts.append(LineVerdict(line, True))
         if state is None:
             result.extra.append(say("not_started_sentence"))
-            return
+            return True
         view = ruleset.view(state, actor)
         player = actor
-        result.extra.append(lambda: r.mail_text("status", view=view, player=player, tag=tag).body)
-        return
+
+        def status() -> str:  # after this mail's own orders are recorded: they are part of the answer
+            orders = letters.orders_text(ctx, game_id, player) if player != MJ and g.phase == "running" else ""
+            return r.mail_text("status", view=view, player=player, tag=tag).body + ("\n" + orders if orders else "")
+        result.extra.append(AfterOrders(status))
+        return True
     if cmd == "ORDERS":
         result.verdicts.append(LineVerdict(line, True))
-        result.extra.append(letters.orders_text(ctx, game_id, actor))
-        return
+        who = actor
+        result.extra.append(AfterOrders(lambda: letters.orders_text(ctx, game_id, who)))
+        return True
     if cmd == "CANCEL":
         _cancel(ctx, game_id, g, actor, line, result, now)
-        return
+        return True
     if cmd == "REPORT":
         _report(ctx, game_id, g, rest, actor, line, result)
-        return
+        return True
     if cmd == "FOR":
-        _for_line(ctx, game_id, g, rest, actor, line, result, state, key, now)
-        return
+        return _for_line(ctx, game_id, g, rest, actor, line, result, state, key, now)
+    return True
 
 
 def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, mail: IncomingMail, line: str,
@@ -122,8 +155,9 @@ def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, resul
 def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line: str, result: MailResult) -> None:
     """RAPPORT <n>: the player's results of step n again (0: the start mail; default: the last step)."""
     say = ctx.renderer(game_id).message
+    number = _NUMBER.match(fold(rest).strip(" :,.!?;"))
     try:
-        turn = int(rest.split()[0]) if rest.split() else g.turn - 1
+        turn = int(number.group(1)) if number else g.turn - 1
         if not 0 <= turn < max(g.turn, 1):
             raise ValueError(turn)
     except ValueError:
@@ -138,31 +172,46 @@ def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line:
 
 
 def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, line: str, result: MailResult,
-              state: Any, key: str, now: datetime) -> None:
-    """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged)."""
+              state: Any, key: str, now: datetime) -> bool:
+    """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged).
+
+    Not a command (False) when the words before the colon name no player, not even nearly:
+    « Pour les Gardes : on protège Fitz ». A player who writes one about a player is told it is the MJ's.
+    """
     s = ctx.settings(game_id)
     say = ctx.renderer(game_id).message
+    who, sep, order_text = rest.partition(":")
+    ruleset = ctx.ruleset(game_id)
+    names = ruleset.players(state) if state is not None else [p.name for p in ctx.store.players(game_id)]
+    try:
+        player = match_name(who.strip(), names)
+    except OrderAmbiguousError as e:
+        if actor != MJ or not sep:
+            return False
+        result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+        return True
+    except OrderError:
+        return False  # no player's name: prose that begins with « pour »
+    if not sep:
+        return False
     if actor != MJ:
         result.verdicts.append(LineVerdict(line, False, say("only_mj_for")))
-        return
-    who, sep, order_text = rest.partition(":")
-    if not sep or state is None:
-        result.verdicts.append(LineVerdict(line, False, say("for_syntax")))
-        return
-    ruleset = ctx.ruleset(game_id)
+        return True
+    if state is None:
+        result.verdicts.append(LineVerdict(line, False, say("not_started")))
+        return True
     try:
-        player = match_name(who.strip(), ruleset.players(state))
         order = ruleset.parse_order(state, player, order_text.strip(), [])
     except OrderError as e:
         result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
-        return
+        return True
     done = turns.immediate(ctx, g, state, player, order, now, author=MJ)
     if done is not None:
         if done[2] is not None:
             result.extra.append(done[2])
         result.verdicts.append(LineVerdict(line, True, say("done_for", player=player)))
         ctx.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
-        return
+        return True
     current = ctx.store.current_orders(game_id, g.turn, player).get(player)
     same_mail = current is not None and current.source == "mj" and current.message_key == key
     orders = (current.orders if current and same_mail else []) + [order]
@@ -171,3 +220,4 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     ctx.store.log(game_id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
     result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))
     turns.check_early(ctx, game_id, now)
+    return True

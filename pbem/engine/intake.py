@@ -154,6 +154,13 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
     ok, text = check_password(mail.text, expected)
     if not ok:
         return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
+    if not text.strip() and unreadable(mail):
+        _reply_plain(ctx, mail, "unreadable", now, game_id, problems=list(mail.problems))
+        return "unreadable: " + "; ".join(mail.problems), game_id, sender
+    count = sum(1 for line in text.split("\n") if line.strip())
+    if count > ctx.config.max_order_lines:  # refused whole: nothing of it is applied
+        _reply_plain(ctx, mail, "too_long", now, game_id, lines=count, limit=ctx.config.max_order_lines)
+        return f"refused: {count} lines (at most {ctx.config.max_order_lines})", game_id, sender
     capped = not may_reply(ctx, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
     result = interpret(ctx, game_id, actor, mail, text, key, now, received)
@@ -219,13 +226,24 @@ def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: Playe
     return f"rejected: authentication failed ({reason})"
 
 
-def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None) -> None:
-    """A short answer that is not about one game's orders (which game? this game does not exist yet)."""
+_UNREADABLE = ("unreadable", "undecodable", "no text part", "defects")
+
+
+def unreadable(mail: IncomingMail) -> bool:
+    """No text could be read because of the message's structure (not because the player wrote nothing)."""
+    return any(problem.startswith(_UNREADABLE) for problem in mail.problems)
+
+
+def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None,
+                 **context: Any) -> None:
+    """A short answer that is not about one game's orders (which game? this game does not exist yet;
+    your mail could not be read; it is too long)."""
     if not may_reply(ctx, mail.from_addr, now):
         return
-    r = Renderer("common", ctx.config.language)
+    s = ctx.config.games.get(game_id) if game_id else None
+    r = ctx.renderer(game_id) if s is not None and game_id else Renderer("common", ctx.config.language)
     games = [(g.tag, g.title) for g in ctx.config.games.values()]
-    t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id)
+    t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id, **context)
     ctx.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject,
                                t.body, in_reply_to=mail.message_id, references=mail.references)], now)
 
@@ -252,7 +270,7 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
     extra_now = tuple(result.extra)
     context: dict[str, Any] = dict(
         tag=ctx.tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
-        errors=errors, deadline=ctx.local(g.deadline), phase=g.phase,
+        errors=errors, deadline=ctx.local(g.deadline), phase=g.phase, ignored=tuple(result.ignored),
         missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
         title=ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else "",
         subject_in=mail.subject, early=ctx.local(g.early_at),

@@ -6,15 +6,15 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.clock import iso, parse_iso
-from pbem.core import MJ, Order, OrderError, OrderNotAllowedError
+from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
 from pbem.engine import commands, turns
-from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.context import Context
+from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
-from pbem.names import fold
+from pbem.names import fold, words
 from pbem.store import OrderSet
 
-MAX_LINES = 200  # lines read from one mail
 MAX_LINE_LENGTH = 500
 
 
@@ -41,37 +41,41 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines and fold(mail.subject).find("particip") >= 0:
         lines = [mail.subject]
-    for line in lines[:MAX_LINES]:
+    for line in lines[:ctx.config.max_order_lines]:
         if len(line) > MAX_LINE_LENGTH:
             result.verdicts.append(LineVerdict(line[:80] + "…", False, say("line_too_long")))
+            continue
+        if prose.is_chatter(line):  # « Bonjour à tous, », « Cordialement », a line of dashes
+            result.ignored.append(line)
             continue
         head, _, rest = line.partition(" ")
         cmd = commands.COMMANDS.get(fold(head).strip(":,.!"))
         if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in commands.JOIN_PHRASES):
             cmd, rest = "JOIN", ""
-        if cmd == "END":
+        if cmd == "END" and commands.parses(cmd, rest):
             result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
             break
-        if cmd is not None:
-            commands.command(ctx, game_id, g, cmd, rest.strip(), actor, mail, line, result, state, mail.message_id,
-                             now)
+        if cmd is not None and commands.command(ctx, game_id, g, cmd, rest.strip(), actor, mail, line, result,
+                                                state, mail.message_id, now):
             if result.joined and actor is None:
                 actor = result.joined
             g = ctx.game(game_id)
             state = ctx.state_cached(g)
             continue
-        if actor is None:
-            result.verdicts.append(LineVerdict(line, False, say("unknown_address")))
-            continue
-        if g.phase != "running" or state is None:
-            why = "not_started" if g.phase == "registration" else "game_over"
+        if actor is None or g.phase != "running" or state is None:
+            if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells
+                result.ignored.append(line)
+                continue
+            why = "unknown_address" if actor is None else "not_started" if g.phase == "registration" else "game_over"
             result.verdicts.append(LineVerdict(line, False, say(why)))
             continue
         acting = actor
         try:
             order = ruleset.parse_order(state, acting, line, accepted.get(acting, []))
         except OrderError as e:
-            if result.late is not None:  # written for the step that closed: not the player's mistake
+            if is_text(line, e):  # no order word, or a sentence that begins with one: the player's prose
+                result.ignored.append(line)
+            elif result.late is not None:  # written for the step that closed: not the player's mistake
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), say("too_late_label"),
                                                    late=True))
             else:
@@ -114,4 +118,19 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
     had_orders = (g.phase == "running" and actor not in (None, MJ)
                   and actor in ctx.store.ordered_players(game_id, g.turn))
     result.kept_orders = not accepted and had_orders and any(v.error for v in result.verdicts)
+    # ORDRES and ETAT show the orders in force, this mail's own included
+    result.extra = [x.make() if isinstance(x, AfterOrders) else x for x in result.extra]
     return result
+
+
+def is_text(line: str, error: OrderError) -> bool:
+    """Is a line that failed as an order the player's prose rather than an order gone wrong?
+
+    Yes when its first word is no order word and near none (« Voici mes ordres », a signature,
+    an attribution line the mail client wrapped), or when it is understood to begin with an order
+    word but reads as a sentence.  An order word with a wrong name or argument is an error.
+    """
+    if isinstance(error, UnknownKeywordError):
+        first = words(line)
+        return bool(first) and fold(error.typed) == fold(first[0])
+    return isinstance(error, OrderSyntaxError) and prose.looks_like_sentence(line)

@@ -174,10 +174,13 @@ def status_text(ctx: Context, game_id: str, player: str) -> str:
 def orders_text(ctx: Context, game_id: str, player: str) -> str:
     """ORDRES: the player's recorded orders for the open step."""
     g = ctx.game(game_id)
+    state = ctx.state_cached(g)
+    title = (ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None
+             else str(g.turn))
     current = ctx.store.current_orders(game_id, g.turn, player).get(player)
     if current is None or not current.orders:
-        return ctx.renderer(game_id).message("no_orders", turn=g.turn)
-    head = ctx.renderer(game_id).message("your_orders", turn=g.turn)
+        return ctx.renderer(game_id).message("no_orders", turn=g.turn, title=title)
+    head = ctx.renderer(game_id).message("your_orders", turn=g.turn, title=title)
     return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
 
 
