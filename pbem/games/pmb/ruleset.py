@@ -23,17 +23,20 @@ class PmbRuleset:
     state_type: type[Any] = State
     default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
     step_word = StepWord("tour", "turn", feminine=False)
+    prompts_public = False  # who has something to decide can betray a role (a traitor, the Mestre): no counts
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         return S.setup(roster, options, dice)
 
     def prompts(self, state: State) -> list[Prompt]:
+        """Who must decide: the living, free players who have an order to give this turn (not a Mestre
+        with nobody in the infirmary, nor a traitor whose squad goes by itself)."""
         if state.finished:
             return []
         out: list[Prompt] = []
         for n in state.order:
             p = state.players[n]
-            if not p.alive or p.location == R.CACHOTS:
+            if not p.alive or p.location == R.CACHOTS or not O.allowed(state, n):
                 continue
             if p.hidden:
                 out.append(Prompt(n, "hiding", "turn", required=False))
