@@ -187,6 +187,9 @@ def game_status(ctx: click.Context, game_id: str) -> None:
             click.echo(f"orders in: {st.prompted - len(st.waiting)}/{st.prompted}")
         if st.waiting:
             click.echo("waiting for: " + ", ".join(st.waiting))
+        if st.missed:
+            click.echo("steps missed in a row: " + ", ".join(f"{n} {k}" + (" (abandoned)" if n in st.abandoned else "")
+                                                           for n, k in st.missed.items()))
 
 
 @game.command("list")

@@ -109,6 +109,8 @@ class GameConfig:
     early_delay_minutes: int = 30
     after_early: str = "calendar"  # calendar | length: the deadline after an early resolution (docs/guide-mj.md)
     grace: Duration | None = None  # orders still accepted this long after the deadline, while the step is open
+    nmr_alert: int = 2  # the MJ digest names a player silent this many steps in a row (0: never)
+    nmr_abandon: int = 0  # silent this many steps in a row: abandoned, no longer waited for (0: never)
     auth: str = "none"  # none | dkim | spf | dkim_or_spf
     trusted_authserv: tuple[str, ...] = ("mx.google.com",)
     passwords: bool = False
@@ -151,8 +153,9 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
               "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
               "retry_base_seconds"}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
-               "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "auth",
-               "trusted_authserv", "passwords", "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
+               "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "nmr_alert",
+               "nmr_abandon", "auth", "trusted_authserv", "passwords", "min_players", "options", "commit_seed",
+               "roster", "mj_password_env", "mj_password_command"}
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -342,6 +345,8 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         early_delay_minutes=_get(g, "early_delay_minutes", where, int, 30),
         after_early=_choice(g, "after_early", where, ("calendar", "length"), "calendar"),
         grace=None if grace is None or grace.empty else grace,
+        nmr_alert=_count(g, "nmr_alert", where, 2),
+        nmr_abandon=_count(g, "nmr_abandon", where, 0),
         auth=_choice(g, "auth", where, ("none", "dkim", "spf", "dkim_or_spf"), "none"),
         trusted_authserv=tuple(_get(g, "trusted_authserv", where, list, ["mx.google.com"])),
         passwords=_get(g, "passwords", where, bool, False),
@@ -351,6 +356,13 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
         mj_password=_mj_password(g, where),
     )
+
+
+def _count(g: Mapping[str, Any], key: str, where: str, default: int) -> int:
+    value = _get(g, key, where, int, default)
+    if value < 0:
+        raise ConfigError(f"{where}.{key}: expected a number of steps (0: never), got {value!r}")
+    return int(value)
 
 
 def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:

@@ -235,7 +235,9 @@ class Ruleset(Protocol):
     """The state dataclass, so the engine can load stored states back (`pbem.serial.loads`)."""
     default_options: Mapping[str, JSON]
     """Every option this game understands, with its default; config may override any of them, no others."""
-    # Optional: ``step_word: StepWord``, what the game calls a step (default: « étape », feminine).
+    # Optional: ``step_word: StepWord``, what the game calls a step (default: « étape », feminine);
+    # ``prompts_public: bool`` (default True): False when who is asked can betray a hidden role, so
+    # that answers never count the players asked.
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[Any, list[Event]]:
         """The initial state and the events that tell each player their start (roles, knowledge)."""

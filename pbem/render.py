@@ -203,6 +203,7 @@ def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Env
         env.filters["and_list"] = lambda items, word=None, _lang=lang: join_list(items, _lang, word)
         env.filters["plural"] = lambda n, one, many=None, _lang=lang: plural(n, one, many, _lang)
         env.filters["de"] = de
+        env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
         env.globals["lang"] = lang
     return envs
 

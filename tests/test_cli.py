@@ -79,7 +79,7 @@ def test_a_game_through_the_cli(run, tmp_path):
                                                   "2026-12-01T21:00")
     assert "resolved" in run("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
     digest = run("turn", "show", "toy1", "1")
-    assert "En retard (ordres par défaut) : ser Schlingue" in digest and "target number" in digest
+    assert "Sans ordres à temps (ordres par défaut) : ser Schlingue." in digest and "target number" in digest
     assert "identical" in run("turn", "rerun", "toy1", "1")
     run("orders", "set", "toy1", "ser Schlingue", "GUESS 9", "--turn", "1")
     out = run("turn", "rerun", "toy1", "1", "--publish", "--now", "2026-12-01T23:00")

@@ -116,7 +116,7 @@ def test_deadline_applies_defaults_and_resolves_once(eng):
     orders = json.loads(rec["orders"])
     assert orders["Arya"]["source"] == "mail" and orders["Bran"]["source"] == "default"
     digest = body(outbox_messages(eng.store, kind="digest")[-1])
-    assert "En retard (ordres par défaut) : Bran, ser Schlingue" in digest
+    assert "Sans ordres à temps (ordres par défaut) : Bran et ser Schlingue." in digest
     assert "target number [1-10] =" in digest
     # step 2 is sequential: exactly one player is asked
     g = eng.game("toy1")

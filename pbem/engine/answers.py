@@ -45,6 +45,7 @@ class MailResult:
     newer: str | None = None  # UTC ISO receipt time of a later mail whose orders stay in force
     late: tuple[str, datetime] | None = None  # the step this mail came too late for: (title, when it closed)
     grace: bool = False  # received after the deadline, inside the grace period: accepted
+    passed: int | None = None  # the verdict of a PASSER line, recorded if the mail gives no other order
 
     @property
     def errors(self) -> int:

@@ -1,5 +1,5 @@
 """The commands every game shares, French first with English aliases: INSCRIPTION, AIDE, ETAT, ORDRES,
-ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict (and any paragraph) to the answer."""
+PASSER, ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict (and any paragraph) to the answer."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.clock import iso
-from pbem.core import MJ, OrderAmbiguousError, OrderError
+from pbem.core import MJ, OrderAmbiguousError, OrderError, OrderNotAllowedError
 from pbem.engine import letters, lifecycle, turns
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
@@ -26,13 +26,14 @@ COMMANDS = {
     "rapport": "REPORT", "report": "REPORT",
     "pour": "FOR", "for": "FOR",
     "annuler": "CANCEL", "cancel": "CANCEL",
+    "passer": "PASS", "pass": "PASS", "passe": "PASS",
     "fin": "END", "end": "END",
 }
 JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play", "i would like to join",
                 "i wish to participate")
 
 
-NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END"})
+NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END", "PASS"})
 _NUMBER = re.compile(r"^(?:(?:tour|turn|etape|step|manche|round|n[o°]?)\s*)?(\d+)$")
 
 
@@ -102,6 +103,9 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
     if cmd == "CANCEL":
         _cancel(ctx, game_id, g, actor, line, result, now)
         return True
+    if cmd == "PASS":
+        _pass(ctx, game_id, g, actor, line, result, state)
+        return True
     if cmd == "REPORT":
         _report(ctx, game_id, g, rest, actor, line, result)
         return True
@@ -152,6 +156,25 @@ def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, resul
     result.verdicts.append(LineVerdict(line, True, say("cancelled")))
 
 
+def _pass(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, result: MailResult, state: Any) -> None:
+    """PASSER: the player answers that he does nothing this step (the rules' defaults, but he answered:
+    early resolution may fire, and it is no missed step).  Recorded with the mail's other lines (`interpret`)."""
+    s = ctx.settings(game_id)
+    say = ctx.renderer(game_id).message
+    refused = OrderNotAllowedError.label.get(s.language)
+    if actor == MJ:
+        result.verdicts.append(LineVerdict(line, False, say("mj_use_for"), refused))
+    elif g.phase != "running" or state is None:
+        result.verdicts.append(LineVerdict(line, False, say("not_started" if g.phase == "registration"
+                                                                else "game_over")))
+    elif actor not in ctx.prompted_cached(game_id, state):
+        result.verdicts.append(LineVerdict(line, False, say("not_your_step"), refused))
+    else:
+        applied = [o.text or o.verb for o in ctx.ruleset(game_id).default_orders(state, actor)]
+        result.verdicts.append(LineVerdict(line, True, say("pass_noted", applied=applied)))
+        result.passed = len(result.verdicts) - 1
+
+
 def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line: str, result: MailResult) -> None:
     """RAPPORT <n>: the player's results of step n again (0: the start mail; default: the last step)."""
     say = ctx.renderer(game_id).message
@@ -199,6 +222,12 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
         return True
     if state is None:
         result.verdicts.append(LineVerdict(line, False, say("not_started")))
+        return True
+    if COMMANDS.get(fold(order_text).strip(" .!")) == "PASS":  # POUR Arya : PASSER
+        ctx.store.set_orders(OrderSet(game_id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
+        ctx.store.log(game_id, iso(now), "mj", "pass for", {"player": player})
+        result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))
+        turns.check_early(ctx, game_id, now)
         return True
     try:
         order = ruleset.parse_order(state, player, order_text.strip(), [])

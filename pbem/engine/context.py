@@ -45,6 +45,7 @@ class Context:
         self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
         self._prompted: dict[str, tuple[Any, tuple[frozenset[str], frozenset[str]]]] = {}
         self._renderers: dict[str, Renderer] = {}
+        self._out_of_play: dict[str, frozenset[str]] = {}
         # subject tag or game id (lower-case) -> game id, for routing
         self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
         self.by_tag.update({gid.lower(): gid for gid in config.games})
@@ -100,12 +101,36 @@ class Context:
         return prompts
 
     def prompted_cached(self, game_id: str, state: Any) -> frozenset[str]:
-        """The players `prompts_cached` asks to decide."""
+        """The players `prompts_cached` asks to decide (their orders are accepted)."""
         return self._players_cached(game_id, state)[0]
 
+    def asked_cached(self, game_id: str, state: Any) -> frozenset[str]:
+        """The prompted players the game asks and waits for: not removed, not abandoned (`out_of_play`)."""
+        out = self.out_of_play(game_id)
+        prompted = self._players_cached(game_id, state)[0]
+        return prompted - out if out else prompted
+
     def required_cached(self, game_id: str, state: Any) -> frozenset[str]:
-        """The players whose orders `prompts_cached` requires (early resolution waits for them)."""
-        return self._players_cached(game_id, state)[1]
+        """The asked players whose orders are required (early resolution waits for them)."""
+        out = self.out_of_play(game_id)
+        required = self._players_cached(game_id, state)[1]
+        return required - out if out else required
+
+    def out_of_play(self, game_id: str) -> frozenset[str]:
+        """The players no longer waited for: removed by the MJ, or silent ``nmr_abandon`` steps in a row."""
+        hit = self._out_of_play.get(game_id)
+        if hit is None:
+            hit = self._out_of_play[game_id] = frozenset(
+                self.store.players_out_of_play(game_id, self.settings(game_id).nmr_abandon))
+        return hit
+
+    def forget_roster(self, game_id: str) -> None:
+        """A player was removed, replaced, or their missed steps changed: `out_of_play` is read again."""
+        self._out_of_play.pop(game_id, None)
+
+    def prompts_public(self, game_id: str) -> bool:
+        """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
+        return bool(getattr(self.ruleset(game_id), "prompts_public", True))
 
     def _players_cached(self, game_id: str, state: Any) -> tuple[frozenset[str], frozenset[str]]:
         hit = self._prompted.get(game_id)

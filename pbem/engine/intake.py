@@ -258,11 +258,13 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
     waiting = 0
     prompted = 0
     if g.phase == "running" and state is not None and actor not in (None, MJ):
-        asked = ctx.prompted_cached(game_id, state)
+        asked = ctx.asked_cached(game_id, state)
         current = ctx.store.ordered_players(game_id, g.turn)
-        # count every prompted player, required or not: who is required can be private (a hidden PMB Conseil)
-        prompted = len(asked)
-        waiting = len(asked - current)
+        # count every player asked, required or not: who is required can be private (a hidden PMB Conseil);
+        # no count at all where who is asked can betray a role (prompts_public = False)
+        if ctx.prompts_public(game_id):
+            prompted = len(asked)
+            waiting = len(asked - current)
         if actor in asked and actor not in current:
             missing = [ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)]
     errors = result.errors

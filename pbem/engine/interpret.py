@@ -38,6 +38,7 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
     result.grace = turns.in_grace(g, s, received)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
+    sets: list[OrderSet] = []
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines and fold(mail.subject).find("particip") >= 0:
         lines = [mail.subject]
@@ -99,25 +100,34 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
         result.verdicts.append(LineVerdict(line, True))
+    if result.passed is not None and actor is not None:
+        if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
+            result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
+                                                         say("pass_with_orders"))
+        else:
+            sets.append(OrderSet(game_id, g.turn, actor, [], [result.verdicts[result.passed].text], "pass",
+                                 mail.message_id, iso(received)))
     for player, orders in accepted.items():
-        if not orders:
-            continue
+        if orders:
+            # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
+            sets.append(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
+                                 "mj" if actor == MJ else "mail", mail.message_id, iso(received)))
+    for given in sets:
+        player = given.player
         earlier = (ctx.store.current_orders(game_id, g.turn, player).get(player)
                    if player in ctx.store.ordered_players(game_id, g.turn) else None)
         if earlier is not None and earlier.received_at and parse_iso(earlier.received_at) > received:
             result.newer = earlier.received_at  # a mail that arrived later was processed first: it stays
             continue
-        # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
-        ctx.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
-                                      "mj" if actor == MJ else "mail", mail.message_id, iso(received)))
+        ctx.store.set_orders(given)
         result.replaced = earlier is not None
         if actor == MJ:
             ctx.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
-    if accepted:
+    if sets:
         turns.check_early(ctx, game_id, now)
     had_orders = (g.phase == "running" and actor not in (None, MJ)
                   and actor in ctx.store.ordered_players(game_id, g.turn))
-    result.kept_orders = not accepted and had_orders and any(v.error for v in result.verdicts)
+    result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)
     # ORDRES and ETAT show the orders in force, this mail's own included
     result.extra = [x.make() if isinstance(x, AfterOrders) else x for x in result.extra]
     return result

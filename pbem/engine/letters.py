@@ -9,7 +9,7 @@ digest holds everything.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,15 @@ def public_events(events: Sequence[Event]) -> list[Event]:
 
 
 def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
-                 *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "") -> list[Letter]:
-    """The private mails, the MJ digest and the forum post of a resolved step (or of the setup)."""
+                 *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "",
+                 missed: Mapping[str, int] | None = None, abandoned_before: frozenset[str] = frozenset(),
+                 ) -> list[Letter]:
+    """The private mails, the MJ digest and the forum post of a resolved step (or of the setup).
+
+    A player who got the defaults is told which; one asked to decide in the next step is asked to
+    answer, the others are not.  ``missed`` (steps in a row without orders, after this step) feeds
+    the MJ's list of absent players (``nmr_alert``) and the abandonment notices (``nmr_abandon``).
+    """
     s = ctx.settings(g.id)
     ruleset = ctx.ruleset(g.id)
     r = ctx.renderer(g.id)
@@ -46,25 +53,35 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
     rec = ctx.store.record(g.id, seq)
     title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
     defaulted = set(json.loads(rec["defaults"])) if rec else set()
+    recorded = json.loads(rec["orders"]) if rec and defaulted else {}
     outcome = ruleset.outcome(state)
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
     deadline = ctx.local(g.deadline) if outcome is None else None
+    asked = ctx.asked_cached(g.id, state) if outcome is None else frozenset()
+    missed = missed or {}
+    out = ctx.out_of_play(g.id) if missed else frozenset()
+    abandoned_now = sorted(n for n in out if n not in abandoned_before and missed.get(n, 0) > 0)
+    back = sorted(n for n in abandoned_before if missed.get(n) == 0)
     prefix = key_prefix or f"rec{seq}"
     letters: list[Letter] = []
     for p in ctx.store.players(g.id):
         mine = told_to(events, p.name)
         status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
                                                 tag=tag).body
+        applied = recorded.get(p.name, {}).get("lines", []) if p.name in defaulted else []
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
-                        rectificatif=rectificatif, defaulted=p.name in defaulted)
+                        rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
+                        asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0))
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     forum = forum_text(ctx, g.id, state, events, title, outcome)
     digest = digest_context(ctx, g.id, seq)
     ctx.store.mark_reported([f["id"] for f in digest["failed"]])  # each failure is told to the MJ once
+    absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
     t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
-                    final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None, **digest)
+                    final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
+                    absent=absent, abandoned_now=abandoned_now, back=back, **digest)
     for mj in s.mj:
         letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
@@ -93,14 +110,15 @@ def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Seque
         if theirs:
             t = r.mail_text("private", tag=tag, player=p.name, title=title, events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
-                            rectificatif=False, defaulted=False)
+                            rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
+                            missed=0)
             letters.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address,
                                   t.subject, t.body, record_seq=seq))
     if author != MJ:
         digest = digest_context(ctx, g.id, seq)
         ctx.store.mark_reported([f["id"] for f in digest["failed"]])
         t = r.mail_text("digest", tag=tag, title=title, deadline=None, next_title=None,
-                        final=None, rectificatif=False, seed=None, **digest)
+                        final=None, rectificatif=False, seed=None, absent=[], abandoned_now=[], back=[], **digest)
         letters += [Letter(f"rec{seq}-digest", g.id, g.turn, "digest", mj, t.subject, t.body,
                            record_seq=seq) for mj in ctx.settings(g.id).mj]
     return letters
@@ -134,8 +152,8 @@ def digest_text(ctx: Context, game_id: str, turn: int | None = None) -> str:
         raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}")
     rec = recs[-1]
     return ctx.renderer(game_id).mail_text("digest", tag=ctx.tag(game_id), title=rec["title"], deadline=None,
-                                           next_title=None, final=None, rectificatif=False, seed=None,
-                                           **digest_context(ctx, game_id, rec["seq"])).body
+                                           next_title=None, final=None, rectificatif=False, seed=None, absent=[],
+                                           abandoned_now=[], back=[], **digest_context(ctx, game_id, rec["seq"])).body
 
 
 def forum_path(ctx: Context, game_id: str, turn: int, suffix: str = "") -> Path:
@@ -178,6 +196,8 @@ def orders_text(ctx: Context, game_id: str, player: str) -> str:
     title = (ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None
              else str(g.turn))
     current = ctx.store.current_orders(game_id, g.turn, player).get(player)
+    if current is not None and current.source == "pass":
+        return ctx.renderer(game_id).message("you_pass", turn=g.turn, title=title)
     if current is None or not current.orders:
         return ctx.renderer(game_id).message("no_orders", turn=g.turn, title=title)
     head = ctx.renderer(game_id).message("your_orders", turn=g.turn, title=title)

@@ -143,6 +143,7 @@ def remove_player(ctx: Context, game_id: str, name: str, now: datetime) -> None:
     with ctx.store.atomic():
         ctx.store.set_player_status(game_id, p.name, "removed")
         ctx.store.log(game_id, iso(now), "mj", "player remove", {"name": p.name})
+    ctx.forget_roster(game_id)
 
 
 def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now: datetime) -> None:
@@ -157,5 +158,7 @@ def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now:
     with ctx.store.atomic():
         ctx.store.set_player_address(game_id, p.name, new_address)
         ctx.store.set_player_status(game_id, p.name, "active")
+        ctx.store.set_missed(game_id, {p.name: 0})  # a new person: a fresh start
         ctx.store.log(game_id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
                                                                     "new": new_address})
+    ctx.forget_roster(game_id)

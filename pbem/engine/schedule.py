@@ -76,16 +76,16 @@ def _reminders(ctx: Context, g: GameRow, deadline: datetime, now: datetime) -> l
     grace = s.grace is not None and now >= deadline and GRACE_NOTICE not in g.reminders_sent
     if not hours and not grace:
         return []
-    state = ctx.state(g)
+    state = ctx.state_cached(g)
     ruleset = ctx.ruleset(g.id)
-    current = ctx.store.current_orders(g.id, g.turn)
+    current = ctx.store.ordered_players(g.id, g.turn)
     r = ctx.renderer(g.id)
     until = turns.final_close(g, s) if grace else None
     which = "grace" if grace else str(max(hours))
+    awaited = ctx.required_cached(g.id, state)  # asked, required: not removed, not abandoned
     reminders = []
     for p in ctx.store.players(g.id):
-        prompts = [pr for pr in ruleset.prompts(state) if pr.player == p.name and pr.required]
-        if prompts and p.name not in current:
+        if p.name in awaited and p.name not in current:
             t = r.mail_text("reminder", tag=ctx.tag(g.id), player=p.name, deadline=ctx.local(g.deadline),
                             title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
                             grace_until=ctx.local(iso(until)) if until else None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -113,7 +113,11 @@ def check_early(ctx: Context, game_id: str, now: datetime) -> None:
 
 
 def effective_orders(ctx: Context, game_id: str, turn: int, state: Any) -> StepOrders:
-    """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources."""
+    """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources.
+
+    A player who wrote PASSER gets the rules' defaults too, but as his own choice (source ``pass``):
+    he answered, so he is not among the defaulted.  A removed player's orders no longer count.
+    """
     ruleset = ctx.ruleset(game_id)
     current = ctx.store.current_orders(game_id, turn)
     removed = {p.name for p in ctx.store.players(game_id, include_removed=True) if p.status == "removed"}
@@ -124,16 +128,34 @@ def effective_orders(ctx: Context, game_id: str, turn: int, state: Any) -> StepO
         p = prompt.player
         if p in orders:
             continue
-        if p in current and p not in removed:
-            orders[p] = list(current[p].orders)
-            sources[p] = {"source": current[p].source, "message": current[p].message_key,
-                          "received_at": current[p].received_at, "lines": current[p].lines}
+        given = current.get(p) if p not in removed else None
+        if given is not None and given.source == "pass":
+            orders[p] = ruleset.default_orders(state, p)
+            sources[p] = {"source": "pass", "message": given.message_key, "received_at": given.received_at,
+                          "lines": given.lines, "applied": [o.text or o.verb for o in orders[p]]}
+        elif given is not None:
+            orders[p] = list(given.orders)
+            sources[p] = {"source": given.source, "message": given.message_key,
+                          "received_at": given.received_at, "lines": given.lines}
         else:
             orders[p] = ruleset.default_orders(state, p)
             defaults.append(p)
             sources[p] = {"source": "default", "message": None, "received_at": None,
                           "lines": [o.text or o.verb for o in orders[p]]}
     return orders, defaults, sources
+
+
+def count_missed(ctx: Context, game_id: str, orders: Mapping[str, Any], defaults: Sequence[str]) -> dict[str, int]:
+    """NMR: each prompted player's steps in a row without orders, after this step (an answer, PASSER
+    included, starts the count again; a removed player's count stays)."""
+    players = {p.name: p for p in ctx.store.players(game_id, include_removed=True)}
+    missed: dict[str, int] = {}
+    for name in orders:
+        p = players.get(name)
+        if p is None or p.status != "active":
+            continue
+        missed[name] = p.missed + 1 if name in defaults else 0
+    return missed
 
 
 def compute_step(ctx: Context, game_id: str, turn: int, state: Any, seed: str, given: StepOrders | None = None,
@@ -171,14 +193,22 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
         closed_at = fire if fire is not None and fire <= now else now
     title = ruleset.step_title(state).get(s.language)
     new_state, events, dice, orders, defaults, sources = compute_step(ctx, game_id, g.turn, state, g.seed)
-    with ctx.store.atomic():
-        seq = ctx.store.next_seq(game_id)
-        rec = record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
-                     sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at)
-        ctx.store.add_record(rec)
-        g2 = open_step(ctx, g, new_state, g.turn + 1, now, base=next_base(g, s, closed_at))
-        ctx.outgoing.queue(letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now), now)
-        crashpoint("mid-resolution")
+    missed = count_missed(ctx, game_id, orders, defaults)
+    before = ctx.out_of_play(game_id)
+    try:
+        with ctx.store.atomic():
+            seq = ctx.store.next_seq(game_id)
+            rec = record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
+                         sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at)
+            ctx.store.add_record(rec)
+            ctx.store.set_missed(game_id, missed)
+            ctx.forget_roster(game_id)
+            g2 = open_step(ctx, g, new_state, g.turn + 1, now, base=next_base(g, s, closed_at))
+            ctx.outgoing.queue(letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now,
+                                                    missed=missed, abandoned_before=before), now)
+            crashpoint("mid-resolution")
+    finally:
+        ctx.forget_roster(game_id)  # read again after a rollback too
     if write_forum:
         letters.write_forum(ctx, game_id)
     return True
@@ -274,6 +304,8 @@ class GameStatus:
     players: int
     prompted: int
     waiting: list[str]
+    missed: dict[str, int] = field(default_factory=dict)  # players silent one step or more in a row (NMR)
+    abandoned: list[str] = field(default_factory=list)  # no longer waited for (nmr_abandon)
 
 
 def status(ctx: Context, game_id: str) -> GameStatus:
@@ -282,13 +314,17 @@ def status(ctx: Context, game_id: str) -> GameStatus:
     waiting: list[str] = []
     prompted = 0
     if g.phase == "running":
-        prompts = [p for p in ctx.ruleset(game_id).prompts(ctx.state(g)) if p.required]
+        required = ctx.required_cached(game_id, ctx.state_cached(g))
         ordered = ctx.store.ordered_players(game_id, g.turn)
-        prompted = len({p.player for p in prompts})
-        waiting = sorted({p.player for p in prompts if p.player not in ordered})
+        prompted = len(required)
+        waiting = sorted(required - ordered)
+    players = ctx.store.players(game_id)
+    s = ctx.settings(game_id)
     return GameStatus(ruleset=g.ruleset, phase=g.phase, turn=g.turn, deadline=ctx.local(g.deadline),
                       early=ctx.local(g.early_at), commitment=g.commitment,
-                      players=len(ctx.store.players(game_id)), prompted=prompted, waiting=waiting)
+                      players=len(players), prompted=prompted, waiting=waiting,
+                      missed={p.name: p.missed for p in players if p.missed},
+                      abandoned=sorted(p.name for p in players if s.nmr_abandon and p.missed >= s.nmr_abandon))
 
 
 @contextmanager

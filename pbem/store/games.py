@@ -75,7 +75,8 @@ class GameRows(StoreBase):
     @staticmethod
     def _player(r: dict[str, Any]) -> PlayerRow:
         return PlayerRow(game=r["game"], name=r["name"], address=r["address"], status=r["status"],
-                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"])
+                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"],
+                         missed=r.get("missed") or 0)
 
     def player_by_address(self, game: str, address: str) -> PlayerRow | None:
         key = (game, address)
@@ -95,6 +96,17 @@ class GameRows(StoreBase):
     def set_player_status(self, game: str, name: str, status: str) -> None:
         self._by_address.clear()
         self._t("players").update((game, name), {"status": status})
+
+    def set_missed(self, game: str, missed: dict[str, int]) -> None:
+        """How many steps in a row each of these players was asked and sent nothing."""
+        self.db.conn.executemany("update players set missed = ? where game = ? and name = ?",
+                                 [(n, game, name) for name, n in missed.items()])
+
+    def players_out_of_play(self, game: str, abandon_after: int) -> set[str]:
+        """The players no longer waited for: removed, or silent ``abandon_after`` steps in a row (0: never)."""
+        return {r[0] for r in self.db.execute(
+            "select name from players where game = ? and (status != 'active' or (? > 0 and missed >= ?))",
+            [game, abandon_after, abandon_after])}
 
     def set_player_address(self, game: str, name: str, address: str) -> None:
         self._by_address.clear()

@@ -34,6 +34,7 @@ class PlayerRow:
     seat: dict[str, Any]  # role / data fixed by the MJ
     password: str | None
     registered_at: str
+    missed: int = 0  # steps in a row this player was asked and sent nothing (NMR)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,6 @@ class OrderSet:
     player: str
     orders: list[Order]
     lines: list[str]
-    source: str  # mail | mj | default
+    source: str  # mail | mj | pass | correction | default
     message_key: str | None
     received_at: str
