@@ -429,7 +429,7 @@ def outbox() -> None:
 
 
 @outbox.command("list")
-@click.option("--status", type=click.Choice(["queued", "sent", "failed"]))
+@click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]))
 @click.option("--game", "game_id")
 @click.pass_context
 def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> None:
@@ -445,7 +445,7 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
 
 @outbox.command("retry")
 @click.argument("ids", nargs=-1)
-@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed mail.")
+@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed or bounced mail.")
 @NOW
 @click.pass_context
 def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now: str | None) -> None:
@@ -456,9 +456,11 @@ def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now
     from pbem.outbox import retry
 
     with _engine(ctx) as e:
-        chosen = list(ids) + ([i["id"] for i in e.store.outbox_items("failed")] if all_failed else [])
+        chosen = list(ids) + ([i["id"] for status in ("failed", "bounced") for i in e.store.outbox_items(status)]
+                              if all_failed else [])
         with e.store.atomic():
-            click.echo(f"{retry(e.store, chosen, _now(now))} mail(s) queued again")
+            n = retry(e.store, chosen, _now(now))
+            click.echo(f"{n} mail{'' if n == 1 else 's'} queued again")
 
 
 # ---------------------------------------------------------------- inbound mail

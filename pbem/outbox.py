@@ -26,7 +26,7 @@ from pbem.faults import crashpoint
 from pbem.mail.transport import PermanentFailure, TemporaryFailure, Transport
 from pbem.store import Store
 
-KINDS = ("ack", "private", "public", "digest", "reminder", "notice")
+KINDS = ("ack", "private", "public", "digest", "reminder", "notice", "stranger")
 
 
 @dataclass(frozen=True)

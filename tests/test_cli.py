@@ -88,7 +88,7 @@ def test_a_game_through_the_cli(run, tmp_path):
     tick = run("tick", "--now", "2026-12-01T23:05")
     assert "sent" in tick
     assert "sent" in run("outbox", "list", "--status", "sent")
-    assert "0 mail(s) queued again" in run("outbox", "retry", "--failed")
+    assert "0 mails queued again" in run("outbox", "retry", "--failed")
     export = json.loads(run("export", "toy1", "--json"))
     assert export["seed"] is None and export["records"]
     assert "OK: seed matches" in run("verify", "toy1")

@@ -96,13 +96,6 @@ def test_latest_mail_replaces_earlier_orders_and_all_bad_mail_keeps_them(eng):
     assert "vos ordres précédents restent en vigueur" in body(outbox_messages(eng.store, rcpt="p0@pbem.test")[-1])
 
 
-def test_stranger_and_unknown_game_answers(eng):
-    register(eng)
-    eng.start_game("toy1", T0)
-    feed(eng, make_mail("nobody@pbem.test", "GUESS 3"), T0, key="s")
-    assert "adresse inconnue" in body(outbox_messages(eng.store, rcpt="nobody@pbem.test")[-1])
-
-
 def test_deadline_applies_defaults_and_resolves_once(eng):
     register(eng)
     eng.start_game("toy1", T0)

@@ -53,6 +53,16 @@ def parses(cmd: str, rest: str) -> bool:
     return True
 
 
+def asks_to_join(text: str, subject: str) -> bool:
+    """Does a mail ask to register (an INSCRIPTION line, « Je souhaite participer »)?"""
+    for line in text.split("\n"):
+        folded = fold(line)
+        head = folded.partition(" ")[0].strip(":,.!")
+        if COMMANDS.get(head) == "JOIN" or any(folded.startswith(p) for p in JOIN_PHRASES):
+            return True
+    return "particip" in fold(subject) and not text.strip()
+
+
 def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
             line: str, result: MailResult, state: Any, key: str, now: datetime) -> bool:
     """Carry out one common command line (``cmd`` is its canonical name, ``rest`` its arguments).

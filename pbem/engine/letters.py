@@ -136,7 +136,8 @@ def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
     rec = ctx.store.record(game_id, seq)
     assert rec is not None
     r = ctx.renderer(game_id)
-    failed = ctx.store.unreported_failures(game_id)
+    by_address = {p.address: p.name for p in ctx.store.players(game_id, include_removed=True)}
+    failed = [{**f, "player": by_address.get(f["rcpt"])} for f in ctx.store.unreported_failures(game_id)]
     return {
         "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
         "rolls": json.loads(rec["rolls"]),

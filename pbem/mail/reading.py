@@ -48,6 +48,13 @@ LOOP_GUARD_HEADERS: tuple[str, ...] = (
     "authentication-results",
     "x-pbem-game",
     "x-pbem-kind",
+    # what tells bulk mail from a person's (`pbem.mail.senders.is_bulk`)
+    "feedback-id",
+    "x-spam-flag",
+    "x-spam-status",
+    "x-mailer",
+    "x-campaign",
+    "x-mailjet-campaign",
 )
 """The headers kept in `IncomingMail.headers` (lower-case names, top-level part only)."""
 
