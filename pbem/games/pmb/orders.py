@@ -210,7 +210,7 @@ def _target(st: State, tokens: list[str], *, alive: bool = True) -> tuple[str, l
     else:
         name, rest = take_name(tokens, st.order)
     if alive and not st.players[name].alive:
-        raise _no(f"{name} est mort", f"{name} is dead")
+        raise _no(f"{name} n'est plus en vie", f"{name} is dead")
     return name, rest
 
 
@@ -316,11 +316,11 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             rest = rest[1:]
         _no_more(rest)
         if any(o.verb == NOMMER and o.args[0] == target for o in accepted):
-            raise _no("déjà nommé", "already appointed")
+            raise _no(f"{target} est déjà dans vos nominations", f"{target} is already appointed")
         t = st.players[target]
         if not any(v.team == p.team and (target in v.candidates or (v.anyone and t.team == p.team and t.rank == R.HM))
                    for v in st.vacancies):
-            raise _no(f"{target} ne peut pas être nommé sergent", f"{target} cannot be appointed sergent")
+            raise _no(f"{target} ne peut pas devenir sergent", f"{target} cannot be appointed sergent")
         return Order(NOMMER, (target,), line)
     if verb == AFFECTER:
         hm, rest = _target(st, rest)
@@ -341,7 +341,7 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             raise _no(f"la fiole {kind} est déjà vide", f"the {kind} vial is already empty")
         patient, rest = _target(st, rest[1:])
         if patient not in st.infirmary:
-            raise _no(f"{patient} n'est pas passé par l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
+            raise _no(f"{patient} n'a pas séjourné à l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
         if st.players[patient].potion is not None:
             raise _no(f"{patient} a déjà reçu une potion", f"{patient} already had a potion")
         replacement = None
@@ -363,11 +363,11 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
 
 def _why_not(st: State, p: Player, verb: str) -> tuple[str, str]:
     if not p.alive:
-        return ("vous êtes mort", "you are dead")
+        return ("vous n'êtes plus en vie", "you are dead")
     if p.location == R.CACHOTS:
         return ("vous êtes dans les cachots", "you are in the cells")
     if p.hidden:
-        return ("vous êtes caché : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
+        return ("vous vous cachez : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
     if p.rally:
         return ("vous devez d'abord RALLIER un rebelle", "you must first RALLIER a rebel")
     if verb == ESCOUADE and is_traitor_now(st, p.name):
