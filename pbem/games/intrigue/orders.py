@@ -122,5 +122,5 @@ def parse_amount(tokens: Sequence[str]) -> int:
 
 
 def fmt(amount: int) -> str:
-    """An amount with French thousands spacing: ``50 000``."""
-    return f"{amount:,}".replace(",", " ")
+    """An amount with French thousands spacing, a narrow no-break space: ``50\u202f000``."""
+    return f"{amount:,}".replace(",", "\u202f")

@@ -939,8 +939,10 @@ class IntrigueRuleset:
         if len(win) == 1:
             return Outcome(tuple(win), Msg(f"{win[0]} a la plus grosse fortune : {best}.",
                                            f"{win[0]} is the richest with {best_en}."))
-        return Outcome(tuple(win), Msg(f"Victoire partagée entre {', '.join(win)} avec {best} chacun.",
-                                       f"Shared victory between {', '.join(win)} with {best_en} each."))
+        both_fr = f"{', '.join(win[:-1])} et {win[-1]}"
+        both_en = f"{', '.join(win[:-1])} and {win[-1]}"
+        return Outcome(tuple(win), Msg(f"Victoire partagée entre {both_fr}, avec {best} chacun.",
+                                       f"Shared victory between {both_en}, with {best_en} each."))
 
     def immediate(self, state: IntrigueState, player: PlayerName, order: Order, dice: Dice) -> None:
         return None
