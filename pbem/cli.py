@@ -245,20 +245,21 @@ def player() -> None:
 @click.argument("address")
 @click.option("--role", help="Fix this player's role (resuming a game, tests).")
 @click.option("--sheet", type=click.Path(exists=True, dir_okay=False), help="TOML file with the player's data.")
+@click.option("--gender", type=click.Choice(["f", "m"]), help="The texts agree with it (else they are neutral).")
 @NOW
 @click.pass_context
 def player_add(ctx: click.Context, game_id: str, name: str, address: str, role: str | None, sheet: str | None,
-               now: str | None) -> None:
+               gender: str | None, now: str | None) -> None:
     """Register NAME at ADDRESS during registration.
 
-    Example: pbem player add pmb1 "ser Schlingue" schlingue@example.org
+    Example: pbem player add pmb1 "dame Olenna" olenna@example.org --gender f
     """
     data = None
     if sheet:
         with open(sheet, "rb") as f:
             data = tomllib.load(f)
     with _engine(ctx) as e:
-        p = e.add_player(game_id, name, address, _now(now), role=role, data=data)
+        p = e.add_player(game_id, name, address, _now(now), role=role, data=data, gender=gender)
         click.echo(f"{game_id}: {p.name} <{p.address}> registered")
 
 
@@ -499,7 +500,8 @@ def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> N
     """
     with _engine(ctx) as e:
         chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
-        click.echo(f"{e.store.requeue_messages(chosen)} mail(s) will be processed again")
+        n = e.store.requeue_messages(chosen)
+        click.echo(f"{n} mail{'' if n == 1 else 's'} will be processed again")
 
 
 # ---------------------------------------------------------------- audit
@@ -545,7 +547,7 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
     for p in problems:
         click.echo(p)
     if problems:
-        raise click.ClickException(f"{len(problems)} problem(s)")
+        raise click.ClickException(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
     click.echo(f"OK: seed matches the commitment, {count} rolls re-derived identically")
 
 

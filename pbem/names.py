@@ -48,14 +48,14 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     if len(prefixed) == 1:
         return prefixed[0]
     if len(prefixed) > 1:
-        listed = ", ".join(sorted(prefixed))
+        listed = sorted(prefixed)
         raise OrderAmbiguousError(
-            Msg(f"« {typed} » peut désigner : {listed}", f"'{typed}' may mean: {listed}")
+            Msg(f"« {typed} » peut désigner {_either(listed, 'ou')}", f"'{typed}' may mean {_either(listed, 'or')}")
         )
     close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)
     if close:
-        guess = " ou ".join(by_key[c] for c in close)
-        guess_en = " or ".join(by_key[c] for c in close)
+        guess = _either([by_key[c] for c in close], "ou")
+        guess_en = _either([by_key[c] for c in close], "or")
         raise OrderAmbiguousError(
             Msg(
                 f"{what.fr} inconnu « {typed} » : vouliez-vous dire {guess} ?",
@@ -63,6 +63,11 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
             )
         )
     raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
+
+
+def _either(names: Sequence[str], word: str) -> str:
+    """« A, B ou C »: alternatives."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER) -> tuple[str, list[str]]:

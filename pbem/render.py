@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 
 from pbem.core import Event, Msg, StepWord
-from pbem.wording import StepNoun, de, join_list, plural
+from pbem.wording import StepNoun, agree, de, join_list, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -35,7 +36,7 @@ _MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "A
 def date_fr(dt: datetime) -> str:
     """``mercredi 15 janvier 2020 à 21 h`` (minutes shown when not zero: ``à 21 h 30``)."""
     day = "1er" if dt.day == 1 else str(dt.day)
-    time = f"{dt.hour} h" + (f" {dt.minute:02d}" if dt.minute else "")
+    time = f"{dt.hour}\u00a0h" + (f"\u00a0{dt.minute:02d}" if dt.minute else "")
     return f"{_DAYS_FR[dt.weekday()]} {day} {_MONTHS_FR[dt.month - 1]} {dt.year} à {time}"
 
 
@@ -77,9 +78,33 @@ def _finalize_forum(value: Any) -> Any:
 _ENVIRONMENTS: list[jinja2.Environment] = []
 
 
+_TAGS = re.compile(r"({{.*?}}|{%.*?%}|{#.*?#})", re.DOTALL)
+_BEFORE = re.compile(r" ([:;!?»])")
+
+
+def french_spaces(source: str) -> str:
+    """The template's own French text with its non-breaking spaces: before « : ; ! ? » and « » », after « « ».
+
+    Only the text between Jinja tags changes: values put in at rendering (a player's line, a name)
+    are left exactly as they are.
+    """
+    pieces = _TAGS.split(source)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = _BEFORE.sub("\u00a0\\1", pieces[i]).replace("« ", "«\u00a0")
+    return "".join(pieces)
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """Templates from the folder; the French ones get their non-breaking spaces (`french_spaces`)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return (french_spaces(source) if template.endswith(".fr.j2") else source), filename, uptodate
+
+
 def _environment(finalize: Any, root: Path) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(root)),
+        loader=_Loader(str(root)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -88,9 +113,37 @@ def _environment(finalize: Any, root: Path) -> jinja2.Environment:
         finalize=finalize,
         auto_reload=False,  # checked once per pass by `refresh_templates`, not at every mail
     )
+    install_vocabulary(env)
+    _ENVIRONMENTS.append(env)
+    return env
+
+
+def _lang_of(context: jinja2.runtime.Context) -> str:
+    """The language of the template being rendered (``<game>/<base>.<lang>.j2``)."""
+    return "en" if (context.name or "").endswith(".en.j2") else "fr"
+
+
+@jinja2.pass_context
+def _and_list(context: jinja2.runtime.Context, items: Any, word: str | None = None) -> str:
+    return join_list(items, _lang_of(context), word)
+
+
+@jinja2.pass_context
+def _plural(context: jinja2.runtime.Context, count: int, one: str, many: str | None = None) -> str:
+    return plural(count, one, many, _lang_of(context))
+
+
+def install_vocabulary(env: jinja2.Environment) -> jinja2.Environment:
+    """pbem's template vocabulary in an environment: ``and_list`` (« A, B et C »), ``plural``, ``de``
+    (« d'Olenna »), ``capfirst``, ``bb``, ``reply_subject``, and ``agree`` (neutral here: a `Renderer`
+    gives its game's players' genders).  Tests that render templates with their own environment call it."""
     env.filters["bb"] = bbcode_escape
     env.filters["reply_subject"] = reply_subject
-    _ENVIRONMENTS.append(env)
+    env.filters["and_list"] = _and_list
+    env.filters["plural"] = _plural
+    env.filters["de"] = de
+    env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
+    env.globals["agree"] = lambda name, masculine, feminine, neutral=None: agree(None, masculine, feminine, neutral)
     return env
 
 
@@ -131,6 +184,24 @@ class Renderer:
         self.step = StepNoun(step or StepWord(), lang)
         self.mail, self.forum = _environments(root, lang)
         self._messages: dict[str, str] = {}
+        self.genders: Mapping[str, str] = {}
+        # the game's events modules, made with this renderer's `agree` (by environment, for one template version)
+        self._modules: dict[int, tuple[Any, Any]] = {}
+
+    def set_genders(self, genders: Mapping[str, str]) -> None:
+        """The players' genders (name -> "f" / "m"), for `agree` in every text (the same mapping: nothing to do)."""
+        if genders is self.genders:
+            return
+        changed = genders != self.genders
+        self.genders = genders
+        if changed:
+            self._modules.clear()
+            self._messages.clear()
+
+    def agree(self, name: str, masculine: str, feminine: str, neutral: str | None = None) -> str:
+        """The form that agrees with the player ``name``: « est mort » / « est morte »; without a gender,
+        the neutral phrasing (« a perdu la vie »), else the masculine."""
+        return agree(self.genders.get(name), masculine, feminine, neutral)
 
     def _name(self, env: jinja2.Environment, base: str) -> str:
         """``<game>/<base>.<lang>.j2`` if the game has one, else ``common/<base>.<lang>.j2``."""
@@ -153,7 +224,15 @@ class Renderer:
         name = f"{self.game}/events.{self.lang}.j2"
         if not _exists(self.root, name):
             return None
-        return env.get_template(name).module
+        template = env.get_template(name)
+        hit = self._modules.get(id(env))
+        if hit is None or hit[0] is not template:  # first use, or the template was edited (refresh_templates)
+            hit = self._modules[id(env)] = (template, template.make_module(self._globals()))
+        return hit[1]
+
+    def _globals(self) -> dict[str, Any]:
+        """What every template and macro of this game sees: the step word, `agree`, the genders."""
+        return {"game": self.game, "step": self.step, "agree": self.agree, "genders": self.genders}
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
@@ -166,7 +245,7 @@ class Renderer:
 
     def _message(self, key: str, params: dict[str, Any]) -> str:
         module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module
-        return str(getattr(module, key)({"step": self.step, **params})).strip()
+        return str(getattr(module, key)({"step": self.step, "agree": self.agree, **params})).strip()
 
     def has_macro(self, kind: str) -> bool:
         module = self._events_module(self.mail)
@@ -178,7 +257,7 @@ class Renderer:
     def mail_text(self, base: str, **context: Any) -> Rendered:
         """Render a mail template: its ``subject`` variable (set at top level) and its body."""
         template = self.mail.get_template(self._name(self.mail, base))
-        ctx = {"game": self.game, "render_events": self.events_text, "step": self.step, **context}
+        ctx = {**self._globals(), "render_events": self.events_text, **context}
         module = template.make_module(ctx)
         subject = str(getattr(module, "subject", "")).replace("\r", " ").replace("\n", " ").strip()
         body = _tidy(str(module))
@@ -187,8 +266,7 @@ class Renderer:
     def forum_text(self, **context: Any) -> str:
         """The BBCode forum report."""
         template = self.forum.get_template(self._name(self.forum, "forum"))
-        ctx = {"game": self.game, "render_events": lambda evs: self.events_text(evs, self.forum), "step": self.step,
-               **context}
+        ctx = {**self._globals(), "render_events": lambda evs: self.events_text(evs, self.forum), **context}
         return _tidy(template.render(ctx))
 
 
@@ -200,10 +278,6 @@ def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Env
         env.filters["date"] = date_en if lang == "en" else date_fr
         env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
         env.filters["dice_label"] = lambda purpose, game, _lang=lang, _root=root: dice_label(purpose, game, _lang, _root)
-        env.filters["and_list"] = lambda items, word=None, _lang=lang: join_list(items, _lang, word)
-        env.filters["plural"] = lambda n, one, many=None, _lang=lang: plural(n, one, many, _lang)
-        env.filters["de"] = de
-        env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
         env.globals["lang"] = lang
     return envs
 

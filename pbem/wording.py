@@ -101,6 +101,13 @@ class StepNoun:
         return "du " + self.noun if the.startswith("le ") else "de " + the
 
     @property
+    def of_bare(self) -> str:
+        """« de tour », « de manche », « d'étape » (no article: « un numéro d'étape »); « of turn »."""
+        if self.lang == "en":
+            return self.noun
+        return f"d'{self.noun}" if elides(self.noun) else f"de {self.noun}"
+
+    @property
     def to(self) -> str:
         """« au tour », « à la manche », « à l'étape »; « to the turn »."""
         if self.lang == "en":

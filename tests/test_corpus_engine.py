@@ -95,7 +95,7 @@ def test_each_mail_gets_the_right_answer_or_silence(results, name):
 def test_registration_mails_register_valid_names_only(results):
     _, store, out = results
     assert "Bertrand" in {p.name for p in store.players("pmb1")}  # « Je souhaite participer »: the From name
-    assert any("déjà inscrit sous le nom Alice Dupont" in body(m)  # 28_inscription: she plays already
+    assert any("vous avez déjà un personnage dans cette partie : Alice Dupont" in body(m)  # 28_inscription
                for m in outbox_messages(store, kind="ack", rcpt="alice.dupont@gmail.com"))
     assert not any("[" in p.name or "{" in p.name for p in store.players("pmb1"))
     ack = [m for m in outbox_messages(store, kind="ack") if "url=" in body(m)]

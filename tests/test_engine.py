@@ -45,7 +45,7 @@ def test_registration_by_mail_and_phrase(eng):
     names = [p.name for p in eng.store.players("toy1")]
     assert names == ["Arya", "Gendry"]
     acks = outbox_messages(eng.store, kind="ack", rcpt="p9@pbem.test")
-    assert len(acks) == 1 and "inscrit sous le nom Gendry" in body(acks[0])
+    assert len(acks) == 1 and "inscription enregistrée sous le nom Gendry" in body(acks[0])
     assert acks[0]["In-Reply-To"] and acks[0]["X-PBEM-Kind"] == "ack" and acks[0]["X-PBEM-Game"] == "toy1"
 
 
@@ -288,7 +288,7 @@ def test_mail_for_an_unknown_game_in_a_multi_game_mailbox_asks_for_the_tag(tmp_p
 def test_a_registration_mail_speaks_for_the_new_player_and_does_not_mention_earlier_orders(eng):
     feed(eng, make_mail("p7@pbem.test", "INSCRIPTION Gendry\nAIDE\nGUESS 3\nBonjour à tous !"), T0, key="g")
     ack = body(outbox_messages(eng.store, rcpt="p7@pbem.test")[0])
-    assert "inscrit sous le nom Gendry" in ack
+    assert "inscription enregistrée sous le nom Gendry" in ack
     assert "adresse inconnue" not in ack and "INSCRIPTION <nom>" in ack  # AIDE answered for the new player
     assert "GUESS 3\n    -> ERREUR : la partie n'a pas encore commencé" in ack
     assert "Texte ignoré, qui n'est pas un ordre :\n  Bonjour à tous !" in ack
@@ -329,7 +329,7 @@ def test_a_bad_mail_never_stalls_the_other_mails_deadlines_or_sending(eng):
     done = eng.process_pending(T0)
     assert set(done) == {"huge", "ok"} and eng.store.message_count("new") == 0
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
-    assert "RAPPORT attend un numéro de tour déjà joué" in ack
+    assert "RAPPORT attend un numéro d'étape déjà jouée" in ack
 
 
 def test_mail_arriving_after_the_deadline_counts_for_the_next_step(eng):

@@ -17,6 +17,7 @@ from pbem.mail.reading import IncomingMail
 from pbem.mail.senders import given_password
 from pbem.names import fold, match_name
 from pbem.store import GameRow, OrderSet
+from pbem.wording import gender_of
 
 COMMANDS = {
     "inscription": "JOIN", "join": "JOIN", "register": "JOIN",
@@ -129,6 +130,7 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
     """INSCRIPTION <nom> (or « Je souhaite participer »: the name in the From header)."""
     s = ctx.settings(game_id)
     say = ctx.renderer(game_id).message
+    rest, gender = _gender_suffix(rest)
     name = rest or (mail.from_name or "")
     if actor is not None and actor != MJ:
         result.verdicts.append(LineVerdict(line, False, say("already_registered", name=actor)))
@@ -144,12 +146,27 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
         result.verdicts.append(LineVerdict(line, False, say("password_needed")))
         return
     try:
-        p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password)
+        p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password,
+                                 gender=gender)
     except EngineError as e:
         result.verdicts.append(LineVerdict(line, False, say(e.key) if e.key else str(e)))
         return
+    say = ctx.renderer(game_id).message  # (with the new player's gender)
     result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
     result.joined = p.name
+
+
+_GENDER_SUFFIX = re.compile(r"^(?P<name>.*?)\s*(?:\((?P<paren>[^()]{1,12})\)|,\s*(?P<word>\w+))\s*$")
+
+
+def _gender_suffix(rest: str) -> tuple[str, str | None]:
+    """``Olenna (femme)`` / ``Olenna, femme`` -> (``Olenna``, ``"f"``); a name without one is left as it is."""
+    found = _GENDER_SUFFIX.match(rest)
+    if found:
+        gender = gender_of(found.group("paren") or found.group("word") or "")
+        if gender is not None:
+            return found.group("name").strip(), gender
+    return rest, None
 
 
 def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, result: MailResult,

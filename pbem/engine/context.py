@@ -46,6 +46,7 @@ class Context:
         self._prompted: dict[str, tuple[Any, tuple[frozenset[str], frozenset[str]]]] = {}
         self._renderers: dict[str, Renderer] = {}
         self._out_of_play: dict[str, frozenset[str]] = {}
+        self._genders: dict[str, dict[str, str]] = {}
         # subject tag or game id (lower-case) -> game id, for routing
         self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
         self.by_tag.update({gid.lower(): gid for gid in config.games})
@@ -62,6 +63,10 @@ class Context:
         r = self._renderers.get(game_id)
         if r is None or r.game != s.ruleset or r.lang != s.language:
             r = self._renderers[game_id] = Renderer(s.ruleset, s.language, step=self.step_word(game_id))
+        genders = self._genders.get(game_id)
+        if genders is None:
+            genders = self._genders[game_id] = self.store.genders(game_id)
+        r.set_genders(genders)
         return r
 
     def step_word(self, game_id: str) -> StepWord:
@@ -125,8 +130,9 @@ class Context:
         return hit
 
     def forget_roster(self, game_id: str) -> None:
-        """A player was removed, replaced, or their missed steps changed: `out_of_play` is read again."""
+        """A player was added, removed, replaced, or their missed steps changed: read them again when needed."""
         self._out_of_play.pop(game_id, None)
+        self._genders.pop(game_id, None)
 
     def prompts_public(self, game_id: str) -> bool:
         """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""

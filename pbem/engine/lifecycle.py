@@ -16,8 +16,11 @@ from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record
 from pbem.names import fold
 from pbem.store import GameRow, PlayerRow
+from pbem.wording import gender_of
 
 SETUP_TITLE = Msg("Début de partie", "Game start")
+GENDER_KEYS = ("genre", "gender", "sexe")
+"""Roster keys that give a player's gender (« femme », « homme », f, m)."""
 NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
 """A player name: letters, digits, spaces, - ' . only, 1 to 40 characters."""
 
@@ -57,6 +60,9 @@ def start_game(ctx: Context, game_id: str, now: datetime, *, base: datetime | No
         extra = fixed.get(fold(p.name), {})
         seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
                           p.seat.get("data") or extra.get("data", {})))
+        if extra.get("gender") and not p.gender:  # the MJ's roster gives it when the player did not
+            ctx.store.set_gender(game_id, p.name, extra["gender"])
+            ctx.forget_roster(game_id)
     dice = Dice(g.seed, "setup")
     try:
         state, events = ruleset.setup(seats, dict(s.options), dice)
@@ -89,8 +95,12 @@ def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
             name = entry.get("joueur") or entry.get("player") or entry.get("nom")
             if not isinstance(name, str):
                 raise EngineError(f"roster file {path}: an entry of [[{table_name}]] has no 'joueur' name")
-            data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role")}
-            out[fold(name)] = {"role": entry.get("role"), "data": data}
+            data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role", *GENDER_KEYS)}
+            given = next((entry[k] for k in GENDER_KEYS if k in entry), None)
+            gender = gender_of(str(given)) if given is not None else None
+            if given is not None and gender is None:
+                raise EngineError(f"roster file {path}: {name!r}: genre {given!r} is not femme/homme (f/m)")
+            out[fold(name)] = {"role": entry.get("role"), "data": data, "gender": gender}
     return out
 
 
@@ -111,8 +121,12 @@ def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
 
 
 def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetime, *, role: str | None = None,
-               data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj") -> PlayerRow:
-    """Register a player (during registration only); the name and address must be free."""
+               data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj",
+               gender: str | None = None) -> PlayerRow:
+    """Register a player (during registration only); the name and address must be free.
+
+    ``gender`` (``"f"`` or ``"m"``) makes the texts agree with the player; without it they are neutral.
+    """
     g = ctx.game(game_id)
     if g.phase != "registration":
         raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)")
@@ -132,9 +146,11 @@ def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetim
     if data:
         seat["data"] = dict(data)
     row = PlayerRow(game=game_id, name=name, address=address, status="active", seat=seat, password=password,
-                    registered_at=iso(now))
+                    registered_at=iso(now), gender=gender)
     ctx.store.add_player(row)
-    ctx.store.log(game_id, iso(now), by, "player add", {"name": name, "address": address, "role": role})
+    ctx.store.log(game_id, iso(now), by, "player add", {"name": name, "address": address, "role": role,
+                                                        **({"gender": gender} if gender else {})})
+    ctx.forget_roster(game_id)
     return row
 
 

@@ -135,6 +135,8 @@ class StoreBase:
             t("players").create_index(["game", "address"])
         if "missed" not in self._t("players").columns_dict:  # databases created before this column
             self._t("players").add_column("missed", int, not_null_default=0)
+        if "gender" not in self._t("players").columns_dict:
+            self._t("players").add_column("gender", str)
         if "orders" not in self.db.table_names():
             t("orders").create(
                 {

@@ -64,7 +64,8 @@ class GameRows(StoreBase):
         self._by_address.clear()
         self._t("players").upsert(
             {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
-             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at},
+             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at,
+             "missed": row.missed, "gender": row.gender},
             pk=("game", "name"),
         )
 
@@ -76,7 +77,7 @@ class GameRows(StoreBase):
     def _player(r: dict[str, Any]) -> PlayerRow:
         return PlayerRow(game=r["game"], name=r["name"], address=r["address"], status=r["status"],
                          seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"],
-                         missed=r.get("missed") or 0)
+                         missed=r.get("missed") or 0, gender=r.get("gender"))
 
     def player_by_address(self, game: str, address: str) -> PlayerRow | None:
         key = (game, address)
@@ -96,6 +97,14 @@ class GameRows(StoreBase):
     def set_player_status(self, game: str, name: str, status: str) -> None:
         self._by_address.clear()
         self._t("players").update((game, name), {"status": status})
+
+    def set_gender(self, game: str, name: str, gender: str | None) -> None:
+        self._t("players").update((game, name), {"gender": gender})
+
+    def genders(self, game: str) -> dict[str, str]:
+        """The players who gave a gender: name -> ``"f"`` or ``"m"``."""
+        return {r[0]: r[1] for r in self.db.execute(
+            "select name, gender from players where game = ? and gender is not null", [game])}
 
     def set_missed(self, game: str, missed: dict[str, int]) -> None:
         """How many steps in a row each of these players was asked and sent nothing."""

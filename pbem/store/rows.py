@@ -35,6 +35,7 @@ class PlayerRow:
     password: str | None
     registered_at: str
     missed: int = 0  # steps in a row this player was asked and sent nothing (NMR)
+    gender: str | None = None  # "f" or "m" when the player gave one: texts agree with it, else they are neutral
 
 
 @dataclass(frozen=True)

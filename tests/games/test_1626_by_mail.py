@@ -15,7 +15,8 @@ def _mails(root):
     out = []
     for key in sorted(box.keys()):
         m = email.message_from_bytes(box.get_bytes(key), policy=default)
-        out.append((str(m["To"]), str(m["X-PBEM-Kind"]), m.get_body(("plain",)).get_content().replace("\r\n", "\n")))
+        out.append((str(m["To"]), str(m["X-PBEM-Kind"]), m.get_body(("plain",)).get_content().replace("\r\n", "\n")
+                    .replace("\u00a0", " ")))  # French non-breaking spaces read as spaces
     return out
 
 

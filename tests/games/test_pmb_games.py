@@ -18,6 +18,7 @@ from pbem.games.pmb import RULESET
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.bots import random_orders
 from pbem.games.pmb.state import State
+from pbem.render import install_vocabulary as vocabulary
 
 from .test_pmb_helpers import FakeDice, fact_key, facts_in, new_game, play, to
 
@@ -248,7 +249,7 @@ def _emitted_kinds() -> set[str]:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_M_every_event_kind_renders_in_both_languages(lang: str) -> None:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined)
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
     module = env.get_template(f"pmb/events.{lang}.j2").module
     kinds = _emitted_kinds()
     assert len(kinds) > 50

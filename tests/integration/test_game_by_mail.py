@@ -59,7 +59,7 @@ def inbox(env, user: str, expect: int, timeout: float = 10.0) -> list[email.mess
 
 
 def text(m) -> str:
-    return m.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    return m.get_body(("plain",)).get_content().replace("\r\n", "\n").replace("\u00a0", " ").replace("\u202f", " ")
 
 
 @pytest.fixture
@@ -84,7 +84,7 @@ def test_register_order_ack_deadline_results_over_real_servers(game, mail_env):
         rep.fetched += tick(cfg, store, T0).fetched
     assert [p.name for p in store.players("toy1")] == ["Joueur 0", "Joueur 1", "Joueur 2"]
     ack = inbox(mail_env, "p01", 1)[0]
-    assert "inscrit sous le nom Joueur 0" in text(ack) and ack["X-PBEM-Kind"] == "ack"
+    assert "inscription enregistrée sous le nom Joueur 0" in text(ack) and ack["X-PBEM-Kind"] == "ack"
     assert ack["In-Reply-To"].startswith("<p01-")
 
     Engine(cfg, store).start_game("toy1", T0)
