@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from pbem.core import StepWord
 
@@ -66,15 +67,15 @@ class StepNoun:
     word: StepWord = field(default_factory=StepWord)
     lang: str = "fr"
 
-    @property
+    @cached_property
     def noun(self) -> str:
         return self.word.en if self.lang == "en" else self.word.fr
 
-    @property
+    @cached_property
     def plural(self) -> str:
         return self.noun + "s"
 
-    @property
+    @cached_property
     def the(self) -> str:
         """« le tour », « la manche », « l'étape »; « the turn »."""
         if self.lang == "en":
@@ -83,7 +84,7 @@ class StepNoun:
             return f"l'{self.noun}"
         return f"{'la' if self.word.feminine else 'le'} {self.noun}"
 
-    @property
+    @cached_property
     def this(self) -> str:
         """« ce tour », « cette manche », « cette étape »; « this turn »."""
         if self.lang == "en":
@@ -92,7 +93,7 @@ class StepNoun:
             return f"cette {self.noun}"
         return f"{'cet' if elides(self.noun) else 'ce'} {self.noun}"
 
-    @property
+    @cached_property
     def of(self) -> str:
         """« du tour », « de la manche », « de l'étape »; « of the turn »."""
         if self.lang == "en":
@@ -100,14 +101,14 @@ class StepNoun:
         the = self.the
         return "du " + self.noun if the.startswith("le ") else "de " + the
 
-    @property
+    @cached_property
     def of_bare(self) -> str:
         """« de tour », « de manche », « d'étape » (no article: « un numéro d'étape »); « of turn »."""
         if self.lang == "en":
             return self.noun
         return f"d'{self.noun}" if elides(self.noun) else f"de {self.noun}"
 
-    @property
+    @cached_property
     def to(self) -> str:
         """« au tour », « à la manche », « à l'étape »; « to the turn »."""
         if self.lang == "en":
@@ -115,14 +116,14 @@ class StepNoun:
         the = self.the
         return "au " + self.noun if the.startswith("le ") else "à " + the
 
-    @property
+    @cached_property
     def a(self) -> str:
         """« un tour », « une manche »; « a turn »."""
         if self.lang == "en":
             return f"{'an' if self.noun[:1] in 'aeiou' else 'a'} {self.noun}"
         return f"{'une' if self.word.feminine else 'un'} {self.noun}"
 
-    @property
+    @cached_property
     def e(self) -> str:
         """The French agreement of a participle with the step: « résolu » / « résolue »."""
         return "e" if self.lang != "en" and self.word.feminine else ""

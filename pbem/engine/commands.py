@@ -4,6 +4,7 @@ PASSER, ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -101,9 +102,11 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
         view = ruleset.view(state, actor)
         player = actor
 
-        def status() -> str:  # after this mail's own orders are recorded: they are part of the answer
+        def status() -> Callable[[], str]:  # after this mail's own orders are recorded: they are part of it
             orders = letters.orders_text(ctx, game_id, player) if player != MJ and g.phase == "running" else ""
-            return r.mail_text("status", view=view, player=player, tag=tag).body + ("\n" + orders if orders else "")
+            # the orders are fixed now; the status is rendered with the ack
+            return lambda: r.mail_text("status", view=view, player=player, tag=tag).body + (
+                "\n" + orders if orders else "")
         result.extra.append(AfterOrders(status))
         return True
     if cmd == "ORDERS":

@@ -114,10 +114,10 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
                                  "mj" if actor == MJ else "mail", mail.message_id, iso(received)))
     for given in sets:
         player = given.player
-        earlier = (ctx.store.current_orders(game_id, g.turn, player).get(player)
+        earlier = (ctx.store.received_at_of(game_id, g.turn, player)
                    if player in ctx.store.ordered_players(game_id, g.turn) else None)
-        if earlier is not None and earlier.received_at and parse_iso(earlier.received_at) > received:
-            result.newer = earlier.received_at  # a mail that arrived later was processed first: it stays
+        if earlier and parse_iso(earlier) > received:
+            result.newer = earlier  # a mail that arrived later was processed first: its orders stay
             continue
         ctx.store.set_orders(given)
         result.replaced = earlier is not None

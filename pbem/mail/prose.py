@@ -48,9 +48,12 @@ def _fold(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").casefold().split())
 
 
+_ALNUM = re.compile(r"[^\W_]")
+
+
 def is_decoration(line: str) -> bool:
     """A line with no letter or digit: ``----``, ``***``, ``~~``, ``:-)``."""
-    return not any(c.isalnum() for c in line)
+    return _ALNUM.search(line) is None
 
 
 def is_greeting(line: str) -> bool:

@@ -39,6 +39,7 @@ class StoreBase:
         # who plays from an address, answers recently sent to an address
         self._seqs: dict[str, int] = {}
         self._ordered: dict[tuple[str, int], set[str]] = {}
+        self._received: dict[tuple[str, int], dict[str, str]] = {}  # stored orders' receipt times, by player
         self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
         self._replies: dict[tuple[str, str], int] = {}
         # orders given in the current transaction, written at its end: the rows to insert, in order, and
@@ -83,6 +84,7 @@ class StoreBase:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
             self._seqs.clear()
             self._ordered.clear()
+            self._received.clear()
             self._by_address.clear()
             self._replies.clear()
             raise
@@ -92,6 +94,7 @@ class StoreBase:
                 self._games = None
                 self._seqs.clear()
                 self._ordered.clear()
+                self._received.clear()
                 self._by_address.clear()
                 self._replies.clear()
 
