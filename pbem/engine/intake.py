@@ -169,8 +169,9 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
     if not text.strip() and unreadable(mail):
         _reply_plain(ctx, mail, "unreadable", now, game_id, problems=list(mail.problems))
         return "unreadable: " + "; ".join(mail.problems), game_id, sender
-    count = sum(1 for line in text.split("\n") if line.strip())
-    if count > ctx.config.max_order_lines:  # refused whole: nothing of it is applied
+    limit = ctx.config.max_order_lines
+    count = sum(1 for line in text.split("\n") if line.strip()) if text.count("\n") >= limit else 0
+    if count > limit:  # refused whole: nothing of it is applied
         _reply_plain(ctx, mail, "too_long", now, game_id, lines=count, limit=ctx.config.max_order_lines)
         return f"refused: {count} lines (at most {ctx.config.max_order_lines})", game_id, sender
     capped = not may_reply(ctx, sender, now)
@@ -335,7 +336,8 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
         tag=ctx.tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
         errors=errors, deadline=ctx.local(g.deadline), phase=g.phase, ignored=tuple(result.ignored),
         missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
-        title=ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else "",
+        title=(ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)
+               if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=ctx.local(g.early_at),
         late=(result.late[0], ctx.local(iso(result.late[1]))) if result.late else None,
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,

@@ -63,6 +63,9 @@ def is_greeting(line: str) -> bool:
 
 def is_chatter(line: str) -> bool:
     """Never an order: a greeting or sign-off, or a line of punctuation only."""
+    first = line.partition(" ")[0]
+    if len(first) > 1 and first.isupper():  # « ESCOUADE … », as orders are usually typed: no greeting
+        return False
     return is_decoration(line) or is_greeting(line)
 
 
