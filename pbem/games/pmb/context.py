@@ -36,6 +36,8 @@ class Ctx:
     bodyguards: dict[str, str] = field(default_factory=dict)
     squads_on: dict[str, list[list[str]]] = field(default_factory=dict)
     """Final target -> member lists of the squads that attacked it this turn (for TEMOINS)."""
+    confused: set[str] = field(default_factory=set)
+    """Patients under the confusion potion this turn: unknowingly fidèles Lannister, they remember none of it."""
     p: Callable[[str], Player] = field(init=False, repr=False)
     """The player of that name (``st.players[name]``)."""
     # Indexes built on first use, once per resolution, so that no per-player or per-squad
@@ -168,8 +170,21 @@ class Ctx:
             self.p(r).learn_role(subject, value)
         return {"player": subject, "role": value}
 
-    def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str) -> dict[str, str]:
-        team = self.p(subject).team
+    def aware(self, members: Sequence[str]) -> list[str]:
+        """The ``members`` who will remember this turn's squad (not the confused)."""
+        confused = self.confused
+        return [m for m in members if m not in confused] if confused else list(members)
+
+    def member_code(self, name: str) -> str:
+        """The role ``name`` shows as a squad member: a confused patient acts as a fidèle Lannister."""
+        return R.FIDELE if name in self.confused else self.p(name).code
+
+    def member_team(self, name: str) -> str:
+        return R.LANNISTER if name in self.confused else self.p(name).team
+
+    def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str, team: str | None = None) -> dict[str, str]:
+        """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
+        team = team if team is not None else self.p(subject).team
         for r in recipients:
             self.p(r).learn_team(subject, team)
         return {"player": subject, "team": team}
