@@ -288,6 +288,15 @@ def test_C1b_fifteen_percent_the_dying_target_denounces_a_known_teammate() -> No
     assert "Loras|role|tyrell_sergent" in st.players["Arya"].knowledge
 
 
+def test_C1d_the_dying_target_denounces_the_role_he_was_told_last() -> None:
+    """« dénonce le rôle connu d'un co-équipier »: if he was told twice, the latest."""
+    st = new_game()
+    st.players["Garlan"].learn_role("Loras", "tyrell_hm")  # told (wrongly or not) after the start
+    dice = FakeDice().force("denounces a teammate", True)
+    _, ev = play(st, {"Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"]}, dice)
+    assert to(ev, "Arya", "squad_killed")[0]["denounced"] == {"player": "Loras", "role": "tyrell_hm"}
+
+
 def test_C1c_fidele_target_case_1() -> None:
     st, ev = play(new_game(), {"Arya": ["ESCOUADE Kevan"], "Sansa": ["ESCOUADE Kevan"]})
     assert not st.players["Kevan"].alive

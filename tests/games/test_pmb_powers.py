@@ -47,6 +47,13 @@ def test_L2_chuchoteurs_warned_when_a_chef_scans_the_donjon_told_member_and_clan
     assert to(ev, "Varys", "scan_warning") == []
 
 
+def test_L2b_chuchoteurs_warned_when_a_chef_scans_him_too() -> None:
+    """« Il est également averti lorsqu'un chef rebelle a scanné un joueur du Donjon Rouge » — himself included."""
+    _, ev = play(new_game(), {"Margaery": ["DECOUVRIR Varys"]})
+    assert to(ev, "Margaery", "scan_result") == [{"fact": {"player": "Varys", "role": "chuchoteurs"}}]
+    assert to(ev, "Varys", "scan_warning") == [{"member": "Varys", "clan": "tyrell"}]
+
+
 def test_L3_grand_argentier_learns_the_composition_of_a_squad_on_a_named_player() -> None:
     _, ev = play(new_game(), {"Petyr": ["TEMOINS Garlan"], "Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"]})
     assert to(ev, "Petyr", "temoins_result") == [{"target": "Garlan", "members": ["Arya", "Sansa"]}]
@@ -341,6 +348,26 @@ def test_L6g_torturer_draws_a_teammate_the_prisoner_knows() -> None:
     assert to(ev, "Tywin", "confession")[0]["facts"][1] == {"player": "Jon", "role": "stark_sergent"}
 
 
+def test_L6h_confession_names_the_role_the_prisoner_was_told_last() -> None:
+    """« il révèle le rôle et l'identité d'un autre joueur de son équipe »: what he was told last."""
+    st, _ = play(new_game(), _arrest("Arya"))
+    st.players["Arya"].learn_role("Jon", "stark_hm")  # told since that Jon is an Homme de Main
+    st, ev = play(st, {}, FakeDice().force("torturer makes Arya", True))
+    assert to(ev, "Tywin", "confession")[0]["facts"] == [{"player": "Arya", "role": "stark_hm"},
+                                                         {"player": "Jon", "role": "stark_hm"}]
+
+
+def test_L6k_interrogation_in_the_turn_in_the_cells_after_that_turns_defeat() -> None:
+    """« Ce joueur sera pendant le tour suivant dans les cachots […] Il est soumis à un interrogatoire »: the
+    confession is drawn in that turn; a defeat of his team in it converts him first, and he confesses what he is."""
+    st, _ = play(new_game(), _arrest("Arya"))
+    dice = FakeDice().force("torturer makes Arya", True)
+    st, ev = play(st, {"Margaery": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"]}, dice)  # Robb dies: Stark defeated
+    assert "stark" in st.defeated and st.players["Arya"].code == "tyrell_hm"
+    assert to(ev, "Tywin", "confession") == [{"prisoner": "Arya", "facts": [{"player": "Arya", "role": "tyrell_hm"}]}]
+    assert dice.rolled("torturer makes Arya") == 0  # she knows no Tyrell's role: nobody to name
+
+
 def test_L8_lord_commandant_names_the_fideles_target_they_form_a_squad() -> None:
     st, ev = play(new_game(), {"Tywin": ["CIBLE Garlan"]})
     assert to(ev, "Lancel", "fidele_order") == [{"target": "Garlan"}] == to(ev, "Kevan", "fidele_order")
@@ -372,16 +399,29 @@ def test_R2_bodyguard_learns_the_chef_squad_turned_onto_him_influence_rechecked(
     assert to(ev, "Robb", "chef_warned") == []
 
 
-def test_R2b_fifty_pct_the_chef_is_warned_and_flees() -> None:
-    lines = {"Robb": ["GARDE Arya"], "Garlan": ["ESCOUADE Robb"], "Willas": ["ESCOUADE Robb"],
-             "Loras": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"]}
-    from pbem.games.pmb.squads import Squad
+def test_R2e_chef_names_as_bodyguard_a_converted_homme_de_main_he_once_scanned() -> None:
+    """What a chef knows of a player is what he was told last: Garlan, scanned as a Tyrell, then announced as
+    his new Homme de Main, can guard him."""
+    lines = {"Robb": ["DECOUVRIR Garlan", "ESCOUADE Margaery"], "Jon": ["ESCOUADE Margaery"]}  # 7 + 3 > 7
+    st, ev = play(new_game(), lines)
+    assert "tyrell" in st.defeated and st.players["Garlan"].code == "stark_hm"
+    assert to(ev, "Robb", "scan_result") == [{"fact": {"player": "Garlan", "role": "tyrell_hm"}}]
+    assert {"homme": {"player": "Garlan", "role": "stark_hm"}} in to(ev, "Robb", "new_homme_de_main")
+    assert RULESET.parse_order(st, "Robb", "GARDE Garlan", []).args == ("Garlan",)
+    assert RULESET.view(st, "Robb")["known"][[k["player"] for k in RULESET.view(st, "Robb")["known"]].index("Garlan")] == \
+        {"player": "Garlan", "role": "stark_hm"}
 
+
+def test_R2b_fifty_pct_the_chef_is_warned_and_flees() -> None:
+    """« 50 % de chances que l'assassinat ou l'arrestation de l'Homme de Main fait suffisamment de bruit pour que le
+    chef soit averti et s'enfuit »: the arrest that comes after the squads does not find him."""
+    lines = {"Robb": ["GARDE Arya"], "Garlan": ["ESCOUADE Robb"], "Willas": ["ESCOUADE Robb"],
+             "Loras": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"], **_arrest("Robb")}
     dice = FakeDice().force("chef Robb warned", True)
     st, ev = play(new_game(), lines, dice)
     assert to(ev, "Robb", "chef_warned") == [{"bodyguard": "Arya", "event": "squad"}]
-    assert st.players["Robb"].alive
-    del Squad
+    assert st.players["Robb"].alive and st.players["Robb"].location == "visenya"
+    assert to(ev, "Jaime", "arrest_failed") == [{"target": "Robb", "reason": "absent"}]  # not why: that would tell he is a chef
 
 
 def test_R2c_arrest_of_a_guarded_chef_takes_the_bodyguard() -> None:

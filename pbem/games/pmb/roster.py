@@ -101,10 +101,16 @@ def check_places(placed: Mapping[str, int], capacity: Mapping[str, int]) -> None
         if n > cap:
             fr, en = PLACE_NAMES[level]
             pfr, pen = _players(n)
-            raise _refuse(f"{pfr} placés à {fr}, qui n'a que {cap} places : retirez location = \"{level}\" "
-                          f"à {n - cap} d'entre eux dans la liste des joueurs, ou portez l'option places.{level} à {n}",
-                          f"{pen} placed at {en}, which has only {cap} places: remove location = \"{level}\" "
-                          f"from {n - cap} of them in the roster, or raise the option places.{level} to {n}")
+            extra = n - cap
+            some_fr = "à l'un" if extra == 1 else f"à {extra}"
+            some_en = "one" if extra == 1 else str(extra)
+            places_fr = "aucune place" if cap == 0 else ("qu'une place" if cap == 1 else f"que {cap} places")
+            places_en = "no place" if cap == 0 else ("only one place" if cap == 1 else f"only {cap} places")
+            placed_fr = "placé" if n == 1 else "placés"
+            raise _refuse(f"{pfr} {placed_fr} à {fr}, qui n'a {places_fr} : retirez location = \"{level}\" "
+                          f"{some_fr} d'entre eux dans la liste des joueurs, ou portez l'option places.{level} à {n}",
+                          f"{pen} placed at {en}, which has {places_en}: remove location = \"{level}\" "
+                          f"from {some_en} of them in the roster, or raise the option places.{level} to {n}")
 
 
 def check_hm_balance(team: str, loads: Mapping[str, int]) -> None:
@@ -118,13 +124,17 @@ def check_hm_balance(team: str, loads: Mapping[str, int]) -> None:
     total = sum(loads.values())
     fair = -(-total // len(loads))  # the most a sergent may have once they are spread
     hi_fr, hi_en = _hommes(loads[most])
-    lo_fr, lo_en = _hommes(loads[least])
+    lo_fr = "n'en a aucun" if loads[least] == 0 else f"en a {loads[least]}"
+    lo_en = "has none" if loads[least] == 0 else f"has {loads[least]}"
     moved = loads[most] - fair
-    raise _refuse(f"{team} : {most} a {hi_fr} et {least} {lo_fr} ; un sergent a au plus un Homme de Main de plus "
-                  f"que les autres : donnez un autre sergent (sergent = …) à {moved} des Hommes de Main de {most}, "
+    some_fr = "à l'un" if moved == 1 else f"à {moved}"
+    some_en = "one" if moved == 1 else str(moved)
+    clan = team.capitalize()
+    raise _refuse(f"{clan} : {most} a {hi_fr} et {least} {lo_fr} ; un sergent a au plus un Homme de Main de plus "
+                  f"que les autres : donnez un autre sergent (sergent = …) {some_fr} des Hommes de Main de {most}, "
                   "ou retirez leur sergent pour qu'il soit tiré au sort",
-                  f"{team}: {most} has {hi_en} and {least} {lo_en}; a sergent has at most one Homme de Main more "
-                  f"than the others: give another sergent (sergent = …) to {moved} of {most}'s Hommes de Main, "
+                  f"{clan}: {most} has {hi_en} and {least} {lo_en}; a sergent has at most one Homme de Main more "
+                  f"than the others: give another sergent (sergent = …) to {some_en} of {most}'s Hommes de Main, "
                   "or remove their sergent so that it is drawn")
 
 
@@ -132,5 +142,6 @@ def check_team_sergents(team: str, sergents: Sequence[str], hommes: Sequence[str
     """A standing clan with Hommes de Main needs a sergent to lead them."""
     if has_chef and hommes and not sergents:
         hfr, hen = _hommes(len(hommes))
-        raise _refuse(f"{team} : {hfr} mais aucun sergent ; fixez le rôle {team}_sergent d'au moins un joueur",
-                      f"{team}: {hen} but no sergent; give at least one player the role {team}_sergent")
+        clan = team.capitalize()
+        raise _refuse(f"{clan} : {hfr} mais aucun sergent ; fixez le rôle {team}_sergent d'au moins un joueur",
+                      f"{clan}: {hen} but no sergent; give at least one player the role {team}_sergent")
