@@ -587,3 +587,25 @@ def test_P4_levels_are_private() -> None:
     mine = RULESET.view(st, "Arya")
     assert mine["location"] == "culpucier" and mine["influence"] == 1
     assert RULESET.view(st, "Robb")["influence"] == 7 and RULESET.view(st, "Jon")["influence"] == 3
+
+
+def test_P5_places_give_influence_but_never_limit_who_meets_whom() -> None:
+    """« L'emplacement sert à déterminer l'influence des escouades, mais ne rentre pas en compte dans les
+    possibilités de rencontre entre personnages pendant un tour. »"""
+    st = new_game()
+    assert st.players["Arya"].location == "culpucier" and st.players["Olenna"].location == "visenya"
+    lines = {"Arya": ["ESCOUADE Olenna"], "Rickon": ["ESCOUADE Olenna"]}  # 1 + 1 against 7: allowed, not enough
+    st2, ev = play(st, lines)
+    assert st2.players["Olenna"].alive and to(ev, "Arya", "squad_failed") == [{"target": "Olenna"}]
+    st3, _ = play(st, {**lines, "Robb": ["ESCOUADE Olenna"]})  # + 7 from Visenya: 9 > 7
+    assert not st3.players["Olenna"].alive
+
+
+def test_R4_rebels_may_kill_several_opponents_in_a_turn() -> None:
+    """« Chaque rebelle peut participer à une escouade par tour […] Il est possible alors d'assassiner plusieurs
+    adversaires par tour. »"""
+    lines = {"Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"], "Jon": ["ESCOUADE Willas"], "Rickon": ["ESCOUADE Willas"]}
+    st, ev = play(new_game(), lines)
+    assert not st.players["Garlan"].alive and not st.players["Willas"].alive
+    assert sorted(d["player"] for d in public(ev, "death")) == ["Garlan", "Willas"]
+

@@ -569,6 +569,18 @@ def test_D3_rebel_chef_death_defeat_public_75pct_to_the_responsible_team() -> No
     assert sorted(news) == sorted(n for n, c in teams.items() if c == "stark_hm")
 
 
+def test_D3b_players_take_what_they_know_with_them() -> None:
+    """« Les joueurs emmènent avec eux les infos dont ils disposent à ce stade du jeu. »"""
+    st = _kill(new_game(), "Varys", "Petyr")
+    dice = FakeDice().force("Conseil member dies", True)
+    st, _ = play(st, {"Robb": ["ESCOUADE Pycelle"], "Margaery": ["ESCOUADE Pycelle"], "Olenna": ["ESCOUADE Pycelle"]}, dice)
+    st, _ = play(st, {"Jaime": ["RALLIER Arya"]})
+    assert st.players["Jaime"].code == "stark_hm"
+    known = {f["player"]: f.get("role") for f in RULESET.view(st, "Jaime")["known"]}
+    assert known["Tywin"] == "lord_commandant" and known["Varys"] == "chuchoteurs" and known["Arya"] is None
+    assert {"player": "Arya", "team": "stark"} in RULESET.view(st, "Jaime")["known"]  # his contact's affiliation
+
+
 def test_D4_lannister_win_when_both_rebel_chefs_are_dead() -> None:
     st = new_game()
     st.players["Robb"].alive = False
