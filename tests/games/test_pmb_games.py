@@ -243,6 +243,26 @@ def test_M_every_event_kind_renders_in_both_languages(lang: str) -> None:
     assert "Arya" in text and "stark" not in text.lower()
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_M2_status_as_mailed_one_fact_per_line(lang: str) -> None:
+    """The status in the mail environment (trim_blocks): every line says one thing."""
+    from pbem.render import Renderer
+
+    env = Renderer("pmb", lang).mail
+    st = new_game()
+    st.players["Robb"].learn_team("Kevan", "lannister")
+    text = env.get_template(f"pmb/status.{lang}.j2").render(view=RULESET.view(st, "Robb"))
+    lines = text.splitlines()
+    sep = " : " if lang == "fr" else ": "
+    known = [ln for ln in lines if ln.startswith("- ")]
+    assert len(known) == 7 and all(ln.count(sep) == 1 for ln in known), known
+    assert f"- Kevan{sep}Lannister" in known
+    assert any(ln.endswith("(influence 7).") for ln in lines)
+    st.players["Robb"].alive = False
+    dead = env.get_template(f"pmb/status.{lang}.j2").render(view=RULESET.view(st, "Robb"))
+    assert ("Vous avez perdu la vie ; vous étiez chef Stark." if lang == "fr" else "(dead)") in dead
+
+
 # Speed is measured by `make bench` (scripts/bench.py, section 6), never in a timed test.
 
 
