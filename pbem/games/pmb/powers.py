@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import overload
 
 from pbem.core import Order
@@ -387,7 +387,7 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
 # --- information powers ---
 
 
-def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
+def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str]) -> None:
     whisper = rank_holder(ctx, R.CHUCHOTEURS)
     for n in ctx.ordering(orders, O.DECOUVRIR, O.ENQUETE, O.TEMOINS):
         if n not in acting:
@@ -409,7 +409,7 @@ def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str
                 ctx.tell("temoins_result", [n], target=target, members=members)
 
 
-def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str], attacking: set[str]) -> None:
+def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str], attacking: set[str]) -> None:
     for team in R.REBEL_TEAMS:
         chef = ctx.chef(team)
         if chef is None or chef.name not in acting or chef.name in attacking:
@@ -445,10 +445,11 @@ def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]], lc_at_start: s
 
 
 def living_fideles(ctx: Ctx) -> list[str]:
-    return [q.name for q in ctx.st.living() if q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
+    return [n for n in ctx.holders(R.FIDELE)
+            if (q := ctx.p(n)).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
 
 
-def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
+def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str]) -> None:
     """TRAHIR orders, after the defeats of the turn: a sergent whose chef died, or who has no
     loyalists left to betray him to, betrays nobody (and is told so)."""
     st = ctx.st

@@ -45,7 +45,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     lc = ctx.lord_commandant()
     lc_at_start = lc.name if lc is not None else None
     players = st.players
-    acting = {n for n in st.order if (p := players[n]).alive and p.location != R.CACHOTS and not p.hidden and not p.rally}
+    acting = Acting(state)
 
     # the potion first: a confused patient's orders are replaced before anything reads them
     confused = potions(ctx, orders)
@@ -60,7 +60,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         acting.update(released)  # out of the cells from this turn: his orders of this turn count
     promotions(ctx, orders)
     ctx.protected, arrest_target = missions(ctx, orders)
-    acting_free = {n for n in acting if n not in confused}
+    acting_free = Acting(state, acting.released, set(confused))
 
     # who attacks whom
     traitors = {b.sergent: b.chef for b in st.betrayals if b.turn == st.turn - 1}
@@ -68,7 +68,11 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     attacks: list[tuple[str, str, str]] = []
     attacking: set[str] = set()
     rebel_teams, fidele, escouade = R.REBEL_TEAMS, R.FIDELE, O.ESCOUADE
-    for n in st.order:
+    # those who may attack: an ESCOUADE order, a traitor's squad, a confused patient's; roster order
+    candidates = ctx.ordering(orders, escouade)
+    if traitors or confused:
+        candidates = sorted(set(candidates) | traitors.keys() | confused.keys(), key=ctx.pos().__getitem__)
+    for n in candidates:
         if n not in acting:
             continue
         p = players[n]
@@ -118,6 +122,28 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         ctx.tell("infirmary", [gm], patients=list(st.infirmary))
     st.turn += 1
     return st, ctx.events
+
+
+class Acting:
+    """Who acts this turn: free at its start (read from the state given to `resolve`, which is
+    never changed, so that no roster walk is needed), or released by this turn's verdict;
+    minus the ``excluded`` (the confused, for what they would do of their own will)."""
+
+    def __init__(self, start: State, released: set[str] | None = None, excluded: set[str] | None = None) -> None:
+        self.start = start.players
+        self.released: set[str] = released if released is not None else set()
+        self.excluded: set[str] = excluded or set()
+
+    def update(self, names: list[str]) -> None:
+        self.released.update(names)
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or name in self.excluded:
+            return False
+        if name in self.released:
+            return True
+        p = self.start.get(name)
+        return p is not None and p.alive and p.location != R.CACHOTS and not p.hidden and not p.rally
 
 
 def with_confusion(orders: Mapping[str, Sequence[Order]], confused: Mapping[str, str | None]) -> dict[str, Sequence[Order]]:

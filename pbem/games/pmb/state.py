@@ -48,12 +48,14 @@ class Player:
     recruit: bool = False
     """A traitor sergent who joined the Lannister and may be promoted Garde."""
     died: int = 0
-    knowledge: set[str] = field(default_factory=set)
+    knowledge: frozenset[str] = frozenset()
+    """Every fact told.  Never changed in place (`learn_role` makes a new one), so that a cloned state shares it."""
     latest: dict[str, str] = field(default_factory=dict)
-    """Name -> the last role code (or, if only the affiliation was told since, the team) told of that name."""
+    """Name -> the last role code (or, if only the affiliation was told since, the team) told of that name.
+    Never changed in place either (`learn_role` replaces it): clones share it."""
 
     def __post_init__(self) -> None:
-        if not self.latest and self.knowledge:
+        if not self.latest and self.knowledge:  # a state stored before `latest` existed
             self.latest = _latest_from(self.knowledge)
 
     @property
@@ -61,23 +63,28 @@ class Player:
         return R.role_code(self.team, self.rank)
 
     def clone(self) -> Player:
-        # positional, field by field (checked against the dataclass below): the cheapest copy,
-        # and it makes no instance dict for the garbage collector to walk
+        # positional, field by field (checked against the dataclass below): the cheapest copy, and it
+        # makes no instance dict for the garbage collector to walk.  The knowledge is shared, not
+        # copied: it is only ever replaced (copy on write), and most players learn nothing in a turn.
         return Player(self.name, self.team, self.rank, self.alive, self.location, self.since, self.sergent,
                       self.original, self.bonus, self.vigilance, self.potion, self.protected_once, self.hidden,
-                      self.rally, self.recruit, self.died, set(self.knowledge), dict(self.latest))
+                      self.rally, self.recruit, self.died, self.knowledge, self.latest)
 
     def learn_role(self, name: str, code: str) -> None:
+        if self.latest.get(name) != code:
+            self.latest = {**self.latest, name: code}
+        role, team = f"{name}|role|{code}", f"{name}|team|{_CODE_TEAM.get(code, code)}"  # role_fact, team_fact
         knowledge = self.knowledge
-        knowledge.add(f"{name}|role|{code}")  # role_fact, team_fact
-        knowledge.add(f"{name}|team|{_CODE_TEAM.get(code, code)}")
-        self.latest[name] = code
+        if role not in knowledge or team not in knowledge:
+            self.knowledge = knowledge | {role, team}
 
     def learn_team(self, name: str, team: str) -> None:
-        self.knowledge.add(team_fact(name, team))
+        fact = team_fact(name, team)
+        if fact not in self.knowledge:
+            self.knowledge = self.knowledge | {fact}
         # an affiliation that agrees with the role told keeps the role; one that contradicts it replaces it
         if _CODE_TEAM.get(self.latest.get(name, ""), "") != team:
-            self.latest[name] = team
+            self.latest = {**self.latest, name: team}
 
     def knows_role(self, name: str) -> str | None:
         """The role code this player was told last for ``name`` (None if none, or if a different
@@ -98,7 +105,7 @@ class Player:
         return _CODE_TEAM.get(value, value)
 
 
-def _latest_from(knowledge: set[str]) -> dict[str, str]:
+def _latest_from(knowledge: frozenset[str]) -> dict[str, str]:
     """`Player.latest` for a state stored before it existed: one role told per name (in no
     particular order, as then), else the affiliation."""
     latest: dict[str, str] = {}
