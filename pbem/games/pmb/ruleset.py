@@ -10,6 +10,8 @@ from pbem.dice import Dice
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
 from pbem.games.pmb import setup as S
+from pbem.games.pmb.options import DEFAULT_OPTIONS, check_options
+from pbem.games.pmb.powers import default_verdict
 from pbem.games.pmb.resolve import resolve
 from pbem.games.pmb.state import State
 from pbem.serial import to_data
@@ -21,7 +23,12 @@ class PmbRuleset:
     name = "pmb"
     title = "Pour Ma Belle"
     state_type: type[Any] = State
-    default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
+    default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
+
+    def check_options(self, options: Mapping[str, JSON]) -> None:
+        """Refuse an unknown option or value (`SetupError` naming the allowed ones); `setup` calls it,
+        and config reading could call it as soon as the game's options are read."""
+        check_options(options)
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         return S.setup(roster, options, dice)
@@ -32,7 +39,7 @@ class PmbRuleset:
         out: list[Prompt] = []
         for n in state.order:
             p = state.players[n]
-            if not p.alive or p.location == R.CACHOTS:
+            if not p.alive or (p.location == R.CACHOTS and not O.out_on_verdict(state, p)):
                 continue
             if p.hidden:
                 out.append(Prompt(n, "hiding", "turn", required=False))
@@ -52,7 +59,7 @@ class PmbRuleset:
         p = state.players.get(player)
         if p is None or p.rank != R.LORD_COMMANDANT or not p.alive:
             return []
-        verdict = "MORT" if str(state.options.get("verdict_default", "liberer")).lower() in ("mort", "death") else "LIBERE"
+        verdict = default_verdict(state.options)
         return [Order(O.VERDICT, (pr.name, verdict), f"VERDICT {pr.name} {verdict}")
                 for pr in state.prisoners if pr.awaiting_verdict]
 
@@ -101,6 +108,8 @@ class PmbRuleset:
             "hidden": p.hidden,
             "rally": p.rally,
             "known": S.known_list(p, exclude_self=True),
+            "awaiting_verdict": O.out_on_verdict(state, p),
+            "fidele_targets": (O.fidele_targets(state) or []) if p.rank == R.FIDELE and p.alive else [],
             "orders": [h.syntax for h in O.help_for(state, player)],
         })
         return common
