@@ -277,6 +277,12 @@ class Engine:
             self._held = None
             self._held_replies, self._held_marks, self._held_ids = Counter(), [], set()
 
+    def salutation(self, game_id: str, state: Any, player: str) -> str | None:
+        """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:
+        Courtisans' étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
+        hook = getattr(self.ruleset(game_id), "salutation", None)
+        return hook(state, player) if hook is not None and state is not None else None
+
     def _sender_name(self, game_id: str) -> str:
         s = self.config.games.get(game_id)
         return s.title if s else "pbem"
@@ -612,7 +618,8 @@ class Engine:
         letters = []
         if player is not None and self._may_reply(player.address, now):
             t = r.mail_text("rejected", tag=self._tag(game_id), player=player.name, reason=reason,
-                            subject_in=mail.subject, received=self.local(game_id, iso(now)))
+                            subject_in=mail.subject, received=self.local(game_id, iso(now)),
+                            salutation=self.salutation(game_id, self._state_cached(self.game(game_id)), player.name))
             letters.append(Letter(f"rejected-{mail.message_id}", game_id, self.game(game_id).turn, "notice", player.address,
                                   t.subject, t.body))
         t = r.mail_text("notice_mj", tag=self._tag(game_id), deadline=None, text=r.message(
@@ -870,7 +877,8 @@ class Engine:
             if theirs:
                 t = r.mail_text("private", tag=self._tag(game_id), player=p.name, title=order.text, events=theirs,
                                 status=None, deadline=None, next_title=None, final=None, setup=False,
-                                rectificatif=False, defaulted=False)
+                                rectificatif=False, defaulted=False,
+                                salutation=self.salutation(game_id, new_state, p.name))
                 letters.append(Letter(f"rec{seq}-private-{p.name}", game_id, g.turn, "private", p.address,
                                       t.subject, t.body, record_seq=seq))
         if author != MJ:
@@ -908,6 +916,7 @@ class Engine:
             errors=errors, deadline=self.local(game_id, g.deadline), phase=g.phase,
             missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
             subject_in=mail.subject, early=self.local(game_id, g.early_at),
+            salutation=self.salutation(game_id, state, actor) if actor not in (None, MJ) else None,
         )
         turn = g.turn
 
@@ -1030,7 +1039,8 @@ class Engine:
             prompts = [pr for pr in ruleset.prompts(state) if pr.player == p.name and pr.required]
             if prompts and p.name not in current:
                 t = r.mail_text("reminder", tag=self._tag(g.id), player=p.name, deadline=self.local(g.id, g.deadline),
-                                title=ruleset.step_title(state).get(s.language), hours=max(due))
+                                title=ruleset.step_title(state).get(s.language), hours=max(due),
+                                salutation=self.salutation(g.id, state, p.name))
                 letters.append(Letter(f"remind-{g.turn}-{max(due)}-{p.name}", g.id, g.turn, "reminder", p.address,
                                       t.subject, t.body))
         with self.store.atomic():
@@ -1093,7 +1103,7 @@ class Engine:
             for p in self.store.players(game_id):
                 t = r.mail_text("deadline_changed", tag=self._tag(game_id), player=p.name,
                                 old=self.local(game_id, g.deadline), new=self.local(game_id, iso(until)),
-                                earlier=until < old)
+                                earlier=until < old, salutation=self.salutation(game_id, self.state(g), p.name))
                 letters.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", game_id, g.turn, "notice",
                                       p.address, t.subject, t.body))
             self._queue(letters, now)
@@ -1192,7 +1202,8 @@ class Engine:
                                                     tag=self._tag(g.id)).body
             t = r.mail_text("private", tag=self._tag(g.id), player=p.name, title=title, events=mine, status=status,
                             deadline=deadline, next_title=next_title, final=outcome, setup=setup,
-                            rectificatif=rectificatif, defaulted=p.name in defaulted)
+                            rectificatif=rectificatif, defaulted=p.name in defaulted,
+                            salutation=self.salutation(g.id, state, p.name))
             letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                                   record_seq=seq))
         forum = self.forum_text(g.id, seq, state, events, title, outcome)
