@@ -25,7 +25,7 @@ class Options:
 
     deck: str = ""
     target: int = 50_000
-    max_rounds: int = 0
+    max_rounds: int = 20
     min_players: int = 3
     max_players: int = 6
     cote_dice: str = "1d6+2"

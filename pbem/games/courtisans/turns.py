@@ -13,7 +13,7 @@ from pbem.core import Event, Order, replace
 from pbem.dice import Dice
 from pbem.games.courtisans.actions import ACTIONS, DRAW, carry_out
 from pbem.games.courtisans.court import imprison, move_court, new_sovereigns, present_newcomers, release
-from pbem.games.courtisans.news import cards_data, private, public, who
+from pbem.games.courtisans.news import cards_data, mj, private, public, who
 from pbem.games.courtisans.state import (
     BASTILLE,
     CourtState,
@@ -90,7 +90,15 @@ def play_turn(state: CourtState, player: str, orders: Sequence[Order], dice: Dic
     state = check_victory(state, ev)
     if not state.over:
         state = advance(state, dice, ev)
+    ev.append(register(state))
     return state, ev
+
+
+def register(state: CourtState) -> Event:
+    """For the MJ's digest: every hand, every parti, the deck in order and the discard pile."""
+    return mj("register", hands=[{**who(state, p), "parti": state.courtiers[p].parti,
+                                  "cards": cards_data(state, state.courtiers[p].hand)} for p in state.seats],
+              deck=list(state.deck), discard=list(state.discard))
 
 
 def _interrupted(state: CourtState) -> bool:
@@ -157,8 +165,8 @@ def income_due(state: CourtState, player: str, closing: bool) -> tuple[int, list
 
     Titles, charges and pensions held at the end of the turn, the spouse's pooled with them and halved;
     nothing in the Bastille, and the spouse in the Bastille is left out.  « Le Roi ne paie pas deux fois » :
-    a card already paid this round to someone outside the household pays nothing (ruling: nor, on the
-    Chambellan's closing turn, to himself, unless option ``chamberlain_paid_twice``).
+    a card already paid this round to someone outside the household pays nothing (listed as skipped);
+    ruling: nor, on the Chambellan's closing turn, to himself, unless option ``chamberlain_paid_twice``.
     """
     c = state.courtiers[player]
     if not c.alive or c.status == BASTILLE:
@@ -174,10 +182,10 @@ def income_due(state: CourtState, player: str, closing: bool) -> tuple[int, list
             continue
         before = state.paid.get(n, ())
         again = closing and state.options.chamberlain_paid_twice
-        if all(p in household for p in before) and (player not in before or again):
-            paid.append(n)
-        else:
+        if not all(p in household for p in before):
             skipped.append(n)
+        elif player not in before or again:
+            paid.append(n)
     total = sum(state.cards[n].income for n in paid)
     return (total // 2 if pooled else total), paid, skipped, (spouse.player if pooled and spouse else None)
 
@@ -192,7 +200,7 @@ def collect_income(state: CourtState, player: str, ev: list[Event], closing: boo
     data = {"who": who(state, player), "amount": amount, "livres": c.livres + amount,
             "cards": [{**d, "income": state.cards[int(str(d["number"]))].income} for d in cards_data(state, paid)],
             "skipped": cards_data(state, skipped), "spouse": who(state, spouse) if spouse else None,
-            "jailed": c.status == BASTILLE}
+            "jailed": c.status == BASTILLE, "closing": closing and not state.options.chamberlain_paid_twice}
     if state.options.public_fortunes:
         ev.append(public("income", **data))
     else:
