@@ -23,19 +23,21 @@ AUDIENCES = (MARRY, CHARGE, PRINCESS, RELEASE, RECALL, GOSSIP, PRAISE)
 """The actions that need a die with the King or the Queen (the text's « 6 dernières actions »)."""
 
 
-def refusal(state: CourtState, player: str, order: Order) -> Msg | None:
-    """Why this action cannot be carried out now, or None."""
+def refusal(state: CourtState, player: str, order: Order, lenient: bool = False) -> Msg | None:
+    """Why this action cannot be carried out now, or None (``lenient``: see `checks.play_refusal`)."""
     verb, args = order.verb, order.args
     c = state.courtiers[player]
     if not c.alive:
         return Msg("votre personnage est mort", "your character is dead")
     if verb in AUDIENCES and not c.at_court:
         return Msg("exilé ou embastillé, on ne demande pas d'audience", "an exile or a prisoner asks no audience")
+    if lenient and verb in AUDIENCES:
+        return None
     if verb == MAISON:
         return checks.maison_refusal(state, player, int(args[0]))
     if verb == PLAY:
         number, target, sovereign = int(args[0]), str(args[1]), str(args[2])
-        return checks.play_refusal(state, player, state.cards[number], target, sovereign)
+        return checks.play_refusal(state, player, state.cards[number], target, sovereign, lenient)
     if verb == GIVE:
         return checks.gift_refusal(state, player, [int(n) for n in args[1:]], str(args[0]))
     if verb == MARRY:

@@ -74,14 +74,22 @@ def meets(state: CourtState, subject: str, condition: str, player: str) -> bool:
     return checks[condition]
 
 
-def _condition_refusal(state: CourtState, subject: str, condition: str, whose: str) -> Msg:
+def _condition_refusal(state: CourtState, subject: str, condition: str, role: str) -> Msg:
+    """``role``: ``cible`` (the card's target), ``joueur`` (who plays it) or ``titulaire`` (who asks for a charge)."""
     from pbem.games.courtisans.cards import condition_name
 
     label = condition_name(condition)
     if condition == "autre":
         return Msg("cette carte se joue sur un autre que vous", "this card is played on someone else")
-    return Msg(f"{whose} : il faut {label.fr} ({name(state, subject)} ne l'est pas)",
-               f"{whose}: needs {label.en} ({name(state, subject)} is not)")
+    who = name(state, subject)
+    if role == "joueur":
+        return Msg(f"cette carte ne peut être jouée que par un personnage {label.fr} ({who} ne l'est pas)",
+                   f"this card can only be played by a character {label.en} ({who} is not)")
+    if role == "titulaire":
+        return Msg(f"cette charge demande un titulaire {label.fr} ({who} ne l'est pas)",
+                   f"this charge needs a holder {label.en} ({who} is not)")
+    return Msg(f"cette carte demande une cible {label.fr} ({who} ne l'est pas)",
+               f"this card needs a target {label.en} ({who} is not)")
 
 
 def state_refusal(state: CourtState, card: Card) -> Msg | None:
@@ -101,8 +109,14 @@ def state_refusal(state: CourtState, card: Card) -> Msg | None:
     return None
 
 
-def play_refusal(state: CourtState, player: str, card: Card, target: str, sovereign: str) -> Msg | None:
-    """Why ``player`` may not play ``card`` on ``target`` (asking ``sovereign`` if it is a REQUETE) now."""
+def play_refusal(state: CourtState, player: str, card: Card, target: str, sovereign: str,
+                 lenient: bool = False) -> Msg | None:
+    """Why ``player`` may not play ``card`` on ``target`` (asking ``sovereign`` if it is a REQUETE) now.
+
+    ``lenient``: only what no earlier action of the turn can change (the hand, the player's own state, the
+    kind of target): the order parser accepts a second action that the first may make possible (a Favorite,
+    then the Présent du Roi), and the resolution checks it again in full.
+    """
     c = state.courtiers[player]
     if card.number not in c.hand:
         return Msg(f"vous n'avez pas la carte {card.label()} en main", f"you do not hold card {card.label()}")
@@ -112,6 +126,8 @@ def play_refusal(state: CourtState, player: str, card: Card, target: str, sovere
         return Msg("à la Bastille, on ne peut jouer que Justice", "in the Bastille, only Justice may be played")
     if c.status == EXILE and card.request:
         return Msg("un exilé ne peut pas jouer de carte REQUETE", "an exile cannot play a REQUEST card")
+    if lenient:
+        return _target_kind_refusal(state, card, target)
     if card.place and state.place != card.place:
         where = {"versailles": "à Versailles", "chasse": "à la Chasse", "guerre": "à la Guerre"}
         here = where[state.place]
@@ -131,6 +147,23 @@ def play_refusal(state: CourtState, player: str, card: Card, target: str, sovere
         why = can_ask(state, player, sovereign)
         if why:
             return _status_msg(state, player, why)
+    return None
+
+
+def _target_kind_refusal(state: CourtState, card: Card, target: str) -> Msg | None:
+    """Who the card may be played on at all: nobody, a courtisan, the King, the Queen."""
+    if card.target == "aucune":
+        return None if not target else Msg("cette carte ne se joue sur personne : « JOUER <carte> »",
+                                           "this card is played on nobody: 'PLAY <card>'")
+    if not target:
+        return Msg("sur qui ? « JOUER <carte> SUR <personnage> »", "on whom? 'PLAY <card> ON <character>'")
+    if target == KING and card.target not in ("roi", "personnage"):
+        return Msg("cette carte ne se joue pas sur le Roi", "this card is not played on the King")
+    if target == QUEEN and card.target not in ("reine", "personnage"):
+        return Msg("cette carte ne se joue pas sur la Reine", "this card is not played on the Queen")
+    if target not in (KING, QUEEN) and card.target in ("roi", "reine"):
+        return Msg("cette carte se joue sur le Roi" if card.target == "roi" else "cette carte se joue sur la Reine",
+                   f"this card is played on the {'King' if card.target == 'roi' else 'Queen'}")
     return None
 
 
@@ -205,7 +238,7 @@ def charge_refusal(state: CourtState, player: str, number: int) -> Msg | None:
         return Msg(f"personne d'autre que vous ne détient {card.label()}", f"nobody else holds {card.label()}")
     for condition in card.conditions:
         if not meets(state, player, condition, player):
-            return _condition_refusal(state, player, condition, "vous")
+            return _condition_refusal(state, player, condition, "titulaire")
     return None
 
 

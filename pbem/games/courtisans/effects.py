@@ -155,7 +155,10 @@ def apply_effect(state: CourtState, effect: Effect, player: str, target: str, di
         elif kind == "cote":
             state = shift_cote(state, subject, ev, roi=effect.roi, reine=effect.reine)
         elif kind == "livres":
-            amount = effect.amount + effect.per_d10 * (die or dice.d(10, "amount of livres: D10"))
+            amount = effect.amount
+            if effect.per_d10:
+                die = die or dice.d(10, "amount of livres: D10")
+                amount += effect.per_d10 * die
             state = add_livres(state, subject, amount, ev, "card")
         elif kind == "perd_favorite":
             state = discard_status_cards(state, subject, ev, "carte", ("favorite",))

@@ -43,6 +43,8 @@ from pbem.games.courtisans.turns import COURT, DISCARD, JAIL, JUDGE
 from pbem.names import fold, match_keyword, take_name, words
 
 PARTY, FINE, WARN = "PARTI", "AMENDE", "AVERTISSEMENT"
+CHANGING = (PLAY, MARRY, CHARGE, PRINCESS, RELEASE, RECALL, GOSSIP, PRAISE)
+"""First actions after which a second one that is not possible yet may become so."""
 MJ_VERBS = (FINE, WARN)
 IMMEDIATE = (PARTY, FINE, WARN)
 
@@ -221,9 +223,13 @@ def virtual_hand(state: CourtState, player: str, accepted: Sequence[Order]) -> l
     return hand
 
 
-def _with_hand(state: CourtState, player: str, hand: list[int]) -> CourtState:
+def _as_planned(state: CourtState, player: str, accepted: Sequence[Order]) -> CourtState:
+    """The state as the earlier lines of the mail leave what the parser can know: the hand, the Court's place."""
     c = state.courtiers[player]
-    return replace(state, courtiers={**state.courtiers, player: replace(c, hand=tuple(hand))})
+    state = replace(state, courtiers={**state.courtiers,
+                                      player: replace(c, hand=tuple(virtual_hand(state, player, accepted)))})
+    chosen = [str(o.args[0]) for o in accepted if o.verb == COURT and o.args[1] == "chambellan"]
+    return replace(state, court=chosen[-1]) if chosen and not state.wars else state
 
 
 # ---------------------------------------------------------------- the parser
@@ -263,11 +269,21 @@ def parse(state: CourtState, player: str, line: str, accepted: Sequence[Order]) 
             raise not_allowed(Msg("deux actions par tour, pas plus (les lignes suivantes : VERSAILLES, "
                                   "POUVOIR, DEFAUSSER)", "two actions a turn, no more"))
         order = _action(state, player, verb, rest, line, accepted)
-        hand = virtual_hand(state, player, accepted)
-        why = refusal(_with_hand(state, player, hand), player, order)
-        if why is not None:
-            raise not_allowed(why)
-        return order
+        now = _as_planned(state, player, accepted)
+        why = refusal(now, player, order)
+        if why is None:
+            return order
+        # the Chambellan's choice of the Court's place comes before the actions, whatever the line order
+        undecided = slot.kind == "first" and not state.wars and state.courtiers[player].at_court and not any(
+            o.verb == COURT and o.args[1] == "chambellan" for o in accepted)
+        if undecided and order.verb == PLAY and any(refusal(replace(now, court=p), player, order) is None
+                                                    for p in ("versailles", "chasse")):
+            return order
+        # a second action may depend on a first that changes the Court (Mort de la Reine, then PRINCESSE; a
+        # Favorite, then the Présent du Roi): it is checked again, in full, when it is carried out
+        if any(o.verb in CHANGING for o in accepted) and refusal(now, player, order, lenient=True) is None:
+            return order
+        raise not_allowed(why)
     if verb == COURT:
         return _court(state, player, rest, line, accepted)
     if verb == "POUVOIR":

@@ -27,10 +27,9 @@ from pbem.core import (
 from pbem.dice import Dice
 from pbem.games.courtisans import orders as parsing
 from pbem.games.courtisans.actions import DRAW
-from pbem.games.courtisans.effects import add_livres
 from pbem.games.courtisans.etiquette import address, salutation
 from pbem.games.courtisans.help import help_lines
-from pbem.games.courtisans.news import private, public, who
+from pbem.games.courtisans.news import private, who
 from pbem.games.courtisans.setup import new_game
 from pbem.games.courtisans.state import CourtState, Options, with_courtier
 from pbem.games.courtisans.turns import play_turn
@@ -95,14 +94,15 @@ class CourtisansRuleset:
             return state, ev
         target = str(order.args[0])
         c = state.courtiers[target]
+        # the MJ's word goes to the player concerned (the MJ reads it in his answer); the Grand Registre shows
+        # the fortune to everyone from the next turn on
         if order.verb == parsing.FINE:
             amount = int(order.args[1])
-            state = with_courtier(state, replace(c, fines=c.fines + 1))
-            ev.append(public("fined", who=who(state, target), amount=amount))
-            state = add_livres(state, target, -amount, ev, "amende", floor=False)
+            state = with_courtier(state, replace(c, fines=c.fines + 1, livres=c.livres - amount))
+            ev.append(private([target], "fined", who=who(state, target), amount=amount, livres=c.livres - amount))
             return state, ev
         state = with_courtier(state, replace(c, warnings=c.warnings + 1))
-        ev.append(public("warned", who=who(state, target), count=c.warnings + 1))
+        ev.append(private([target], "warned", who=who(state, target), count=c.warnings + 1))
         return state, ev
 
     def outcome(self, state: CourtState) -> Outcome | None:
