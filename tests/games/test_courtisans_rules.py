@@ -631,3 +631,37 @@ def test_help_lists_lines_that_are_accepted_as_written():
     for line in ("PIOCHER", "PASSER", "POUVOIR CHASSE", "POUVOIR VERSAILLES"):
         orders(state, B, line)
     assert R.help(state, A) == []  # not A's turn
+
+
+def test_the_examples_of_the_rules_page_are_accepted_as_written():
+    """docs/rules/courtisans.md, « Exemples »: every line is accepted as written in the situation the page gives."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "courtisans.md").read_text("utf-8")
+    state = own(own(deal(turn_of(game(), B), B, 41, 8, 60, 72, 97), B, 17, 16), A, 20)
+    state = person(state, A, cote_roi=0)
+    state = person(person(state, C, status="exil", cote_roi=None, cote_reine=None), D, status="bastille",
+                   cote_roi=None, cote_reine=None)
+    state = to_maison(state, 14)
+    examples = ["PIOCHER", "MAISON 14", "MAISON Duc", "JOUER 41 SUR moi ROI", "JOUER Pension de 1000 livres SUR moi REINE",
+                "JOUER Comte SUR Mme de la Vilenie", "JOUER Poison SUR le Roi", "JOUER 72 SUR Vilenie",
+                "JOUER Calomnie SUR Vilenie", "DONNER 60 97 A Vilenie", "MARIAGE Vilenie",
+                "CHARGE Gouverneur de Bretagne DE Vilenie", "BASTILLE Aubigny", "EXIL Malveyance REINE",
+                "RAGOTS Vilenie ROI", "LOUANGES Vilenie REINE", "PASSER", "POUVOIR CHASSE", "EMBASTILLER Vilenie",
+                "JUGER Aubigny", "DEFAUSSER 97", "PLAY 41 ON me KING", "GIVE Poison TO Vilenie"]
+    for line in examples:
+        assert f"`{line}`" in doc, line
+        orders(state, B, line)
+    for line in ("VERSAILLES", "CHASSE"):
+        assert f"`{line}`" in doc
+        orders(game(), A, line)
+    widowed = turn_of(game(), B)
+    widowed = widowed.__class__(**{**widowed.__dict__, "crown": widowed.crown.__class__(queen=False)})
+    assert "`PRINCESSE anglaise`" in doc
+    orders(widowed, B, "PRINCESSE anglaise")
+    dead = person(game(), C, status="mort", cote_roi=None, cote_reine=None)
+    assert "`PARTI espagnol`" in doc
+    orders(dead, C, "PARTI espagnol")
+    for line in ("AMENDE Fourberye 1000", "AVERTISSEMENT Fourberye"):
+        assert f"`{line}`" in doc
+        R.parse_order(state, MJ, line, [])

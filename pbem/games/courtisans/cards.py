@@ -394,7 +394,7 @@ CONDITION_NAMES = {
     "exile": Msg("exilé", "in exile"), "bastille": Msg("à la Bastille", "in the Bastille"),
     "absent": Msg("exilé ou à la Bastille", "in exile or in the Bastille"),
     "a_la_cour": Msg("à la Cour", "at Court"), "marie": Msg("marié", "married"),
-    "celibataire": Msg("non marié", "unmarried"), "autre": Msg("un autre que soi", "someone else"),
+    "celibataire": Msg("célibataire", "unmarried"), "autre": Msg("un autre que soi", "someone else"),
 }
 STATE_NAMES = {"roi": Msg("s'il y a un Roi", "if there is a King"), "reine": Msg("s'il y a une Reine",
                                                                                   "if there is a Queen"),
@@ -413,13 +413,21 @@ def condition_name(c: str) -> Msg:
 
 
 def _joined(conditions: tuple[str, ...], lang: str) -> str:
-    """« homme titré », « homme avec cote Roi minimum 5 », « femme ayant tenté un empoisonnement »."""
+    """« homme titré », « homme avec cote Roi minimum 5 », « femme ayant tenté un empoisonnement », « femme, à la Cour »:
+    the rule text's double conditions read as one phrase, the others are listed."""
     out = ""
     for c in conditions:
         word = condition_name(c).get(lang)
-        if out and _COTE.match(c):
-            word = ("avec " if lang == "fr" else "with ") + word
-        out = f"{out} {word}" if out else word
+        if not out:
+            out = word
+        elif _COTE.match(c):
+            out += (" avec " if lang == "fr" else " with ") + word
+        elif c in ("titre", "empoisonneuse") and out in ("homme", "femme", "man", "woman"):
+            out += " " + word if lang == "fr" or c == "empoisonneuse" else ""
+            if lang == "en" and c == "titre":
+                out = f"titled {out}"
+        else:
+            out += ", " + word
     return out
 
 
@@ -462,6 +470,88 @@ def listing(card: Card) -> Msg:
     return Msg(fr, en)
 
 
+_COUNTRY = {"anglais": Msg("l'Angleterre", "England"), "hollandais": Msg("la Hollande", "Holland"),
+            "espagnol": Msg("l'Espagne", "Spain")}
+_SUBJECT = {"joueur": Msg("vous : ", "you: "), "parti": Msg("son parti : ", "the target's party: "),
+            "armee": Msg("l'armée : ", "the army: "), "cour": Msg("toute la Cour : ", "the whole Court: ")}
+
+
+def _effect_text(e: Effect, lang: str) -> str:
+    fr = lang == "fr"
+    kind = e.kind
+    if kind == "cote":
+        parts = []
+        for who, delta in (("Roi" if fr else "King", e.roi), ("Reine" if fr else "Queen", e.reine)):
+            if delta:
+                parts.append(f"{'cote ' if fr else ''}{who}{'' if fr else ' cote'} {delta:+d}")
+        text = ", ".join(parts)
+    elif kind == "livres":
+        if e.per_d10:
+            text = f"D10 × {abs(e.per_d10)} livres {'en plus' if fr else 'more'}" if e.per_d10 > 0 else \
+                f"D10 × {abs(e.per_d10)} livres {'en moins' if fr else 'less'}"
+        else:
+            text = f"{e.amount:+,} livres".replace(",", "\u202f" if fr else ",")
+    elif kind == "cour":
+        text = ("la Cour va " + ("à la Chasse" if e.place == "chasse" else "à Versailles")) if fr else \
+            ("the Court goes " + ("to the Hunt" if e.place == "chasse" else "to Versailles"))
+    elif kind == "guerre":
+        text = f"guerre contre {_COUNTRY[e.nation].fr}" if fr else f"war with {_COUNTRY[e.nation].en}"
+    elif kind == "fin_guerre":
+        won = e.outcome == "victoire"
+        text = ("fin d'une guerre, " + ("gagnée" if won else "perdue")) if fr else \
+            ("end of a war, " + ("won" if won else "lost"))
+    else:
+        words = {"mort": ("mort", "death"), "exil": ("exil", "exile"), "bastille": ("Bastille", "Bastille"),
+                 "liberation": ("sort de la Bastille", "leaves the Bastille"),
+                 "rappel": ("revient d'exil", "back from exile"),
+                 "perd_favorite": ("n'est plus Favorite", "no longer the Favourite"),
+                 "perd_amant": ("n'est plus l'Amant de la Reine", "no longer the Queen's Lover"),
+                 "mariage_secret": ("le Roi l'épouse en secret", "the King marries her in secret"),
+                 "rien": ("rien", "nothing")}
+        text = words[kind][0 if fr else 1]
+    if e.on.startswith("parti:"):
+        nation = e.on.split(":", 1)[1]
+        english = {"anglais": "English", "hollandais": "Dutch", "espagnol": "Spanish"}[nation]
+        prefix = f"le parti {nation} : " if fr else f"the {english} party: "
+    else:
+        prefix = _SUBJECT[e.on].get(lang) if e.on in _SUBJECT else ""
+    return prefix + text
+
+
+def effect_text(card: Card) -> Msg:
+    """What a card does, from its vocabulary: « D10 : 1-3 mort ; 4-6 cote Roi -1, Reine -1 ; … »."""
+    out = {}
+    for lang in ("fr", "en"):
+        fr = lang == "fr"
+        parts = []
+        if card.possession:
+            kinds = {"titre": ("titre", "title"), "charge": ("charge", "charge"), "pension": ("pension", "pension"),
+                     "marechalat": ("maréchalat", "marshal's baton"), "favorite": ("devient la Favorite du Roi",
+                                                                                   "becomes the King's Favourite"),
+                     "amant": ("devient l'Amant de la Reine", "becomes the Queen's Lover")}
+            income = f"{card.income:,}".replace(",", "\u202f" if fr else ",")
+            parts.append(f"{kinds[card.kind][0 if fr else 1]}, {income} livres " + ("par tour" if fr else "a turn"))
+        if card.power:
+            powers = {"maitre_chasse": ("pouvoir : déplacer la Cour", "power: move the Court"),
+                      "chancelier": ("pouvoir : embastiller (cote Roi 0 ou moins) ou juger",
+                                     "power: jail (King cote 0 or less) or judge"),
+                      "guerre": ("gagne ou perd de la cote avec l'armée", "gains or loses cote with the army")}
+            parts.append(powers[card.power][0 if fr else 1])
+        parts += [_effect_text(e, lang) for e in card.effects]
+        if card.results:
+            table = (" ; " if fr else "; ").join(
+                f"{r.low if r.low == r.high else f'{r.low}-{r.high}'} "
+                + (", ".join(_effect_text(e, lang) for e in r.effects) or ("rien" if fr else "nothing"))
+                for r in card.results)
+            parts.append(f"D10 : {table}" if fr else f"D10: {table}")
+        if card.refused_to == "main":
+            parts.append("refusée, elle revient dans la main" if fr else "refused, it comes back to the hand")
+        if card.marks:
+            parts.append("marque le joueur comme empoisonneur" if fr else "marks the player as a poisoner")
+        out[lang] = " ; ".join(parts) if fr else "; ".join(parts)
+    return Msg(out["fr"], out["en"])
+
+
 def _money(n: int) -> str:
     return f"{n:,}".replace(",", "\u202f")
 
@@ -475,7 +565,7 @@ def main(argv: Sequence[str]) -> int:
         print(e.msg.fr)
         return 1
     for card in cards:
-        print(listing(card).fr)
+        print(f"{listing(card).fr}\n    {effect_text(card).fr}")
     print(f"{len(cards)} cartes, jeu valide.")
     return 0
 

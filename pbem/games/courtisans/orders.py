@@ -362,6 +362,8 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
     if verb == GIVE:
         first, tail = take_card(state, rest, hand, in_hand)
         numbers = [first]
+        if tail and fold(tail[0]) in ("et", "and", "+"):
+            tail = tail[1:]
         if tail and fold(tail[0]) not in TO_WORDS:
             second, tail = take_card(state, tail, [n for n in hand if n != first], in_hand)
             numbers.append(second)

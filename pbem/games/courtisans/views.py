@@ -9,7 +9,7 @@ option ``public_partis``.  Private: one's own hand and parti.  The MJ sees hands
 from __future__ import annotations
 
 from pbem.core import JSON, MJ, PUBLIC
-from pbem.games.courtisans.cards import listing, restrictions
+from pbem.games.courtisans.cards import effect_text, listing, restrictions
 from pbem.games.courtisans.etiquette import salutation
 from pbem.games.courtisans.news import card_data, who
 from pbem.games.courtisans.state import CourtState, favorite, lover, power_holder
@@ -18,9 +18,10 @@ from pbem.games.courtisans.turns import income_due, ranking
 
 def card_view(state: CourtState, number: int) -> dict[str, JSON]:
     card = state.cards[number]
-    line, marks = listing(card), restrictions(card)
+    line, marks, does = listing(card), restrictions(card), effect_text(card)
     return {**card_data(card), "income": card.income, "listing": line.fr, "listing_en": line.en,
-            "restrictions": marks.fr, "restrictions_en": marks.en, "text": card.text}
+            "restrictions": marks.fr, "restrictions_en": marks.en, "effect": does.fr, "effect_en": does.en,
+            "text": card.text}
 
 
 def courtier_view(state: CourtState, player: str, viewer: str) -> dict[str, JSON]:
