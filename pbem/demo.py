@@ -124,9 +124,12 @@ def demo_1626(root: Path) -> list[str]:
 
 
 def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
-                  orders_for: Callable[[Any, str, int], list[str]], max_steps: int, late: float = 0.1) -> Demo:
+                  orders_for: Callable[[Any, str, int], list[str]], max_steps: int, late: float = 0.1,
+                  early: bool = False) -> Demo:
     """A whole game by mail: registration mails, bot order mails each step (some players late), deadlines.
 
+    ``early``: the game resolves a step as soon as its orders are in (``early_delay_minutes = 0``); a
+    step already resolved by the tick that read the orders does not wait for the next deadline.
     Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
     """
     d = Demo(root, game_id, game)
@@ -148,14 +151,16 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
                 lines = orders_for(state, name, rng.randrange(1 << 30))
                 d.mail(address[name], "\n".join(lines) + "\n\n-- \nEnvoyé de mon iPhone", f"ordres tour {g.turn}")
         d.tick()
-        d.until_deadline()
+        if not early or d.engine.game(game_id).turn == g.turn:
+            d.until_deadline()
         steps += 1
     return d
 
 
 def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
-              orders_for: Callable[[Any, str, int], list[str]], title: str, max_steps: int) -> list[str]:
-    d = play_bot_game(root, game_id, game, names, orders_for, max_steps)
+              orders_for: Callable[[Any, str, int], list[str]], title: str, max_steps: int,
+              early: bool = False) -> list[str]:
+    d = play_bot_game(root, game_id, game, names, orders_for, max_steps, early=early)
     out = d.report(title)
     d.close()
     return out
@@ -182,7 +187,22 @@ def demo_intrigue(root: Path) -> list[str]:
                      "Intrigue: 5 players by mail (simultaneous mode)", 60)
 
 
-DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue}
+COURTISANS = ["Madame de la Vilenie", "Monsieur de Malveyance", "Madame de Sévigné", "Monsieur de Lauzun"]
+COURTISANS_GAME: dict[str, Any] = {"ruleset": "courtisans", "tag": "COURTISANS", "registration": "1d",
+                                   "deadlines": {"tour": "2d"}, "early_delay_minutes": 0}
+"""Courtisans by mail: one step per player turn, due 2 days after the previous turn was published
+(the rule text), resolved as soon as that player's orders are in."""
+
+
+def demo_courtisans(root: Path) -> list[str]:
+    from pbem.games.courtisans.bots import random_orders
+
+    return _bot_game(root, "courtisans", COURTISANS_GAME, COURTISANS, random_orders,
+                     "Courtisans: 4 players by mail (sequential turns)", 150, early=True)
+
+
+DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
+                                                 "courtisans": demo_courtisans}
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:
