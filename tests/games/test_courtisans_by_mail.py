@@ -86,14 +86,15 @@ def test_the_mj_fines_by_mail_and_the_player_is_told(tmp_path):
         d.close()
 
 
-def test_same_mails_and_seed_give_byte_identical_outgoing_mail(tmp_path):
+def test_a_whole_game_replayed_by_mail_gives_byte_identical_mail_and_forum(tmp_path):
     runs = []
     for run in ("a", "b"):
-        d = play_bot_game(tmp_path / run, "courtisans", COURTISANS_GAME, COURTISANS, random_orders, 40, early=True)
+        d = play_bot_game(tmp_path / run, "courtisans", COURTISANS_GAME, COURTISANS, random_orders, 150, early=True)
         try:
+            assert d.engine.game("courtisans").phase == "finished"
             box = mailbox.Maildir(str(d.root / "mail" / "outbox"), create=False)
             runs.append(sorted(box.get_bytes(k) for k in box.keys()))
             runs[-1].append(b"".join(p.read_bytes() for p in sorted((d.root / "forum").rglob("*.bbcode"))))
         finally:
             d.close()
-    assert len(runs[0]) > 150 and runs[0] == runs[1]
+    assert len(runs[0]) > 300 and runs[0] == runs[1]

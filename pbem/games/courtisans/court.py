@@ -277,13 +277,12 @@ def king_dies(state: CourtState, ev: list[Event]) -> CourtState:
     fav = favorite(state)
     if fav:
         state = discard_status_cards(state, fav, ev, "mort_roi", ("favorite",))
-    state = white_peace(state, ev)
+    state = _forget(white_peace(state, ev), "cote_roi")
     if not crown.queen or crown.secret_wife:
         state = replace(state, crown=replace(state.crown, king=False, secret_wife=None))
         ev.append(public("king_died", regency=False, secret=bool(crown.secret_wife)))
         return interregnum(state, ev)
     state = replace(state, crown=replace(state.crown, king=False, regency_until=state.round + 2))
-    state = _forget(state, "cote_roi")
     ev.append(public("king_died", regency=True, until=state.round + 2))
     return state
 
