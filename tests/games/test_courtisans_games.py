@@ -207,7 +207,7 @@ def test_rounds_bots_need_to_reach_50000_livres():
           f"quartiles {statistics.quantiles(rounds, n=4)}, min {min(rounds)}, max {max(rounds)}")
     assert by_target == 40
     assert 6 <= median <= 14
-    assert sum(r <= 20 for r in rounds) >= 36  # the default round limit (20) rarely decides
+    assert sum(r <= 20 for r in rounds) >= 34  # the default round limit (20) rarely decides
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

@@ -26,6 +26,18 @@ def harmful(card: Card) -> bool:
                                     or (e.kind == "livres" and e.amount + e.per_d10 < 0)) for e in effects)
 
 
+def chance(state: CourtState, player: str, queen: bool) -> float:
+    """The chance that a request of ``player`` is granted (to the Queen: both dice)."""
+    c = state.courtiers[player]
+    king = c.cote_reine if state.crown.regent else c.cote_roi
+    if king is None:
+        return 0.0
+    p = max(0, min(10, king)) / 10
+    if queen and not state.crown.regent and c.cote_reine is not None:
+        p *= max(0, min(10, c.cote_reine)) / 10
+    return p
+
+
 def _target_word(state: CourtState, player: str, target: str, rng: random.Random) -> str:
     if target == player:
         return rng.choice(["moi", "moi", player, "me"])
@@ -64,10 +76,12 @@ def candidates(state: CourtState, player: str, rng: random.Random) -> list[tuple
         target = rng.choice([p for p in people if p != player] or people) if bad else \
             (player if rng.random() < 0.85 or not others else rng.choice(others))
         sovereign = ""
-        if card.request:
-            sovereign = " " + (rng.choice(["REINE", "à la Reine", "QUEEN"]) if rng.random() < 0.25 else
-                               rng.choice(["ROI", "au Roi", "KING", ""]))
         weight = 5.0 if card.possession else (1.2 if bad else 2.0)
+        if card.request:
+            queen = rng.random() < 0.25 and c.cote_reine is not None
+            sovereign = " " + (rng.choice(["REINE", "à la Reine", "QUEEN"]) if queen else
+                               rng.choice(["ROI", "au Roi", "KING", ""]))
+            weight *= max(0.05, chance(state, player, queen))  # a courtier weighs his chances
         if target in (KING, QUEEN):
             weight = 0.4
         verb = rng.choice(["JOUER", "jouer", "PLAY"])
