@@ -473,3 +473,22 @@ def test_s21_round_limit_the_richest_wins():
     for p in (A, B, C, D, A):
         state, events = play(state, p, "PASSER", "PASSER")
     assert state.over and state.winners == (C,) and first(events, "game_over").data["reason"] == "rounds"
+
+
+def test_option_public_fortunes_off_keeps_incomes_and_fortunes_private():
+    from pbem.core import PUBLIC
+
+    state = own(turn_of(game(public_fortunes=False), B), B, 19)
+    state, events = play(state, B, "PASSER", "PASSER")
+    income = first(events, "income")
+    assert income.audience.players == (B,) and c(state, B).livres == 6000
+    assert all(x["livres"] is None for x in R.view(state, PUBLIC)["courtiers"])
+    assert [x["livres"] for x in R.view(state, B)["courtiers"] if x["player"] == B] == [6000]
+
+
+def test_option_public_partis_shows_every_parti():
+    from pbem.core import PUBLIC
+
+    assert [x["parti"] for x in R.view(game(public_partis=True), PUBLIC)["courtiers"]] == \
+        ["espagnol", "anglais", "hollandais", "espagnol"]
+    assert all(x["parti"] is None for x in R.view(game(), PUBLIC)["courtiers"])
