@@ -548,7 +548,7 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
 
 
 @main.command()
-@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi"]))
+@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi", "courtisans"]))
 @click.option("--dir", "out_dir", default="data/demo", show_default=True, help="Where the demo writes everything.")
 def demo(which: str, out_dir: str) -> None:
     """Play scripted games by mail on local Maildirs with simulated time; print where everything went.

@@ -128,7 +128,8 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
                   orders_for: Callable[[Any, str, int], list[str]], max_steps: int, late: float = 0.1) -> Demo:
     """A whole game by mail: registration mails, bot order mails each step (some players late), deadlines.
 
-    Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
+    A step already resolved by the tick that read its orders (``early_delay_minutes = 0``) does not
+    wait for the next deadline.  Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
     """
     d = Demo(root, game_id, game)
     d.engine.new_game(game_id, d.now, seed=SEED)
@@ -198,8 +199,22 @@ def demo_pourleroi(root: Path) -> list[str]:
                      400)
 
 
+COURTISANS = ["Madame de la Vilenie", "Monsieur de Malveyance", "Madame de Sévigné", "Monsieur de Lauzun"]
+COURTISANS_GAME: dict[str, Any] = {"ruleset": "courtisans", "tag": "COURTISANS", "registration": "1d",
+                                   "deadlines": {"tour": "2d"}, "early_delay_minutes": 0}
+"""Courtisans by mail: one step per player turn, due 2 days after the previous turn was published
+(the rule text), resolved as soon as that player's orders are in."""
+
+
+def demo_courtisans(root: Path) -> list[str]:
+    from pbem.games.courtisans.bots import random_orders
+
+    return _bot_game(root, "courtisans", COURTISANS_GAME, COURTISANS, random_orders,
+                     "Courtisans: 4 players by mail (sequential turns)", 150)
+
+
 DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
-                                                 "pourleroi": demo_pourleroi}
+                                                 "pourleroi": demo_pourleroi, "courtisans": demo_courtisans}
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:

@@ -111,6 +111,12 @@ class Context:
         self._prompted[game_id] = (state, players)
         return players
 
+    def salutation(self, game_id: str, state: Any, player: str) -> str | None:
+        """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:
+        Courtisans' étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
+        hook = getattr(self.ruleset(game_id), "salutation", None)
+        return hook(state, player) if hook is not None and state is not None else None
+
     def local(self, when: str | None) -> datetime | None:
         """A stored UTC instant in the configured time zone (what players and the MJ read)."""
         return parse_iso(when).astimezone(self.config.timezone) if when else None

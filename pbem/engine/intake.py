@@ -207,7 +207,8 @@ def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: Playe
     notices = []
     if player is not None and may_reply(ctx, player.address, now):
         t = r.mail_text("rejected", tag=ctx.tag(game_id), player=player.name, reason=reason,
-                        subject_in=mail.subject, received=ctx.local(iso(now)))
+                        subject_in=mail.subject, received=ctx.local(iso(now)),
+                        salutation=ctx.salutation(game_id, ctx.state_cached(ctx.game(game_id)), player.name))
         notices.append(Letter(f"rejected-{mail.message_id}", game_id, ctx.game(game_id).turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=ctx.tag(game_id), deadline=None, text=r.message(
@@ -255,6 +256,7 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
         errors=errors, deadline=ctx.local(g.deadline), phase=g.phase,
         missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
         subject_in=mail.subject, early=ctx.local(g.early_at),
+        salutation=ctx.salutation(game_id, state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn
 

@@ -57,7 +57,8 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
                                                 tag=tag).body
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
-                        rectificatif=rectificatif, defaulted=p.name in defaulted)
+                        rectificatif=rectificatif, defaulted=p.name in defaulted,
+                        salutation=ctx.salutation(g.id, state, p.name))
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     forum = forum_text(ctx, g.id, state, events, title, outcome)
@@ -80,8 +81,8 @@ def author_share(ctx: Context, game_id: str, events: Sequence[Event], author: st
     return "\n\n".join(ctx.renderer(game_id).events_text(mine)) if mine else None
 
 
-def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Sequence[Event],
-                   author: str) -> list[Letter]:
+def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Sequence[Event], author: str,
+                   state: Any) -> list[Letter]:
     """The mails of an immediate order: each other player concerned privately, and the MJ unless he wrote it."""
     r = ctx.renderer(g.id)
     tag = ctx.tag(g.id)
@@ -93,7 +94,7 @@ def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Seque
         if theirs:
             t = r.mail_text("private", tag=tag, player=p.name, title=title, events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
-                            rectificatif=False, defaulted=False)
+                            rectificatif=False, defaulted=False, salutation=ctx.salutation(g.id, state, p.name))
             letters.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address,
                                   t.subject, t.body, record_seq=seq))
     if author != MJ:

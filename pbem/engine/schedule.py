@@ -78,7 +78,8 @@ def _reminders(ctx: Context, g: GameRow, deadline: datetime, now: datetime) -> l
         prompts = [pr for pr in ruleset.prompts(state) if pr.player == p.name and pr.required]
         if prompts and p.name not in current:
             t = r.mail_text("reminder", tag=ctx.tag(g.id), player=p.name, deadline=ctx.local(g.deadline),
-                            title=ruleset.step_title(state).get(s.language), hours=max(hours))
+                            title=ruleset.step_title(state).get(s.language), hours=max(hours),
+                            salutation=ctx.salutation(g.id, state, p.name))
             reminders.append(Letter(f"remind-{g.turn}-{max(hours)}-{p.name}", g.id, g.turn, "reminder", p.address,
                                     t.subject, t.body))
     with ctx.store.atomic():

@@ -163,7 +163,7 @@ def immediate(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
     g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
     ctx.store.save_game(g)
     share = letters.author_share(ctx, game_id, events, author)
-    ctx.outgoing.queue(letters.action_letters(ctx, g, seq, order.text, events, author), now)
+    ctx.outgoing.queue(letters.action_letters(ctx, g, seq, order.text, events, author, new_state), now)
     return g, new_state, share
 
 
@@ -198,7 +198,8 @@ def extend(ctx: Context, game_id: str, until: datetime, now: datetime, *, allow_
         notices = []
         for p in ctx.store.players(game_id):
             t = r.mail_text("deadline_changed", tag=ctx.tag(game_id), player=p.name,
-                            old=ctx.local(g.deadline), new=ctx.local(iso(until)), earlier=until < old)
+                            old=ctx.local(g.deadline), new=ctx.local(iso(until)), earlier=until < old,
+                            salutation=ctx.salutation(game_id, ctx.state(g), p.name))
             notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", game_id, g.turn, "notice",
                                   p.address, t.subject, t.body))
         ctx.outgoing.queue(notices, now)
