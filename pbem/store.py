@@ -25,7 +25,7 @@ SCHEMA_VERSION = 1
 OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts", "next_attempt_at",
                  "last_error", "created_at", "sent_at", "record_seq")
 """What `Store.enqueue` needs of each queued mail."""
-_OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported"})
+_OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported", "deferred"})
 _OUTBOX_INSERT = (f"insert into outbox ({', '.join(OUTBOX_FIELDS)}) values ({', '.join('?' * len(OUTBOX_FIELDS))}) "
                   "on conflict (id) do nothing")
 
@@ -82,13 +82,17 @@ class OrderSet:
 class Store:
     """A handle on the pbem database."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, synchronous: str = "normal"):
+        """``synchronous``: ``normal`` (WAL: a commit survives a killed process, the last ones may be lost in a
+        power cut) or ``full`` (every commit is on disk before it returns: survives a power cut, costs an fsync)."""
+        if synchronous not in ("normal", "full"):
+            raise ValueError(f"synchronous must be 'normal' or 'full', not {synchronous!r}")
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite_utils.Database(str(path))
         if str(path) != ":memory:":
             self.db.enable_wal()
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.execute("PRAGMA busy_timeout=10000")
         # game rows read inside the current transaction (one snapshot), dropped when we write them
         self._games: dict[str, GameRow] | None = None
@@ -209,15 +213,17 @@ class Store:
                 {
                     "id": str, "game": str, "turn": int, "kind": str, "rcpt": str, "subject": str,
                     "raw": bytes, "status": str, "attempts": int, "next_attempt_at": str, "last_error": str,
-                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int,
+                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int, "deferred": str,
                 },
                 pk="id",
-                defaults={"reported": 0},
+                defaults={"reported": 0, "deferred": ""},
             )
             t("outbox").create_index(["status", "next_attempt_at"])
             t("outbox").create_index(["rcpt", "created_at"])
         if "reported" not in self._t("outbox").columns_dict:  # databases created before this column
             self._t("outbox").add_column("reported", int, not_null_default=0)
+        if "deferred" not in self._t("outbox").columns_dict:  # why a queued mail waits: '', 'server' or 'mail'
+            self._t("outbox").add_column("deferred", str, not_null_default="")
         # the reply cap counts a sender's recent answers from the index alone
         self.db.execute("create index if not exists outbox_replies on outbox (rcpt, kind, created_at)")
         if "cursors" not in self.db.table_names():
@@ -280,10 +286,12 @@ class Store:
 
     def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
                      processed_at: str) -> None:
+        """Record a message's verdict.  An ``error`` never overwrites a message already processed."""
         cur = self.db.execute(
             "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
-            "where key = ?", [message_id, status, game, sender, verdict, processed_at, key])
-        if cur.rowcount == 0:
+            "where key = ?" + (" and status = 'new'" if status == "error" else ""),
+            [message_id, status, game, sender, verdict, processed_at, key])
+        if cur.rowcount == 0 and (status != "error" or self.message_raw(key) is None):
             raise sqlite_utils.db.NotFoundError(key)
 
     def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, str, str]]) -> None:
@@ -300,13 +308,47 @@ class Store:
                        [status] if status else [])
         return rows
 
+    def errored_messages(self, keys: Sequence[str]) -> list[str]:
+        """Which of these messages are kept with status ``error``."""
+        found: list[str] = []
+        for i in range(0, len(keys), 500):
+            part = list(keys[i:i + 500])
+            found += [r[0] for r in self.db.execute(
+                f"select key from messages where status = 'error' and key in ({', '.join('?' * len(part))})", part)]
+        return found
+
+    def requeue_refusals(self, keys: Sequence[str]) -> dict[str, str]:
+        """Why each of these messages must not be processed again (`requeue_messages` leaves them alone).
+
+        Only a message kept with status ``error`` is processed again, and only if none of its orders
+        were recorded: mail already processed (``done``), or whose processing did take effect
+        (orders stored from it), would apply old orders a second time, over newer ones.
+        """
+        why: dict[str, str] = {}
+        for key in keys:
+            row = self.db.execute("select status from messages where key = ?", [key]).fetchone()
+            if row is None:
+                why[key] = "no such stored mail"
+            elif row[0] == "new":
+                why[key] = "not processed yet (the next pass does it)"
+            elif row[0] != "error":
+                why[key] = f"already processed ({row[0]})"
+            elif self.db.execute("select 1 from orders where message_key = ? limit 1", [key]).fetchone():
+                why[key] = "its orders were recorded already: processing it again would apply them twice"
+        return why
+
     def requeue_messages(self, keys: Sequence[str]) -> int:
-        """Put messages back to be processed again (after fixing what made them fail)."""
+        """Put messages whose processing failed back to be processed again (after fixing what made them fail).
+
+        Messages refused by `requeue_refusals` are left as they are.
+        """
+        refused = self.requeue_refusals(keys)
         n = 0
         with self.atomic():
-            for key in keys:
-                n += self.db.execute("update messages set status = 'new' where key = ? and status != 'new'",
-                                     [key]).rowcount
+            for key in dict.fromkeys(keys):
+                if key not in refused:
+                    n += self.db.execute("update messages set status = 'new' where key = ? and status = 'error'",
+                                         [key]).rowcount
         return n
 
     def message_raw(self, key: str) -> bytes | None:
@@ -583,6 +625,35 @@ class Store:
             cur = self.db.execute(f"update outbox set {sets} where id = ?", [*fields.values(), item_id])
             if cur.rowcount == 0:
                 raise sqlite_utils.db.NotFoundError(item_id)
+
+    def server_wait(self) -> tuple[str, int] | None:
+        """(until when, most attempts) of the mails waiting for the SMTP server to answer again, or None."""
+        row = self.db.execute("select min(next_attempt_at), max(attempts) from outbox "
+                              "where status = 'queued' and deferred = 'server'").fetchone()
+        return (row[0], int(row[1])) if row and row[0] is not None else None
+
+    def defer_due_outbox(self, now: str, until: str, reason: str) -> int:
+        """Every due mail waits for the server until ``until`` (one answer stands for all: it is down)."""
+        with self.atomic():
+            return self.db.execute(
+                "update outbox set deferred = 'server', next_attempt_at = ?, last_error = ? "
+                "where status = 'queued' and next_attempt_at <= ?", [until, reason[:500], now]).rowcount
+
+    def release_server_wait(self, now: str) -> int:
+        """The server answers again: every mail that waited for it is due now."""
+        with self.atomic():
+            return self.db.execute("update outbox set next_attempt_at = ? where status = 'queued' "
+                                   "and deferred = 'server' and next_attempt_at > ?", [now, now]).rowcount
+
+    def expire_outbox(self, created_before: str, note: str) -> list[dict[str, Any]]:
+        """Mails that have waited since before ``created_before`` fail (``note`` leads their last error)."""
+        rows = self._q("select id, rcpt, last_error from outbox where status = 'queued' and deferred != '' "
+                       "and created_at < ?", [created_before])
+        with self.atomic():
+            self.db.conn.executemany(
+                "update outbox set status = 'failed', deferred = '', last_error = ? where id = ?",
+                [[f"{note}: {r['last_error']}"[:500], r["id"]] for r in rows])
+        return rows
 
     def unreported_failures(self, game: str) -> list[dict[str, Any]]:
         """Mails of a game that could not be delivered and that no MJ digest has mentioned yet."""
