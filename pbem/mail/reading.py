@@ -368,8 +368,10 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
                 pairs = []
         found = False
         for name, addr in pairs:
+            if any(c.isspace() for c in addr.strip()):
+                name, addr = _split_bare(name, addr)
             addr = normalise_address(_UNSAFE.sub("", addr))
-            if "@" in addr:
+            if "@" in addr and not any(c.isspace() for c in addr):
                 result.append((decode_header_text(name) if name else "", addr))
                 found = True
         if not found:
@@ -377,6 +379,18 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
             if match:
                 result.append(("", normalise_address(match.group(0))))
     return result
+
+
+def _split_bare(name: str, addr: str) -> tuple[str, str]:
+    """``Jean Dupont jean@example.org`` (no angle brackets) read as mail clients read it: the last word with
+    an ``@`` is the address, the words before it the display name (RFC 2047 words decoded later)."""
+    words = addr.split()
+    at = [i for i, w in enumerate(words) if "@" in w]
+    if not at:
+        return name, addr
+    i = at[-1]
+    before = " ".join(words[:i]).strip().strip('"')
+    return (name or before), words[i].strip("<>\"'()[],;")
 
 
 def _message_id(value: str, raw: bytes) -> str:
