@@ -44,6 +44,7 @@ from pbem.core import (
 from pbem.dice import Dice, Roll, commitment, new_seed
 from pbem.dice import verify as verify_rolls
 from pbem.faults import crashpoint
+from pbem.mail.addresses import address_problem
 from pbem.mail.inbox import CredentialError, secret_provider
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic
@@ -62,9 +63,10 @@ class EngineError(Exception):
     ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
     """
 
-    def __init__(self, text: str, key: str | None = None):
+    def __init__(self, text: str, key: str | None = None, params: Mapping[str, Any] | None = None):
         super().__init__(text)
         self.key = key
+        self.params = dict(params or {})
 
 
 # --- common commands (all games), French first, English aliases ---
@@ -393,6 +395,9 @@ class Engine:
             raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
                               "invalid_name")
         address = address.strip().lower()
+        problem = address_problem(address)
+        if problem is not None:
+            raise EngineError(f"invalid address {address!r}: {problem.en}", "invalid_address", {"reason": problem})
         for p in self.store.players(game_id):
             if fold(p.name) == fold(name):
                 raise EngineError(f"the name {p.name!r} is already taken in {game_id}", "name_taken")
@@ -419,8 +424,9 @@ class Engine:
         """A new person takes over a seat: same character, new address."""
         p = self._player_named(game_id, name)
         new_address = new_address.strip().lower()
-        if "@" not in new_address:
-            raise EngineError(f"{new_address!r} is not an e-mail address")
+        problem = address_problem(new_address)
+        if problem is not None:
+            raise EngineError(f"invalid address {new_address!r}: {problem.en}")
         other = self.store.player_by_address(game_id, new_address)
         if other is not None and other.name != p.name:
             raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}")
@@ -737,7 +743,7 @@ class Engine:
             try:
                 p = self.add_player(game_id, name, mail.from_addr, now, by=mail.from_addr, password=password)
             except EngineError as e:
-                result.verdicts.append(LineVerdict(line, False, say(e.key) if e.key else str(e)))
+                result.verdicts.append(LineVerdict(line, False, say(e.key, **e.params) if e.key else str(e)))
                 return
             result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
             result.joined = p.name
