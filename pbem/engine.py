@@ -459,12 +459,15 @@ class Engine:
         for i in range(0, len(pending), self.BATCH):
             chunk = pending[i:i + self.BATCH]
             try:
-                with gc_paused(), self.store.atomic(), self._holding_letters():
-                    # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
-                    mails = [read_message(raw) for _key, raw, _r in chunk]
-                    self._held_ids.update(self.store.seen_message_ids([m.message_id for m in mails]))
-                    for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
-                        self._process_stored(key, raw, now, received_at, mail)
+                with gc_paused(), self.store.atomic():
+                    with self._holding_letters():
+                        # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
+                        mails = [read_message(raw) for _key, raw, _r in chunk]
+                        self._held_ids.update(self.store.seen_message_ids([m.message_id for m in mails]))
+                        for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
+                            self._process_stored(key, raw, now, received_at, mail)
+                            crashpoint("between-messages")
+                    crashpoint("batch-before-commit")  # answers queued, messages marked, nothing committed
             except Exception:
                 for key, raw, received_at in chunk:
                     self._process_alone(key, raw, now, received_at)
