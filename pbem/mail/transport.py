@@ -17,6 +17,7 @@ import contextlib
 import os
 import smtplib
 import ssl
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
@@ -308,12 +309,35 @@ class SmtpTransport:
 
 class MaildirTransport:
     """Writes each message, bytes exactly as given, into a Maildir (tmp/ then new/: atomic).
-    The envelope is not recorded: the headers say who it is for."""
+    The envelope is not recorded: the headers say who it is for.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    A process killed while writing leaves a half-written file in tmp/ (never in new/): opening
+    the transport removes those older than ``stale_seconds`` (a write takes milliseconds; the
+    Maildir convention allows removing them after 36 hours, this outbox is pbem's own).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, stale_seconds: float = 3600) -> None:
         self.path = Path(path)
         self.box = ensure_maildir(self.path)
         self.last_key: str | None = None
+        self.removed_stale = self.clean_tmp(stale_seconds)
+
+    def clean_tmp(self, stale_seconds: float) -> int:
+        """Remove the files of tmp/ not modified for ``stale_seconds``; returns how many went."""
+        cutoff = time.time() - stale_seconds
+        removed = 0
+        try:
+            entries = list(os.scandir(self.path / "tmp"))
+        except OSError:
+            return 0
+        for entry in entries:
+            try:
+                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:  # gone meanwhile, or not ours to remove: the next pass tries again
+                continue
+        return removed
 
     def send(self, message: bytes, mail_from: str, rcpt_to: list[str]) -> None:
         if not rcpt_to:
