@@ -271,17 +271,19 @@ class SmtpTransport:
                 refused = smtp.sendmail(mail_from, rcpt_to, message, mail_options=options)
             except (smtplib.SMTPServerDisconnected, ConnectionError) as e:
                 self._drop()
+                if "timed out" in str(e):  # smtplib reports a read timeout as a lost connection
+                    raise TemporaryFailure(f"{self._where()}: no answer within {self.timeout:g} s") from e
                 if fresh or attempt == 1:
                     raise TemporaryFailure(f"{self._where()}: connection lost while sending: {e}") from e
                 continue  # the kept connection had been closed by the server: reopen once
-            except (TimeoutError, OSError) as e:  # a stalled or broken connection: never reused
-                self._drop()
-                if isinstance(e, TimeoutError):
-                    raise TemporaryFailure(f"{self._where()}: no answer within {self.timeout:g} s") from e
-                raise TemporaryFailure(f"{self._where()}: {type(e).__name__}: {e}") from e
             except smtplib.SMTPRecipientsRefused as e:  # all refused; smtplib has sent RSET
                 raise self._refused(e.recipients, []) from e
             except Exception as e:
+                if isinstance(e, OSError) and not isinstance(e, smtplib.SMTPException):
+                    self._drop()  # a stalled or broken connection is never reused
+                    if isinstance(e, TimeoutError):
+                        raise TemporaryFailure(f"{self._where()}: no answer within {self.timeout:g} s") from e
+                    raise TemporaryFailure(f"{self._where()}: {type(e).__name__}: {e}") from e
                 err = self._translate(e, "send")
                 if not isinstance(err, TransportFailure):
                     self._drop()
