@@ -326,14 +326,15 @@ class Store:
         """
         why: dict[str, str] = {}
         for key in keys:
-            row = self.db.execute("select status from messages where key = ?", [key]).fetchone()
+            row = self.db.execute("select status, message_id from messages where key = ?", [key]).fetchone()
             if row is None:
                 why[key] = "no such stored mail"
             elif row[0] == "new":
                 why[key] = "not processed yet (the next pass does it)"
             elif row[0] != "error":
                 why[key] = f"already processed ({row[0]})"
-            elif self.db.execute("select 1 from orders where message_key = ? limit 1", [key]).fetchone():
+            elif self.db.execute("select 1 from orders where message_key in (?, ?) limit 1",  # orders name their mail
+                                 [key, row[1] or key]).fetchone():  # by Message-ID (by key from POUR lines)
                 why[key] = "its orders were recorded already: processing it again would apply them twice"
         return why
 

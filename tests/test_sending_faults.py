@@ -15,7 +15,7 @@ from email.policy import default
 import pytest
 from scripted_smtp import ScriptedSmtp
 
-from pbem.clock import iso, parse_iso
+from pbem.clock import parse_iso
 from pbem.mail.reading import read_message
 from pbem.mail.transport import MaildirTransport, PermanentFailure, SmtpTransport
 from pbem.outbox import Letter, RetryPolicy, compose, queue, send_due

@@ -366,15 +366,18 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
                 pairs = email.utils.getaddresses([raw])
             except Exception:  # the parser has raised on odd inputs in some Python versions
                 pairs = []
-        found = False
+        found = unusable = False
         for name, addr in pairs:
             if any(c.isspace() for c in addr.strip()):
+                if "<" in raw:  # a space inside angle brackets: no address, and no guessing at a part of it
+                    unusable = True
+                    continue
                 name, addr = _split_bare(name, addr)
             addr = normalise_address(_UNSAFE.sub("", addr))
             if "@" in addr and not any(c.isspace() for c in addr):
                 result.append((decode_header_text(name) if name else "", addr))
                 found = True
-        if not found:
+        if not found and not unusable:
             match = _BARE_ADDRESS.search(raw)
             if match:
                 result.append(("", normalise_address(match.group(0))))
