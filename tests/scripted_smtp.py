@@ -154,6 +154,11 @@ class _Server(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     owner: ScriptedSmtp
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client killed mid-session resets its connection: that is the campaign, not an error."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
 
 class ScriptedSmtp:
     """The server: `start` it, point `SmtpTransport` at ``127.0.0.1:port``, read `received`, `stop` it."""
