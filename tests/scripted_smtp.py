@@ -7,7 +7,8 @@ NOOP, QUIT), listens on 127.0.0.1 only, and keeps every accepted message (in mem
 Maildir when given one, for a server run as its own process).
 
 Faults are rules ``(stage, action)``: stage ``connect`` (before the greeting), ``ehlo``,
-``mail``, ``rcpt``, ``data`` (after the message is received) or ``any``; action a reply code
+``mail``, ``rcpt`` (or ``rcpt=<address>`` for one recipient), ``data`` (after the message is
+received) or ``any``; action a reply code
 (``421``, ``451``, ``550``...), ``drop`` (close the connection without a word) or ``stall:S``
 (wait S seconds, then go on).  They are set with `set_faults`, or read from ``fault_file`` at
 every command when the server runs in another process (one rule a line: ``data 451``).
@@ -48,10 +49,11 @@ class _Handler(socketserver.StreamRequestHandler):
         self.wfile.write(text.encode() + b"\r\n")
         self.wfile.flush()
 
-    def fault(self, stage: str) -> str:
-        """Apply the faults of a stage (and of ``any``): ``go`` on, ``skip`` the command (answered with a
-        code), or ``end`` the connection (dropped, 421, or any code at connection)."""
-        for action in self.server.owner.actions(stage) + self.server.owner.actions("any"):
+    def fault(self, stage: str, also: str = "") -> str:
+        """Apply the faults of a stage (and of ``any``, and ``also``: ``rcpt=<address>``): ``go`` on, ``skip``
+        the command (answered with a code), or ``end`` the connection (dropped, 421, or any code at connection)."""
+        owner = self.server.owner
+        for action in owner.actions(stage) + owner.actions("any") + (owner.actions(also) if also else []):
             if action == "drop":
                 self.server.owner.count("dropped")
                 return "end"
@@ -82,7 +84,8 @@ class _Handler(socketserver.StreamRequestHandler):
             verb = text.split(" ", 1)[0].upper()
             stage = {"EHLO": "ehlo", "HELO": "ehlo", "MAIL": "mail", "RCPT": "rcpt"}.get(verb)
             if stage:
-                verdict = self.fault(stage)
+                also = f"rcpt={text[8:].strip().strip('<>').lower()}" if stage == "rcpt" else ""
+                verdict = self.fault(stage, also)
                 if verdict == "end":
                     return
                 if verdict == "skip":
@@ -196,7 +199,7 @@ class ScriptedSmtp:
     def set_faults(self, *rules: tuple[str, str]) -> None:
         """Replace the faults: ``("data", "451")``, ``("connect", "drop")``, ``("any", "stall:2")``; none heals."""
         for stage, _action in rules:
-            if stage not in STAGES:
+            if stage not in STAGES and not stage.startswith("rcpt="):
                 raise ValueError(f"unknown stage {stage!r}")
         with self._lock:
             self._faults = list(rules)
