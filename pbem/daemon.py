@@ -198,8 +198,34 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
     stop = threading.Event()
 
     lock = PassLock(config.database)
+    # new mail reported while a pass runs must get a pass of its own: the scheduler would skip a job
+    # added while that same job runs (max_instances=1), so the running pass is told to go round again
+    state = threading.Lock()
+    running = {"now": False, "again": False}
+
+    def wake() -> None:
+        with state:
+            if running["now"]:
+                running["again"] = True
+                return
+        scheduler.add_job(job, id="mail", replace_existing=True)
 
     def job() -> None:
+        with state:
+            running["now"], running["again"] = True, False
+        try:
+            for _ in range(100):  # bounded: each round reads what arrived during the previous one
+                one_pass()
+                with state:
+                    if not running["again"]:
+                        running["now"] = False
+                        return
+                    running["again"] = False
+        finally:
+            with state:
+                running["now"] = False
+
+    def one_pass() -> None:
         if not lock.acquire(config.lock_wait_seconds, who="pbem run"):
             holder, stuck = lock.describe_holder()
             log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
@@ -231,7 +257,7 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
             try:
                 source = source or (once_idle_source() if once_idle_source else open_mailbox(config, store))
                 if source.wait(min(config.poll_seconds, 25 * 60)) and not stop.is_set():
-                    scheduler.add_job(job, id="mail", replace_existing=True)
+                    wake()
             except Exception as e:
                 log.warning("waiting for mail failed (%s); polling continues", e)
                 if source is not None:
