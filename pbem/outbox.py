@@ -89,7 +89,7 @@ def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime
     mid = message_id(letter.game, letter.key, letter.to, domain)
     msg = EmailMessage(policy=_REFERENCE)
     msg["From"] = _sender(sender_name, sender)
-    if not _utf8_address(letter.to):
+    if not _utf8_address(letter.to) and _parses(letter.to):
         msg["To"] = letter.to
     else:  # written raw in UTF-8, as SMTPUTF8 carries it (an encoded word is no address)
         msg.set_raw("To", _clean_header(letter.to))
@@ -156,8 +156,19 @@ def _msgid_line(name: str, ids: Sequence[str]) -> bytes:
 def _to_line(to: str) -> bytes:
     """The To line: ASCII addresses as `email.policy.SMTP` writes them, others raw in UTF-8 (for SMTPUTF8)."""
     if not _utf8_address(to):
-        return _recurring_line("To", to, address=True)
+        try:
+            return _recurring_line("To", to, address=True)
+        except Exception:  # an address the email package cannot parse: written as it is, the server judges it
+            return f"To: {_clean_header(to)}\r\n".encode("ascii", "replace")
     return f"To: {_clean_header(to)}\r\n".encode()
+
+
+def _parses(to: str) -> bool:
+    try:
+        EmailMessage(policy=SMTP)["To"] = to
+    except Exception:
+        return False
+    return True
 
 
 def _utf8_address(to: str) -> bool:

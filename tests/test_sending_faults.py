@@ -301,3 +301,13 @@ def test_permanent_failure_names_smtputf8_without_sending_anything():
             tr.close()
     assert info.value.scope == "mail" and server.received == []
 
+
+
+def test_soak_finding_an_unparsable_address_never_stops_composing_or_reading():
+    # found by `make soak`: a damaged From ("x@") gave an address the email package raised on while composing
+    # the ack, so the mail stayed "error"; such a From is now no address, and composing never raises
+    assert read_message(b"From: x@\r\nSubject: [RK] a\r\n\r\nGUESS 1\r\n").from_addr == ""
+    for to in ("x@", "@x.org", "a@b@", "<>"):
+        letter = Letter("k", "toy1", 1, "ack", to, "Re: x", "ok\n")
+        _mid, raw = compose(letter, sender=SENDER, sender_name="Jeu", now=T0)
+        assert raw.startswith(b"From: Jeu <jeu@pbem.test>\r\nTo: ")

@@ -374,7 +374,8 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
                     continue
                 name, addr = _split_bare(name, addr)
             addr = normalise_address(_UNSAFE.sub("", addr))
-            if "@" in addr and not any(c.isspace() for c in addr):
+            local, _at, domain = addr.rpartition("@")
+            if local and domain and not any(c.isspace() for c in addr):
                 result.append((decode_header_text(name) if name else "", addr))
                 found = True
         if not found and not unusable:
