@@ -563,8 +563,8 @@ def hosting_lines(eng: Engine, gid: str, ruleset: str, player: str, rng: random.
         from pbem.games.intrigue.bots import random_orders as intrigue_orders
 
         lines = intrigue_orders(state, player, rng.randrange(1 << 30))
-    else:
-        lines = ["FICHE"]
+    else:  # 1626: an immediate test (rolled on receipt), or the sheet
+        lines = [rng.choice(["TEST Escrime AG SR 15", "TEST Equitation DEX SR 12", "FICHE"])]
     return lines or ["ETAT"]
 
 
@@ -577,11 +577,14 @@ def build_hosting(root: Path, spec: list[tuple[str, str, int]], mails_per_player
     mails: list[bytes] = []
     per_game: dict[str, int] = {}
     names = player_names(max(n for _g, _r, n in spec))
-    for gid, _rs, n in spec:
+    sheet = {"caracteristiques": {"FO": 6, "EN": 6, "AG": 7, "DEX": 5, "PE": 5, "INT": 5, "EDU": 6, "CH": 6,
+                                  "APP": 5, "BR": 7}, "talents": {"Escrime": 8, "Equitation": 5}}
+    for gid, rs, n in spec:
         eng.new_game(gid, START, seed=SEED)
         with store.atomic():
             for i in range(n):
-                eng.add_player(gid, names[i], f"{gid}.p{i + 1:03d}@pbem.test", START)
+                eng.add_player(gid, names[i], f"{gid}.p{i + 1:03d}@pbem.test", START,
+                               data=sheet if rs == "1626" else None)
         eng.start_game(gid, START + timedelta(minutes=1))
     for gid, rs, n in spec:
         for _k in range(mails_per_player):
