@@ -553,8 +553,14 @@ def hosting_config(root: Path, games: list[tuple[str, str]]) -> configmod.Config
     return configmod.parse(data, root)
 
 
+_STATES: dict[tuple[int, str], Any] = {}
+
+
 def hosting_lines(eng: Engine, gid: str, ruleset: str, player: str, rng: random.Random) -> list[str]:
-    state = eng.state(eng.game(gid))
+    key = (id(eng), gid)
+    if key not in _STATES:
+        _STATES[key] = eng.state(eng.game(gid))
+    state = _STATES[key]
     if ruleset == "pmb":
         from pbem.games.pmb.bots import random_orders as pmb_orders
 
