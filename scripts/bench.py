@@ -557,7 +557,7 @@ _STATES: dict[tuple[int, str], Any] = {}
 
 
 def hosting_lines(eng: Engine, gid: str, ruleset: str, player: str, rng: random.Random) -> list[str]:
-    key = (id(eng), gid)
+    key = (id(eng), gid)  # (cleared by each build_hosting)
     if key not in _STATES:
         _STATES[key] = eng.state(eng.game(gid))
     state = _STATES[key]
@@ -577,6 +577,7 @@ def hosting_lines(eng: Engine, gid: str, ruleset: str, player: str, rng: random.
 def build_hosting(root: Path, spec: list[tuple[str, str, int]], mails_per_player: int,
                   rng: random.Random) -> tuple[Store, Engine, list[bytes], dict[str, int]]:
     """Games ``(id, ruleset, players)`` started in one database, and their order mails (per game count too)."""
+    _STATES.clear()
     cfg = hosting_config(root, [(gid, rs) for gid, rs, _n in spec])
     store = Store(cfg.database)
     eng = Engine(cfg, store)
