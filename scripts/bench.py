@@ -307,6 +307,19 @@ def _ingest_vs_floor(mails: list[bytes], ruleset: str, reps: int,
     return min(runs), min(floors), runs, floors, verdicts
 
 
+def _filesystem(path: Path) -> str:
+    """The file system a path is on (fsync is free on tmpfs: FULL's cost depends on it)."""
+    best, kind = "", "unknown file system"
+    try:
+        for line in Path("/proc/mounts").read_text().splitlines():
+            _dev, mount, fstype = line.split()[:3]
+            if str(path.resolve()).startswith(mount) and len(mount) > len(best):
+                best, kind = mount, fstype
+    except OSError:
+        pass
+    return kind
+
+
 def bench_ingest(n: int, ruleset: str, profile: bool) -> list[bytes]:
     say(f"\n[1] durable ingest of {n} order mails ({ruleset}, 40 players, auth = \"{AUTH}\" on mails carrying "
         "a provider's Authentication-Results)")
@@ -327,6 +340,7 @@ def bench_ingest(n: int, ruleset: str, profile: bool) -> list[bytes]:
     ratio = best / floor
     say(f"    pbem ingest: {best:.2f} s ({n / best:.0f} msg/s, {per_msg:.2f} ms/msg); runs {[round(x, 2) for x in runs]}")
     say(f"    bare floor:  {floor:.3f} s ({floor / n * 1000:.3f} ms/msg); runs {[round(x, 3) for x in floor_runs]}")
+    ONE_GAME["per_mail"] = best / n
     row("1 ingest", "pbem process_pending (mix)", f"{n / best:.0f} msg/s, {per_msg:.2f} ms/msg")
     row("1 ingest", "bare parse+walk+decode (mix)", f"{n / floor:.0f} msg/s, {floor / n * 1000:.3f} ms/msg")
     row("1 ingest", "ratio pbem / bare, mix, dkim", f"{ratio:.2f}", "<= 2.0", ratio <= 2.0)
@@ -336,11 +350,16 @@ def bench_ingest(n: int, ruleset: str, profile: bool) -> list[bytes]:
             f"{f / len(subset) * 1000:.3f} ms/msg, ratio {b / f:.2f}; runs {[round(x, 2) for x in r]}")
         row("1 ingest", f"ratio pbem / bare, {label}", f"{b / f:.2f} ({b / len(subset) * 1000:.2f} ms/msg)",
             "informational", None)
-    full, _f, full_runs, _fr, _v = _ingest_vs_floor(mails, ruleset, 3, synchronous="full")
-    say(f"    synchronous=FULL: {full / n * 1000:.2f} ms/msg ({full / best:.2f}x NORMAL); runs "
-        f"{[round(x, 2) for x in full_runs]}")
-    row("1 ingest", "synchronous=FULL (mix)", f"{full / n * 1000:.2f} ms/msg, {full / best:.2f}x NORMAL",
-        "informational", None)
+    normal_runs, full_runs = [], []
+    for _ in range(3):  # in turn, so that a slow spell of the machine favours neither
+        normal_runs.append(_ingest_once(mails, ruleset, "normal")[0])
+        full_runs.append(_ingest_once(mails, ruleset, "full")[0])
+    fs = _filesystem(Path(tempfile.gettempdir()))
+    say(f"    synchronous=FULL vs NORMAL ({fs}): {min(full_runs) / n * 1000:.2f} vs "
+        f"{min(normal_runs) / n * 1000:.2f} ms/msg ({min(full_runs) / min(normal_runs):.2f}x); runs FULL "
+        f"{[round(x, 2) for x in full_runs]}, NORMAL {[round(x, 2) for x in normal_runs]}")
+    row("1 ingest", "synchronous=FULL (mix)", f"{min(full_runs) / n * 1000:.2f} ms/msg, "
+        f"{min(full_runs) / min(normal_runs):.2f}x NORMAL", f"informational ({fs})", None)
     if profile:
         _dt, text, _v = _ingest_once(mails, ruleset, prof=True)
         NOTES.append("ingest profile (cProfile, 2,000 mails):\n" + text)
@@ -538,6 +557,10 @@ def bench_smtp(env: dict[str, str], n: int) -> None:
 
 HOSTING_MIX = (("pmb", 50, 68), ("intrigue", 40, 5), ("1626", 10, 40))
 """(ruleset, games, players each): 100 games, 3,400 + 200 + 400 = 4,000 players."""
+ALONE_GAMES = 5
+"""How many games of each kind are measured alone (each in its own database) for the comparison."""
+ONE_GAME: dict[str, float] = {}
+"""The per-mail figure of the one-game ingest [1], when it ran."""
 
 
 def hosting_config(root: Path, games: list[tuple[str, str]]) -> configmod.Config:
@@ -632,18 +655,21 @@ def bench_hosting() -> None:
         say(f"    set-up: {time.perf_counter() - t0:.0f} s; {len(mails)} order mails ({per_kind})")
         t_ingest, t_resolve, steps = hosting_pass(store, eng, mails)
         store.close()
-        # the same kinds of game, each alone in its database
+        # the same games, each alone in a database of its own (same size, same 2 mails a player)
         alone_mail: dict[str, float] = {}
         alone_step: dict[str, float] = {}
         for rs, _count, n in HOSTING_MIX:
-            per_player = max(2, 600 // n)
-            st, e, ms, _k = build_hosting(Path(tmp) / f"alone-{rs}", [(f"{rs[:3]}00", rs, n)], per_player,
-                                          random.Random(12))
-            ti, tr, k = hosting_pass(st, e, ms)
-            st.close()
-            alone_mail[rs] = ti / len(ms)
-            if k:
-                alone_step[rs] = tr / k
+            t_mail = t_step = 0.0
+            n_mail = n_step = 0
+            for j in range(ALONE_GAMES):
+                st, e, ms, _k = build_hosting(Path(tmp) / f"alone-{rs}-{j}", [(f"{rs[:3]}{j:02d}", rs, n)], 2,
+                                              random.Random(12 + j))
+                ti, tr, k = hosting_pass(st, e, ms)
+                st.close()
+                t_mail, n_mail, t_step, n_step = t_mail + ti, n_mail + len(ms), t_step + tr, n_step + k
+            alone_mail[rs] = t_mail / n_mail
+            if n_step:
+                alone_step[rs] = t_step / n_step
     per_mail = t_ingest / len(mails)
     ref_mail = sum(alone_mail[rs] * c for rs, c in per_kind.items()) / len(mails)
     resolving = {rs: count for rs, count, _n in HOSTING_MIX if rs in alone_step}
@@ -654,8 +680,11 @@ def bench_hosting() -> None:
     say(f"    each kind alone: ingest {', '.join(f'{rs} {v * 1000:.2f}' for rs, v in alone_mail.items())} ms/mail; "
         f"resolution {', '.join(f'{rs} {v * 1000:.0f}' for rs, v in alone_step.items())} ms")
     row("7 hosting day", f"ingest of {len(mails)} mails, {len(spec)} games", f"{per_mail * 1000:.2f} ms/mail")
-    row("7 hosting day", "ratio per mail / the games alone", f"{per_mail / ref_mail:.2f}", "<= 1.3",
+    row("7 hosting day", "ratio per mail / the same games alone", f"{per_mail / ref_mail:.2f}", "<= 1.3",
         per_mail / ref_mail <= 1.3)
+    if "per_mail" in ONE_GAME:
+        row("7 hosting day", "ratio per mail / one-game ingest [1]", f"{per_mail / ONE_GAME['per_mail']:.2f}",
+            "informational (other mix)", None)
     row("7 hosting day", f"{steps} resolutions in one pass", f"{per_step * 1000:.0f} ms each")
     row("7 hosting day", "ratio per resolution / alone", f"{per_step / ref_step:.2f}", "informational", None)
 
