@@ -10,13 +10,20 @@ test: the numbers depend on the machine, only the ratios are meant to be compare
 3. SMTP sending (`pbem.outbox.send_due` through `SmtpTransport`) vs a bare smtplib loop;
 4. IMAP round trips per poll (2,000 new messages; an idle poll);
 5. daemon idle RSS (`pbem run` on the embedded Maildir default);
-6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players.
+6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players;
+7. a hosting day: 100 games of three rulesets, 4,000 players in one database, one pass ingesting
+   8,000 order mails and resolving every due step, compared with the same games each alone;
+8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE.
+
+Ingest runs with `auth = "dkim"` on mails carrying the headers a receiving provider adds, and is
+reported per kind of mail (text only, text + HTML) as well as for the mix; `synchronous=FULL` is
+measured in turn with the default.
 
 Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start`, then source
 /tmp/pbem-mailsvc/env.sh); they are reported as skipped otherwise.  IMAP uses the mailbox of
 gm@pbem.test, emptied before and after.
 
-    .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb] [--profile] [-n 2000]
+    .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency] [--profile] [-n 2000]
 """
 
 from __future__ import annotations
