@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 MAILSVC_DIR ?= /tmp/pbem-mailsvc
 export MAILSVC_DIR
 
-.PHONY: demo test bench lint venv mail-servers clean
+.PHONY: demo test bench soak lint venv mail-servers clean
 
 $(STAMP): pyproject.toml
 	@# a fresh Debian has python3 without venv/ensurepip: install it from Debian's packages when we can
@@ -36,6 +36,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	bash scripts/mail-test-servers.sh start > /dev/null
 	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/python scripts/bench.py; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+
+## make soak: the long fault campaign (random SIGKILLs, SMTP faults, overlapping ticks, mutated mail); prints a table.
+soak: $(STAMP)
+	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem tests scripts

@@ -22,7 +22,7 @@ from pbem.store import Store
 @contextmanager
 def _engine(ctx: click.Context) -> Iterator[Engine]:
     cfg = _config(ctx)
-    store = Store(cfg.database)
+    store = Store(cfg.database, synchronous=cfg.synchronous)
     try:
         yield Engine(cfg, store)
     except EngineError as e:
@@ -98,16 +98,37 @@ def run(ctx: click.Context) -> None:
 def tick(ctx: click.Context, now: str | None) -> None:
     """One pass for cron: fetch, process, fire due deadlines and reminders, send.
 
+    Exits 1 (reasons on stderr) when the pass hit errors: a resolution or a mail that failed, a mailbox
+    that could not be read, a configuration the SMTP server refuses. Only one pass runs at a time on a
+    database: a second one waits up to pbem.lock_wait_seconds, then steps aside (exit 0, one line on
+    stderr), or exits 1 if the running pass looks stuck.
+
     Example: pbem tick --now 2026-12-01T21:05
     """
+    from pbem.daemon import open_store
     from pbem.daemon import tick as do_tick
+    from pbem.passlock import PassLock
 
     cfg = _config(ctx)
-    store = Store(cfg.database)
-    try:
-        click.echo(do_tick(cfg, store, _now(now)).summary())
-    finally:
-        store.close()
+    when = _now(now)
+    with PassLock(cfg.database) as lock:
+        if not lock.acquire(cfg.lock_wait_seconds, who="pbem tick"):
+            holder, stuck = lock.describe_holder()
+            if stuck:
+                click.echo(f"pbem tick: {holder} holds the data and looks stuck; this pass steps aside", err=True)
+                sys.exit(1)
+            click.echo(f"pbem tick: {holder} is already working on this data; this pass steps aside", err=True)
+            return
+        store = open_store(cfg)
+        try:
+            report = do_tick(cfg, store, when)
+        finally:
+            store.close()
+    click.echo(report.summary())
+    if report.errors:
+        for error in report.errors:
+            click.echo(f"pbem tick: {error}", err=True)
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------- games
@@ -490,10 +511,15 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
 def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> None:
     """Process stored mail again with the next tick (after fixing what made it fail).
 
+    Only mail whose processing failed (status error) and recorded nothing is processed again:
+    mail already processed is left as it is, so its orders are never applied twice.
+
     Example: pbem mail retry --errors
     """
     with _engine(ctx) as e:
         chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
+        for key, why in e.store.requeue_refusals(chosen).items():
+            click.echo(f"{key}: left as it is: {why}")
         click.echo(f"{e.store.requeue_messages(chosen)} mail(s) will be processed again")
 
 

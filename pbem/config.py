@@ -84,8 +84,18 @@ class OutboxConfig:
     oauth2_token: SecretSource | None = None
     security: str = "starttls"
     cafile: str | None = None
-    max_attempts: int = 8
+    retry_days: float = 5.0
+    """A mail not sent this long after it was queued fails (temporary failures are retried until then)."""
     retry_base_seconds: int = 60
+    """The first wait after a temporary failure; it doubles at each attempt, up to ``retry_max_seconds``."""
+    retry_max_seconds: int = 1800
+    timeout_seconds: float = 30.0
+    """How long an SMTP command may go unanswered (a stalled server costs at most this per command)."""
+    connect_timeout_seconds: float = 10.0
+    """How long connecting and the server's greeting may take."""
+    send_budget_seconds: float = 60.0
+    """Sending stops after this long in a pass (the rest goes in the next), so a slow server never holds
+    reading mail and deadlines back."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +137,10 @@ class Config:
     games: Mapping[str, GameConfig]
     max_message_bytes: int = 10_000_000
     templates_dir: Path | None = None  # the MJ's template overrides (default: templates/ beside config.toml)
+    synchronous: str = "normal"
+    """SQLite's ``synchronous`` in WAL mode: ``normal`` survives a killed process, ``full`` a power cut too."""
+    lock_wait_seconds: float = 10.0
+    """How long a pass waits for the one already running on this database before stepping aside."""
 
     def game(self, game_id: str) -> GameConfig:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
@@ -139,10 +153,11 @@ DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
 
 _KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
 _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
-               "max_message_bytes", "templates_dir"}
+               "max_message_bytes", "synchronous", "lock_wait_seconds", "templates_dir"}
+_OUTBOX_ONLY = {"retry_days", "retry_base_seconds", "retry_max_seconds", "timeout_seconds", "connect_timeout_seconds",
+                "send_budget_seconds"}
 _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
-              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
-              "retry_base_seconds"}
+              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", *_OUTBOX_ONLY}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
                "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
@@ -162,6 +177,13 @@ def _get(table: Mapping[str, Any], key: str, where: str, typ: type | tuple[type,
         names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
         raise ConfigError(f"{where}.{key}: expected {names}, got {value!r}")
     return value
+
+
+def _positive(table: Mapping[str, Any], key: str, where: str, default: float) -> float:
+    value = _get(table, key, where, (int, float), default)
+    if value <= 0:
+        raise ConfigError(f"{where}.{key}: expected a positive number, got {value!r}")
+    return float(value)
 
 
 def _choice(table: Mapping[str, Any], key: str, where: str, choices: tuple[str, ...], default: str) -> str:
@@ -214,7 +236,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         raise ConfigError(f"pbem.address: expected the game's e-mail address, got {address!r}")
 
     mb = _get(data, "mailbox", "config", dict, {"kind": "maildir"})
-    _check_keys(mb, _KNOWN_BOX - {"max_attempts", "retry_base_seconds"}, "mailbox")
+    _check_keys(mb, _KNOWN_BOX - _OUTBOX_ONLY, "mailbox")
     mkind = _choice(mb, "kind", "mailbox", ("maildir", "imap"), "maildir")
     mpw, mtok = _secret(mb, "mailbox")
     mailbox = MailboxConfig(
@@ -239,6 +261,9 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
             raise ConfigError("mailbox: give password_env, password_command or oauth2_token_command for IMAP")
 
     ob = _get(data, "outbox", "config", dict, {"kind": "maildir"})
+    if "max_attempts" in ob:
+        raise ConfigError("outbox.max_attempts: no longer used; temporary failures are retried for retry_days "
+                          "(default 5) with a backoff capped at retry_max_seconds (default 1800)")
     _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle"}, "outbox")
     okind = _choice(ob, "kind", "outbox", ("maildir", "smtp"), "maildir")
     opw, otok = _secret(ob, "outbox")
@@ -251,9 +276,16 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         password=opw, oauth2_token=otok,
         security=_choice(ob, "security", "outbox", ("ssl", "starttls", "none"), "starttls"),
         cafile=_get(ob, "cafile", "outbox", str, None),
-        max_attempts=_get(ob, "max_attempts", "outbox", int, 8),
-        retry_base_seconds=_get(ob, "retry_base_seconds", "outbox", int, 60),
+        retry_days=_positive(ob, "retry_days", "outbox", 5.0),
+        retry_base_seconds=int(_positive(ob, "retry_base_seconds", "outbox", 60)),
+        retry_max_seconds=int(_positive(ob, "retry_max_seconds", "outbox", 1800)),
+        timeout_seconds=_positive(ob, "timeout_seconds", "outbox", 30.0),
+        connect_timeout_seconds=_positive(ob, "connect_timeout_seconds", "outbox", 10.0),
+        send_budget_seconds=_positive(ob, "send_budget_seconds", "outbox", 60.0),
     )
+    if outbox.retry_max_seconds < outbox.retry_base_seconds:
+        raise ConfigError(f"outbox.retry_max_seconds: expected at least retry_base_seconds "
+                          f"({outbox.retry_base_seconds}), got {outbox.retry_max_seconds}")
     if okind == "smtp" and not outbox.host:
         raise ConfigError("outbox.host: required when outbox.kind = \"smtp\"")
 
@@ -278,6 +310,8 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         games=games,
         max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
         templates_dir=_resolve_path(root, _get(top, "templates_dir", "pbem", str, "templates")),
+        synchronous=_choice(top, "synchronous", "pbem", ("normal", "full"), "normal"),
+        lock_wait_seconds=float(_get(top, "lock_wait_seconds", "pbem", (int, float), 10.0)),
     )
 
 

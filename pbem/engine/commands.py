@@ -99,7 +99,7 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
     try:
         p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password)
     except EngineError as e:
-        result.verdicts.append(LineVerdict(line, False, say(e.key) if e.key else str(e)))
+        result.verdicts.append(LineVerdict(line, False, say(e.key, **e.params) if e.key else str(e)))
         return
     result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
     result.joined = p.name

@@ -8,6 +8,7 @@ the mail path reads them several times a mail.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -28,9 +29,10 @@ class EngineError(Exception):
     ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
     """
 
-    def __init__(self, text: str, key: str | None = None):
+    def __init__(self, text: str, key: str | None = None, params: Mapping[str, Any] | None = None):
         super().__init__(text)
         self.key = key
+        self.params = dict(params or {})
 
 
 class Context:

@@ -49,12 +49,15 @@ def process_pending(ctx: Context, now: datetime) -> list[str]:
     for i in range(0, len(pending), BATCH):
         chunk = pending[i:i + BATCH]
         try:
-            with gc_paused(), ctx.store.atomic(), ctx.outgoing.holding():
-                # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
-                mails = [read_message(raw) for _key, raw, _r in chunk]
-                ctx.outgoing.note_seen([m.message_id for m in mails])
-                for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
-                    _process_stored(ctx, key, raw, now, received_at, mail)
+            with gc_paused(), ctx.store.atomic():
+                with ctx.outgoing.holding():
+                    # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
+                    mails = [read_message(raw) for _key, raw, _r in chunk]
+                    ctx.outgoing.note_seen([m.message_id for m in mails])
+                    for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
+                        _process_stored(ctx, key, raw, now, received_at, mail)
+                        crashpoint("between-messages")
+                crashpoint("batch-before-commit")  # answers queued, messages marked, nothing committed
         except Exception:
             for key, raw, received_at in chunk:
                 _process_alone(ctx, key, raw, now, received_at)

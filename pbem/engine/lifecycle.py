@@ -14,6 +14,7 @@ from pbem.dice import Dice, commitment, new_seed
 from pbem.engine import letters, turns
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record
+from pbem.mail.addresses import address_problem
 from pbem.names import fold
 from pbem.roster import RosterError, read_roster
 from pbem.store import GameRow, PlayerRow
@@ -114,6 +115,9 @@ def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetim
         raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
                           "invalid_name")
     address = address.strip().lower()
+    problem = address_problem(address)
+    if problem is not None:
+        raise EngineError(f"invalid address {address!r}: {problem.en}", "invalid_address", {"reason": problem})
     for p in ctx.store.players(game_id):
         if fold(p.name) == fold(name):
             raise EngineError(f"the name {p.name!r} is already taken in {game_id}", "name_taken")
@@ -142,8 +146,9 @@ def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now:
     """A new person takes over a seat: same character, new address."""
     p = ctx.player_named(game_id, name)
     new_address = new_address.strip().lower()
-    if "@" not in new_address:
-        raise EngineError(f"{new_address!r} is not an e-mail address")
+    problem = address_problem(new_address)
+    if problem is not None:
+        raise EngineError(f"invalid address {new_address!r}: {problem.en}")
     other = ctx.store.player_by_address(game_id, new_address)
     if other is not None and other.name != p.name:
         raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}")
