@@ -23,6 +23,8 @@ from pbem.pictures.scene import Scene
 DRAWERS: dict[str, str] = {
     "intrigue": "pbem.pictures.intrigue",
     "pmb": "pbem.pictures.pmb",
+    "courtisans": "pbem.pictures.courtisans",
+    "pourleroi": "pbem.pictures.pourleroi",
 }
 """Ruleset name -> the module that draws its board."""
 

@@ -188,10 +188,11 @@ def money(n: int) -> str:
 def title_bar(scene: Scene, title: str, subtitle: str = "") -> float:
     """The dark band at the top with the game's name and the step; returns the y below it."""
     scene.add(Box(0, 0, scene.width, 48, fill=TITLE_BAR))
-    scene.add(Text(20, 24, fit(title, scene.width * 0.6, TITLE_SIZE, True), TITLE_SIZE, True, WHITE, "lm"))
+    title = fit(title, scene.width * 0.4, TITLE_SIZE, True)
+    scene.add(Text(20, 24, title, TITLE_SIZE, True, WHITE, "lm"))
     if subtitle:
-        scene.add(Text(scene.width - 20, 24, fit(subtitle, scene.width * 0.38, HEAD_SIZE), HEAD_SIZE, False,
-                       "#f3e9d2", "rm"))
+        room = scene.width - 60 - text_width(title, TITLE_SIZE, True)
+        scene.add(Text(scene.width - 20, 24, fit(subtitle, room, HEAD_SIZE), HEAD_SIZE, False, "#f3e9d2", "rm"))
     return 48
 
 
