@@ -529,8 +529,11 @@ def archive(ctx: click.Context, game_id: str, folder: str) -> None:
 
     with _engine(ctx) as e:
         done = build(e, game_id, Path(folder))
-    click.echo(f"{len(done.pages)} pages, {len(done.pictures)} pictures and {len(done.charts)} charts in {folder}; "
-               f"open {Path(folder) / 'index.html'}")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    click.echo(f"{count(len(done.pages), 'page')}, {count(len(done.pictures), 'picture')} and "
+               f"{count(len(done.charts), 'chart')} in {folder}; open {Path(folder) / 'index.html'}")
     if done.verified is False:
         click.echo("the dice verification found problems: see verification.html")
 

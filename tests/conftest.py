@@ -148,3 +148,12 @@ def recorded_games(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no
     yield games
     for d in games.values():
         d.close()
+
+
+@pytest.fixture(scope="session")
+def archives(recorded_games, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """`pbem archive` of each recorded game: {game: Archive}."""
+    from pbem.archive import build
+
+    root = tmp_path_factory.mktemp("archives")
+    return {name: build(d.engine, d.game_id, root / name) for name, d in recorded_games.items()}

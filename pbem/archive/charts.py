@@ -37,7 +37,7 @@ LEFT, RIGHT, TOP, BOTTOM = 86, 200, 48, 64
 
 
 def _ticks(low: float, high: float, integer: bool) -> list[float]:
-    """About five round steps from ``low`` to ``high``."""
+    """About five round steps covering ``low`` to ``high`` (the last one at or above ``high``)."""
     span = high - low or 1
     raw = span / 5
     power = 10 ** math.floor(math.log10(raw))
@@ -45,11 +45,9 @@ def _ticks(low: float, high: float, integer: bool) -> list[float]:
     if integer:
         step = max(1, round(step))
     start = math.floor(low / step) * step
-    out = []
-    v = start
-    while v <= high + step / 1000:
-        out.append(v)
-        v += step
+    out = [start]
+    while out[-1] < high - step / 1000:  # up to the first round value at or above the highest point
+        out.append(out[-1] + step)
     return out
 
 
