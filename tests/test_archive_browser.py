@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from browser import Browser, missing
 
 IMAGES = """return Array.from(document.images).map(i => ({src: i.getAttribute("src"), complete: i.complete,
