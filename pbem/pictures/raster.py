@@ -43,7 +43,7 @@ def png(scene: Scene) -> bytes:
     info = PngInfo()
     info.add_text(DIGEST_KEY, scene.digest())
     out = io.BytesIO()
-    image.save(out, "PNG", pnginfo=info, compress_level=9)
+    image.save(out, "PNG", pnginfo=info, compress_level=6)  # 9 is three times slower for 3 % less
     return out.getvalue()
 
 
