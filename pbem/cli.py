@@ -542,6 +542,29 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
 
 @main.command()
+@click.argument("game_id")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+def archive(ctx: click.Context, game_id: str, folder: str) -> None:
+    """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
+    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+
+    Example: pbem archive pmb1 archives/pmb1
+    """
+    from pbem.archive import build
+
+    with _engine(ctx) as e:
+        done = build(e, game_id, Path(folder))
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    click.echo(f"{count(len(done.pages), 'page')}, {count(len(done.pictures), 'picture')} and "
+               f"{count(len(done.charts), 'chart')} in {folder}; open {Path(folder) / 'index.html'}")
+    if done.verified is False:
+        click.echo("the dice verification found problems: see verification.html")
+
+
+@main.command()
 @click.argument("game_id", required=False)
 @click.option("--seed", help="The revealed seed (default: the one in the database).")
 @click.option("--file", "export_file", type=click.Path(exists=True, dir_okay=False),
@@ -552,22 +575,21 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
 
     Example: pbem verify --file pmb1.json --seed 3f2a...
     """
-    from pbem.audit import verify_export
+    from pbem.audit import verification_report
 
     if export_file:
         with open(export_file, encoding="utf-8") as f:
             data = json.load(f)
-        problems, count = verify_export(data, seed)
+        lines, ok = verification_report(data, seed)
     else:
         if not game_id:
             raise click.UsageError("give GAME_ID or --file")
         with _engine(ctx) as e:
-            problems, count = verify_export(e.export(game_id, include_seed=True), seed)
-    for p in problems:
-        click.echo(p)
-    if problems:
-        raise click.ClickException(f"{len(problems)} problem(s)")
-    click.echo(f"OK: seed matches the commitment, {count} rolls re-derived identically")
+            lines, ok = verification_report(e.export(game_id, include_seed=True), seed)
+    for line in lines:
+        click.echo(line)
+    if not ok:
+        raise click.ClickException(f"{len(lines)} problem(s)")
 
 
 # ---------------------------------------------------------------- tools

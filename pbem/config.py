@@ -120,6 +120,7 @@ class GameConfig:
     commit_seed: bool = True
     roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
     mj_password: SecretSource | None = None  # with passwords = true, the MJ's own mails carry this one
+    pictures: bool = True  # a picture of the public board with each forum post (games that have one)
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,8 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
               "security", "cafile", "folder", "processed_folder", "batch_size", "idle", *_OUTBOX_ONLY}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
-               "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
+               "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command",
+               "pictures"}
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -364,6 +366,7 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         commit_seed=_get(g, "commit_seed", where, bool, True),
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
         mj_password=_mj_password(g, where),
+        pictures=_get(g, "pictures", where, bool, True),
     )
 
 

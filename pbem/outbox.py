@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.headerregistry import Address
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.policy import SMTP
 from email.utils import format_datetime, parseaddr
 from functools import lru_cache
@@ -34,6 +34,15 @@ KINDS = ("ack", "private", "public", "digest", "reminder", "notice")
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file sent with a letter (the picture of a step's board with the forum post)."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class Letter:
     """One mail to queue: who, what, and why (``key`` makes its Message-ID stable)."""
 
@@ -47,6 +56,7 @@ class Letter:
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     record_seq: int | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 def message_id(game: str, key: str, to: str, domain: str) -> str:
@@ -64,8 +74,12 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
     The bytes are exactly what `email.message.EmailMessage` with `email.policy.SMTP` produces
     (`compose_slow`), built directly: header lines that need no encoding or unusual folding
     are written as they are, the others (non-ASCII subjects, odd addresses) are encoded and
-    folded by the `email` package itself, one header at a time and cached.
+    folded by the `email` package itself, one header at a time and cached.  A letter with
+    attachments is a ``multipart/mixed`` mail (`compose_with_attachments`); one without stays the
+    single text part it always was.
     """
+    if letter.attachments:
+        return compose_with_attachments(letter, sender=sender, sender_name=sender_name, now=now)
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
@@ -83,6 +97,29 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
 
 def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
     """`compose` through `EmailMessage` (the reference the fast path must match byte for byte)."""
+    mid, msg = _message(letter, sender=sender, sender_name=sender_name, now=now)
+    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+
+
+def compose_with_attachments(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
+    """The text part as `compose_slow` writes it, then each attachment, in a ``multipart/mixed`` mail.
+
+    The MIME boundary is derived from the Message-ID, not drawn at random, so composing the same
+    letter again gives the same bytes (replays and re-sends stay byte-identical).
+    """
+    mid, msg = _message(letter, sender=sender, sender_name=sender_name, now=now)
+    msg.make_mixed()
+    for a in letter.attachments:
+        maintype, _, subtype = a.content_type.partition("/")
+        part = MIMEPart(policy=SMTP)  # a part, not a message: no MIME-Version of its own
+        part.set_content(a.data, maintype=maintype, subtype=subtype, disposition="attachment", filename=a.filename)
+        msg.attach(part)  # type: ignore[arg-type]  # typeshed wants a message; a part is what MIME means
+    msg.set_boundary("pbem-" + hashlib.sha256(mid.encode()).hexdigest()[:40])
+    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+
+
+def _message(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, EmailMessage]:
+    """The Message-ID and the `EmailMessage` of a letter's text (headers and body, no attachment)."""
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
@@ -106,7 +143,7 @@ def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime
     msg["X-PBEM-Turn"] = str(letter.turn)
     msg["X-PBEM-Kind"] = letter.kind
     msg.set_content(letter.body, charset="utf-8", cte="quoted-printable")
-    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+    return mid, msg
 
 
 _REFERENCE = SMTP.clone(refold_source="none")

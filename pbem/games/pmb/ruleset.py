@@ -88,6 +88,8 @@ class PmbRuleset:
             "defeated": list(state.defeated),
             "finished": state.finished,
             "winner": state.winner,
+            "levels": levels(state),
+            "donjon_influence": {"garde": R.GARDE_INFLUENCE, "conseil": R.CONSEIL_INFLUENCE},
         }
         if player == MJ:
             common["roles"] = {n: state.players[n].code for n in state.order}
@@ -119,6 +121,19 @@ class PmbRuleset:
 
     def players(self, state: State) -> list[str]:
         return list(state.order)
+
+
+def levels(state: State) -> list[dict[str, JSON]]:
+    """Port-Réal's three levels, highest first, with their influence and places (public rule facts).
+
+    ``level`` is the rule text's number (3 Colline de Visenya, 2 FosseDragon, 1 Culpucier);
+    ``places`` its capacity (fixed at set-up from the number of players, or by the option
+    ``places``), ``None`` for Culpucier, which has no limit.  Who is where stays private.
+    """
+    caps: dict[str, int | None] = {R.VISENYA: state.capacity.get(R.VISENYA), R.FOSSEDRAGON:
+                                   state.capacity.get(R.FOSSEDRAGON), R.CULPUCIER: None}
+    number = {R.VISENYA: 3, R.FOSSEDRAGON: 2, R.CULPUCIER: 1}
+    return [{"level": number[lv], "influence": R.INFLUENCE[lv], "places": caps[lv]} for lv in R.LEVELS]
 
 
 RULESET = PmbRuleset()
