@@ -126,7 +126,7 @@ def test_a_case_that_expects_nothing_fails(tmp_path: Path) -> None:
 
 
 def test_a_forced_die_out_of_range_fails_the_case(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\ndes."test #1 AG (Armand): d10" = 11\n' \
+    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = 11\n' \
         '[[etape.attendu.evenement]]\ntype = "test_result"\n'
     result = run_case(write(tmp_path, case))
     assert not passed(result)
@@ -155,7 +155,7 @@ def test_an_unknown_purpose_used_in_a_case_fails(tmp_path: Path) -> None:
 
 
 def test_forced_values_left_unused_fail(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\ndes."test #1 AG (Armand): d10" = [3, 4]\n' \
+    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = [3, 4]\n' \
         '[[etape.attendu.evenement]]\ntype = "test_result"\ndonnees = { faces = [3] }\n'
     result = run_case(write(tmp_path, case))
     assert not passed(result)
@@ -163,7 +163,7 @@ def test_forced_values_left_unused_fail(tmp_path: Path) -> None:
 
 
 def test_forced_rolls_are_shown_as_forced(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\ndes."test #1 AG (Armand): d10" = 3\n' \
+    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = 3\n' \
         '[etape.attendu.jets]\n"test #1 *" = 1\n'
     path = write(tmp_path, case)
     assert "« test #1 AG (Armand): d10 » (test n° 1 AG (Armand) : d10) : 3 (de 1 à 10), forcé" in report(path)
@@ -291,6 +291,7 @@ caracs = { FO = 5, EN = 5, AG = 6, DEX = 5, PE = 4, INT = 5, EDU = 4, CH = 5, AP
 talents = {}
 [[etape]]
 ordres.Armand = ["TEST AG SR 10"]
+ordres."@mj" = ["LANCER"]
 [[etape.attendu.evenement]]
 type = "test_result"
 donnees = { number = 5 }
@@ -313,7 +314,7 @@ def test_a_state_file_from_an_export(tmp_path: Path) -> None:
                                  {}, Dice("00", "setup"))
     (tmp_path / "etat.json").write_text(json.dumps(serial.to_data(state)), encoding="utf-8")
     case = 'jeu = "1626"\netat_fichier = "etat.json"\n[etat]\ntests = 2\n' \
-        '[[etape]]\nordres.Armand = ["TEST AG SR 10"]\n[[etape.attendu.evenement]]\ntype = "test_result"\ndonnees = { number = 3 }\n'
+        '[[etape]]\nordres.Armand = ["TEST AG SR 10"]\nordres."@mj" = ["LANCER"]\n[[etape.attendu.evenement]]\ntype = "test_result"\ndonnees = { number = 3 }\n'
     assert passed(run_case(write(tmp_path, case)))
 
 
@@ -335,7 +336,7 @@ def test_an_unexpected_setup_refusal_fails_and_an_expected_one_passes(tmp_path: 
 def test_the_report_renders_the_events_with_their_audiences(tmp_path: Path) -> None:
     path = write(tmp_path, KILL + '[etape.attendu.etat]\n"players.Garlan.alive" = false\n')
     fr, en = report(path), report(path, "en")
-    assert "[public] Garlan est mort." in fr and "[à Arya et Sansa] " in fr
+    assert "[public] Garlan a perdu la vie." in fr and "[à Arya et Sansa] " in fr
     assert "-- Étape 1 : Tour 1" in fr and "Résultat : réussi, 1 attendu tenu." in fr
     assert "[MJ] [MJ]" not in fr
     assert "[to Arya and Sansa] " in en and "-- Step 1: Turn 1" in en and "Result: passed, 1 expectation met." in en
@@ -348,8 +349,10 @@ def test_the_same_case_prints_the_same_report(tmp_path: Path) -> None:
 
 
 def test_mj_orders_on_behalf_of_a_player(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres."@mj" = ["POUR armand : TEST AG SR 12", "POUR Zorro : TEST AG SR 12"]\n' \
-        '[[etape.attendu.evenement]]\ntype = "test_result"\naudience = ["Armand"]\n' \
+    """``POUR`` goes the engine's way: the line is parsed as the player's (at 1626, a request the MJ then rolls)."""
+    case = SHEET + '[[etape]]\nordres."@mj" = ["POUR armand : TEST AG SR 12", "POUR Zorro : TEST AG SR 12", "LANCER"]\n' \
+        '[[etape.attendu.evenement]]\ntype = "test_requested"\naudience = ["Armand"]\ndonnees = { number = 1, sr = 12 }\n' \
+        '[[etape.attendu.evenement]]\ntype = "test_result"\naudience = ["Armand"]\ndonnees = { number = 1, sr = 12 }\n' \
         '[[etape.attendu.erreur]]\njoueur = "@mj"\nligne = "POUR Zorro : TEST AG SR 12"\n'
     path = write(tmp_path, case)
     assert passed(run_case(path))
