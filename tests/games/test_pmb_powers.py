@@ -308,7 +308,7 @@ def test_L6c_confession_to_the_surviving_lord_commandant_then_verdict_death() ->
 def test_L6d_no_verdict_means_release_to_culpucier_option_death() -> None:
     st, _ = play(new_game(), _arrest("Loras"))
     st, _ = play(st, {})
-    assert RULESET.default_orders(st, "Tywin")[0].args == ("Loras", "LIBERE")
+    assert RULESET.default_orders(st, "Tywin")[0].args == ("Loras", "LIBERE", "defaut")
     st2, ev = play(st, {})
     assert st2.players["Loras"].alive and st2.players["Loras"].location in ("culpucier", "fossedragon")
     assert to(ev, "Loras", "verdict_released")[0]["prisoner"] == "Loras"
@@ -316,6 +316,19 @@ def test_L6d_no_verdict_means_release_to_culpucier_option_death() -> None:
     st.options["verdict_default"] = "mort"
     st3, _ = play(st, {})
     assert not st3.players["Loras"].alive
+
+
+def test_L6m_a_silent_lord_commandants_verdict_is_told_as_the_default() -> None:
+    """The engine gives a silent player his `default_orders`: the verdict they carry is still « par défaut »
+    (found by a scenario case: it read « defaulted = false » for a Lord Commandant who said nothing)."""
+    st, _ = play(new_game(), _arrest("Loras"))
+    st, _ = play(st, {})
+    _, ev = play(st, {})  # silent: his default_orders, as the engine sends them
+    assert to(ev, "Loras", "verdict_released") == [{"prisoner": "Loras", "defaulted": True}]
+    _, ev = play(st, {"Tywin": ["VERDICT Loras LIBERE"]})
+    assert to(ev, "Loras", "verdict_released") == [{"prisoner": "Loras", "defaulted": False}]
+    _, ev = play(st, {"Tywin": ["CIBLE Garlan"]})  # orders, but no verdict: the default, said so
+    assert to(ev, "Loras", "verdict_released") == [{"prisoner": "Loras", "defaulted": True}]
 
 
 def test_L6e_lord_commandant_killed_prisoner_kills_the_torturer_and_escapes() -> None:

@@ -48,10 +48,13 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
     released: list[str] = []
     lc = ctx.lord_commandant()
     given: dict[str, str] = {}
+    chosen: set[str] = set()
     if lc is not None:
         for o in orders.get(lc.name, ()):
             if o.verb == O.VERDICT:
                 given[str(o.args[0])] = str(o.args[1])
+                if O.DEFAULT_VERDICT not in o.args[2:]:
+                    chosen.add(str(o.args[0]))
     default = default_verdict(st.options)
     keep: list[Prisoner] = []
     for pr in st.prisoners:
@@ -66,12 +69,12 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
         if verdict == "MORT":
             ctx.kill(pr.name, "execution", R.LANNISTER)
             st.torturer = min(R.TORTURER_MAX, st.torturer + R.TORTURER_STEP)
-            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
         else:
             p.location = R.CULPUCIER
             p.since = ctx.turn
             released.append(pr.name)
-            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
     st.prisoners = keep
     return released
 
