@@ -513,6 +513,29 @@ def _kill(st: State, *names: str) -> State:
     return st
 
 
+def test_R3d_a_betrayal_the_turn_the_chef_dies_is_void_and_told_even_to_a_converted_sergent() -> None:
+    """TRAHIR is decided after the defeats (docs/rules/pmb.md §7): Robb killed the same turn, Jon betrays nobody and is
+    told, also when the defeat made him a Tyrell (found by the scenario case R3d: he was told nothing then)."""
+    lines = {"Jon": ["TRAHIR"], "Margaery": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"]}  # 7 + 7 > 7
+    for first, team in (("Jon", "tyrell"), ("Arya", "lannister")):
+        survivors = [first] + [n for n in ("Jon", "Arya", "Sansa", "Rickon", "ser Schlingue") if n != first]
+        if team == "lannister":  # Jon last of the draw: the quarter that goes to the Lannister
+            survivors = [n for n in survivors if n != "Jon"] + ["Jon"]
+        dice = FakeDice().force("denounces a teammate", False).force("stark survivors split", survivors)
+        st, ev = play(_lone_original(new_game()), lines, dice)
+        assert st.players["Jon"].team == team
+        assert to(ev, "Jon", "betrayal_void") == [{"reason": "chef"}], team
+        assert st.betrayals == [] and to(ev, "Tywin", "betrayal_known") == []
+
+
+def test_R3e_a_betrayal_void_because_the_lannister_fell_says_so() -> None:
+    st = _lone_original(_kill(new_game(), "Varys", "Petyr"))
+    dice = FakeDice().force("Conseil member dies", True)
+    lines = {"Jon": ["TRAHIR"], "Robb": ["ESCOUADE Pycelle"], "Margaery": ["ESCOUADE Pycelle"], "Olenna": ["ESCOUADE Pycelle"]}
+    _, ev = play(st, lines, dice)
+    assert to(ev, "Jon", "betrayal_void") == [{"reason": "lannister"}]
+
+
 def test_D1_third_conseil_death_lannister_defeat_gardes_join_the_clan_of_their_choice() -> None:
     st = _kill(new_game(), "Varys", "Petyr")
     dice = FakeDice().force("Conseil member dies", True)
