@@ -403,3 +403,69 @@ def test_run_files_counts(tmp_path: Path) -> None:
     lines = list(run_files([ROOT / "docs/rules/1626-cases"], "fr", quiet=True, totals=totals))
     assert totals.total >= 20 and totals.failed == 0 and totals.malformed == 0 and totals.exit_code == 0
     assert lines[-1] == f"Bilan : {totals.total} cas, tous réussis."
+
+
+# ---------------------------------------------------------------- a game's own position, repeated steps
+
+
+ROI = """
+jeu = "pourleroi"
+options = { seating = "roster" }
+[[joueur]]
+joueur = "Anne"
+[[joueur]]
+joueur = "Blaise"
+[[joueur]]
+joueur = "Claude"
+"""
+
+
+def test_a_position_sets_exactly_the_cards_in_play(tmp_path: Path) -> None:
+    case = ROI + '[position]\npioche = ["GUE-A", "GUE-B", "GUE-C", "GUE-D", "MAR-A"]\nmains.Blaise = ["OR-01"]\n' \
+        '[attendu.etat]\n"round.drawn" = "GUE-A"\ndeck = ["GUE-B", "GUE-C", "GUE-D", "MAR-A"]\nremoved = []\n' \
+        '"hands.Blaise" = ["OR-01"]\n'
+    result = run_case(write(tmp_path, case))
+    assert passed(result), "\n".join(case_lines(result, "fr"))
+    from pbem.games.pourleroi import conservation_problems
+
+    assert conservation_problems(result.state) == []  # every other card is out of the box, each in one place
+    assert "seules les cartes qu'elle nomme sont en jeu" in report(write(tmp_path, case))
+
+
+@pytest.mark.parametrize(("position", "key", "said"), [
+    ('pioche = ["GUE-Z"]', "position.pioche.0", "carte inconnue « GUE-Z »"),
+    ('pioche = ["GUE-A"]\nneutre = ["gue-a"]', "position.neutre.0", "GUE-A figure deux fois"),
+    ('mains.Zoe = ["GUE-A"]', "position.mains.Zoe", "joueur inconnu « Zoe »"),
+    ('fonctions = { GUE = 7 }', "position.fonctions.GUE", "de 1 à 6"),
+    ('pile = ["GUE-A"]', "position.pile", "clé inconnue"),
+    ('pioche = ["GUE-A"]\nenchere = { pile = ["GUE-B"] }', "position.enchere", "pioche épuisée"),
+])
+def test_a_wrong_position_is_a_malformed_file(tmp_path: Path, position: str, key: str, said: str) -> None:
+    path = write(tmp_path, ROI + "[position]\n" + position + "\n[attendu.etat]\nround = \"@nul\"\n")
+    with pytest.raises(CaseError) as caught:
+        run_case(path)
+    line = caught.value.line("fr")
+    assert line.startswith(f"{path} : {key} : ") and said in line, line
+
+
+def test_a_game_without_positions_says_so(tmp_path: Path) -> None:
+    with pytest.raises(CaseError) as caught:
+        run_case(write(tmp_path, KILL.replace("[[etape]]", '[position]\npioche = []\n[[etape]]', 1)))
+    assert "position" in caught.value.key and "[etat]" in caught.value.line("fr")
+    with pytest.raises(CaseError):
+        load_case(write(tmp_path, 'jeu = "pourleroi"\n[etat]\nturn = 1\n[position]\npioche = []\n'))
+
+
+def test_a_repeated_step_plays_again_and_checks_after_the_last(tmp_path: Path) -> None:
+    """Three silent steps of the donor: centre, centre, then neutral (the default order), then the forced keep."""
+    case = ROI + '[position]\npioche = ["GUE-A", "GUE-B", "GUE-C", "GUE-D", "MAR-A"]\n' \
+        '[[etape]]\nrepeter = 3\n[etape.attendu.etat]\n"hands.Anne" = ["GUE-D"]\nneutral = ["GUE-C"]\n' \
+        '[[etape.attendu.evenement]]\ntype = "card_placed"\nnombre = 4\n'
+    result = run_case(write(tmp_path, case))
+    assert passed(result), "\n".join(case_lines(result, "fr"))
+    assert len(result.phases) == 2 and len(result.phases[1].defaults) == 3
+    once = run_case(write(tmp_path, case.replace("repeter = 3", "repeter = 1")))
+    assert not passed(once)
+    with pytest.raises(CaseError) as caught:
+        load_case(write(tmp_path, case.replace("repeter = 3", "repeter = 0")))
+    assert caught.value.key == "etape[1].repeter"
