@@ -91,6 +91,8 @@ class FactExpectation:
 class PromptExpectation:
     player: str
     kind: str | None
+    required: bool | None = None
+    """``attendu``: the step waits for this player (True) or asks him without waiting (False)."""
 
 
 @dataclass(frozen=True)
@@ -338,16 +340,16 @@ def _prompts(r: _Reader) -> tuple[PromptExpectation, ...] | None:
             if isinstance(item, str):
                 out.append(PromptExpectation(item, None))
                 continue
-            if isinstance(item, Mapping) and isinstance(item.get("joueur"), str) and set(item) <= {"joueur", "type"}:
-                kind = item.get("type")
-                if kind is None or isinstance(kind, str):
-                    out.append(PromptExpectation(item["joueur"], kind))
+            if isinstance(item, Mapping) and isinstance(item.get("joueur"), str) and set(item) <= {"joueur", "type", "attendu"}:
+                kind, required = item.get("type"), item.get("attendu")
+                if (kind is None or isinstance(kind, str)) and (required is None or isinstance(required, bool)):
+                    out.append(PromptExpectation(item["joueur"], kind, required))
                     continue
             break
         else:
             return tuple(out)
-    raise r.fail("sollicites", _expected("une liste de joueurs, ou de tables { joueur = \"…\", type = \"…\" }",
-                                         "a list of players, or of tables { joueur = \"…\", type = \"…\" }"))
+    raise r.fail("sollicites", _expected("une liste de joueurs, ou de tables { joueur = \"…\", type = \"…\", attendu = true }",
+                                         "a list of players, or of tables { joueur = \"…\", type = \"…\", attendu = true }"))
 
 
 def _outcome(r: _Reader) -> OutcomeExpectation | None:
