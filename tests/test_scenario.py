@@ -469,3 +469,16 @@ def test_a_repeated_step_plays_again_and_checks_after_the_last(tmp_path: Path) -
     with pytest.raises(CaseError) as caught:
         load_case(write(tmp_path, case.replace("repeter = 3", "repeter = 0")))
     assert caught.value.key == "etape[1].repeter"
+
+
+def test_prompts_may_say_who_is_waited_for(tmp_path: Path) -> None:
+    """At a Pour le Roi auction everyone is asked, only those who can pay are waited for."""
+    base = ROI + '[position]\nmains = { Anne = ["OR-01"], Blaise = ["OR-02"] }\nenchere = { pile = ["GUE-D"], ouvreur = "Anne" }\n'
+    good = base + '[attendu]\nsollicites = [{ joueur = "Anne", attendu = true }, "Blaise", { joueur = "Claude", attendu = false }]\n'
+    assert passed(run_case(write(tmp_path, good)))
+    bad = run_case(write(tmp_path, good.replace('"Claude", attendu = false', '"Claude", attendu = true')))
+    assert not passed(bad)
+    detail = bad.checks[0].detail
+    assert detail is not None and "Claude (auction, non attendu)" in detail.fr and "not waited for" in detail.en
+    with pytest.raises(CaseError):
+        load_case(write(tmp_path, base + '[attendu]\nsollicites = [{ joueur = "Anne", attendu = "oui" }]\n'))
