@@ -60,3 +60,17 @@ def test_every_key_of_the_format_is_documented() -> None:
         "chemin", "fini", "vainqueurs", "resume", "attendu", *case_format.FACT_TESTS}
     undocumented = sorted(k for k in keys if f"`{k}`" not in text and f"{k} =" not in text and f"[{k}]" not in text)
     assert not undocumented
+
+
+CASE_LINK = re.compile(r"\[`[^`]+`\]\(((?:pmb|intrigue|1626|pourleroi)-cases/[^)]+\.toml)\)")
+
+
+@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi"])
+def test_every_case_file_is_named_in_its_rules_document(game: str) -> None:
+    """docs/rules/<game>.md names each case beside the sentence (or the ruling) it plays; every link leads to a file."""
+    doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    linked = set(CASE_LINK.findall(doc))
+    assert all((ROOT / "docs" / "rules" / link).is_file() for link in linked), sorted(
+        link for link in linked if not (ROOT / "docs" / "rules" / link).is_file())
+    files = {f"{game}-cases/{p.name}" for p in (ROOT / "docs" / "rules" / f"{game}-cases").glob("*.toml")}
+    assert not files - linked, sorted(files - linked)
