@@ -30,6 +30,16 @@ def test_every_event_kind_the_code_can_emit_was_seen(game: str) -> None:
     assert not missing, f"{game}: no case file or bot game produces {sorted(missing)}"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_event_kind_the_code_can_emit_is_played_by_a_case_file(game: str) -> None:
+    """Not only seen in bot games: each kind has a case file that shows when it happens (the cases double as docs)."""
+    from pbem.scenario.catalog import case_events
+
+    seen = {e.kind for events in case_events(game) for e in events}
+    missing = emitted_kinds(game) - seen
+    assert not missing, f"{game}: no case file produces {sorted(missing)}"
+
+
 def _toml_blocks() -> list[str]:
     return re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
 

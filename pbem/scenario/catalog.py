@@ -99,7 +99,7 @@ def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
                 yield events
 
 
-def _case_events(game: str) -> Iterable[list[Event]]:
+def case_events(game: str) -> Iterable[list[Event]]:
     from pbem.scenario import run_case
 
     for path in sorted((ROOT / "docs" / "rules" / f"{game}-cases").glob("*.toml")):
@@ -110,7 +110,7 @@ def _case_events(game: str) -> Iterable[list[Event]]:
 def observed(game: str, seeds: Iterable[int] = range(8)) -> dict[str, KindSeen]:
     """Every event kind seen in bot games (pmb, intrigue) and in the game's case files."""
     seen: dict[str, KindSeen] = {}
-    sources: list[Iterable[list[Event]]] = [_case_events(game)]
+    sources: list[Iterable[list[Event]]] = [case_events(game)]
     if game != "1626":
         sources.append(_bot_games(game, seeds))
     for source in sources:
