@@ -186,6 +186,18 @@ class SetupError(Exception):
         self.msg = msg
 
 
+class PositionError(Exception):
+    """A scenario file's ``[position]`` the game cannot build (an unknown card, a card twice...): ``key`` says where.
+
+    Only games that read a position raise it, from their optional ``scenario_setup(roster, options, position,
+    dice)`` (see docs/scenarios.md); the engine never calls that."""
+
+    def __init__(self, key: str, msg: Msg):
+        super().__init__(f"{key}: {msg.en}")
+        self.key = key
+        self.msg = msg
+
+
 # --- the ruleset interface ---
 
 

@@ -268,3 +268,21 @@ def test_M2_status_as_mailed_one_fact_per_line(lang: str) -> None:
 
 def _unused(_: Sequence[object]) -> None:  # keep imports honest for ruff
     pass
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_M3_the_mj_reads_each_cause_of_death_in_his_language(lang: str) -> None:
+    """The MJ's death line names the cause in words (« meurt : escouade »), never the code (« squad »)."""
+    from pbem.core import Audience, Event
+    from pbem.render import Renderer
+
+    r = Renderer("pmb", lang)
+    words = {"fr": {"squad": "escouade", "garde": "défense d'un Garde Royal", "poison": "poison",
+                    "execution": "exécution", "betrayal": "trahison manquée"},
+             "en": {"squad": "squad", "garde": "a Garde Royal's defence", "poison": "poison",
+                    "execution": "execution", "betrayal": "failed betrayal"}}[lang]
+    for cause, word in words.items():
+        text = r.event_text(Event("death_cause", Audience.mj(), {"player": "Margaery", "role": "tyrell_chef",
+                                                                  "cause": cause, "by": "lannister"}))
+        said = text.split(": ", 1)[1] if lang == "en" else text.split("meurt : ", 1)[1]
+        assert said.startswith(word + ","), (cause, text)

@@ -60,7 +60,8 @@ class PmbRuleset:
         if p is None or p.rank != R.LORD_COMMANDANT or not p.alive:
             return []
         verdict = default_verdict(state.options)
-        return [Order(O.VERDICT, (pr.name, verdict), f"VERDICT {pr.name} {verdict}")
+        # marked as the default, so that the verdict is told as « par défaut » (the engine sends these for a silent player)
+        return [Order(O.VERDICT, (pr.name, verdict, O.DEFAULT_VERDICT), f"VERDICT {pr.name} {verdict}")
                 for pr in state.prisoners if pr.awaiting_verdict]
 
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:

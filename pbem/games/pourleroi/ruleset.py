@@ -11,6 +11,7 @@ from pbem.games.pourleroi import flow as F
 from pbem.games.pourleroi import gift as G
 from pbem.games.pourleroi import king as K
 from pbem.games.pourleroi import orders as O
+from pbem.games.pourleroi import positions as P
 from pbem.games.pourleroi import setup as S
 from pbem.games.pourleroi.cards import label
 from pbem.games.pourleroi.state import State
@@ -27,6 +28,15 @@ class PourLeRoiRuleset:
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         state, ev = S.setup(roster, options, dice)
+        return F.advance(state, dice, ev), ev
+
+    def scenario_setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], position: Mapping[str, Any],
+                       dice: Dice) -> tuple[State, list[Event]]:
+        """For ``pbem scenario run``: the set-up with exactly the cards of ``position`` in play, then on to the
+        first decision (`pbem.games.pourleroi.positions`; `PositionError` if the position is wrong)."""
+        state, _ = S.setup(roster, options, dice)
+        state = P.arrange(state, position)
+        ev = S.setup_events(state, position=True)
         return F.advance(state, dice, ev), ev
 
     def prompts(self, state: State) -> list[Prompt]:
