@@ -22,7 +22,7 @@ from pbem.store import Store
 @contextmanager
 def _engine(ctx: click.Context) -> Iterator[Engine]:
     cfg = _config(ctx)
-    store = Store(cfg.database)
+    store = Store(cfg.database, synchronous=cfg.synchronous)
     try:
         yield Engine(cfg, store)
     except EngineError as e:
@@ -98,16 +98,37 @@ def run(ctx: click.Context) -> None:
 def tick(ctx: click.Context, now: str | None) -> None:
     """One pass for cron: fetch, process, fire due deadlines and reminders, send.
 
+    Exits 1 (reasons on stderr) when the pass hit errors: a resolution or a mail that failed, a mailbox
+    that could not be read, a configuration the SMTP server refuses. Only one pass runs at a time on a
+    database: a second one waits up to pbem.lock_wait_seconds, then steps aside (exit 0, one line on
+    stderr), or exits 1 if the running pass looks stuck.
+
     Example: pbem tick --now 2026-12-01T21:05
     """
+    from pbem.daemon import open_store
     from pbem.daemon import tick as do_tick
+    from pbem.passlock import PassLock
 
     cfg = _config(ctx)
-    store = Store(cfg.database)
-    try:
-        click.echo(do_tick(cfg, store, _now(now)).summary())
-    finally:
-        store.close()
+    when = _now(now)
+    with PassLock(cfg.database) as lock:
+        if not lock.acquire(cfg.lock_wait_seconds, who="pbem tick"):
+            holder, stuck = lock.describe_holder()
+            if stuck:
+                click.echo(f"pbem tick: {holder} holds the data and looks stuck; this pass steps aside", err=True)
+                sys.exit(1)
+            click.echo(f"pbem tick: {holder} is already working on this data; this pass steps aside", err=True)
+            return
+        store = open_store(cfg)
+        try:
+            report = do_tick(cfg, store, when)
+        finally:
+            store.close()
+    click.echo(report.summary())
+    if report.errors:
+        for error in report.errors:
+            click.echo(f"pbem tick: {error}", err=True)
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------- games
@@ -496,10 +517,15 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
 def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> None:
     """Process stored mail again with the next tick (after fixing what made it fail).
 
+    Only mail whose processing failed (status error) and recorded nothing is processed again:
+    mail already processed is left as it is, so its orders are never applied twice.
+
     Example: pbem mail retry --errors
     """
     with _engine(ctx) as e:
         chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
+        for key, why in e.store.requeue_refusals(chosen).items():
+            click.echo(f"{key}: left as it is: {why}")
         n = e.store.requeue_messages(chosen)
         click.echo(f"{n} mail{'' if n == 1 else 's'} will be processed again")
 
@@ -523,6 +549,29 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
 
 @main.command()
+@click.argument("game_id")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+def archive(ctx: click.Context, game_id: str, folder: str) -> None:
+    """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
+    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+
+    Example: pbem archive pmb1 archives/pmb1
+    """
+    from pbem.archive import build
+
+    with _engine(ctx) as e:
+        done = build(e, game_id, Path(folder))
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    click.echo(f"{count(len(done.pages), 'page')}, {count(len(done.pictures), 'picture')} and "
+               f"{count(len(done.charts), 'chart')} in {folder}; open {Path(folder) / 'index.html'}")
+    if done.verified is False:
+        click.echo("the dice verification found problems: see verification.html")
+
+
+@main.command()
 @click.argument("game_id", required=False)
 @click.option("--seed", help="The revealed seed (default: the one in the database).")
 @click.option("--file", "export_file", type=click.Path(exists=True, dir_okay=False),
@@ -533,29 +582,28 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
 
     Example: pbem verify --file pmb1.json --seed 3f2a...
     """
-    from pbem.audit import verify_export
+    from pbem.audit import verification_report
 
     if export_file:
         with open(export_file, encoding="utf-8") as f:
             data = json.load(f)
-        problems, count = verify_export(data, seed)
+        lines, ok = verification_report(data, seed)
     else:
         if not game_id:
             raise click.UsageError("give GAME_ID or --file")
         with _engine(ctx) as e:
-            problems, count = verify_export(e.export(game_id, include_seed=True), seed)
-    for p in problems:
-        click.echo(p)
-    if problems:
-        raise click.ClickException(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
-    click.echo(f"OK: seed matches the commitment, {count} rolls re-derived identically")
+            lines, ok = verification_report(e.export(game_id, include_seed=True), seed)
+    for line in lines:
+        click.echo(line)
+    if not ok:
+        raise click.ClickException(f"{len(lines)} problem{'' if len(lines) == 1 else 's'}")
 
 
 # ---------------------------------------------------------------- tools
 
 
 @main.command()
-@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue"]))
+@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi", "courtisans"]))
 @click.option("--dir", "out_dir", default="data/demo", show_default=True, help="Where the demo writes everything.")
 def demo(which: str, out_dir: str) -> None:
     """Play scripted games by mail on local Maildirs with simulated time; print where everything went.
@@ -566,6 +614,102 @@ def demo(which: str, out_dir: str) -> None:
 
     for line in run_demos(which, Path(out_dir)):
         click.echo(line)
+
+
+@main.group()
+def scenario() -> None:
+    """Scenario files: play one case of a game's rules from a file, without mail or database.
+
+    Example: pbem scenario run docs/rules/pmb-cases/
+    """
+
+
+@scenario.command("run")
+@click.argument("cases", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True, help="Language of the report.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the failed expectations and each case's result.")
+@click.option("--etat", "show_state", is_flag=True, help="Also print each case's final state (JSON).")
+def scenario_run(cases: tuple[str, ...], lang: str, quiet: bool, show_state: bool) -> None:
+    """Play each CASE (a .toml file, or a folder of them) and check what it expects (format: docs/scenarios.md).
+
+    Exit code: 0 when every expectation held, 1 when one did not, 2 when a file is malformed.
+
+    Example: pbem scenario run docs/rules/pmb-cases/C1-escouade-correcte-tue-la-cible.toml --lang en
+    """
+    from pbem.scenario import RunTotals, run_files
+
+    totals = RunTotals()
+    for line in run_files(cases, lang, quiet=quiet, show_state=show_state, totals=totals):
+        click.echo(line)
+    sys.exit(totals.exit_code)
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--user", default="pbem", show_default=True, help="The system user the systemd units run as.")
+def init(folder: str, user: str) -> None:
+    """Create a game folder: a commented config.toml (local Maildirs), data/, templates/, systemd units, LISEZMOI.md.
+
+    Run every pbem command from that folder afterwards.
+
+    Example: pbem init ~/pourmabelle
+    """
+    from pbem.folder import FolderError, init_folder
+
+    try:
+        made = init_folder(Path(folder), user=user)
+    except (FolderError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    for path in made.files:
+        click.echo(f"  {path}")
+    click.echo(f"Game folder ready: cd {made.folder} && pbem doctor (then read LISEZMOI.md)")
+
+
+@main.group()
+def templates() -> None:
+    """The texts pbem writes, and the ones your game folder overrides (templates/ beside config.toml).
+
+    Example: pbem templates list
+    """
+
+
+@templates.command("list")
+@click.pass_context
+def templates_list(ctx: click.Context) -> None:
+    """Every template pbem has; those your folder overrides are marked.
+
+    Example: pbem templates list
+    """
+    from pbem.folder import template_list
+
+    folder = _templates_dir(ctx)
+    for name, overridden in template_list(folder):
+        click.echo(f"{'*' if overridden else ' '} {name}")
+    click.echo(f"(* = overridden in {folder})" if folder else "(no templates/ folder beside config.toml)")
+
+
+@templates.command("copy")
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Overwrite an override that exists already.")
+@click.pass_context
+def templates_copy(ctx: click.Context, name: str, force: bool) -> None:
+    """Copy a packaged template (as listed) into templates/ to edit it; it is used from the next pass on.
+
+    Example: pbem templates copy common/ack.fr.j2
+    """
+    from pbem.folder import FolderError, template_copy
+
+    folder = _config(ctx).templates_dir or Path("templates")
+    try:
+        target = template_copy(name, folder, force=force)
+    except (FolderError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"{target}: edit it; pbem doctor checks that it compiles")
+
+
+def _templates_dir(ctx: click.Context) -> Path | None:
+    folder = _config(ctx).templates_dir
+    return folder if folder is not None and folder.is_dir() else None
 
 
 @main.command()

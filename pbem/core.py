@@ -216,6 +216,18 @@ class SetupError(Exception):
         self.msg = msg
 
 
+class PositionError(Exception):
+    """A scenario file's ``[position]`` the game cannot build (an unknown card, a card twice...): ``key`` says where.
+
+    Only games that read a position raise it, from their optional ``scenario_setup(roster, options, position,
+    dice)`` (see docs/scenarios.md); the engine never calls that."""
+
+    def __init__(self, key: str, msg: Msg):
+        super().__init__(f"{key}: {msg.en}")
+        self.key = key
+        self.msg = msg
+
+
 # --- the ruleset interface ---
 
 
@@ -237,7 +249,11 @@ class Ruleset(Protocol):
     """Every option this game understands, with its default; config may override any of them, no others."""
     # Optional: ``step_word: StepWord``, what the game calls a step (default: « étape », feminine);
     # ``prompts_public: bool`` (default True): False when who is asked can betray a hidden role, so
-    # that answers never count the players asked.
+    # that answers never count the players asked; ``game_words: frozenset[str]`` (default empty): the
+    # folded words of the game's own orders that a common command also uses (Courtisans' PASSER, Pour
+    # le Roi's PASSE): a line that begins with one is the game's order, never the common command;
+    # ``after_early: str`` (``"calendar"`` or ``"length"``): the game's default for the config key of that
+    # name, ``"length"`` where the rules count a player's time from the results before (Courtisans).
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[Any, list[Event]]:
         """The initial state and the events that tell each player their start (roles, knowledge)."""

@@ -21,6 +21,7 @@ from pbem import config as configmod
 from pbem.clock import parse_iso
 from pbem.daemon import tick
 from pbem.engine import Engine
+from pbem.folder import DATA
 from pbem.store import Store
 
 DEMO_START = datetime(2026, 12, 4, 19, 0, tzinfo=UTC)  # Friday 20:00 in Paris
@@ -106,11 +107,11 @@ class Demo:
 
 def demo_1626(root: Path) -> list[str]:
     d = Demo(root, "gant", {"ruleset": "1626", "tag": "1626", "registration": "1d",
-                            "roster": str(Path(__file__).resolve().parent.parent / "data/1626/personnages.toml")})
+                            "roster": str(DATA / "1626" / "personnages.toml")})
     d.engine.new_game("gant", d.now, seed=SEED)
     from pbem.games.g1626.sheet import seats_from_toml
 
-    sheets = seats_from_toml((Path(__file__).resolve().parent.parent / "data/1626/personnages.toml").read_text("utf-8"))
+    sheets = seats_from_toml((DATA / "1626" / "personnages.toml").read_text("utf-8"))
     players = [s.name for s in sheets]
     for i, name in enumerate(players):
         d.mail(f"joueur{i}@example.org", f"INSCRIPTION {name}", "inscription")
@@ -132,7 +133,8 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
                   orders_for: Callable[[Any, str, int], list[str]], max_steps: int, late: float = 0.1) -> Demo:
     """A whole game by mail: registration mails, bot order mails each step (some players late), deadlines.
 
-    Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
+    A step already resolved by the tick that read its orders (``early_delay_minutes = 0``) does not
+    wait for the next deadline.  Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
     """
     d = Demo(root, game_id, game)
     d.engine.new_game(game_id, d.now, seed=SEED)
@@ -153,7 +155,8 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
                 lines = orders_for(state, name, rng.randrange(1 << 30))
                 d.mail(address[name], "\n".join(lines) + "\n\n-- \nEnvoyé de mon iPhone", f"ordres tour {g.turn}")
         d.tick()
-        d.until_deadline()
+        if d.engine.game(game_id).turn == g.turn:  # not resolved on the last answer (early_delay_minutes = 0)
+            d.until_deadline()
         steps += 1
     return d
 
@@ -187,7 +190,36 @@ def demo_intrigue(root: Path) -> list[str]:
                      "Intrigue: 5 players by mail (simultaneous mode)", 60)
 
 
-DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue}
+POURLEROI_GAME: dict[str, Any] = {
+    "ruleset": "pourleroi", "tag": "ROI", "registration": "1d", "early_delay_minutes": 0,
+    "deadlines": {"turn": "2d", "card": "12h", "centre": "1d", "auction": "1d"}}
+"""A game of Pour le Roi (et Moi): short deadlines for the donor's cards, each step resolved on its last answer."""
+
+
+def demo_pourleroi(root: Path) -> list[str]:
+    from pbem.games.pourleroi.bots import random_orders
+
+    return _bot_game(root, "roi", POURLEROI_GAME, ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
+                     random_orders, "Pour le Roi (et Moi): 5 players by mail (gifts card by card, proxy auctions)",
+                     400)
+
+
+COURTISANS = ["Madame de la Vilenie", "Monsieur de Malveyance", "Madame de Sévigné", "Monsieur de Lauzun"]
+COURTISANS_GAME: dict[str, Any] = {"ruleset": "courtisans", "tag": "COURTISANS", "registration": "1d",
+                                   "deadlines": {"tour": "2d"}, "early_delay_minutes": 0}
+"""Courtisans by mail: one step per player turn, due 2 days after the previous turn was published
+(the rule text), resolved as soon as that player's orders are in."""
+
+
+def demo_courtisans(root: Path) -> list[str]:
+    from pbem.games.courtisans.bots import random_orders
+
+    return _bot_game(root, "courtisans", COURTISANS_GAME, COURTISANS, random_orders,
+                     "Courtisans: 4 players by mail (sequential turns)", 150)
+
+
+DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
+                                                 "pourleroi": demo_pourleroi, "courtisans": demo_courtisans}
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:

@@ -25,6 +25,7 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
         if g.passwords and g.mj_password is None:
             yield (f"game {gid}", False, "passwords = true but no mj_password_env / mj_password_command: mail from "
                    "the MJ's address will be refused (it would otherwise show a forger everything hidden)")
+    yield from _template_checks(cfg)
     db = Path(cfg.database)
     yield "database", True, f"{db} ({'exists' if db.exists() else 'will be created'})"
     from pbem.daemon import open_mailbox, open_transport
@@ -51,6 +52,22 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
             yield "outbox", True, f"SMTP login {cfg.outbox.user or '(no auth)'}@{cfg.outbox.host}:{cfg.outbox.port} ok"
         except Exception as e:
             yield "outbox", False, f"SMTP {cfg.outbox.host}:{cfg.outbox.port}: {e}"
+
+
+def _template_checks(cfg: configmod.Config) -> Iterator[tuple[str, bool, str]]:
+    """The MJ's template overrides: each must compile and override a template pbem has."""
+    from pbem.render import override_problems
+
+    folder = cfg.templates_dir
+    if folder is None or not folder.is_dir():
+        yield "templates", True, "packaged templates only (no override folder)"
+        return
+    problems = override_problems(folder)
+    count = sum(1 for p in folder.rglob("*") if p.is_file() and p.suffix in (".j2", ".toml"))
+    if not problems:
+        yield "templates", True, f"{folder}: {count} override(s), all compile"
+    for problem in problems:
+        yield "templates", False, f"{problem} (until fixed, pbem uses the last good or the packaged version)"
 
 
 class _NoCursors:

@@ -1,13 +1,18 @@
 """Turning events and views into text with Jinja: plain-text mail and BBCode forum posts.
 
-Two environments share the `templates/` folder: ``mail`` (plain text, no escaping)
-and ``forum`` (every ``{{ expression }}`` is BBCode-escaped by `finalize`, so a
-player calling himself ``[url=...]`` prints as text).  Player text is only ever a
-value given to a template, never a template.
+Two environments share the templates: ``mail`` (plain text, no escaping) and ``forum`` (every
+``{{ expression }}`` is BBCode-escaped by `finalize`, so a player calling himself ``[url=...]``
+prints as text).  Player text is only ever a value given to a template, never a template.
+
+Templates are looked up in the game folder's ``templates/`` first (the MJ's overrides, one file
+at a time), then in the package's (`TEMPLATES`).  An override that does not compile is reported
+(`override_problems`, `pbem doctor`) and the last good version of it, or else the packaged one,
+is used: a typo in an MJ's edit never stops the mail.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +29,9 @@ from pbem.core import Event, Msg, StepWord
 from pbem.wording import StepNoun, agree, de, join_list, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+"""The packaged templates: ``common/`` and one folder per game."""
+
+log = logging.getLogger("pbem")
 
 _DAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
 _MONTHS_FR = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
@@ -86,7 +94,8 @@ def french_spaces(source: str) -> str:
     """The template's own French text with its non-breaking spaces: before « : ; ! ? » and « » », after « « ».
 
     Only the text between Jinja tags changes: values put in at rendering (a player's line, a name)
-    are left exactly as they are.
+    are left exactly as they are.  A space already non-breaking (typed by hand, as in the templates
+    of Courtisans or Pour le Roi) is no plain space, so it is never doubled.
     """
     pieces = _TAGS.split(source)
     for i in range(0, len(pieces), 2):
@@ -94,17 +103,55 @@ def french_spaces(source: str) -> str:
     return "".join(pieces)
 
 
-class _Loader(jinja2.FileSystemLoader):
-    """Templates from the folder; the French ones get their non-breaking spaces (`french_spaces`)."""
+class FrenchLoader(jinja2.FileSystemLoader):
+    """Templates from a folder; the French ones get their non-breaking spaces (`french_spaces`)."""
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         source, filename, uptodate = super().get_source(environment, template)
         return (french_spaces(source) if template.endswith(".fr.j2") else source), filename, uptodate
 
 
-def _environment(finalize: Any, root: Path) -> jinja2.Environment:
+class GuardedLoader(FrenchLoader):
+    """The MJ's override folder: a template that does not compile is replaced by its last good version.
+
+    With no good version yet, the template counts as absent here, so the packaged one is used.
+    Each problem is logged once (per version of the file) and kept for `override_problems`.
+    French overrides get their non-breaking spaces as the packaged templates do (`FrenchLoader`).
+    """
+
+    def __init__(self, folder: Path):
+        super().__init__(str(folder))
+        self.folder = folder
+        self.problems: dict[str, str] = {}
+        self._good: dict[str, tuple[str, str]] = {}
+        self.seen: frozenset[str] = frozenset(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                                              if p.is_file())
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        try:
+            environment.parse(source, template, filename)
+        except jinja2.TemplateSyntaxError as e:
+            where = f"{filename}:{e.lineno}: {e.message}"
+            if self.problems.get(template) != where:
+                log.error("template override %s (the %s is used meanwhile)", where,
+                          "last good version" if template in self._good else "packaged template")
+            self.problems[template] = where
+            if template not in self._good:
+                raise jinja2.TemplateNotFound(template) from None
+            good, good_name = self._good[template]
+            return good, good_name, uptodate
+        self.problems.pop(template, None)
+        self._good[template] = (source, filename)
+        return source, filename, uptodate
+
+
+def _environment(finalize: Any, root: Path, overrides: Path | None) -> jinja2.Environment:
+    packaged = FrenchLoader(str(root))
+    loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([GuardedLoader(overrides), packaged])
+                                 if overrides is not None else packaged)
     env = jinja2.Environment(
-        loader=_Loader(str(root)),
+        loader=loader,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -147,6 +194,34 @@ def install_vocabulary(env: jinja2.Environment) -> jinja2.Environment:
     return env
 
 
+def override_problems(folder: Path) -> list[str]:
+    """Every override in ``folder`` that does not compile, as ``file:line: message`` (for `pbem doctor`)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)))
+    problems = []
+    for path in sorted(folder.rglob("*.j2")) if folder.is_dir() else []:
+        name = path.relative_to(folder).as_posix()
+        try:
+            env.parse(path.read_text(encoding="utf-8"), name, str(path))
+        except jinja2.TemplateSyntaxError as e:
+            problems.append(f"{path}:{e.lineno}: {e.message}")
+        except (OSError, UnicodeDecodeError) as e:
+            problems.append(f"{path}: {e}")
+        if not (TEMPLATES / name).is_file():
+            problems.append(f"{path}: pbem has no template {name} (pbem templates list shows them)")
+    for path in sorted(folder.rglob("*.toml")) if folder.is_dir() else []:
+        try:
+            tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+            problems.append(f"{path}: {e}")
+    return problems
+
+
+def packaged_templates() -> list[str]:
+    """The names of every packaged template, e.g. ``common/ack.fr.j2`` (what an MJ may override)."""
+    return sorted(p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("*")
+                  if p.is_file() and p.suffix in (".j2", ".toml"))
+
+
 def refresh_templates() -> bool:
     """Pick up templates edited, added or removed since the last call (the daemon calls it once per pass).
 
@@ -156,11 +231,24 @@ def refresh_templates() -> bool:
     changed = False
     for env in _ENVIRONMENTS:
         cache = env.cache
-        if cache is not None and any(not t.is_up_to_date for t in list(cache.values())):
+        if cache is not None and (_overrides_changed(env) or any(not t.is_up_to_date for t in list(cache.values()))):
             cache.clear()
             changed = True
     _exists.cache_clear()
     _dice_labels.cache_clear()
+    return changed
+
+
+def _overrides_changed(env: jinja2.Environment) -> bool:
+    """Was an override added or removed since the last look (an edited one is seen by ``is_up_to_date``)?"""
+    loader = env.loader
+    if not isinstance(loader, jinja2.ChoiceLoader) or not isinstance(loader.loaders[0], GuardedLoader):
+        return False
+    guarded = loader.loaders[0]
+    names = frozenset(p.relative_to(guarded.folder).as_posix() for p in guarded.folder.rglob("*")
+                      if p.is_file()) if guarded.folder.is_dir() else frozenset()
+    changed = names != guarded.seen
+    guarded.seen = names
     return changed
 
 
@@ -177,12 +265,14 @@ class Renderer:
     ``step.this``, ``step.e``, ``step.name(title)``...).
     """
 
-    def __init__(self, game: str, lang: str, root: Path = TEMPLATES, *, step: StepWord | None = None):
+    def __init__(self, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None, *,
+                 step: StepWord | None = None):
         self.game = game
         self.lang = lang
         self.root = root
         self.step = StepNoun(step or StepWord(), lang)
-        self.mail, self.forum = _environments(root, lang)
+        self.overrides = overrides if overrides is not None and overrides.is_dir() else None
+        self.mail, self.forum = _environments(root, self.overrides, lang)
         self._messages: dict[str, str] = {}
         self.genders: Mapping[str, str] = {}
         # the game's events modules, made with this renderer's `agree` (by environment, for one template version)
@@ -203,10 +293,13 @@ class Renderer:
         the neutral phrasing (« a perdu la vie »), else the masculine."""
         return agree(self.genders.get(name), masculine, feminine, neutral)
 
+    def _exists(self, name: str) -> bool:
+        return _exists(self.root, name) or (self.overrides is not None and _exists(self.overrides, name))
+
     def _name(self, env: jinja2.Environment, base: str) -> str:
         """``<game>/<base>.<lang>.j2`` if the game has one, else ``common/<base>.<lang>.j2``."""
         for candidate in (f"{self.game}/{base}.{self.lang}.j2", f"common/{base}.{self.lang}.j2"):
-            if _exists(self.root, candidate):
+            if self._exists(candidate) and (self.overrides is None or _loads(env, candidate)):
                 return candidate
         raise jinja2.TemplateNotFound(f"{self.game}/{base}.{self.lang}.j2")
 
@@ -222,7 +315,7 @@ class Renderer:
 
     def _events_module(self, env: jinja2.Environment) -> Any:
         name = f"{self.game}/events.{self.lang}.j2"
-        if not _exists(self.root, name):
+        if not self._exists(name) or (self.overrides is not None and not _loads(env, name)):
             return None
         template = env.get_template(name)
         hit = self._modules.get(id(env))
@@ -271,15 +364,25 @@ class Renderer:
 
 
 @cache
-def _environments(root: Path, lang: str) -> tuple[jinja2.Environment, jinja2.Environment]:
+def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2.Environment, jinja2.Environment]:
     """The mail and forum environments for a language, cached so compiled templates are reused."""
-    envs = _environment(_finalize_plain, root), _environment(_finalize_forum, root)
+    envs = _environment(_finalize_plain, root, overrides), _environment(_finalize_forum, root, overrides)
     for env in envs:
         env.filters["date"] = date_en if lang == "en" else date_fr
         env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
-        env.filters["dice_label"] = lambda purpose, game, _lang=lang, _root=root: dice_label(purpose, game, _lang, _root)
+        env.filters["dice_label"] = (lambda purpose, game, _lang=lang, _root=root, _over=overrides:
+                                     dice_label(purpose, game, _lang, _root, _over))
         env.globals["lang"] = lang
     return envs
+
+
+def _loads(env: jinja2.Environment, name: str) -> bool:
+    """Can ``name`` be loaded (an override that never compiled, with no packaged template, cannot)?"""
+    try:
+        env.get_template(name)
+    except jinja2.TemplateNotFound:
+        return False
+    return True
 
 
 @cache
@@ -297,9 +400,15 @@ def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str
     return tuple((re.compile(entry["pattern"]), entry["text"]) for entry in table.get("label", []))
 
 
-def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES) -> str:
+def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None) -> str:
     """A roll's purpose in the reader's language (purposes are English keys that seed the dice)."""
-    for pattern, text in _dice_labels(root, game, lang):
+    labels = _dice_labels(root, game, lang)
+    if overrides is not None and (overrides / game / f"dice.{lang}.toml").is_file():
+        try:
+            labels = _dice_labels(overrides, game, lang) + labels
+        except (tomllib.TOMLDecodeError, KeyError, re.error):  # reported by `pbem doctor`; the packaged labels hold
+            pass
+    for pattern, text in labels:
         match = pattern.fullmatch(purpose)
         if match:
             return text.format(**match.groupdict())

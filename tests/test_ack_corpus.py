@@ -43,7 +43,9 @@ VERDICT = re.compile(r"^    -> (\S+)")
 def game(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("players")
     cfg = make_config(tmp, ruleset="pmb", game_id="pmb1", tag="PMB", top={"address": "pourmabelle.lejeu@gmail.com"},
-                      extra_game={"options": {"places": {"visenya": 3, "fossedragon": 4}},
+                      # fidele_squads = "libre": the fidèle Lancel may name his own target (the default, since the
+                      # merged PMB rules, is the Lord Commandant's CIBLE only), so an error is only a player's mistake
+                      extra_game={"options": {"places": {"visenya": 3, "fossedragon": 4}, "fidele_squads": "libre"},
                                   "early_resolution": False})
     store = Store(cfg.database)
     e = Engine(cfg, store)

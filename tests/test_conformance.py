@@ -41,11 +41,14 @@ ROSTERS = {
     "toy": [f"Joueur {i}" for i in range(4)],
     "pmb": [f"Joueur {i:02d}" for i in range(40)],
     "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"],
+    "pourleroi": ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
+    "courtisans": ["Madame de la Vilenie", "Monsieur de Malveyance", "Fourberye", "Mme d'Aubigny"],
 }
-TURN_GAMES = ["toy", "pmb", "intrigue"]
+TURN_GAMES = ["toy", "pmb", "intrigue", "pourleroi", "courtisans"]
+MAX_STEPS = {"pourleroi": 400}  # one step per card the donor places: about 150 at five players
 
 
-def play(name: str, seed: int, max_steps: int = 120) -> list[str]:
+def play(name: str, seed: int, max_steps: int | None = None) -> list[str]:
     """Play a whole game; return a transcript of canonical JSON lines (states and events)."""
     ruleset = games.get(name)
     bot = _bot(name)
@@ -53,7 +56,7 @@ def play(name: str, seed: int, max_steps: int = 120) -> list[str]:
     state, events = ruleset.setup([Seat(n) for n in ROSTERS[name]], dict(ruleset.default_options),
                                   Dice(seed_hex, "setup"))
     transcript = [serial.dumps(state), _check_events(ruleset, state, events)]
-    for step in range(1, max_steps + 1):
+    for step in range(1, (max_steps or MAX_STEPS.get(name, 120)) + 1):
         prompts = ruleset.prompts(state)
         if not prompts:
             break
@@ -110,7 +113,7 @@ def test_1626_immediate_tests_replay_identically():
 
     from pbem.games.g1626.sheet import seats_from_toml
 
-    seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
+    seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
     runs = []
     for _ in range(2):
         state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("11" * 32, "setup"))
@@ -128,7 +131,7 @@ def test_1626_immediate_tests_replay_identically():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("name", ["pmb", "intrigue", "1626", "toy"])
+@pytest.mark.parametrize("name", ["pmb", "intrigue", "1626", "toy", "pourleroi", "courtisans"])
 def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
     """Property test: whatever a player types, parse_order returns an Order or raises one of the three errors."""
     from hypothesis import HealthCheck, given, settings
@@ -140,13 +143,17 @@ def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
 
         from pbem.games.g1626.sheet import seats_from_toml
 
-        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
+        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
     else:
         seats = [Seat(n) for n in ROSTERS[name]]
     state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("99" * 32, "setup"))
     players = [*ruleset.players(state)[:5], MJ]
     words = st.sampled_from(["ESCOUADE", "TEST", "POT-DE-VIN", "PLACER", "CHEZ", "SR", "15", "AG", "Escrime",
                              "GARDER", "POSTE", "VERDICT", "MORT", "POTION", "poison", "100000", "-3", "é", "",
+                             "NEUTRE", "CENTRE", "CHOIX", "ENCHERE", "PASSE", "ROI", "DEFAUSSE", "Guerre", "C",
+                             "Or", "2", "+", "(3)", "GUE-C",
+                             "JOUER", "SUR", "ROI", "REINE", "DONNER", "A", "MAISON", "n°60", "Lettre", "CHASSE",
+                             "POUVOIR", "AMENDE", "moi", "PARTI", "RAGOTS", "EXIL", "de", "la",
                              *ruleset.players(state)[:5]])
     text = st.one_of(st.text(max_size=60), st.lists(words, max_size=6).map(" ".join))
 
@@ -176,13 +183,13 @@ def test_every_roll_of_a_game_says_in_french_what_it_was_for(monkeypatch):
         return uniform(self, purpose, low, high)
 
     monkeypatch.setattr(Dice, "_uniform", recording)
-    for name in ("pmb", "intrigue"):
+    for name in ("pmb", "intrigue", "pourleroi", "courtisans"):
         current[0] = name
         for seed in range(6):
             play(name, seed)
     current[0] = "1626"
     test_1626_immediate_tests_replay_identically()
-    assert {"pmb", "intrigue", "1626"} <= set(seen)
+    assert {"pmb", "intrigue", "1626", "pourleroi", "courtisans"} <= set(seen)
     untranslated = {(game, p) for game, purposes in seen.items() for p in purposes if dice_label(p, game, "fr") == p}
     assert not untranslated
     assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40 %)"

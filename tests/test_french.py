@@ -69,6 +69,16 @@ def test_french_templates_get_non_breaking_spaces_but_values_are_left_alone():
     assert french_spaces('{% if a %}{{ "x : y" }}{% endif %}') == '{% if a %}{{ "x : y" }}{% endif %}'
 
 
+def test_spaces_typed_by_hand_are_never_doubled():
+    """Pour le Roi's and Intrigue's templates carry their non-breaking spaces already: nothing is added to them."""
+    assert french_spaces("Donneur\u00a0: {{ d }} «\u00a0x\u00a0»") == "Donneur\u00a0: {{ d }} «\u00a0x\u00a0»"
+    typed = [p for p in TEMPLATES.rglob("*.fr.j2") if "\u00a0" in p.read_text("utf-8")]
+    assert {p.parent.name for p in typed} >= {"pourleroi", "intrigue"}
+    for path in TEMPLATES.rglob("*.fr.j2"):
+        loaded = french_spaces(path.read_text("utf-8"))
+        assert not re.search("[\u00a0\u202f][ \u00a0]| \u00a0", loaded), path
+
+
 # --- genders through the engine ---
 
 @pytest.fixture
@@ -124,7 +134,10 @@ def test_event_texts_agree_with_the_gender_or_say_it_neutrally():
     assert death == ["Olenna est morte.", "Fitz est mort.", "Arya a perdu la vie."]
     executed = r.event_text(Event("verdict_executed", Audience.public(), {"prisoner": "Olenna", "defaulted": False}))
     neutral = r.event_text(Event("verdict_executed", Audience.public(), {"prisoner": "Arya", "defaulted": False}))
-    assert executed == "Olenna est exécutée." and neutral == "Exécution d'Arya."
+    # without a gender, the neutral wording of the merged PMB rule pass (docs/rules/pmb.md, deviation 16)
+    assert executed == "Olenna est exécutée." and neutral == "Verdict du Lord Commandant pour Arya\u00a0: la mort."
+    released = r.event_text(Event("verdict_released", Audience.public(), {"prisoner": "Fitz", "defaulted": True}))
+    assert released == "Fitz est relâché à Culpucier (verdict par défaut)."
     squad = r.event_text(Event("squad_repelled", Audience.public(), {"target": "Fitz", "killed": ["A", "B", "C"]}))
     assert squad == "Fitz a riposté et a tué A, B et C."
     report = r.event_text(Event("mission_report", Audience.public(),

@@ -84,13 +84,15 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
         result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else say("unknown_address")))
         if cmd == "HELP":
             result.extra.append(r.mail_text("help_common", tag=ctx.tag(game_id), helps=[], mj=False,
-                                            registration=g.phase == "registration").body)
+                                            registration=g.phase == "registration",
+                                            common_pass=_common_pass(ctx, game_id)).body)
         return True
     tag = ctx.tag(game_id)
     if cmd == "HELP":
         helps = ruleset.help(state, actor) if state is not None else []
         result.verdicts.append(LineVerdict(line, True))
-        help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration")
+        help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration",
+                            common_pass=_common_pass(ctx, game_id))
         # what the text says is fixed now; rendered with the ack
         result.extra.append(lambda: r.mail_text("help_common", **help_context).body)
         return True
@@ -128,6 +130,11 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
     return True
 
 
+def _common_pass(ctx: Context, game_id: str) -> bool:
+    """Is PASSER the common command in this game (not one of the game's own orders, as in Courtisans)?"""
+    return not ctx.game_words(game_id) & {"passer", "pass"}
+
+
 def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, mail: IncomingMail, line: str,
           result: MailResult, now: datetime) -> None:
     """INSCRIPTION <nom> (or « Je souhaite participer »: the name in the From header)."""
@@ -152,7 +159,7 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
         p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password,
                                  gender=gender)
     except EngineError as e:
-        result.verdicts.append(LineVerdict(line, False, say(e.key) if e.key else str(e)))
+        result.verdicts.append(LineVerdict(line, False, say(e.key, **e.params) if e.key else str(e)))
         return
     say = ctx.renderer(game_id).message  # (with the new player's gender)
     result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
@@ -253,7 +260,8 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     if state is None:
         result.verdicts.append(LineVerdict(line, False, say("not_started")))
         return True
-    if COMMANDS.get(fold(order_text).strip(" .!")) == "PASS":  # POUR Arya : PASSER
+    said = fold(order_text).strip(" .!")
+    if COMMANDS.get(said) == "PASS" and said not in ctx.game_words(game_id):  # POUR Arya : PASSER
         ctx.store.set_orders(OrderSet(game_id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
         ctx.store.log(game_id, iso(now), "mj", "pass for", {"player": player})
         result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))

@@ -8,6 +8,7 @@ the mail path reads them several times a mail.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -28,9 +29,10 @@ class EngineError(Exception):
     ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
     """
 
-    def __init__(self, text: str, key: str | None = None):
+    def __init__(self, text: str, key: str | None = None, params: Mapping[str, Any] | None = None):
         super().__init__(text)
         self.key = key
+        self.params = dict(params or {})
 
 
 class Context:
@@ -62,7 +64,8 @@ class Context:
         s = self.settings(game_id)
         r = self._renderers.get(game_id)
         if r is None or r.game != s.ruleset or r.lang != s.language:
-            r = self._renderers[game_id] = Renderer(s.ruleset, s.language, step=self.step_word(game_id))
+            r = self._renderers[game_id] = Renderer(s.ruleset, s.language, overrides=self.config.templates_dir,
+                                                    step=self.step_word(game_id))
         genders = self._genders.get(game_id)
         if genders is None:
             genders = self._genders[game_id] = self.store.genders(game_id)
@@ -134,6 +137,19 @@ class Context:
         self._out_of_play.pop(game_id, None)
         self._genders.pop(game_id, None)
 
+    def after_early(self, game_id: str) -> str:
+        """Where the deadline after an early resolution counts from: the config's ``after_early``, else the
+        game's (an optional ``after_early`` on the ruleset: ``"length"`` where each step is one player's
+        turn and the rules give him so long from the results before his), else ``"calendar"``."""
+        chosen = self.settings(game_id).after_early or getattr(self.ruleset(game_id), "after_early", None)
+        return chosen if chosen in ("calendar", "length") else "calendar"
+
+    def game_words(self, game_id: str) -> frozenset[str]:
+        """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
+        a line beginning with one is the game's order."""
+        words: frozenset[str] = frozenset(getattr(self.ruleset(game_id), "game_words", ()))
+        return words
+
     def prompts_public(self, game_id: str) -> bool:
         """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
         return bool(getattr(self.ruleset(game_id), "prompts_public", True))
@@ -146,6 +162,12 @@ class Context:
         players = (frozenset(p.player for p in prompts), frozenset(p.player for p in prompts if p.required))
         self._prompted[game_id] = (state, players)
         return players
+
+    def salutation(self, game_id: str, state: Any, player: str) -> str | None:
+        """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:
+        Courtisans' étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
+        hook = getattr(self.ruleset(game_id), "salutation", None)
+        return hook(state, player) if hook is not None and state is not None else None
 
     def local(self, when: str | None) -> datetime | None:
         """A stored UTC instant in the configured time zone (what players and the MJ read)."""

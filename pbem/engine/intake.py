@@ -51,12 +51,15 @@ def process_pending(ctx: Context, now: datetime) -> list[str]:
     for i in range(0, len(pending), BATCH):
         chunk = pending[i:i + BATCH]
         try:
-            with gc_paused(), ctx.store.atomic(), ctx.outgoing.holding():
-                # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
-                mails = [read_message(raw) for _key, raw, _r in chunk]
-                ctx.outgoing.note_seen([m.message_id for m in mails])
-                for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
-                    _process_stored(ctx, key, raw, now, received_at, mail)
+            with gc_paused(), ctx.store.atomic():
+                with ctx.outgoing.holding():
+                    # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
+                    mails = [read_message(raw) for _key, raw, _r in chunk]
+                    ctx.outgoing.note_seen([m.message_id for m in mails])
+                    for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
+                        _process_stored(ctx, key, raw, now, received_at, mail)
+                        crashpoint("between-messages")
+                crashpoint("batch-before-commit")  # answers queued, messages marked, nothing committed
         except Exception:
             for key, raw, received_at in chunk:
                 _process_alone(ctx, key, raw, now, received_at)
@@ -276,7 +279,8 @@ def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: Playe
     notices = []
     if player is not None and may_reply(ctx, player.address, now):
         t = r.mail_text("rejected", tag=ctx.tag(game_id), player=player.name, reason=reason,
-                        subject_in=mail.subject, received=ctx.local(iso(now)))
+                        subject_in=mail.subject, received=ctx.local(iso(now)),
+                        salutation=ctx.salutation(game_id, ctx.state_cached(ctx.game(game_id)), player.name))
         notices.append(Letter(f"rejected-{mail.message_id}", game_id, ctx.game(game_id).turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=ctx.tag(game_id), deadline=None, text=r.message(
@@ -303,7 +307,8 @@ def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime,
     if not may_reply(ctx, mail.from_addr, now):
         return
     s = ctx.config.games.get(game_id) if game_id else None
-    r = ctx.renderer(game_id) if s is not None and game_id else Renderer("common", ctx.config.language)
+    r = (ctx.renderer(game_id) if s is not None and game_id
+         else Renderer("common", ctx.config.language, overrides=ctx.config.templates_dir))
     games = [(g.tag, g.title) for g in ctx.config.games.values()]
     t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id, **context)
     ctx.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject,
@@ -343,6 +348,7 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
         grace_until=ctx.local(iso(turns.final_close(g, ctx.settings(game_id)) or now)) if result.grace else None,
         newer=ctx.local(result.newer),
+        salutation=ctx.salutation(game_id, state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn
 

@@ -50,7 +50,8 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
             result.ignored.append(line)
             continue
         head, _, rest = line.partition(" ")
-        cmd = commands.COMMANDS.get(fold(head).strip(":,.!"))
+        word = fold(head).strip(":,.!")
+        cmd = None if word in ctx.game_words(game_id) else commands.COMMANDS.get(word)
         if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in commands.JOIN_PHRASES):
             cmd, rest = "JOIN", ""
         if cmd == "END" and commands.parses(cmd, rest):

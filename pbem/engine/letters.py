@@ -2,24 +2,28 @@
 
 This is the one place that filters events by audience for a reader, so the no-leak guarantee
 lives here: a player's letter holds only events whose audience includes them and the view
-`Ruleset.view(state, player)`; the forum holds only public events and the public view; the MJ
-digest holds everything.
+`Ruleset.view(state, player)`; the forum holds only public events and the public view, and so
+does the picture of the board sent with it (`forum_inputs` feeds both); the MJ digest holds
+everything.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import serial
+from pbem import pictures, serial
 from pbem.core import MJ, PUBLIC, Event
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record_events
-from pbem.outbox import Letter
+from pbem.outbox import Attachment, Letter
 from pbem.store import GameRow
+
+log = logging.getLogger("pbem")
 
 
 def told_to(events: Sequence[Event], player: str) -> list[Event]:
@@ -72,7 +76,8 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
-                        asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0))
+                        asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
+                        salutation=ctx.salutation(g.id, state, p.name))
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     forum = forum_text(ctx, g.id, state, events, title, outcome)
@@ -85,9 +90,11 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
     for mj in s.mj:
         letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
+    picture = forum_picture(ctx, g.id, state, events, title)
+    attached = () if picture is None else (Attachment(f"{g.id}-turn-{turn}.png", "image/png", picture.png),)
     for addr in [*s.mj, *([s.forum_address] if s.forum_address else [])]:
         letters.append(Letter(f"{prefix}-public", g.id, turn, "public", addr, pub.subject, pub.body,
-                              record_seq=seq))
+                              record_seq=seq, attachments=attached))
     return letters
 
 
@@ -97,8 +104,8 @@ def author_share(ctx: Context, game_id: str, events: Sequence[Event], author: st
     return "\n\n".join(ctx.renderer(game_id).events_text(mine)) if mine else None
 
 
-def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Sequence[Event],
-                   author: str) -> list[Letter]:
+def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Sequence[Event], author: str,
+                   state: Any) -> list[Letter]:
     """The mails of an immediate order: each other player concerned privately, and the MJ unless he wrote it."""
     r = ctx.renderer(g.id)
     tag = ctx.tag(g.id)
@@ -111,7 +118,7 @@ def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Seque
             t = r.mail_text("private", tag=tag, player=p.name, title=title, events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
                             rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
-                            missed=0)
+                            missed=0, salutation=ctx.salutation(g.id, state, p.name))
             letters.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address,
                                   t.subject, t.body, record_seq=seq))
     if author != MJ:
@@ -124,11 +131,31 @@ def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Seque
     return letters
 
 
+def forum_inputs(ctx: Context, game_id: str, state: Any, events: Sequence[Event]) -> tuple[dict[str, Any],
+                                                                                           list[Event]]:
+    """What the forum may show of a step: the public view and the public events (post and picture alike)."""
+    return ctx.ruleset(game_id).view(state, PUBLIC), public_events(events)
+
+
 def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any) -> str:
     """The BBCode forum post of a step: public events and the public view only."""
-    view = ctx.ruleset(game_id).view(state, PUBLIC)
-    return ctx.renderer(game_id).forum_text(title=title, events=public_events(events), view=view, final=outcome,
+    view, public = forum_inputs(ctx, game_id, state, events)
+    return ctx.renderer(game_id).forum_text(title=title, events=public, view=view, final=outcome,
                                             tag=ctx.tag(game_id))
+
+
+def forum_picture(ctx: Context, game_id: str, state: Any, events: Sequence[Event],
+                  title: str) -> pictures.Picture | None:
+    """The picture of a step's public board, from the forum's inputs only (None: no picture for this game)."""
+    s = ctx.settings(game_id)
+    if not s.pictures or not pictures.has_picture(s.ruleset):
+        return None
+    view, public = forum_inputs(ctx, game_id, state, events)
+    try:
+        return pictures.board_picture(s.ruleset, view, public, title)
+    except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
+        log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", game_id, title)
+        return None
 
 
 def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
@@ -161,23 +188,38 @@ def forum_path(ctx: Context, game_id: str, turn: int, suffix: str = "") -> Path:
     return ctx.config.forum_dir / game_id / f"turn-{turn}{suffix}.bbcode"
 
 
+def picture_path(ctx: Context, game_id: str, turn: int) -> Path:
+    """The picture beside a step's BBCode file: ``turn-<N>.png``."""
+    return forum_path(ctx, game_id, turn).with_suffix(".png")
+
+
 def write_forum(ctx: Context, game_id: str) -> list[Path]:
-    """Write the forum files of resolved steps not written yet (after the commit; safe to repeat)."""
+    """Write the forum files of resolved steps not written yet, post and picture (after the commit; safe to repeat)."""
     written = []
     ruleset = ctx.ruleset(game_id)
     for rec in ctx.store.records(game_id):
         if rec["kind"] == "action" or rec["forum_written"]:
             continue
         state = serial.loads(ruleset.state_type, rec["state_after"])
-        text = forum_text(ctx, game_id, state, record_events(rec), rec["title"], ruleset.outcome(state))
+        events = record_events(rec)
+        text = forum_text(ctx, game_id, state, events, rec["title"], ruleset.outcome(state))
         path = forum_path(ctx, game_id, rec["turn"])
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-        ctx.store.mark_forum_written(game_id, rec["seq"])
+        _write(path, text.encode("utf-8"))
         written.append(path)
+        picture = forum_picture(ctx, game_id, state, events, rec["title"])
+        if picture is not None:
+            _write(picture_path(ctx, game_id, rec["turn"]), picture.png)
+            written.append(picture_path(ctx, game_id, rec["turn"]))
+        ctx.store.mark_forum_written(game_id, rec["seq"])
     return written
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a reader never sees half of it)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 # --- texts a player asks for by mail ---

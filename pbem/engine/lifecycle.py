@@ -14,13 +14,12 @@ from pbem.dice import Dice, commitment, new_seed
 from pbem.engine import letters, turns
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record
+from pbem.mail.addresses import address_problem
 from pbem.names import fold
+from pbem.roster import RosterError, read_roster
 from pbem.store import GameRow, PlayerRow
-from pbem.wording import gender_of
 
 SETUP_TITLE = Msg("Début de partie", "Game start")
-GENDER_KEYS = ("genre", "gender", "sexe")
-"""Roster keys that give a player's gender (« femme », « homme », f, m)."""
 NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
 """A player name: letters, digits, spaces, - ' . only, 1 to 40 characters."""
 
@@ -89,19 +88,11 @@ def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
             doc = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise EngineError(f"roster file {path}: {e}") from None
-    out: dict[str, dict[str, Any]] = {}
-    for table_name in ("personnage", "joueur", "seat", "player"):
-        for entry in doc.get(table_name, []):
-            name = entry.get("joueur") or entry.get("player") or entry.get("nom")
-            if not isinstance(name, str):
-                raise EngineError(f"roster file {path}: an entry of [[{table_name}]] has no 'joueur' name")
-            data = {k: v for k, v in entry.items() if k not in ("joueur", "player", "role", *GENDER_KEYS)}
-            given = next((entry[k] for k in GENDER_KEYS if k in entry), None)
-            gender = gender_of(str(given)) if given is not None else None
-            if given is not None and gender is None:
-                raise EngineError(f"roster file {path}: {name!r}: genre {given!r} is not femme/homme (f/m)")
-            out[fold(name)] = {"role": entry.get("role"), "data": data, "gender": gender}
-    return out
+    try:
+        entries = read_roster(doc)
+    except RosterError as e:
+        raise EngineError(f"roster file {path}: {e}") from None
+    return {fold(x.name): {"role": x.role, "data": dict(x.data), "gender": x.gender} for x in entries}
 
 
 def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
@@ -135,6 +126,9 @@ def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetim
         raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
                           "invalid_name")
     address = address.strip().lower()
+    problem = address_problem(address)
+    if problem is not None:
+        raise EngineError(f"invalid address {address!r}: {problem.en}", "invalid_address", {"reason": problem})
     for p in ctx.store.players(game_id):
         if fold(p.name) == fold(name):
             raise EngineError(f"the name {p.name!r} is already taken in {game_id}", "name_taken")
@@ -166,8 +160,9 @@ def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now:
     """A new person takes over a seat: same character, new address."""
     p = ctx.player_named(game_id, name)
     new_address = new_address.strip().lower()
-    if "@" not in new_address:
-        raise EngineError(f"{new_address!r} is not an e-mail address")
+    problem = address_problem(new_address)
+    if problem is not None:
+        raise EngineError(f"invalid address {new_address!r}: {problem.en}")
     other = ctx.store.player_by_address(game_id, new_address)
     if other is not None and other.name != p.name:
         raise EngineError(f"{new_address} already plays {other.name!r} in {game_id}")

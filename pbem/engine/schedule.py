@@ -88,7 +88,8 @@ def _reminders(ctx: Context, g: GameRow, deadline: datetime, now: datetime) -> l
         if p.name in awaited and p.name not in current:
             t = r.mail_text("reminder", tag=ctx.tag(g.id), player=p.name, deadline=ctx.local(g.deadline),
                             title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
-                            grace_until=ctx.local(iso(until)) if until else None)
+                            grace_until=ctx.local(iso(until)) if until else None,
+                            salutation=ctx.salutation(g.id, state, p.name))
             reminders.append(Letter(f"remind-{g.turn}-{which}-{p.name}", g.id, g.turn, "reminder", p.address,
                                     t.subject, t.body))
     # at the deadline, the reminders of the hours before it are past: only the grace notice goes

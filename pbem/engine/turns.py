@@ -203,7 +203,7 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
             ctx.store.add_record(rec)
             ctx.store.set_missed(game_id, missed)
             ctx.forget_roster(game_id)
-            g2 = open_step(ctx, g, new_state, g.turn + 1, now, base=next_base(g, s, closed_at))
+            g2 = open_step(ctx, g, new_state, g.turn + 1, now, base=next_base(g, ctx.after_early(game_id), closed_at))
             ctx.outgoing.queue(letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now,
                                                     missed=missed, abandoned_before=before), now)
             crashpoint("mid-resolution")
@@ -214,7 +214,7 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
     return True
 
 
-def next_base(g: GameRow, s: GameConfig, closed_at: datetime) -> datetime:
+def next_base(g: GameRow, after_early: str, closed_at: datetime) -> datetime:
     """Where the next step's deadline is counted from: the deadline of the step that closed.
 
     A step that closed before its deadline (all orders in, or the MJ) counts from its deadline too
@@ -222,7 +222,7 @@ def next_base(g: GameRow, s: GameConfig, closed_at: datetime) -> datetime:
     (``after_early = "length"``: a full step from then).  The grace period never moves the calendar.
     """
     deadline = parse_iso(g.deadline) if g.deadline else closed_at
-    if closed_at < deadline and s.after_early == "length":
+    if closed_at < deadline and after_early == "length":
         return closed_at
     return deadline
 
@@ -250,7 +250,7 @@ def immediate(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
     g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
     ctx.store.save_game(g)
     share = letters.author_share(ctx, game_id, events, author)
-    ctx.outgoing.queue(letters.action_letters(ctx, g, seq, order.text, events, author), now)
+    ctx.outgoing.queue(letters.action_letters(ctx, g, seq, order.text, events, author, new_state), now)
     return g, new_state, share
 
 
@@ -285,7 +285,8 @@ def extend(ctx: Context, game_id: str, until: datetime, now: datetime, *, allow_
         notices = []
         for p in ctx.store.players(game_id):
             t = r.mail_text("deadline_changed", tag=ctx.tag(game_id), player=p.name,
-                            old=ctx.local(g.deadline), new=ctx.local(iso(until)), earlier=until < old)
+                            old=ctx.local(g.deadline), new=ctx.local(iso(until)), earlier=until < old,
+                            salutation=ctx.salutation(game_id, ctx.state(g), p.name))
             notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", game_id, g.turn, "notice",
                                   p.address, t.subject, t.body))
         ctx.outgoing.queue(notices, now)

@@ -14,6 +14,8 @@ _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
     "1626": ("pbem.games.g1626", ("gant", "1626-le-gant-et-l-epee")),
     "pmb": ("pbem.games.pmb", ("pourmabelle", "pour-ma-belle")),
     "intrigue": ("pbem.games.intrigue", ()),
+    "pourleroi": ("pbem.games.pourleroi", ("pour-le-roi", "pour-le-roi-et-moi", "pourleroietmoi", "plr")),
+    "courtisans": ("pbem.games.courtisans", ("courtisan", "louis-xiv")),
 }
 
 _LOADED: dict[str, Ruleset] = {}

@@ -378,17 +378,35 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
                 pairs = email.utils.getaddresses([raw])
             except Exception:  # the parser has raised on odd inputs in some Python versions
                 pairs = []
-        found = False
+        found = unusable = False
         for name, addr in pairs:
+            if any(c.isspace() for c in addr.strip()):
+                if "<" in raw:  # a space inside angle brackets: no address, and no guessing at a part of it
+                    unusable = True
+                    continue
+                name, addr = _split_bare(name, addr)
             addr = normalise_address(_UNSAFE.sub("", addr))
-            if "@" in addr:
+            local, _at, domain = addr.rpartition("@")
+            if local and domain and not any(c.isspace() for c in addr):
                 result.append((decode_header_text(name) if name else "", addr))
                 found = True
-        if not found:
+        if not found and not unusable:
             match = _BARE_ADDRESS.search(raw)
             if match:
                 result.append(("", normalise_address(match.group(0))))
     return result
+
+
+def _split_bare(name: str, addr: str) -> tuple[str, str]:
+    """``Jean Dupont jean@example.org`` (no angle brackets) read as mail clients read it: the last word with
+    an ``@`` is the address, the words before it the display name (RFC 2047 words decoded later)."""
+    words = addr.split()
+    at = [i for i, w in enumerate(words) if "@" in w]
+    if not at:
+        return name, addr
+    i = at[-1]
+    before = " ".join(words[:i]).strip().strip('"')
+    return (name or before), words[i].strip("<>\"'()[],;")
 
 
 def _message_id(value: str, raw: bytes) -> str:

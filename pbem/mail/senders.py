@@ -141,8 +141,23 @@ class AuthResult:
     props: dict[str, str]
 
 
+_INNER_COMMENT = re.compile(r"\([^()]*\)")
+
+
 def _strip_comments(value: str) -> str:
     """Remove RFC 5322 comments (nested parentheses), leaving quoted strings alone."""
+    if "(" not in value:
+        return value
+    if '"' not in value and "\\" not in value:  # the usual header: comments without quotes or escapes
+        before = None
+        while before != value:  # innermost comments first; a nested one leaves a single space
+            before, value = value, _INNER_COMMENT.sub(" ", value)
+        return value.split("(", 1)[0]  # an unclosed comment runs to the end
+    return _strip_comments_slow(value)
+
+
+def _strip_comments_slow(value: str) -> str:
+    """`_strip_comments` character by character (quoted strings, escapes)."""
     out: list[str] = []
     depth = 0
     quoted = False

@@ -25,13 +25,17 @@ def _j(value: Any) -> str:
 class StoreBase:
     """A handle on the pbem database: the connection, `atomic`, and the memos the row classes share."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, synchronous: str = "normal"):
+        """``synchronous``: ``normal`` (WAL: a commit survives a killed process, the last ones may be lost in a
+        power cut) or ``full`` (every commit is on disk before it returns: survives a power cut, costs an fsync)."""
+        if synchronous not in ("normal", "full"):
+            raise ValueError(f"synchronous must be 'normal' or 'full', not {synchronous!r}")
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite_utils.Database(str(path))
         if str(path) != ":memory:":
             self.db.enable_wal()
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.execute("PRAGMA busy_timeout=10000")
         # game rows read inside the current transaction (one snapshot), dropped when we write them
         self._games: dict[str, GameRow] | None = None
@@ -165,15 +169,17 @@ class StoreBase:
                 {
                     "id": str, "game": str, "turn": int, "kind": str, "rcpt": str, "subject": str,
                     "raw": bytes, "status": str, "attempts": int, "next_attempt_at": str, "last_error": str,
-                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int,
+                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int, "deferred": str,
                 },
                 pk="id",
-                defaults={"reported": 0},
+                defaults={"reported": 0, "deferred": ""},
             )
             t("outbox").create_index(["status", "next_attempt_at"])
             t("outbox").create_index(["rcpt", "created_at"])
         if "reported" not in self._t("outbox").columns_dict:  # databases created before this column
             self._t("outbox").add_column("reported", int, not_null_default=0)
+        if "deferred" not in self._t("outbox").columns_dict:  # why a queued mail waits: '', 'server' or 'mail'
+            self._t("outbox").add_column("deferred", str, not_null_default="")
         # the reply cap counts a sender's recent answers from the index alone
         self.db.execute("create index if not exists outbox_replies on outbox (rcpt, kind, created_at)")
         if "cursors" not in self.db.table_names():

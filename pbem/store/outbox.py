@@ -12,7 +12,7 @@ from pbem.store.base import StoreBase
 OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts", "next_attempt_at",
                  "last_error", "created_at", "sent_at", "record_seq")
 """What `Store.enqueue` needs of each queued mail."""
-_OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported"})
+_OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported", "deferred"})
 _OUTBOX_INSERT = (f"insert into outbox ({', '.join(OUTBOX_FIELDS)}) values ({', '.join('?' * len(OUTBOX_FIELDS))}) "
                   "on conflict (id) do nothing")
 
@@ -64,6 +64,35 @@ class OutboxRows(StoreBase):
             cur = self.db.execute(f"update outbox set {sets} where id = ?", [*fields.values(), item_id])
             if cur.rowcount == 0:
                 raise sqlite_utils.db.NotFoundError(item_id)
+
+    def server_wait(self) -> tuple[str, int] | None:
+        """(until when, most attempts) of the mails waiting for the SMTP server to answer again, or None."""
+        row = self.db.execute("select min(next_attempt_at), max(attempts) from outbox "
+                              "where status = 'queued' and deferred = 'server'").fetchone()
+        return (row[0], int(row[1])) if row and row[0] is not None else None
+
+    def defer_due_outbox(self, now: str, until: str, reason: str) -> int:
+        """Every due mail waits for the server until ``until`` (one answer stands for all: it is down)."""
+        with self.atomic():
+            return self.db.execute(
+                "update outbox set deferred = 'server', next_attempt_at = ?, last_error = ? "
+                "where status = 'queued' and next_attempt_at <= ?", [until, reason[:500], now]).rowcount
+
+    def release_server_wait(self, now: str) -> int:
+        """The server answers again: every mail that waited for it is due now."""
+        with self.atomic():
+            return self.db.execute("update outbox set next_attempt_at = ? where status = 'queued' "
+                                   "and deferred = 'server' and next_attempt_at > ?", [now, now]).rowcount
+
+    def expire_outbox(self, created_before: str, note: str) -> list[dict[str, Any]]:
+        """Mails that have waited since before ``created_before`` fail (``note`` leads their last error)."""
+        rows = self._q("select id, rcpt, last_error from outbox where status = 'queued' and deferred != '' "
+                       "and created_at < ?", [created_before])
+        with self.atomic():
+            self.db.conn.executemany(
+                "update outbox set status = 'failed', deferred = '', last_error = ? where id = ?",
+                [[f"{note}: {r['last_error']}"[:500], r["id"]] for r in rows])
+        return rows
 
     def unreported_failures(self, game: str) -> list[dict[str, Any]]:
         """Mails of a game that could not be delivered (or bounced) and that no MJ digest has mentioned yet."""

@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 import jinja2
 import pytest
@@ -28,101 +27,17 @@ from pbem.core import (
     OrderSyntaxError,
     Seat,
     SetupError,
+    replace,
 )
-from pbem.dice import Dice, Roll
+from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.g1626 import RULESET, State, seats_from_toml
-from pbem.games.g1626.sheet import difficulty, title, title_bonuses
+from pbem.games.g1626.orders import decode
+from pbem.games.g1626.tables import difficulty, mastery, title, title_bonuses
+from pbem.render import Renderer
 from pbem.render import install_vocabulary as vocabulary
 
-T = TypeVar("T")
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class FakeDice:
-    """A `Dice` double: returns queued values in order and records every draw with its purpose."""
-
-    def __init__(self, *values: int, context: str = "test") -> None:
-        self.context = context
-        self.queue = list(values)
-        self.rolls: list[Roll] = []
-
-    def _next(self, purpose: str, low: int, high: int) -> int:
-        assert self.queue, f"no scripted value left for {purpose!r}"
-        value = self.queue.pop(0)
-        assert low <= value <= high, f"scripted {value} outside {low}..{high} for {purpose!r}"
-        self.rolls.append(Roll(purpose, low, high, value))
-        return value
-
-    def randint(self, low: int, high: int, purpose: str) -> int:
-        return self._next(purpose, low, high)
-
-    def d(self, sides: int, purpose: str) -> int:
-        return self._next(purpose, 1, sides)
-
-    def chance(self, percent: float, purpose: str) -> bool:
-        return self._next(purpose, 1, 100) <= percent
-
-    def choice(self, items: Sequence[T], purpose: str) -> T:
-        return items[self._next(purpose, 0, len(items) - 1)]
-
-    def shuffle(self, items: Sequence[T], purpose: str) -> list[T]:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self._next(purpose, 0, i)
-            out[i], out[j] = out[j], out[i]
-        return out
-
-    def sample(self, items: Sequence[T], k: int, purpose: str) -> list[T]:
-        pool = list(items)
-        return [pool.pop(self._next(purpose, 0, len(pool) - 1)) for _ in range(k)]
-
-
-def test_fake_dice_has_the_methods_of_dice() -> None:
-    public = {n for n in vars(Dice) if not n.startswith("_")}
-    assert public <= {n for n in vars(FakeDice) if not n.startswith("_")}
-
-
-CARACS = {"FO": 5, "EN": 5, "AG": 6, "DEX": 5, "PE": 4, "INT": 5, "EDU": 4, "CH": 5, "APP": 5, "BR": 6}
-
-
-def sheet(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "nom": "Armand de Sillègue",
-        "caracteristiques": dict(CARACS),
-        "talents": {"Escrime": 5, "Baratin": 4, "Eloquence": 3, "Stratégie militaire": 2, "Armes de tir": 3},
-        "dons": [],
-        "prestige": 0,
-    }
-    data.update(changes)
-    return data
-
-
-def game(**changes: Any) -> State:
-    options = dict(RULESET.default_options)
-    options.update(changes.pop("options", {}))
-    roster = [Seat("Armand", data=sheet(**changes)), Seat("Isaac", data=sheet(nom="Isaac de Porthau"))]
-    state, _ = RULESET.setup(roster, options, FakeDice())
-    assert isinstance(state, State)
-    return state
-
-
-def run(state: State, line: str, *faces: int, player: str = "Armand") -> tuple[State, list[Event], FakeDice]:
-    """Parse and carry out one order with scripted dice; every scripted face must be used."""
-    dice = FakeDice(*faces)
-    parsed = RULESET.parse_order(state, player, line, [])
-    done = RULESET.immediate(state, player, parsed, dice)
-    assert done is not None
-    assert not dice.queue, f"unused scripted faces {dice.queue}"
-    new, events = done
-    return new, events, dice
-
-
-def result(state: State, line: str, *faces: int, player: str = "Armand") -> Mapping[str, Any]:
-    _, events, _ = run(state, line, *faces, player=player)
-    (event,) = [e for e in events if e.kind == "test_result"]
-    return event.data
-
+from .test_1626_support import CARACS, ROOT, FakeDice, game, result, run, sheet, specialist
 
 # --- R1 characteristics and sheets ---
 
@@ -154,6 +69,26 @@ def test_R1_specialist_gift_must_name_a_talent_of_the_sheet() -> None:
         game(dons={"Spécialiste": ["Latin"]})
 
 
+# --- R2 talents ---
+
+
+@pytest.mark.parametrize(("score", "label"), [
+    (0, "non appris"), (1, "aucune maîtrise, béotien ou débutant"), (2, "aucune maîtrise, béotien ou débutant"),
+    (3, "amateur"), (4, "amateur"), (5, "amateur averti ou professionnel"), (6, "amateur averti ou professionnel"),
+    (7, "professionnel d'excellent niveau"), (8, "professionnel d'excellent niveau"), (9, "maître incontesté"),
+    (10, "maître incontesté"), (11, "rarissime, légendaire"), (14, "rarissime, légendaire")])
+def test_R2_plus_le_score_du_talent_est_eleve_degres_de_maitrise(score: int, label: str) -> None:
+    assert mastery(score).fr == label
+
+
+def test_R2_un_talent_ne_figurant_pas_dans_cette_liste_en_accord_avec_le_MJ() -> None:
+    state = game(talents={"Gascon": 6})
+    e = result(state, "TEST Gascon CH SR 12", 4)
+    assert (e["talent"], e["talent_score"], e["total"]) == ("Gascon", 6, 5 + 6 + 4)
+    with pytest.raises(OrderSyntaxError):  # outside the list and not on Isaac's sheet
+        RULESET.parse_order(state, "Isaac", "TEST Gascon CH SR 12", [])
+
+
 # --- R3 making a test ---
 
 
@@ -183,27 +118,35 @@ def test_R3_the_characteristic_may_follow_a_slash_or_come_first() -> None:
     state = game()
     for line in ("TEST Escrime/AG SR 15", "TEST escrime / ag sr 15", "TEST AG Escrime SR 15", "test ESCRIME agilité SR15"):
         parsed = RULESET.parse_order(state, "Armand", line, [])
-        assert parsed.args == ("Escrime", "AG", 15, 0, False), line
+        assert decode(parsed.args) == {"player": "Armand", "talent": "Escrime", "carac": "AG", "sr": 15,
+                                       "secret": False}, line
 
 
 def test_R3_english_aliases_roll_check_and_dc() -> None:
     state = game()
     for line in ("ROLL Escrime AG DC 15", "check escrime/dex dc 15", "JET Escrime AG SR 15"):
         parsed = RULESET.parse_order(state, "Armand", line, [])
-        assert parsed.verb == "TEST" and parsed.args[0] == "Escrime" and parsed.args[2] == 15
+        assert parsed.verb == "TEST" and decode(parsed.args)["talent"] == "Escrime" and decode(parsed.args)["sr"] == 15
 
 
 def test_R3_multi_word_talents_accents_and_case_ignored() -> None:
     state = game()
-    assert RULESET.parse_order(state, "Armand", "TEST strategie MILITAIRE INT SR 14", []).args[0] == "Stratégie militaire"
-    assert RULESET.parse_order(state, "Armand", "TEST Armes de tir/PE SR 14", []).args[0] == "Armes de tir"
-    assert RULESET.parse_order(state, "Armand", "TEST armes à feu PE SR 14", []).args[0] == "Armes de tir"
+    for line, talent in [("TEST strategie MILITAIRE INT SR 14", "Stratégie militaire"),
+                         ("TEST Armes de tir/PE SR 14", "Armes de tir"), ("TEST armes à feu PE SR 14", "Armes de tir")]:
+        assert decode(RULESET.parse_order(state, "Armand", line, []).args)["talent"] == talent
 
 
 def test_R3_a_modifier_may_follow_the_SR() -> None:
     e = result(game(), "TEST Escrime AG SR 15 -2", 7)
     assert e["total"] == 16 and e["bonuses"] == [{"fr": "modificateur", "en": "modifier", "value": -2}]
-    assert RULESET.parse_order(game(), "Armand", "TEST AG SR 15 + 3", []).args[3] == 3
+    assert decode(RULESET.parse_order(game(), "Armand", "TEST AG SR 15 + 3", []).args)["modifier"] == 3
+
+
+def test_R3_une_caracteristique_appropriee_qui_peut_varier_selon_les_circonstances() -> None:
+    """« test d'armes à feu / perception pour tirer », « armes à feu / éducation » pour l'histoire du mousquet."""
+    assert result(game(), "TEST armes à feu PE SR 12", 5)["total"] == 4 + 3 + 5
+    assert result(game(), "TEST armes à feu EDU SR 12", 5)["total"] == 4 + 3 + 5
+    assert result(game(), "TEST Etiquette APP SR 12", 5)["carac"] == "APP"
 
 
 # --- R3 parse errors: the three kinds ---
@@ -220,8 +163,8 @@ def test_R3_missing_characteristic_is_a_syntax_error() -> None:
         RULESET.parse_order(game(), "Armand", "TEST Escrime SR 15", [])
 
 
-def test_R3_missing_SR_is_a_syntax_error_with_an_example() -> None:
-    for line in ("TEST Escrime AG", "TEST Escrime AG SR", "TEST Escrime AG SR quinze", "TEST AG SR 0"):
+def test_R3_a_malformed_SR_is_a_syntax_error_with_an_example() -> None:
+    for line in ("TEST Escrime AG SR", "TEST Escrime AG SR quinze", "TEST AG SR 0", "TEST AG SR -3"):
         with pytest.raises(OrderSyntaxError) as caught:
             RULESET.parse_order(game(), "Armand", line, [])
         assert "TEST Escrime AG SR 15" in caught.value.msg.fr, line
@@ -256,9 +199,12 @@ def test_R3_a_player_without_a_character_is_not_allowed() -> None:
         RULESET.parse_order(game(), "Zorro", "TEST AG SR 15", [])
 
 
-def test_R3_the_MJ_tests_through_POUR_not_directly() -> None:
-    with pytest.raises(OrderNotAllowedError, match="POUR"):
+def test_R3_the_MJ_names_the_character_who_tests() -> None:
+    with pytest.raises(OrderSyntaxError) as caught:
         RULESET.parse_order(game(), MJ, "TEST AG SR 15", [])
+    assert caught.value.msg.fr == "le MJ nomme le personnage qui teste : « TEST Armand Escrime AG SR 15 »"
+    e = result(game(), "TEST Isaac Escrime AG SR 15", 7, player=MJ)
+    assert (e["player"], e["name"], e["total"]) == ("Isaac", "Isaac de Porthau", 18)
 
 
 # --- R4 the success threshold table, at every boundary ---
@@ -301,32 +247,45 @@ def test_R5_a_critical_still_fails_when_the_total_is_below_SR_ruling() -> None:
     assert e["critical"] and e["total"] == 23 and not e["success"]
 
 
+@pytest.mark.parametrize(("lang", "wanted"), [
+    ("fr", "— raté de 17, malgré le 10 relancé et ajouté au total."),
+    ("en", "— failure by 17, despite the 10 re-rolled and added to the total."),
+])
+def test_R5_a_critical_that_fails_does_not_read_as_a_success(lang: str, wanted: str) -> None:
+    """« c'est une réussite critique » names the roll, not the outcome: a failed test never says « Réussite critique »."""
+    text = Renderer("1626", lang).event_text(run(game(), "TEST AG SR 40", 10, 1)[1][0])
+    assert text.endswith(wanted), text
+    assert "critique" not in text.lower() and "critical" not in text.lower()
+    success = Renderer("1626", lang).event_text(run(game(), "TEST AG SR 20", 10, 1)[1][0])
+    assert ("Réussite critique" if lang == "fr" else "Critical success") in success
+
+
 def test_R5_specialist_rolls_2d6_instead_of_d10() -> None:
-    e = result(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15", 3, 4)
-    assert (e["dice"], e["faces"], e["reroll"], e["total"], e["critical"]) == ("2d6", [3, 4], None, 18, False)
+    e = result(game(**specialist()), "TEST Escrime AG SR 15", 3, 4)
+    assert (e["dice"], e["faces"], e["reroll"], e["total"], e["critical"]) == ("2d6", [3, 4], None, 20, False)
 
 
 def test_R5_specialist_rerolls_a_6_and_adds_it() -> None:
-    _, events, dice = run(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15", 6, 2, 5)
+    _, events, dice = run(game(**specialist()), "TEST Escrime AG SR 15", 6, 2, 5)
     e = events[0].data
-    assert (e["faces"], e["reroll"], e["dice_total"], e["total"], e["critical"]) == ([6, 2], 5, 13, 24, True)
+    assert (e["faces"], e["reroll"], e["dice_total"], e["total"], e["critical"]) == ([6, 2], 5, 13, 26, True)
     assert [r.high for r in dice.rolls] == [6, 6, 6]
 
 
 def test_R5_specialist_double_6_still_one_reroll_in_all_ruling() -> None:
-    _, events, dice = run(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15", 6, 6, 6)
+    _, events, dice = run(game(**specialist()), "TEST Escrime AG SR 15", 6, 6, 6)
     e = events[0].data
-    assert (e["reroll"], e["dice_total"], e["total"]) == (6, 18, 29) and len(dice.rolls) == 3
+    assert (e["reroll"], e["dice_total"], e["total"]) == (6, 18, 31) and len(dice.rolls) == 3
 
 
 def test_R5_specialist_only_in_that_talent() -> None:
-    state = game(dons={"Spécialiste": ["Escrime"]})
+    state = game(**specialist())
     assert result(state, "TEST Baratin CH SR 10", 5)["dice"] == "d10"
     assert result(state, "TEST AG SR 10", 5)["dice"] == "d10"
 
 
 def test_R6_master_rolls_2d6_plus_2_with_the_same_reroll() -> None:
-    state = game(talents={"Escrime": 9}, dons={"Spécialiste": ["Escrime"], "Maître": ["Escrime"]})
+    state = game(talents={"Escrime": 9}, dons={"Spécialiste": ["Escrime"], "Maître": ["Escrime"], "Style d'escrime": ["italien"]})
     e = result(state, "TEST Escrime AG SR 20", 1, 2)
     assert (e["dice"], e["dice_total"], e["total"], e["critical"]) == ("2d6+2", 5, 20, False)
     e = result(state, "TEST Escrime AG SR 20", 6, 1, 6)
@@ -355,7 +314,7 @@ def test_R6_naturellement_doue_adds_1_to_the_chosen_characteristic() -> None:
 
 
 def test_R6_gifts_accept_a_list_with_tables() -> None:
-    state = game(dons=["Robuste", {"Spécialiste": "Escrime"}, "hargneux"])
+    state = game(talents={"Escrime": 7}, dons=["Robuste", {"Spécialiste": "Escrime"}, "hargneux"])
     assert state.characters["Armand"].gifts == {"Robuste": [], "Spécialiste": ["Escrime"], "Hargneux": []}
 
 
@@ -472,7 +431,7 @@ def test_no_turns_no_outcome_and_registered() -> None:
 
 
 def test_state_round_trips_through_serial_and_is_not_mutated() -> None:
-    state = game(dons={"Spécialiste": ["Escrime"]}, prestige=300)
+    state = game(**specialist(), prestige=300)
     before = serial.dumps(state)
     new, _, _ = run(state, "TEST Escrime AG SR 15", 3, 3)
     run(state, "RECONNU Armand", player=MJ)
@@ -489,9 +448,9 @@ def test_dice_purposes_are_unique_per_test() -> None:
 
 
 def test_example_sheets_load() -> None:
-    seats = seats_from_toml((ROOT / "data/1626/personnages.toml").read_text(encoding="utf-8"))
+    seats = seats_from_toml((ROOT / "pbem/data/1626/personnages.toml").read_text(encoding="utf-8"))
     assert 3 <= len(seats) <= 4
-    state, events = RULESET.setup(seats, RULESET.default_options, FakeDice())
+    state, events = RULESET.setup(seats, RULESET.default_options, FakeDice(3))
     assert len(events) == len(seats)
     assert all(len(c.caracs) == 10 for c in state.characters.values())
 
@@ -525,7 +484,7 @@ def test_stats_d10_faces_uniform_and_critical_rate_10_percent() -> None:
 
 
 def test_stats_specialist_reroll_rate_is_11_in_36() -> None:
-    results = _many(game(dons={"Spécialiste": ["Escrime"]}), "TEST Escrime AG SR 15")
+    results = _many(game(**specialist()), "TEST Escrime AG SR 15")
     assert _three_sigma(sum(r["critical"] for r in results), N, 11 / 36)
     assert all((6 in r["faces"]) == r["critical"] for r in results)
     assert max(r["dice_total"] for r in results) == 18
@@ -533,7 +492,7 @@ def test_stats_specialist_reroll_rate_is_11_in_36() -> None:
 
 def test_determinism_same_seed_same_events() -> None:
     def play(seed: str) -> list[Event]:
-        state = game(dons={"Spécialiste": ["Escrime"]})
+        state = game(**specialist())
         events: list[Event] = []
         for i, line in enumerate(["TEST Escrime AG SR 15", "TEST AG SR 12", "TEST Baratin CH SR 14 SECRET"] * 5):
             parsed = RULESET.parse_order(state, "Armand", line, [])
@@ -551,15 +510,33 @@ def test_determinism_same_seed_same_events() -> None:
 
 
 def _all_events() -> list[Event]:
-    state = game(dons={"Spécialiste": ["Escrime"], "Naturellement doué": ["AG"]}, prestige=600)
+    """Every event kind the ruleset emits, in the situations that change its wording."""
+    state = game(**specialist(**{"Naturellement doué": ["AG"], "Chance inouïe": 2, "Héritage": True}),
+                 prestige=600, pugnacite=5, setup_faces=(3,))
     events: list[Event] = list(RULESET.setup([Seat("Armand", data=sheet())], {}, FakeDice())[1])
     for line, faces, player in [
         ("TEST Escrime AG SR 15", (6, 6, 2), "Armand"), ("TEST Escrime AG SR 30 -2", (1, 2), "Armand"),
-        ("TEST AG SR 12", (10, 3), "Armand"), ("TEST Médecine INT SR 14 SECRET", (5,), "Armand"),
+        ("TEST AG SR 12", (10, 3), "Armand"), ("TEST AG SR 40", (10, 3), "Armand"),
+        ("TEST Médecine INT SR 14 SECRET", (5,), "Armand"),
         ("RECONNU Armand", (), MJ), ("TEST Baratin CH SR 10", (1,), "Armand"), ("INCONNU Armand", (), MJ),
         ("PRESTIGE Armand +500", (), MJ), ("PRESTIGE Armand -20", (), MJ), ("FICHE", (), "Armand"),
+        ("TEST Escrime AG CONTRE Isaac", (3, 4, 5), "Armand"), ("TEST Escrime AG CONTRE Isaac Vigilance PE", (6, 1, 4, 9), "Armand"),
+        ("TEST Isaac AG CONTRE Rochefort 14 2d6+2 SECRET", (3, 6, 6, 2), MJ),
+        ("BLESSURE Armand 40", (), MJ), ("CHANCE", (), "Armand"), ("BLESSURE Armand 3", (), MJ),
+        ("SOIN Armand 2", (), MJ), ("SOIN Armand 5", (), MJ), ("CHANCE Armand", (), MJ), ("FICHE", (), "Armand"),
+        ("HISTORIQUE", (), "Armand"), ("HISTORIQUE", (), MJ), ("DEMANDES", (), MJ),
+        ("RECONNU Armand ENNEMIS", (), MJ), ("TEST Baratin CH SR 10", (1,), "Armand"), ("FICHE", (), "Armand"),
+        ("TALENT Armand Latin =3", (), MJ), ("TALENT Armand Latin -3", (), MJ),
+        ("DON Armand +Relation la Cour", (), MJ), ("DON Armand -Relation", (), MJ),
     ]:
         state, new, _ = run(state, line, *faces, player=player)
+        events += new
+    state = replace(state, sr_by="mj")
+    for line, player in [("TEST Escrime AG SR 15", "Armand"), ("TEST Baratin CH SECRET", "Armand"),
+                         ("TEST Escrime AG CONTRE Isaac", "Armand"), ("TEST Escrime AG CONTRE Rochefort", "Isaac"),
+                         ("DEMANDES", MJ), ("DEMANDES", "Armand"), ("REFUSER n° 12 pas maintenant", MJ),
+                         ("REFUSER n° 11", MJ)]:
+        state, new, _ = run(state, line, player=player)
         events += new
     return events
 
@@ -569,14 +546,16 @@ def test_templates_render_every_event_kind(lang: str) -> None:
     env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
     module = env.get_template(f"1626/events.{lang}.j2").module
     events = _all_events()
-    assert {e.kind for e in events} == {"sheet", "test_result", "test_secret", "mj_note"}
+    assert {e.kind for e in events} == {"sheet", "test_result", "test_secret", "mj_note", "opposed_result",
+                                        "pv_change", "history", "requests", "test_request", "test_requested",
+                                        "request_refused"}
     for event in events:
         text = str(getattr(module, event.kind)(dict(event.data)))
         assert text.strip() and "{{" not in text, event
     first = next(e for e in events if e.kind == "test_result")
     if lang == "fr":
         assert str(module.test_result(dict(first.data))).startswith(
-            "Armand de Sillègue, test n° 1 d'Escrime / Agilité (SR 15, Assez difficile) : 7 + 5 + 2d6 = 6 + 6 + relance 2 = 14 → total 26 — réussi de 11.")
+            "Armand de Sillègue, test n° 1 d'Escrime / Agilité (SR 15, Assez difficile) : 7 + 7 + 2d6 = 6 + 6 + relance 2 = 14 → total 28 — réussi de 13.")
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

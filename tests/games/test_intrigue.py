@@ -12,6 +12,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jinja2
@@ -22,9 +23,10 @@ from pbem.core import MJ, PUBLIC, Event, Order, OrderAmbiguousError, OrderError,
 from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.intrigue import RULESET as R
-from pbem.games.intrigue import IntrigueState, invariant_problems, money_conserved
+from pbem.games.intrigue import IntrigueState, invariant_problems, money_conserved, simultaneous
 from pbem.games.intrigue.bots import candidate_lines, random_orders
 from pbem.games.intrigue.state import MOTIFS, START_MONEY, Palace, Piece, Post
+from pbem.render import Renderer
 from pbem.render import install_vocabulary as vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,9 +49,15 @@ def build(
     round_: int = 2,
     turn: int = 0,
     refund: bool = False,
+    options: Mapping[str, object] | None = None,
 ) -> IntrigueState:
-    """A consistent state at the start of a round (or of a player's turn), hands completed."""
-    st, _ = R.setup([Seat(s) for s in seats], {"mode": mode, "seating": "roster", "refund_loser": refund}, dice("setup"))
+    """A consistent state at the start of a round (or of a player's turn), hands completed.
+
+    In simultaneous mode, parks are managed in the round of the placement: a state with parks is
+    built just after the round's placements (income paid, sealed bribes next).
+    """
+    st, _ = R.setup([Seat(s) for s in seats], {"mode": mode, "seating": "roster", "refund_loser": refund, **(options or {})},
+                    dice("setup"))
     hands = {p: list(st.hands[p]) for p in seats}
     palaces = {}
     for owner in seats:
@@ -76,7 +84,7 @@ def build(
         money=cash,
         income_paid=total - st.start_total,
         round=round_,
-        step="income",
+        step="bribes" if mode == "simultaneous" and parks else "income",
         turn=turn,
         pending=None,
     )
@@ -84,7 +92,10 @@ def build(
 
 def start(st: IntrigueState) -> tuple[IntrigueState, list[Event]]:
     """Run the automatic steps (income...) up to the first decision."""
-    return R.resolve(st, {}, dice())
+    if st.step == "income":
+        return R.resolve(st, {}, dice())
+    ev: list[Event] = []
+    return simultaneous.advance(st, ev), ev
 
 
 def orders(st: IntrigueState, player: str, *lines: str) -> list[Order]:
@@ -104,6 +115,11 @@ def step(st: IntrigueState, given: Mapping[str, Sequence[str]] | None = None) ->
     st2, ev = R.resolve(st, batch, dice())
     assert not invariant_problems(st2), invariant_problems(st2)
     return st2, ev
+
+
+def plain(text: str) -> str:
+    """French typography (no-break spaces before « : » and in « », narrow ones in 50 000) as plain spaces."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
 
 
 def kinds(ev: Sequence[Event]) -> list[str]:
@@ -129,7 +145,8 @@ def test_registered_and_setup() -> None:
     assert all(st.money[p] == 320_000 for p in st.seats)
     assert all(sorted(st.hands[p]) == sorted(MOTIFS * 2) for p in st.seats)
     assert [p.value for p in st.palaces[st.seats[0]].posts] == list(VALUES)
-    assert kinds(ev)[0] == "setup" and kinds(ev)[-1] == "board"
+    assert kinds(ev)[0] == "setup" and "board" in kinds(ev)
+    assert [e.audience.players for e in ev if e.kind == "decision_asked"] == [(p,) for p in st.seats]
     # round 1: parks are empty, so simultaneous play opens on the placements
     assert st.step == "placements" and {p.kind for p in R.prompts(st)} == {"place"}
 
@@ -199,7 +216,7 @@ def test_R1_place_two_counsellors_in_two_different_opponents_palaces() -> None:
     st, ev = step(st, {A: ["PLACER livre CHEZ Bob", "PLACER évêque CHEZ Carla"]})
     assert (A, "livre") in [(p.owner, p.motif) for p in st.palaces[B].park]
     assert len(st.hands[A]) == 8 and all(len(st.hands[p]) == 8 for p in (B, C))
-    assert st.round == 2
+    assert st.round == 1 and st.step == "bribes"  # the parks are managed in the round of the placements
 
 
 def test_R1_placement_default_is_never_none() -> None:
@@ -330,34 +347,62 @@ def test_R4_conflict_default_highest_bribe_then_incumbent() -> None:
     assert holder(st3, A, 50_000) == (B, "livre")
 
 
-def test_R4_sequential_owner_orders_conflicts_default_least_value_first() -> None:
+def test_R4_sequential_internal_conflicts_start_with_the_post_of_least_value() -> None:
+    """« S'il y a plusieurs conflits internes … en commençant par le poste de moindre valeur »: fixed, not asked."""
     base = build(
         mode="sequential",
         posts={A: {50_000: (B, "livre"), 10_000: (C, "balance")}},
         parks={A: [(C, "livre"), (B, "balance")]},
     )
+    st, ev = start(base)
+    assert st.pending is not None and (st.pending.stage, st.pending.motif) == ("conflict", "balance")  # the 10,000 post
+    assert "conflict_chosen" not in kinds(ev)
+    # bribes from both owners, from Alice's left: Bob then Carla; Alice is not asked to order the conflicts
+    assert [(p.player, p.kind) for p in R.prompts(st)] == [(B, "bribe")]
+    with pytest.raises(OrderNotAllowedError):
+        orders(st, A, "CONFLIT livre")
+    st, _ = step(st, {B: ["BRIBE 30k"]})
+    st, _ = step(st, {C: ["POT-DE-VIN 0"]})
+    st, ev = step(st, {A: ["KEEP Carla"]})
+    assert holder(st, A, 10_000) == (C, "balance") and on_island(st) == [(B, "balance")]
+    # then the 50,000 post
+    assert st.pending is not None and (st.pending.stage, st.pending.motif) == ("conflict", "livre")
+    assert [(p.player, p.kind) for p in R.prompts(st)] == [(B, "bribe")]
+
+
+def test_R4_sequential_external_conflicts_in_the_owners_order() -> None:
+    """« S'il y a plusieurs conflits externes, le propriétaire du Palace les résout dans l'ordre de son choix »."""
+    D, E = "Dino", "Elsa"
+    base = build(mode="sequential", seats=(A, B, C, D, E),
+                 parks={A: [(B, "livre"), (C, "livre"), (D, "bourse"), (E, "bourse")]})
     st, _ = start(base)
     assert [(p.player, p.kind) for p in R.prompts(st)] == [(A, "conflict")]
-    st_default, ev = step(st)
-    assert [e.data["motif"] for e in ev if e.kind == "conflict_chosen"] == ["balance"]  # the 10,000 post
-    st_chosen, ev = step(st, {A: ["CONFLIT livre"]})
-    assert [e.data["motif"] for e in ev if e.kind == "conflict_chosen"] == ["livre"]
-    # then bribes from both owners, from Alice's left: Bob then Carla
-    assert [p.player for p in R.prompts(st_chosen)] == [B]
-    st2, _ = step(st_chosen, {B: ["BRIBE 30k"]})
-    st2, _ = step(st2, {C: ["POT-DE-VIN 0"]})
-    st2, ev = step(st2, {A: ["KEEP Carla"]})
-    assert holder(st2, A, 50_000) == (C, "livre") and on_island(st2) == [(B, "livre")]
-    # the last conflict needs no choosing
-    assert [(p.player, p.kind) for p in R.prompts(st2)] == [(B, "bribe")]
+    assert [h.syntax for h in R.help(st, A)] == ["CONFLIT <bourse | livre>"]
+    with pytest.raises(OrderNotAllowedError):
+        orders(st, A, "CONFLIT balance")
+    # silent: the fixed motif order (bourse before livre)
+    _, ev = step(st)
+    assert [e.data["motif"] for e in ev if e.kind == "conflict_chosen"] == ["bourse"]
+    st, ev = step(st, {A: ["CONFLIT livre"]})
+    assert [(e.data["motif"], e.data["others"]) for e in ev if e.kind == "conflict_chosen"] == [("livre", ["bourse"])]
+    assert [(p.player, p.kind) for p in R.prompts(st)] == [(B, "bribe")]
+    st, _ = step(st, {B: ["POT-DE-VIN 0"]})
+    st, _ = step(st, {C: ["POT-DE-VIN 0"]})
+    st, _ = step(st, {A: ["GARDER Carla"]})
+    assert on_island(st) == [(B, "livre")]
+    # the last duplicate needs no choosing: its bribes come at once, from Alice's left (Dino, Elsa)
+    assert st.pending is not None and (st.pending.stage, st.pending.motif) == ("duplicate", "bourse")
+    assert [(p.player, p.kind) for p in R.prompts(st)] == [(D, "bribe")]
 
 
-def test_R4_conflict_between_two_counsellors_of_one_player() -> None:
-    st, _ = start(build(mode="sequential", posts={A: {50_000: (B, "livre")}}, parks={A: [(B, "livre")]}))
-    assert [(p.player, p.kind) for p in R.prompts(st)] == [(B, "bribe")]  # one bribe only
-    st, ev = step(st, {B: ["POT-DE-VIN 10000"]})
+@pytest.mark.parametrize("mode", ["sequential", "simultaneous"])
+def test_R4_conflict_between_two_counsellors_of_one_player_needs_no_bribe(mode: str) -> None:
+    st, ev = start(build(mode=mode, posts={A: {50_000: (B, "livre")}}, parks={A: [(B, "livre")]}))
+    assert "bribe_announced" not in kinds(ev) and "bribes_revealed" not in kinds(ev)
     assert holder(st, A, 50_000) == (B, "livre") and on_island(st) == [(B, "livre")]
-    assert [(p.player, p.kind) for p in R.prompts(st)] == [(A, "place")]
+    assert [(p.player, p.kind) for p in R.prompts(st)] == ([(A, "place")] if mode == "sequential"
+                                                            else [(A, "place"), (B, "place"), (C, "place")])
+    assert st.money[B] == 320_000 + (50_000 if mode == "simultaneous" else 0)  # round 3's income (simultaneous)
 
 
 def test_R4_simultaneous_duplicates_then_post_then_conflict() -> None:
@@ -372,7 +417,8 @@ def test_R4_simultaneous_duplicates_then_post_then_conflict() -> None:
     assert kinds(ev)[:4] == ["duplicates_resolved", "post_assigned", "conflict_resolved", "bribe_refunded"]
     assert holder(st2, A, 100_000) == (D, "livre") and holder(st2, A, 10_000) == (B, "bourse")
     assert on_island(st2) == [(C, "livre"), (B, "livre")]
-    assert st2.money[B] == 420_000 and st2.money[C] == 270_000  # income 100,000; only the conflict loser is refunded
+    # Bob's conflict bribe is refunded (Carla lost a duplicate, not a conflict); round 3's income: Bob's 10,000 post
+    assert st2.money[B] == 330_000 and st2.money[C] == 270_000
     # the owner names the incumbent: the duplicates are settled by the default (Carla's 50,000)
     st3, ev = step(st1, {A: ["GARDER Bob livre"]})
     assert holder(st3, A, 100_000) == (B, "livre")
@@ -526,7 +572,8 @@ def test_step_titles() -> None:
     st, _ = step(st)
     assert R.step_title(st).en == "Round 2 — decisions"
     seq, _ = start(build(mode="sequential", posts={A: {50_000: (B, "livre")}}, parks={A: [(C, "livre")]}))
-    assert R.step_title(seq).fr.startswith("Manche 2 — Bob : pot-de-vin")
+    assert plain(R.step_title(seq).fr).startswith("Manche 2 — Bob : pot-de-vin")
+    assert R.step_title(seq).fr.startswith("Manche 2 — Bob\u00a0: pot-de-vin")
 
 
 def test_views() -> None:
@@ -577,7 +624,10 @@ def play(n: int, mode: str, seed: int, refund: bool = False, record: bool = Fals
         if steps % 10 == 0 or st.over:
             assert serial.loads(IntrigueState, serial.dumps(st)) == st
         json.dumps([e.data for e in ev])
-        assert all(e.audience.kind == "public" for e in ev)
+        # everything is public but the private notice to each player who must decide next
+        assert all(e.audience.kind == "public" for e in ev if e.kind != "decision_asked")
+        asked = [e.audience.players for e in ev if e.kind == "decision_asked"]
+        assert asked == [(p.player,) for p in R.prompts(st)]
         if record or st.over:
             states.append(serial.dumps(st))
         events.append(ev)
@@ -629,27 +679,33 @@ def test_bots_give_accepted_lines() -> None:
 
 def test_simultaneous_round_shape() -> None:
     _, events = play(3, "simultaneous", 1)
-    assert len(events) == 1 + 1 + 3 * 4 + 2  # setup, round-1 placements, rounds 2-5, round 6
+    # setup, then rounds 1-5: placements, bribes, decisions; rounds 6 and 7 follow round 5's decisions at once
+    assert len(events) == 1 + 5 * 3
+    assert [e.data["round"] for e in events[-1] if e.kind == "round_started"] == [6, 7]
 
 
 # ------------------------------------------------------------------ templates
 
 
 def all_event_kinds() -> dict[str, Event]:
-    """One event of every kind, gathered from played games."""
+    """One event of every kind, gathered from played games (and the owner ordering two duplicates)."""
     found: dict[str, Event] = {}
     for mode in ("simultaneous", "sequential"):
         for seed in range(6):
             for ev in play(3, mode, seed, refund=True)[1]:
                 for e in ev:
                     found.setdefault(e.kind, e)
+    st, _ = start(build(mode="sequential", seats=(A, B, C, "Dino", "Elsa"),
+                        parks={A: [(B, "livre"), (C, "livre"), ("Dino", "bourse"), ("Elsa", "bourse")]}))
+    for e in step(st, {A: ["CONFLIT livre"]})[1]:
+        found.setdefault(e.kind, e)
     return found
 
 
 EVENT_KINDS = {
     "setup", "board", "round_started", "turn_started", "income", "bribes_revealed", "bribe_announced",
     "duplicates_resolved", "post_assigned", "conflict_chosen", "conflict_resolved", "bribe_refunded",
-    "placed", "game_over",
+    "placed", "game_over", "decision_asked",
 }
 
 
@@ -710,3 +766,95 @@ def test_same_layout_with_and_without_trim_blocks(env: jinja2.Environment, trim_
                 a = getattr(env.get_template(f"intrigue/events.{lang}.j2").module, e.kind)(e.data)
                 b = getattr(trim_env.get_template(f"intrigue/events.{lang}.j2").module, e.kind)(e.data)
                 assert str(a).strip() == str(b).strip()
+
+
+# ------------------------------------------------------------------ who is asked, and the private mail
+
+
+def has_a_choice(st: IntrigueState, player: str, kind: str) -> bool:
+    """Does ``player`` have at least two different answers to the prompt ``kind``?"""
+    from pbem.games.intrigue.decisions import keep_candidates
+    from pbem.games.intrigue.table import absent_pieces, duplicate_motifs, free_values
+
+    if kind == "bribe":
+        return st.money[player] >= 10_000
+    if kind == "place":
+        return len(st.hands[player]) >= 2
+    if kind == "conflict":
+        return len(duplicate_motifs(st.palaces[player])) >= 2
+    if kind == "post":
+        return len(free_values(st.palaces[player])) >= 2
+    keeps = keep_candidates(st, player)
+    if kind == "keep":
+        return bool(keeps) and all(len(c) >= 2 for c in keeps.values())
+    palace = st.palaces[player]  # "decide"
+    return bool(keeps) or (bool(absent_pieces(palace)) and len(free_values(palace)) >= 2)
+
+
+@pytest.mark.parametrize("mode", ["simultaneous", "sequential"])
+def test_only_players_with_a_decision_are_asked(mode: str) -> None:
+    for seed in range(8):
+        rng = random.Random(seed)
+        st, _ = R.setup([Seat(x) for x in (A, B, C, "Dino")], {"mode": mode}, Dice(f"{seed:04x}", "setup"))
+        while not st.over:
+            prompts = R.prompts(st)
+            for pr in prompts:
+                assert has_a_choice(st, pr.player, pr.kind), (seed, pr, st.pending)
+            batch = {pr.player: orders(st, pr.player, *candidate_lines(st, pr.player, pr.kind, rng)) for pr in prompts}
+            st, _ = R.resolve(st, batch, dice())
+
+
+def private_mail(st: IntrigueState, ev: Sequence[Event], player: str, lang: str = "fr") -> str:
+    r = Renderer("intrigue", lang)
+    status = r.mail_text("status", view=R.view(st, player), player=player, tag="[I]").body
+    mine = [e for e in ev if e.audience.includes(player)]
+    return r.mail_text("private", tag="[I]", player=player, title="T", events=mine, status=status,
+                       deadline=datetime(2026, 1, 14, 21, tzinfo=UTC), next_title="N", final=None,
+                       setup=False, rectificatif=False, defaulted=False).body
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_private_mail_asks_only_the_players_who_decide_and_shows_the_board_once(lang: str) -> None:
+    st, _ = start(build(mode="sequential", posts={A: {50_000: (B, "livre")}}, parks={A: [(C, "livre")]}))
+    st, ev = step(st, {B: ["POT-DE-VIN 10000"]})
+    assert [p.player for p in R.prompts(st)] == [C]
+    answer = {"fr": "Répondez à ce message", "en": "Reply to this message"}[lang]
+    idle = {"fr": "inutile de répondre", "en": "no need to answer"}[lang]
+    board = {"fr": "Plateau (manche", "en": "Board (round"}[lang]
+    for player in (A, B, C):
+        text = private_mail(st, ev, player, lang)
+        assert (answer in text) is (player == C) and (idle in text) is (player != C), (player, text)
+        assert board not in text  # the situation below the events shows the board
+        assert text.count(f"\n{B} — ") == 1
+
+
+def event_texts(ev: Sequence[Event], kind: str, lang: str = "fr") -> list[str]:
+    """The events of one kind as the players read them, French spacing shown as plain spaces (see `plain`)."""
+    r = Renderer("intrigue", lang)
+    return [plain(r.event_text(e)) for e in ev if e.kind == kind]
+
+
+def test_a_challenger_who_wins_takes_the_post_an_incumbent_keeps_it() -> None:
+    st = conflict_state()
+    st, _ = step(st, {B: ["POT-DE-VIN Alice livre 10000"], C: ["POT-DE-VIN Alice livre 20000"]})
+    _, won = step(st, {A: ["GARDER Carla livre"]})
+    _, kept = step(st, {A: ["GARDER Bob livre"]})
+    assert event_texts(won, "conflict_resolved") == [
+        "Palais d'Alice, conflit livre (poste de 50 000) : Carla prend le poste, le conseiller de Bob part sur l'île."]
+    assert event_texts(kept, "conflict_resolved") == [
+        "Palais d'Alice, conflit livre (poste de 50 000) : Bob garde le poste, le conseiller de Carla part sur l'île."]
+    assert "Carla takes the post" in event_texts(won, "conflict_resolved", "en")[0]
+
+
+def test_a_silent_bidder_is_not_said_to_announce_and_pay() -> None:
+    st, _ = start(build(mode="sequential", posts={A: {50_000: (B, "livre")}}, parks={A: [(C, "livre")]}))
+    assert R.default_orders(st, B) == []  # silence is no bribe
+    silent, ev = step(st)
+    assert event_texts(ev, "bribe_announced") == [
+        "Bob n'a pas répondu à temps : aucun pot-de-vin à Alice pour son conseiller livre (conflit)."]
+    _, ev = step(st, {B: ["POT-DE-VIN 0"]})
+    assert event_texts(ev, "bribe_announced") == [
+        "Bob n'offre rien à Alice pour son conseiller livre (conflit) : pot-de-vin de 0."]
+    _, ev = step(st, {B: ["POT-DE-VIN 10000"]})
+    assert "annonce et verse un pot-de-vin de 10 000" in event_texts(ev, "bribe_announced")[0]
+    assert silent.money[B] == 320_000 and [b.amount for b in silent.bribes] == [0]

@@ -1,17 +1,13 @@
 """1626, le gant et l'épée: a test resolver by mail.  No turns: every order is immediate.
 
-Orders (French keywords, English aliases):
-  TEST <talent> <CARAC> SR <n> [+/-m] [SECRET]   test double: caractéristique + talent + d10
-  TEST <CARAC> SR <n> [+/-m] [SECRET]            test simple: caractéristique x 2 + d10
-  FICHE                                          the character sheet with derived values
-  RECONNU / INCONNU <joueur>, PRESTIGE <joueur> +n|-n|=n   (MJ only)
+By default a player's ``TEST`` is a request: the MJ answers it with the SR (``SR 15``) and the
+dice are rolled then; the option ``sr_by = "player"`` lets players set the SR themselves.
+Orders are parsed in `orders`, rolled in `rolls`; `changes` holds what the MJ changes on a sheet.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pbem.core import (
     JSON,
@@ -21,8 +17,6 @@ from pbem.core import (
     Msg,
     Order,
     OrderHelp,
-    OrderNotAllowedError,
-    OrderSyntaxError,
     Outcome,
     PlayerName,
     Prompt,
@@ -31,146 +25,32 @@ from pbem.core import (
     replace,
 )
 from pbem.dice import Dice
-from pbem.games.g1626.sheet import (
-    CARAC_ALIASES,
-    CARACS,
-    MASTER,
-    NATURAL,
-    SPECIALIST,
-    TALENT_ALIASES,
-    Character,
-    State,
-    carac_value,
-    difficulty,
-    has_gift,
-    new_state,
-    prestige_bonus,
-    sheet,
-    talent_names,
-    talent_score,
-    title,
-)
-from pbem.names import fold, match_keyword, match_name, take_name, words
-
-VERBS: dict[str, str] = {
-    "test": "TEST", "jet": "TEST", "roll": "TEST", "check": "TEST",
-    "fiche": "FICHE", "sheet": "FICHE",
-    "reconnu": "RECONNU", "recognised": "RECONNU", "recognized": "RECONNU",
-    "inconnu": "INCONNU", "unrecognised": "INCONNU", "unrecognized": "INCONNU",
-    "prestige": "PRESTIGE",
-}
-MJ_VERBS = ("RECONNU", "INCONNU", "PRESTIGE")
-ENGLISH: dict[str, tuple[str, ...]] = {"TEST": ("ROLL", "CHECK"), "FICHE": ("SHEET",), "RECONNU": ("RECOGNISED",),
-                                       "INCONNU": ("UNRECOGNISED",)}
-"""The English words of each order, listed in AIDE/HELP (`VERBS` understands them)."""
-SR_WORD = re.compile(r"^(sr|dc)[=:]?(-?\d+)?$")
-SIGNED = re.compile(r"^([+-])\s*(\d+)$")
-EXAMPLE = "TEST Escrime AG SR 15"
-VALID_CARACS = ", ".join(CARACS)
-
-
-def _syntax(fr: str, en: str) -> OrderSyntaxError:
-    return OrderSyntaxError(Msg(fr, en))
-
-
-def _carac(token: str) -> str | None:
-    return CARAC_ALIASES.get(fold(token))
-
-
-def _parse_test(char: Character, tokens: Sequence[str]) -> tuple[JSON, ...]:
-    """``<talent> <CARAC> SR <n> [+/-m] [SECRET]`` -> (talent or "", carac, sr, modifier, secret)."""
-    found = next(((i, m) for i, t in enumerate(tokens) if (m := SR_WORD.match(fold(t)))), None)
-    if found is None:
-        raise _syntax(f"seuil de réussite manquant : écrivez par exemple « {EXAMPLE} »",
-                      f"missing success threshold: write for instance '{EXAMPLE}'")
-    split, glued = found
-    head, tail = list(tokens[:split]), list(tokens[split:])
-    number, rest = (glued.group(2), tail[1:]) if glued.group(2) else (tail[1] if len(tail) > 1 else "", tail[2:])
-    if not re.fullmatch(r"-?\d+", number) or int(number) < 1:
-        raise _syntax(f"le SR doit être un nombre entier positif : « {EXAMPLE} »",
-                      f"SR must be a positive whole number: '{EXAMPLE}'")
-    modifier, secret = 0, False
-    for i, token in enumerate(rest):
-        signed = SIGNED.match(token)
-        if fold(token) == "secret":
-            secret = True
-        elif signed:
-            modifier += int(signed.group(2)) * (1 if signed.group(1) == "+" else -1)
-        elif token in ("+", "-") and i + 1 < len(rest) and rest[i + 1].isdigit():
-            rest[i + 1] = token + rest[i + 1]
-        else:
-            raise _syntax(f"mot en trop après le SR : « {token} » (permis : +n, -n, SECRET)",
-                          f"unexpected word after the SR: '{token}' (allowed: +n, -n, SECRET)")
-    talent, carac = _parse_talent_carac(char, head)
-    return (talent, carac, int(number), modifier, secret)
-
-
-def _parse_talent_carac(char: Character, head: list[str]) -> tuple[str, str]:
-    text = " ".join(head)
-    if "/" in text:
-        left, _, right = text.partition("/")
-        parts = [left.strip(), right.strip()]
-        talent_text, carac_text = (parts[1], parts[0]) if _carac(parts[0]) and not _carac(parts[1]) else parts
-    elif not head:
-        talent_text, carac_text = "", ""
-    elif _carac(head[-1]):
-        talent_text, carac_text = " ".join(head[:-1]), head[-1]
-    elif _carac(head[0]):  # "TEST AG Escrime SR 15"
-        talent_text, carac_text = " ".join(head[1:]), head[0]
-    elif fold(text) in {fold(t) for t in talent_names(char)}:  # "TEST Escrime SR 15": no characteristic
-        talent_text, carac_text = text, ""
-    else:
-        talent_text, carac_text = " ".join(head[:-1]), head[-1]
-    carac = _carac(carac_text)
-    if carac is None:
-        shown = f" « {carac_text} »" if carac_text else ""
-        raise _syntax(
-            f"caractéristique manquante ou inconnue{shown} ; valides : {VALID_CARACS} (exemple : « {EXAMPLE} »)",
-            f"missing or unknown characteristic{shown}; valid: {VALID_CARACS} (example: '{EXAMPLE}')",
-        )
-    if not talent_text:
-        return "", carac
-    aliased = TALENT_ALIASES.get(fold(talent_text))
-    talent = match_name(aliased or talent_text, talent_names(char), what=Msg("talent", "talent"))
-    return talent, carac
-
-
-def _target(state: State, tokens: Sequence[str]) -> tuple[PlayerName, list[str]]:
-    """A player named by player name or character name."""
-    by_name: dict[str, PlayerName] = {}
-    for player in state.roster:
-        by_name.setdefault(player, player)
-    for player in state.roster:
-        by_name.setdefault(state.characters[player].name, player)
-    if not tokens:
-        raise _syntax("joueur manquant", "missing player")
-    name, rest = take_name(tokens, list(by_name))
-    return by_name[name], rest
-
-
-def _roll(dice: Dice, char: Character, talent: str, purpose: str) -> dict[str, JSON]:
-    """d10 (Spécialiste: 2d6, Maître: 2d6+2); a 10 (a 6) is re-rolled and added, once in all."""
-    if talent and has_gift(char, MASTER, talent):
-        kind, sides, count, plus = "2d6+2", 6, 2, 2
-    elif talent and has_gift(char, SPECIALIST, talent):
-        kind, sides, count, plus = "2d6", 6, 2, 0
-    else:
-        kind, sides, count, plus = "d10", 10, 1, 0
-    faces = [dice.d(sides, f"{purpose}: {kind}") for _ in range(count)]
-    reroll = dice.d(sides, f"{purpose}: critical re-roll d{sides}") if sides in faces else None
-    total = sum(faces) + (reroll or 0) + plus
-    return {"dice": kind, "faces": faces, "reroll": reroll, "plus": plus, "dice_total": total,
-            "critical": reroll is not None}
+from pbem.games.g1626 import changes, titles
+from pbem.games.g1626.character import has_gift, sheet
+from pbem.games.g1626.options import DEFAULT_OPTIONS, check_options
+from pbem.games.g1626.orders import VALID_CARACS, decode, describe, parse, request_of, side_from, side_values
+from pbem.games.g1626.rolls import opposed_test, single_test
+from pbem.games.g1626.state import Request, Side, State, TestRecord, new_state
+from pbem.games.g1626.tables import HERITAGE, HERITAGE_BASE, HERITAGE_UNIT
 
 
 class Ruleset1626:
     name = "1626"
     title = "1626, le gant et l'épée"
     state_type = State
-    default_options: Mapping[str, JSON] = {"secret_tests": False}
+    default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
+
+    def check_options(self, options: Mapping[str, JSON]) -> None:
+        """Hook for the config reader and ``pbem doctor``: `SetupError` naming the allowed values."""
+        check_options(options)
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
-        state = new_state(roster, options)
+        state = new_state(roster, check_options(options))
+        for player in state.roster:
+            char = state.characters[player]
+            if has_gift(char, HERITAGE) and char.heritage is None:  # « 5.000 + (1d6 x 1000) livres »
+                amount = HERITAGE_BASE + dice.d(6, f"inheritance ({player}): d6") * HERITAGE_UNIT
+                state = changes.with_character(state, replace(char, heritage=amount))
         events = [Event("sheet", Audience.to(p), sheet(state.characters[p])) for p in state.roster]
         return state, events
 
@@ -180,34 +60,11 @@ class Ruleset1626:
     def step_title(self, state: State) -> Msg:
         return Msg("Partie en cours", "Game in progress")
 
-    def parse_order(self, state: State, player: PlayerName, line: str, accepted: Sequence[Order]) -> Order:
-        tokens = words(line.replace("/", " / "))
-        if not tokens:
-            raise _syntax("ligne vide", "empty line")
-        verb = match_keyword(tokens[0], VERBS, what=Msg("ordre", "order"))
-        args = tokens[1:]
-        if player != MJ and player not in state.characters:
-            raise OrderNotAllowedError(Msg("vous n'avez pas de personnage dans cette partie",
-                                           "you have no character in this game"))
-        if verb in MJ_VERBS:
-            if player != MJ:
-                raise OrderNotAllowedError(Msg(f"{verb} est réservé au MJ", f"{verb} is for the MJ only"))
-            target, rest = _target(state, args)
-            if verb == "PRESTIGE":
-                return Order(verb, (target, *_prestige_change(rest)), line)
-            if rest:
-                raise _syntax(f"mot en trop : « {' '.join(rest)} »", f"unexpected words: '{' '.join(rest)}'")
-            return Order(verb, (target,), line)
-        if verb == "FICHE":
-            target = _target(state, args)[0] if args or player == MJ else player
-            if target != player and player != MJ:
-                raise OrderNotAllowedError(Msg("seul le MJ voit la fiche d'un autre personnage",
-                                               "only the MJ sees another character's sheet"))
-            return Order(verb, (target,), line)
-        if player == MJ:
-            raise OrderNotAllowedError(Msg("le MJ teste pour un joueur : « POUR <joueur> : TEST ... »",
-                                           "the MJ tests for a player: 'POUR <player> : TEST ...'"))
-        return Order(verb, _parse_test(state.characters[player], args), line)
+    def parse_order(self, state: State, player: PlayerName, line: str, accepted: Sequence[Order],
+                    author: PlayerName | None = None) -> Order:
+        """``author`` (engine hook, see docs/rules/1626.md): `MJ` when the MJ wrote the line for ``player``
+        (``POUR``), so that his test is rolled at once with his SR instead of becoming a request."""
+        return parse(state, player, line, author)
 
     def default_orders(self, state: State, player: PlayerName) -> list[Order]:
         return []
@@ -216,61 +73,103 @@ class Ruleset1626:
         return state, []
 
     def immediate(self, state: State, player: PlayerName, order: Order, dice: Dice) -> tuple[State, list[Event]] | None:
-        if order.verb == "TEST":
-            return self._test(state, player, order, dice)
-        if order.verb == "FICHE":
+        verb = order.verb
+        if verb == "TEST":
+            values = decode(order.args)
+            return self._roll(state, state.tests + 1, values, side_from(values, "vs_") if "vs_player" in values
+                              or "vs_label" in values else None, dice, numbered=True)
+        if verb == "DEMANDE":
+            return self._request(state, decode(order.args))
+        if verb in ("SR", "LANCER"):
+            return self._answer(state, order, dice)
+        if verb == "REFUSER":
+            values = decode(order.args)
+            request = request_of(state, int(values["request"]))
+            data = {**_for_player(self._request_data(state, request)), "reason": values.get("reason", "")}
+            new = replace(state, requests=[r for r in state.requests if r.number != request.number])
+            return new, [Event("request_refused", Audience.to(request.actor.player), data)]
+        if verb in ("DEMANDES", "HISTORIQUE"):
+            audience = Audience.mj() if player == MJ else Audience.to(player)
+            who = str(order.args[0]) if order.args else player
+            view = self.view(state, player)
+            if verb == "DEMANDES":
+                return state, [Event("requests", audience, {"requests": view["requests"], "mj": player == MJ})]
+            shown = [h for h in view["history"] if who == MJ or h["player"] == who or h.get("opponent") == who]
+            return state, [Event("history", audience, {"history": shown, "mj": player == MJ})]
+        if verb == "FICHE":
             target = str(order.args[0])
             audience = Audience.mj() if player == MJ else Audience.to(target)
             return state, [Event("sheet", audience, sheet(state.characters[target]))]
-        if order.verb in ("RECONNU", "INCONNU"):
-            target = str(order.args[0])
-            char = replace(state.characters[target], recognised=order.verb == "RECONNU")
-            note = {"what": "recognised" if char.recognised else "unrecognised", **_note(char)}
-            return _with(state, char), [Event("mj_note", Audience.to(target), note)]
-        if order.verb == "PRESTIGE":
-            target, mode, amount = str(order.args[0]), str(order.args[1]), int(order.args[2])
-            old = state.characters[target]
-            char = replace(old, prestige=amount if mode == "=" else old.prestige + amount)
-            note = {"what": "prestige", "before": old.prestige, "delta": char.prestige - old.prestige,
-                    "old_title_fr": title(old.prestige).fr, "old_title_en": title(old.prestige).en, **_note(char)}
-            return _with(state, char), [Event("mj_note", Audience.to(target), note)]
+        if verb in ("RECONNU", "INCONNU"):
+            return changes.recognition(state, order)
+        if verb == "PRESTIGE":
+            return changes.prestige(state, order)
+        if verb == "BLESSURE":
+            return changes.wound(state, order)
+        if verb == "SOIN":
+            return changes.care(state, order)
+        if verb == "CHANCE":
+            return changes.luck(state, player, order)
+        if verb in ("TALENT", "DON"):
+            return changes.sheet_edit(state, order)
         return None
 
-    def _test(self, state: State, player: PlayerName, order: Order, dice: Dice) -> tuple[State, list[Event]]:
-        talent, carac, sr, modifier, secret = order.args
-        talent, carac = str(talent or ""), str(carac)
-        sr, modifier = int(sr), int(modifier)
-        char = state.characters[player]
+    # --- tests: requests, answers, rolls ---
+
+    def _request(self, state: State, values: Mapping[str, JSON]) -> tuple[State, list[Event]]:
         number = state.tests + 1
-        label = f"{talent}/{carac}" if talent else carac
-        rolled = _roll(dice, char, talent, f"test #{number} {label} ({player})")
-        value = carac_value(char, carac)
-        score = talent_score(char, talent) if talent else 0
-        bonuses: list[dict[str, JSON]] = []
-        prestige = prestige_bonus(char, talent) if talent else 0
-        if prestige:
-            rank = title(char.prestige)
-            bonuses.append({"fr": f"prestige, {rank.fr}", "en": f"prestige, {rank.en}", "value": prestige})
-        if modifier:
-            bonuses.append({"fr": "modificateur", "en": "modifier", "value": modifier})
-        base = value + score if talent else value * 2
-        total = base + sum(int(b["value"]) for b in bonuses) + int(rolled["dice_total"])
-        level = difficulty(sr)
-        secret = bool(secret) or state.secret_tests
+        opponent = side_from(values, "vs_") if "vs_player" in values or "vs_label" in values else None
+        request = Request(number, side_from(values), opponent, values.get("sr"), bool(values.get("secret")))
+        new = replace(state, tests=number, requests=[*state.requests, request])
+        data = self._request_data(state, request)
+        return new, [Event("test_request", Audience.mj(), data),
+                     Event("test_requested", Audience.to(request.actor.player), _for_player(data))]
+
+    def _request_data(self, state: State, request: Request) -> dict[str, JSON]:
+        actor = state.characters[request.actor.player]
         data: dict[str, JSON] = {
-            "number": number, "player": player, "name": char.name, "double": bool(talent),
-            "talent": talent, "talent_score": score, "has_talent": any(fold(t) == fold(talent) for t in char.talents) if talent else False,
-            "carac": carac, "carac_fr": CARACS[carac].fr, "carac_en": CARACS[carac].en,
-            "carac_score": value, "natural": has_gift(char, NATURAL, carac),
-            "base": base, "bonuses": bonuses, **rolled, "total": total,
-            "sr": sr, "difficulty_fr": level.fr, "difficulty_en": level.en,
-            "margin": total - sr, "success": total >= sr, "secret": secret,
+            "number": request.number, "player": actor.player, "name": actor.name, "what": describe(side_values(request.actor)),
+            "sr": request.sr, "secret": request.secret, "opponent": None, "needs_score": False,
+            "modifier": request.actor.modifier,
         }
-        new = replace(state, tests=number)
+        if request.opponent is not None:
+            opp = request.opponent
+            data["opponent"] = state.characters[opp.player].name if opp.player else opp.label
+            data["opponent_what"] = describe(side_values(opp)) if not opp.npc or opp.score is not None else ""
+            data["needs_score"] = opp.npc and opp.score is None
+        return data
+
+    def _answer(self, state: State, order: Order, dice: Dice) -> tuple[State, list[Event]]:
+        values = decode(order.args)
+        request = request_of(state, int(values["request"]))
+        actor = replace(request.actor, modifier=request.actor.modifier + int(values.get("modifier", 0)))
+        secret = bool(values.get("secret")) or request.secret
+        if order.verb == "SR":
+            test: dict[str, JSON] = {**side_values(actor), "sr": values["sr"], "secret": secret}
+            opponent = None
+        else:
+            test = {**side_values(actor), "sr": request.sr, "secret": secret}
+            opponent = side_from(values, "vs_") if values.get("versus") else request.opponent
+        remaining = replace(state, requests=[r for r in state.requests if r.number != request.number])
+        return self._roll(remaining, request.number, test, opponent, dice, numbered=False)
+
+    def _roll(self, state: State, number: int, values: Mapping[str, JSON], opponent: Side | None, dice: Dice,
+              numbered: bool) -> tuple[State, list[Event]]:
+        actor = side_from(values)
+        secret = bool(values.get("secret"))
+        if opponent is None:
+            data, record = single_test(state, number, actor, int(values["sr"]), secret, dice)
+            kind, told = "test_result", [actor.player]
+        else:
+            data, record = opposed_test(state, number, actor, opponent, secret, dice)
+            kind, told = "opposed_result", [actor.player, *([opponent.player] if opponent.player else [])]
+        new = replace(state, tests=number if numbered else state.tests, history=[*state.history, record])
         if secret:
-            told = {"number": number, "player": player, "name": char.name}
-            return new, [Event("test_result", Audience.mj(), data), Event("test_secret", Audience.to(player), told)]
-        return new, [Event("test_result", Audience.to(player), data)]
+            name = state.characters[actor.player].name
+            return new, [Event(kind, Audience.mj(), data),
+                         Event("test_secret", Audience.to(actor.player), {"number": number, "player": actor.player,
+                                                                          "name": name})]
+        return new, [Event(kind, Audience.to(*told), data)]
 
     def outcome(self, state: State) -> Outcome | None:
         return None
@@ -282,64 +181,55 @@ class Ruleset1626:
             shown = [player]
         else:
             shown = []
+        requests = [self._request_data(state, r) for r in state.requests if player == MJ or r.actor.player == player]
         return {
             "characters": [sheet(state.characters[p]) for p in shown],
             "names": [{"player": p, "name": state.characters[p].name} for p in state.roster],
             "tests": state.tests,
             "secret_tests": state.secret_tests,
+            "sr_by": state.sr_by,
+            "requests": requests if player == MJ else [_for_player(r) for r in requests],
+            "history": [_history_line(state, h, player) for h in state.history if _sees(h, player)],
         }
 
     def help(self, state: State, player: PlayerName) -> list[OrderHelp]:
-        return [replace(h, aliases=ENGLISH.get(h.syntax.split()[0], ())) for h in self._help(state, player)]
-
-    def _help(self, state: State, player: PlayerName) -> list[OrderHelp]:
-        lines = [
-            OrderHelp("TEST <talent> <CARAC> SR <n> [+m|-m] [SECRET]",
-                      Msg("test double : caractéristique + talent + d10 (ex. TEST Escrime AG SR 15, ou Escrime/AG)",
-                          "double test: characteristic + talent + d10 (e.g. TEST Escrime AG SR 15, or Escrime/AG)")),
-            OrderHelp("TEST <CARAC> SR <n> [+m|-m] [SECRET]",
-                      Msg(f"test simple : caractéristique × 2 + d10 ; CARAC parmi {VALID_CARACS}",
-                          f"simple test: characteristic × 2 + d10; CARAC among {VALID_CARACS}")),
-            OrderHelp("FICHE" if player != MJ else "FICHE <joueur>",
-                      Msg("la fiche du personnage, avec PV, titre et bonus de prestige",
-                          "the character sheet, with hit points, title and prestige bonuses")),
-        ]
-        if player == MJ:
-            lines += [
-                OrderHelp("POUR <joueur> : TEST ... [SECRET]",
-                          Msg("tester pour un joueur ; SECRET : le résultat ne va qu'au MJ",
-                              "test for a player; SECRET: only the MJ sees the result")),
-                OrderHelp("RECONNU <joueur>", Msg("le personnage est reconnu : ses bonus de prestige s'appliquent",
-                                                  "the character is recognised: prestige bonuses apply")),
-                OrderHelp("INCONNU <joueur>", Msg("le personnage n'est plus reconnu : plus de bonus de prestige",
-                                                  "the character is no longer recognised: no prestige bonus")),
-                OrderHelp("PRESTIGE <joueur> +n|-n|=n", Msg("ajuster (ou fixer, =n) le prestige",
-                                                            "adjust (or set, =n) the prestige")),
-            ]
-        return lines
+        return titles.help_lines(state, player, VALID_CARACS)
 
     def players(self, state: State) -> list[PlayerName]:
         return list(state.roster)
 
+    # --- hooks for the engine (see docs/rules/1626.md, « Ce que le moteur doit faire ») ---
 
-def _prestige_change(rest: Sequence[str]) -> tuple[str, int]:
-    text = "".join(rest)
-    found = re.fullmatch(r"([+=-])(\d+)", text)
-    if not found:
-        raise _syntax("PRESTIGE <joueur> +n, -n ou =n (ex. PRESTIGE Armand +50)",
-                      "PRESTIGE <player> +n, -n or =n (e.g. PRESTIGE Armand +50)")
-    sign, amount = found.group(1), int(found.group(2))
-    return ("=", amount) if sign == "=" else ("+", amount if sign == "+" else -amount)
+    def action_title(self, state: State, player: PlayerName, order: Order, viewer: PlayerName) -> Msg:
+        """What to call this immediate order in the subject and heading of ``viewer``'s mail."""
+        return titles.action_title(state, player, order, viewer)
 
-
-def _note(char: Character) -> dict[str, Any]:
-    rank = title(char.prestige)
-    return {"player": char.player, "name": char.name, "recognised": char.recognised, "prestige": char.prestige,
-            "title_fr": rank.fr, "title_en": rank.en}
+    def batch_title(self, state: State, actions: Sequence[tuple[PlayerName, Order]]) -> Msg:
+        """The subject of the MJ's digest of several orders: the characters they concern."""
+        return titles.batch_title(state, actions)
 
 
-def _with(state: State, char: Character) -> State:
-    return replace(state, characters={**state.characters, char.player: char})
+def _for_player(data: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A request as its player may read it: a secret one keeps only its number."""
+    if data.get("secret"):
+        return {"number": data["number"], "player": data["player"], "name": data["name"], "secret": True}
+    return dict(data)
+
+
+def _sees(record: TestRecord, player: PlayerName) -> bool:
+    return player == MJ or record.player == player or (record.opponent == player and not record.secret)
+
+
+def _history_line(state: State, record: TestRecord, viewer: PlayerName) -> dict[str, JSON]:
+    name = state.characters[record.player].name
+    if record.secret and viewer != MJ:
+        return {"number": record.number, "player": record.player, "name": name, "secret": True}
+    opponent = state.characters[record.opponent].name if record.opponent in state.characters else record.opponent
+    return {"number": record.number, "player": record.player, "name": name, "what": record.what,
+            "total": record.total, "outcome": record.outcome, "margin": record.margin, "sr": record.sr,
+            "secret": record.secret, "opponent": record.opponent, "opponent_name": opponent,
+            "opponent_what": record.opponent_what, "opponent_total": record.opponent_total,
+            "critical": record.critical}
 
 
 RULESET: Ruleset = Ruleset1626()

@@ -10,16 +10,10 @@ from __future__ import annotations
 import random
 
 from pbem.core import Order, OrderError
-from pbem.games.intrigue.rules import (
-    IntrigueRuleset,
-    _absent_pieces,
-    _conflict_motifs,
-    _free_values,
-    bribe_targets,
-    keep_candidates,
-    left_of,
-)
+from pbem.games.intrigue.decisions import bribe_targets, keep_candidates
+from pbem.games.intrigue.rules import IntrigueRuleset
 from pbem.games.intrigue.state import IntrigueState
+from pbem.games.intrigue.table import absent_pieces, duplicate_motifs, free_values, left_of
 
 _RULES = IntrigueRuleset()
 
@@ -42,14 +36,14 @@ def candidate_lines(state: IntrigueState, player: str, kind: str, rng: random.Ra
             out.append(rng.choice([f"GARDER {kept[m]} {m}", f"keep {kept[m]} {m}"]))
     if kind in ("post", "decide"):
         palace = state.palaces[player]
-        free = _free_values(palace)
+        free = free_values(palace)
         rng.shuffle(free)
-        waiting = [pc for pc in _absent_pieces(palace) if kept.get(pc.motif, pc.owner) == pc.owner]
+        waiting = [pc for pc in absent_pieces(palace) if kept.get(pc.motif, pc.owner) == pc.owner]
         for pc, v in zip(waiting, free, strict=False):
             if rng.random() < 0.8:
                 out.append(f"POSTE {pc.owner} {pc.motif} {v}")
     if kind == "conflict":
-        out.append(f"CONFLIT {rng.choice(_conflict_motifs(state.palaces[player]))}")
+        out.append(f"CONFLIT {rng.choice(duplicate_motifs(state.palaces[player]))}")
     if kind == "place" and len(state.hands[player]) >= 2:
         hand = list(state.hands[player])
         rng.shuffle(hand)

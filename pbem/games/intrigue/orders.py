@@ -1,4 +1,7 @@
-"""Reading Intrigue order lines: verbs, motifs, amounts.  No game rules here (see `rules`)."""
+"""The words of Intrigue orders: reading verbs, motifs and amounts, and spelling them in messages.
+
+No game rules here (see `parsing` for what an order may do now).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from pbem.core import Msg, OrderSyntaxError
+from pbem.games.intrigue.state import MOTIF_NAMES
 from pbem.names import fold, match_keyword
 
 BRIBE = "POT-DE-VIN"
@@ -105,7 +109,7 @@ def parse_amount(tokens: Sequence[str]) -> int:
     text = "".join(tokens).strip().lower().replace("\u20ac", "")
     if not text:
         raise OrderSyntaxError(Msg("montant manquant", "missing amount"))
-    bad = OrderSyntaxError(Msg(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'"))
+    bad = OrderSyntaxError(Msg(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'"))
     if text.endswith("k"):
         number = text[:-1].replace(",", ".")
         if not re.fullmatch(r"\d+(\.\d+)?", number):
@@ -124,3 +128,13 @@ def parse_amount(tokens: Sequence[str]) -> int:
 def fmt(amount: int) -> str:
     """An amount with French thousands spacing, a narrow no-break space: ``50\u202f000``."""
     return f"{amount:,}".replace(",", "\u202f")
+
+
+def motif_label(m: str) -> str:
+    """A motif's French name."""
+    return MOTIF_NAMES[m].fr
+
+
+def de_name(name: str) -> str:
+    """French "de Bob" / "d'Alice"."""
+    return ("d'" if fold(name)[:1] in "aeiouyh" else "de ") + name

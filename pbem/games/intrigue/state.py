@@ -28,7 +28,8 @@ BRIBE_UNIT = 10_000
 """Bribes are multiples of this amount."""
 
 DEFAULT_POST_VALUES: tuple[int, ...] = (10_000, 20_000, 30_000, 50_000, 100_000)
-"""Post values of the original 1994 edition, per round."""
+"""Post values per round.  Not in the rule text: the 1994 edition's five posts run from 10,000 to
+100,000; the three middle values are pbem's choice (see ``docs/rules/intrigue.md``, option ``post_values``)."""
 
 PLACEMENT_ROUNDS = 5
 """Rounds with placements (10 counsellors, 2 a round)."""
@@ -37,6 +38,12 @@ LAST_ROUND = 7
 """Round 6: management without placement; round 7: income only."""
 
 MODES: tuple[str, ...] = ("simultaneous", "sequential")
+
+REFUND_CONFLICTS: tuple[str, ...] = ("internal", "all")
+"""Variant ``refund_loser``: which lost conflicts are refunded: with a counsellor in post only, or duplicates too."""
+
+MINIMUM_BRIBES: tuple[int, ...] = (0, BRIBE_UNIT)
+"""Option ``minimum_bribe``: 0 (the text: any multiple of 10,000) or 10,000 (the 1994 German rules)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,7 @@ class Pending:
     """Sequential mode: the management decision in progress in ``palace``.
 
     ``stage`` is ``"duplicate"``, ``"post"``, ``"conflict"`` (bribes then a decision) or
-    ``"choose"`` (the owner picks the next conflict).  ``bidders`` announce in order starting
+    ``"choose"`` (the owner picks which of several park duplicates to settle first).  ``bidders`` announce in order starting
     left of the owner; ``bids`` are the amounts announced so far (open).
     """
 
@@ -119,13 +126,15 @@ class Options:
     refund_loser: bool = False
     post_values: tuple[int, ...] = DEFAULT_POST_VALUES
     seating: str = "draw"
+    minimum_bribe: int = 0
+    refund_conflicts: str = "internal"
 
 
 @dataclass(frozen=True)
 class IntrigueState:
     """The whole game.
 
-    ``step`` in simultaneous mode: ``"income"``, ``"bribes"``, ``"decisions"``, ``"placements"``;
+    ``step`` in simultaneous mode: ``"income"``, ``"placements"``, ``"bribes"``, ``"decisions"``;
     in sequential mode: ``"income"``, ``"manage"``, ``"place"`` for the player at ``turn``;
     ``"over"`` when the game has ended.
     """

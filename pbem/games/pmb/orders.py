@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core import MJ, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError
 from pbem.games.pmb import roles as R
+from pbem.games.pmb.options import option
 from pbem.games.pmb.state import Player, State
 from pbem.names import fold, match_keyword, take_name, words
 
@@ -19,6 +20,8 @@ PROTECTION = "PROTECTION"
 ARRESTATION = "ARRESTATION"
 CIBLE = "CIBLE"
 VERDICT = "VERDICT"
+DEFAULT_VERDICT = "defaut"
+"""Third argument of the VERDICT that `default_orders` gives a silent Lord Commandant."""
 DECOUVRIR = "DECOUVRIR"
 GARDE = "GARDE"
 NOMMER = "NOMMER"
@@ -105,6 +108,26 @@ def is_traitor_now(st: State, name: str) -> bool:
     return any(b.sergent == name and b.turn == st.turn - 1 for b in st.betrayals)
 
 
+def fidele_targets(st: State) -> list[str] | None:
+    """Whom the fidèles may attack this turn: None when anyone (option ``fidele_squads = "libre"``);
+    else the target the Lord Commandant named last turn and the chef a sergent betrayed last
+    turn (« le Lord Commandant peut désigner une cible à assassiner par tour »)."""
+    if option(st.options, "fidele_squads") == "libre":
+        return None
+    out = [st.fidele_target] if st.fidele_target is not None else []
+    out += [b.chef for b in st.betrayals if b.turn == st.turn - 1 and b.chef not in out]
+    return [n for n in out if st.players[n].alive]
+
+
+def out_on_verdict(st: State, p: Player) -> bool:
+    """A prisoner awaiting the verdict who plays this turn (option ``prison_turns = 1``): his
+    orders count if he is released, and squads may go for him."""
+    if p.location != R.CACHOTS or option(st.options, "prison_turns") != 1:
+        return False
+    pr = st.prisoner(p.name)
+    return pr is not None and pr.awaiting_verdict
+
+
 def _cache(st: State) -> dict[str, Any]:
     """Per-state lookup tables (not a dataclass field: never serialised; a resolved turn makes a new state)."""
     cache: dict[str, Any] | None = st.__dict__.get("_pmb_cache")
@@ -157,6 +180,8 @@ def roster_facts(st: State) -> tuple[frozenset[str], bool, int]:
 def can_betray(st: State, p: Player) -> bool:
     if p.team not in R.REBEL_TEAMS or p.rank != R.SERGENT or not p.original or not p.alive:
         return False
+    if not lannister_standing(st):
+        return False  # nobody left to give the chef to
     if any(b.team == p.team for b in st.betrayals):
         return False
     total, orig = sergent_counts(st).get(p.team, (0, 0))
@@ -166,14 +191,14 @@ def can_betray(st: State, p: Player) -> bool:
 def allowed(st: State, name: str) -> list[str]:
     """The verbs ``name`` may use now, in AIDE order."""
     p = st.players.get(name)
-    if p is None or not p.alive or st.finished or p.location == R.CACHOTS:
+    if p is None or not p.alive or st.finished or (p.location == R.CACHOTS and not out_on_verdict(st, p)):
         return []
     if p.hidden:
         return [SORTIR]
     if p.rally:
         return [RALLIER]
     out: list[str] = []
-    if (p.team in R.REBEL_TEAMS or p.rank == R.FIDELE) and not is_traitor_now(st, name):
+    if (p.team in R.REBEL_TEAMS or (p.rank == R.FIDELE and fidele_targets(st) != [])) and not is_traitor_now(st, name):
         out.append(ESCOUADE)
     if p.rank == R.CHUCHOTEURS:
         out.append(ENQUETE)
@@ -247,8 +272,15 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
         _no_more(rest)
         if target == player:
             raise _no("vous ne pouvez pas vous viser vous-même", "you cannot target yourself")
-        if st.players[target].location == R.CACHOTS:
+        if st.players[target].location == R.CACHOTS and not out_on_verdict(st, st.players[target]):
             raise _no(f"{target} est dans les cachots", f"{target} is in the cells")
+        if p.rank == R.FIDELE:
+            allowed_targets = fidele_targets(st)
+            if allowed_targets is not None and target not in allowed_targets:
+                named = " ou ".join(allowed_targets)
+                named_en = " or ".join(allowed_targets)
+                raise _no(f"les fidèles n'attaquent que la cible désignée par le Lord Commandant : ESCOUADE {named}",
+                          f"the fidèles attack only the target the Lord Commandant named: ESCOUADE {named_en}")
         return Order(ESCOUADE, (target,), line)
     if verb in (ENQUETE, TEMOINS, DECOUVRIR, CIBLE, RALLIER, PROMOUVOIR):
         _once(accepted, verb)
@@ -372,6 +404,12 @@ def _why_not(st: State, p: Player, verb: str) -> tuple[str, str]:
         return ("vous devez d'abord RALLIER un rebelle", "you must first RALLIER a rebel")
     if verb == ESCOUADE and is_traitor_now(st, p.name):
         return ("vous rejoignez d'office l'escouade contre votre chef", "you join the squad against your chef automatically")
+    if verb == ESCOUADE and p.rank == R.FIDELE and fidele_targets(st) == []:
+        return ("les fidèles n'attaquent que sur l'ordre du Lord Commandant, et il n'a désigné aucune cible ce tour",
+                "the fidèles attack only on the Lord Commandant's order, and he named no target this turn")
+    if verb == TRAHIR and p.rank == R.SERGENT and not lannister_standing(st):
+        return ("les loyalistes sont défaits : il n'y a plus personne à qui livrer votre chef",
+                "the loyalists are defeated: there is nobody left to betray your chef to")
     return (f"l'ordre {verb} n'est pas permis à votre rôle maintenant", f"the order {verb} is not allowed to your role now")
 
 

@@ -1,0 +1,200 @@
+"""A game folder of one's own: what `pbem init` writes, the systemd units, and the MJ's template overrides.
+
+pbem runs from any folder holding a ``config.toml``; the package carries its templates and default
+data (`DATA`), so nothing of the source tree is needed.  A folder made by `init_folder`:
+
+    config.toml      commented, on the embedded Maildir default (no mail account needed)
+    data/            the database, the Maildirs, the forum posts; sample material (1626 sheets)
+    templates/       empty: a file put here replaces the packaged template of the same name
+    systemd/         a hardened service for `pbem run`, and a service + timer for `pbem tick`
+    LISEZMOI.md      what to do next, in French
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.render import TEMPLATES, packaged_templates
+
+DATA = Path(__file__).resolve().parent / "data"
+"""Default data shipped with the package: the commented config, 1626 sample sheets, card files."""
+
+SAMPLES = ("1626/personnages.toml",)
+"""Sample material `pbem init` copies into the folder's ``data/`` for the MJ to edit."""
+
+
+class FolderError(Exception):
+    """What `pbem init` or `pbem templates` cannot do, and how to fix it (one line)."""
+
+
+@dataclass(frozen=True)
+class Made:
+    folder: Path
+    files: list[Path]
+
+
+def init_folder(folder: Path, *, pbem_command: str | None = None, user: str = "pbem") -> Made:
+    """Create a working game folder (refuses to overwrite an existing config.toml)."""
+    folder = folder.expanduser().resolve()
+    config = folder / "config.toml"
+    if config.exists():
+        raise FolderError(f"{config} exists already: pbem init never overwrites a game folder "
+                          "(choose another folder, or edit that config.toml)")
+    if folder.exists() and not folder.is_dir():
+        raise FolderError(f"{folder} is a file, not a folder")
+    made: list[Path] = []
+    for sub in ("data", "templates", "systemd"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    config.write_text((DATA / "config.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    made.append(config)
+    for sample in SAMPLES:
+        target = folder / "data" / sample
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(DATA / sample, target)
+            made.append(target)
+    command = pbem_command or _pbem_command()
+    for name, text in systemd_units(folder, command, user).items():
+        (folder / "systemd" / name).write_text(text, encoding="utf-8")
+        made.append(folder / "systemd" / name)
+    readme = folder / "LISEZMOI.md"
+    readme.write_text(_README.format(folder=folder, pbem=command), encoding="utf-8")
+    made.append(readme)
+    return Made(folder, made)
+
+
+def _pbem_command() -> str:
+    """The pbem executable that runs now (in the venv or pipx environment it was installed into)."""
+    found = shutil.which("pbem")
+    if found:
+        return str(Path(found).resolve())
+    return f"{sys.executable} -m pbem"
+
+
+def systemd_units(folder: Path, pbem: str, user: str = "pbem") -> dict[str, str]:
+    """``pbem.service`` (the daemon), ``pbem-tick.service`` + ``pbem-tick.timer`` (a pass every 5 minutes)."""
+    hardening = f"""User={user}
+Group={user}
+WorkingDirectory={folder}
+# hardening: the service writes only its own folder, and cannot gain privileges
+NoNewPrivileges=yes
+ProtectSystem=strict
+ReadWritePaths={folder}
+ProtectHome=read-only
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+RestrictSUIDSGID=yes
+RestrictNamespaces=yes
+LockPersonality=yes
+RestrictRealtime=yes
+RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX
+SystemCallArchitectures=native
+CapabilityBoundingSet=
+UMask=0077"""
+    return {
+        "pbem.service": f"""# The pbem daemon: answers within seconds (IMAP IDLE), fires deadlines on time.
+# Install: sudo useradd --system --home-dir {folder} {user}; sudo chown -R {user}: {folder}
+#          sudo cp {folder}/systemd/pbem.service /etc/systemd/system/ && sudo systemctl enable --now pbem
+[Unit]
+Description=pbem play-by-email game master ({folder})
+After=network-online.target
+Wants=network-online.target
+StartLimitIntervalSec=600
+StartLimitBurst=5
+
+[Service]
+Type=simple
+ExecStart={pbem} run
+Restart=on-failure
+RestartSec=30
+{hardening}
+
+[Install]
+WantedBy=multi-user.target
+""",
+        "pbem-tick.service": f"""# One pbem pass (fetch, answer, fire deadlines, send), started by pbem-tick.timer.
+# Use this pair instead of pbem.service, not beside it.
+[Unit]
+Description=pbem pass ({folder})
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=oneshot
+ExecStart={pbem} tick
+{hardening}
+""",
+        "pbem-tick.timer": f"""# A pbem pass every five minutes (like cron); a pass missed while the machine was off runs at boot.
+# Install: sudo cp {folder}/systemd/pbem-tick.* /etc/systemd/system/ && sudo systemctl enable --now pbem-tick.timer
+[Unit]
+Description=pbem pass every five minutes ({folder})
+
+[Timer]
+OnCalendar=*:0/5
+Persistent=true
+RandomizedDelaySec=10
+
+[Install]
+WantedBy=timers.target
+""",
+    }
+
+
+# --- the MJ's template overrides ---
+
+
+def template_list(overrides: Path | None) -> list[tuple[str, bool]]:
+    """Every packaged template, and whether the folder overrides it."""
+    return [(name, overrides is not None and (overrides / name).is_file()) for name in packaged_templates()]
+
+
+def template_copy(name: str, overrides: Path, *, force: bool = False) -> Path:
+    """Copy a packaged template into the folder's ``templates/`` to edit it there."""
+    name = name.strip().lstrip("/")
+    source = TEMPLATES / name
+    if ".." in Path(name).parts or not source.is_file():
+        close = [n for n in packaged_templates() if n.endswith(Path(name).name) or Path(name).name in n][:3]
+        hint = f" (did you mean {', '.join(close)}?)" if close else " (pbem templates list shows them)"
+        raise FolderError(f"pbem has no template {name!r}{hint}")
+    target = overrides / name
+    if target.exists() and not force:
+        raise FolderError(f"{target} exists already (edit it, or pass --force to start again from pbem's)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    return target
+
+
+_README = """# Votre dossier de jeu pbem
+
+Ce dossier contient tout ce qu'il faut pour mener des parties par courriel avec pbem :
+
+- `config.toml` : la configuration, commentée. Par défaut la boîte du jeu est un Maildir local
+  (`data/mail/inbox`) et les réponses vont dans un autre (`data/mail/outbox`) : rien ne part tant
+  que vous n'avez pas configuré une vraie boîte (IMAP) et un serveur d'envoi (SMTP).
+- `data/` : la base, les boîtes locales, les comptes rendus pour le forum, et les fiches d'exemple de 1626.
+- `templates/` : vide. Un gabarit copié ici (`pbem templates copy common/ack.fr.j2`) remplace celui de
+  pbem du même nom ; `pbem templates list` les montre tous, `pbem doctor` signale un gabarit cassé
+  (pbem garde alors la dernière version qui marchait).
+- `systemd/` : un service durci pour le démon (`pbem.service`), ou un service et un minuteur pour
+  une passe toutes les cinq minutes (`pbem-tick.service`, `pbem-tick.timer`).
+
+## La suite
+
+1. Ouvrez `config.toml` : mettez l'adresse du jeu, décommentez une partie (`[games.…]`) et votre adresse de MJ.
+2. Vérifiez : `{pbem} doctor`
+3. Ouvrez les inscriptions : `{pbem} game new <partie>` (publiez sur le forum l'empreinte du tirage qu'il affiche).
+4. Faites tourner pbem depuis ce dossier :
+   - une passe (pour cron) : `cd {folder} && {pbem} tick`
+   - ou le démon : `cd {folder} && {pbem} run`
+   - ou systemd : voir les fichiers de `systemd/` (chaque fichier dit comment l'installer).
+
+Pour essayer sans boîte de courriel : déposez un fichier `.eml` dans `data/mail/inbox/new/`, lancez
+`{pbem} tick` et lisez la réponse dans `data/mail/outbox/new/`.
+"""

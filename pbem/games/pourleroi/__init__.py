@@ -1,0 +1,11 @@
+"""Pour le Roi (et Moi): gifts card by card, King cards, auctions by proxy bid, majorities per ministry.
+
+Modules: `cards` (the material file), `state`, `setup`, `gift` (the gift phase), `king` (King cards),
+`auction` (proxy bids and payment), `scoring`, `flow` (what is asked now, what happens by itself),
+`orders` (order lines), `views`, `bots` (random legal play), `ruleset` (the engine's interface).
+"""
+
+from pbem.games.pourleroi.ruleset import RULESET
+from pbem.games.pourleroi.state import card_places, conservation_problems
+
+__all__ = ["RULESET", "card_places", "conservation_problems"]

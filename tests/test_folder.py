@@ -1,0 +1,159 @@
+"""A game folder of one's own: `pbem init`, the systemd units, template overrides (precedence, broken ones)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import make_config, make_mail, outbox_messages
+
+from pbem import render
+from pbem.cli import main
+from pbem.engine import Engine
+from pbem.folder import FolderError, init_folder, template_copy
+from pbem.store import Store
+
+T0 = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
+
+
+def test_init_makes_a_folder_where_every_command_works(tmp_path):
+    folder = tmp_path / "partie"
+    made = init_folder(folder, pbem_command="/opt/pbem/bin/pbem")
+    names = {p.relative_to(folder).as_posix() for p in made.files}
+    assert {"config.toml", "LISEZMOI.md", "data/1626/personnages.toml", "systemd/pbem.service",
+            "systemd/pbem-tick.service", "systemd/pbem-tick.timer"} <= names
+    assert (folder / "templates").is_dir() and not any((folder / "templates").iterdir())
+    readme = (folder / "LISEZMOI.md").read_text(encoding="utf-8")
+    assert "pbem templates copy" in readme and "/opt/pbem/bin/pbem doctor" in readme
+    runner = CliRunner()
+    result = runner.invoke(main, ["--config", str(folder / "config.toml"), "doctor"])
+    assert result.exit_code == 0, result.output
+    assert "[ok] templates" in result.output and "FAIL" not in result.output
+    with pytest.raises(FolderError, match="never overwrites"):
+        init_folder(folder)
+
+
+def test_init_refuses_an_existing_game_folder_in_one_line(tmp_path):
+    init_folder(tmp_path / "g", pbem_command="pbem")
+    result = CliRunner().invoke(main, ["init", str(tmp_path / "g")])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert "Traceback" not in result.output
+
+
+def test_systemd_units_are_hardened_and_systemd_accepts_them(tmp_path):
+    folder = tmp_path / "jeu"
+    pbem = str(Path(sys.executable).parent / "pbem")  # systemd checks that the command exists
+    init_folder(folder, pbem_command=pbem, user="pbem")
+    service = (folder / "systemd" / "pbem.service").read_text()
+    for line in ("User=pbem", "NoNewPrivileges=yes", "ProtectSystem=strict", f"ReadWritePaths={folder}",
+                 "Restart=on-failure", f"WorkingDirectory={folder}", f"ExecStart={pbem} run"):
+        assert line in service
+    assert f"ExecStart={pbem} tick" in (folder / "systemd" / "pbem-tick.service").read_text()
+    assert "OnCalendar=*:0/5" in (folder / "systemd" / "pbem-tick.timer").read_text()
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze (Debian package systemd) is needed to check the units"
+    units = [str(folder / "systemd" / n) for n in ("pbem.service", "pbem-tick.service", "pbem-tick.timer")]
+    done = subprocess.run([analyze, "verify", *units], capture_output=True, text=True)
+    assert done.returncode == 0 and "Unknown" not in done.stderr, done.stderr
+    # the check does catch a mistake
+    bad = tmp_path / "bad.service"
+    bad.write_text(service.replace("NoNewPrivileges", "NoNewPrivilegez"))
+    assert "Unknown key" in subprocess.run([analyze, "verify", str(bad)], capture_output=True, text=True).stderr
+
+
+def _engine_in(folder: Path) -> Engine:
+    cfg = make_config(folder, top={"templates_dir": str(folder / "templates")})
+    return Engine(cfg, Store(cfg.database))
+
+
+def _ack_body(eng: Engine, key: str, text: str = "AIDE") -> str:
+    if not any(p.address == "p0@pbem.test" for p in eng.store.players("toy1")):
+        eng.add_player("toy1", "Alice", "p0@pbem.test", T0)  # a stranger would get the « how to join » answer
+    eng.store.store_raw([(key, make_mail("p0@pbem.test", text, message_id=f"<{key}@x>"))], T0.isoformat())
+    eng.process_pending(T0)
+    acks = [m for m in outbox_messages(eng.store, kind="ack") if m["In-Reply-To"] == f"<{key}@x>"]
+    return acks[0].get_content().replace("\r\n", "\n")
+
+
+def test_an_override_replaces_one_template_and_the_rest_stay_packaged(tmp_path):
+    (tmp_path / "templates").mkdir()
+    eng = _engine_in(tmp_path)
+    eng.new_game("toy1", T0)
+    packaged = _ack_body(eng, "m1")
+    target = template_copy("common/ack.fr.j2", tmp_path / "templates")
+    target.write_text("{% set subject = 'Reçu' %}Bien reçu, {{ player or 'inconnu' }} : "
+                      "{{ verdicts|length }} ligne.\n", encoding="utf-8")
+    render.refresh_templates()
+    # a French override gets its non-breaking space before « : » at load, as the packaged templates do
+    assert _ack_body(_engine_in(tmp_path), "m2") == "Bien reçu, Alice\u00a0: 1 ligne.\n"
+    assert packaged != "Bien reçu, Alice\u00a0: 1 ligne.\n"
+    # another template (the help text inside) still comes from the package
+    assert "INSCRIPTION" in packaged
+
+
+def test_a_broken_override_keeps_the_last_good_version_and_doctor_names_file_and_line(tmp_path):
+    (tmp_path / "templates" / "common").mkdir(parents=True)
+    page = tmp_path / "templates" / "common" / "ack.fr.j2"
+    page.write_text("{% set subject = 'Reçu' %}Version 1\n", encoding="utf-8")
+    eng = _engine_in(tmp_path)
+    eng.new_game("toy1", T0)
+    assert _ack_body(eng, "m1") == "Version 1\n"
+    page.write_text("{% set subject = 'Reçu' %}\nVersion 2 {% if %}\n", encoding="utf-8")
+    os.utime(page, (page.stat().st_atime + 5, page.stat().st_mtime + 5))
+    render.refresh_templates()
+    assert _ack_body(eng, "m2") == "Version 1\n"  # the mail is answered with the last good version
+    problems = render.override_problems(tmp_path / "templates")
+    assert problems == [f"{page}:2: Expected an expression, got 'end of statement block'"]
+
+
+def test_an_override_broken_from_the_start_falls_back_to_the_packaged_template(tmp_path):
+    (tmp_path / "templates" / "common").mkdir(parents=True)
+    (tmp_path / "templates" / "common" / "ack.fr.j2").write_text("{% for %}\n", encoding="utf-8")
+    eng = _engine_in(tmp_path)
+    eng.new_game("toy1", T0)
+    body = _ack_body(eng, "m1")
+    assert "AIDE" in body  # the packaged ack, which echoes the line
+
+
+def test_an_override_added_while_running_counts_from_the_next_pass(tmp_path):
+    (tmp_path / "templates").mkdir()
+    eng = _engine_in(tmp_path)
+    eng.new_game("toy1", T0)
+    assert "AIDE" in _ack_body(eng, "m1")
+    (tmp_path / "templates" / "common").mkdir()
+    (tmp_path / "templates" / "common" / "ack.fr.j2").write_text("{% set subject = 'R' %}Nouveau\n")
+    render.refresh_templates()
+    assert _ack_body(eng, "m2") == "Nouveau\n"
+
+
+def test_doctor_flags_an_override_pbem_does_not_have(tmp_path):
+    (tmp_path / "templates" / "common").mkdir(parents=True)
+    (tmp_path / "templates" / "common" / "akc.fr.j2").write_text("ok\n")
+    assert render.override_problems(tmp_path / "templates") == [
+        f"{tmp_path / 'templates' / 'common' / 'akc.fr.j2'}: pbem has no template common/akc.fr.j2 "
+        "(pbem templates list shows them)"]
+
+
+def test_templates_commands_list_and_copy(tmp_path):
+    folder = tmp_path / "g"
+    init_folder(folder, pbem_command="pbem")
+    runner = CliRunner()
+    cfg = ["--config", str(folder / "config.toml")]
+    listed = runner.invoke(main, [*cfg, "templates", "list"])
+    assert listed.exit_code == 0 and "  common/ack.fr.j2" in listed.output
+    copied = runner.invoke(main, [*cfg, "templates", "copy", "common/ack.fr.j2"])
+    assert copied.exit_code == 0 and (folder / "templates" / "common" / "ack.fr.j2").is_file()
+    assert "* common/ack.fr.j2" in runner.invoke(main, [*cfg, "templates", "list"]).output
+    again = runner.invoke(main, [*cfg, "templates", "copy", "common/ack.fr.j2"])
+    assert again.exit_code == 1 and "--force" in again.output
+    typo = runner.invoke(main, [*cfg, "templates", "copy", "ack.fr"])
+    assert typo.exit_code == 1 and "did you mean common/ack.fr.j2" in typo.output
+    escape = runner.invoke(main, [*cfg, "templates", "copy", "../config.toml"])
+    assert escape.exit_code == 1 and "no template" in escape.output
