@@ -50,7 +50,7 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     if len(prefixed) > 1:
         listed = sorted(prefixed)
         raise OrderAmbiguousError(
-            Msg(f"« {typed} » peut désigner {_either(listed, 'ou')}", f"'{typed}' may mean {_either(listed, 'or')}")
+            Msg(f"«\u00a0{typed}\u00a0» peut désigner {_either(listed, 'ou')}", f"'{typed}' may mean {_either(listed, 'or')}")
         )
     close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)
     if close:
@@ -58,11 +58,11 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
         guess_en = _either([by_key[c] for c in close], "or")
         raise OrderAmbiguousError(
             Msg(
-                f"{what.fr} inconnu « {typed} » : vouliez-vous dire {guess} ?",
+                f"{what.fr} inconnu «\u00a0{typed}\u00a0»\u00a0: vouliez-vous dire {guess}\u00a0?",
                 f"unknown {what.en} '{typed}': did you mean {guess_en}?",
             )
         )
-    raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
+    raise OrderSyntaxError(Msg(f"{what.fr} inconnu «\u00a0{typed}\u00a0»", f"unknown {what.en} '{typed}'"))
 
 
 def _either(names: Sequence[str], word: str) -> str:
@@ -118,8 +118,8 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
     if close:
         raise OrderAmbiguousError(
             Msg(
-                f"{what.fr} inconnu « {typed} » : vouliez-vous dire {close[0].upper()} ?",
+                f"{what.fr} inconnu «\u00a0{typed}\u00a0»\u00a0: vouliez-vous dire {close[0].upper()}\u00a0?",
                 f"unknown {what.en} '{typed}': did you mean {close[0].upper()}?",
             )
         )
-    raise UnknownKeywordError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"), typed)
+    raise UnknownKeywordError(Msg(f"{what.fr} inconnu «\u00a0{typed}\u00a0»", f"unknown {what.en} '{typed}'"), typed)

@@ -64,8 +64,14 @@ def message_id(game: str, key: str, to: str, domain: str) -> str:
     return f"<pbem.{digest}@{domain}>"
 
 
+_HEADER_SPACE = re.compile(r"[^\S\u00a0\u202f]+")
+"""White space of any kind (line breaks included), but the non-breaking spaces French typography puts."""
+
+
 def _clean_header(value: str) -> str:
-    return " ".join(value.replace("\r", " ").replace("\n", " ").split())
+    """One line, runs of white space as one space; non-breaking spaces kept (French subjects carry them:
+    « rappel\u00a0: vos ordres »), as `str.split` would not."""
+    return _HEADER_SPACE.sub(" ", value).strip()
 
 
 def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:

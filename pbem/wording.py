@@ -139,7 +139,7 @@ class StepNoun:
             return f"{self.the}{rest}" if self.lang != "en" else f"{self.noun}{rest}"
         if self.lang == "en":
             return f"{self.the} “{title}”"
-        return f"{self.the} « {title} »"
+        return f"{self.the} «\u00a0{title}\u00a0»"
 
 
 def agree(gender: str | None, masculine: str, feminine: str, neutral: str | None = None) -> str:

@@ -47,7 +47,8 @@ def test_the_step_word_takes_its_article_and_agreement(word, the, this, of, to, 
 def test_a_step_title_is_named_in_running_text():
     assert StepNoun(StepWord("tour", "turn", False)).name("Tour 3") == "le tour 3"
     assert StepNoun(StepWord()).name("Étape 2") == "l'étape 2"
-    assert StepNoun(StepWord()).name("Manche 2 — pots-de-vin") == "l'étape « Manche 2 — pots-de-vin »"
+    # a title quoted by code gets its non-breaking spaces inside « » (FRENCH.md), as templates get theirs
+    assert StepNoun(StepWord()).name("Manche 2 — pots-de-vin") == "l'étape «\u00a0Manche 2 — pots-de-vin\u00a0»"
     assert StepNoun(StepWord("tour", "turn", False), "en").name("Turn 3") == "turn 3"
 
 
@@ -61,6 +62,22 @@ def test_no_template_writes_a_parenthesised_plural():
     found = [(p.name, m.group(0)) for p in TEMPLATES.rglob("*.j2")
              for m in re.finditer(r"\w\((?:s|e|es)\)", tags.sub("", p.read_text("utf-8")))]
     assert found == []
+
+
+def test_french_subjects_keep_their_non_breaking_spaces():
+    """Subjects are one line, but « rappel\u00a0: » keeps its space (str.split would make it a plain one)."""
+    from pbem.outbox import _clean_header
+
+    assert _clean_header("[PMB] rappel\u00a0: vos ordres\r\n pour  le tour 3\u2028") == "[PMB] rappel\u00a0: vos ordres pour le tour 3"
+
+
+def test_refusals_written_by_code_quote_the_french_way():
+    from pbem.core import OrderAmbiguousError
+    from pbem.names import match_name
+
+    with pytest.raises(OrderAmbiguousError) as caught:
+        match_name("Fiz", ["Fitz", "Arya"])
+    assert "«\u00a0Fiz\u00a0»\u00a0: vouliez-vous dire Fitz\u00a0?" in caught.value.msg.fr
 
 
 def test_french_templates_get_non_breaking_spaces_but_values_are_left_alone():
