@@ -392,12 +392,14 @@ def _exists(root: Path, name: str) -> bool:
 
 @cache
 def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for."""
+    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for
+    (French texts with their non-breaking spaces, as the templates: `french_spaces`)."""
     path = root / game / f"dice.{lang}.toml"
     if not path.is_file():
         return ()
     table = tomllib.loads(path.read_text(encoding="utf-8"))
-    return tuple((re.compile(entry["pattern"]), entry["text"]) for entry in table.get("label", []))
+    spaced = french_spaces if lang == "fr" else str
+    return tuple((re.compile(entry["pattern"]), spaced(entry["text"])) for entry in table.get("label", []))
 
 
 def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None) -> str:

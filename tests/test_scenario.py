@@ -166,7 +166,8 @@ def test_forced_rolls_are_shown_as_forced(tmp_path: Path) -> None:
     case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = 3\n' \
         '[etape.attendu.jets]\n"test #1 *" = 1\n'
     path = write(tmp_path, case)
-    assert "« test #1 AG (Armand): d10 » (test n° 1 AG (Armand) : d10) : 3 (de 1 à 10), forcé" in report(path)
+    # the roll's French label carries its non-breaking space (render.dice_label, as templates do)
+    assert "« test #1 AG (Armand): d10 » (test n° 1 AG (Armand)\u00a0: d10) : 3 (de 1 à 10), forcé" in report(path)
     assert "'test #1 AG (Armand): d10': 3 (from 1 to 10), forced" in report(path, "en")
 
 
