@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 MAILSVC_DIR ?= /tmp/pbem-mailsvc
 export MAILSVC_DIR
 
-.PHONY: demo test bench lint venv mail-servers clean
+.PHONY: demo test bench soak lint venv mail-servers clean
 
 $(STAMP): pyproject.toml
 	@# a fresh Debian has python3 without venv/ensurepip: install it from Debian's packages when we can
@@ -26,9 +26,11 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pbem demo
 
-## make test: installs everything, starts Dovecot + an SMTP sink on loopback, runs the whole suite.
+## make test: installs everything (Debian's chromium for the archive tests too), starts Dovecot + an SMTP sink
+## on loopback, runs the whole suite.
 test: $(STAMP)
 	@mkdir -p build
+	bash scripts/browser-test-deps.sh
 	bash scripts/mail-test-servers.sh start >build/mailsvc.log 2>&1 || { cat build/mailsvc.log; exit 1; }
 	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/pytest -q -p no:cacheprovider; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
 
@@ -36,6 +38,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	bash scripts/mail-test-servers.sh start > /dev/null
 	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/python scripts/bench.py; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+
+## make soak: the long fault campaign (random SIGKILLs, SMTP faults, overlapping ticks, mutated mail); prints a table.
+soak: $(STAMP)
+	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem tests scripts

@@ -21,6 +21,7 @@ from pbem.core import SetupError
 from pbem.engine import Engine, EngineError
 from pbem.engine.when import WhenError, parse_moment
 from pbem.store import Store
+from pbem.wording import join_list, plural
 
 
 @contextmanager
@@ -32,8 +33,8 @@ def _engine(ctx: click.Context, game_id: str | None = None) -> Iterator[Engine]:
     cfg = _config(ctx)
     lang = cfg.language
     if game_id is not None and game_id not in cfg.games:
-        raise UserError(say(lang, "unknown_game", game=game_id, games=", ".join(cfg.games) or "-"), lang)
-    store = Store(cfg.database)
+        raise UserError(say(lang, "unknown_game", game=game_id, games=join_list(cfg.games, lang) or "-"), lang)
+    store = Store(cfg.database, synchronous=cfg.synchronous)
     try:
         yield Engine(cfg, store)
     except EngineError as e:
@@ -59,6 +60,12 @@ def _lang() -> str:
 def _t(key: str, **params: object) -> str:
     """A CLI message in the configured language (`pbem.cli_text.MESSAGES`)."""
     return say(_lang(), key, **params)
+
+
+def _step(e: Engine, game_id: str) -> str:
+    """What the game calls its steps, in the CLI's language (« tour », « manche », « étape »)."""
+    word = e.ctx.step_word(game_id)
+    return word.en if _lang() == "en" else word.fr
 
 
 def _when(dt: datetime | None) -> str:
@@ -147,16 +154,37 @@ def run(ctx: click.Context) -> None:
 def tick(ctx: click.Context, now: str | None) -> None:
     """One pass for cron: fetch, process, fire due deadlines and reminders, send.
 
+    Exits 1 (reasons on stderr) when the pass hit errors: a resolution or a mail that failed, a mailbox
+    that could not be read, a configuration the SMTP server refuses. Only one pass runs at a time on a
+    database: a second one waits up to pbem.lock_wait_seconds, then steps aside (exit 0, one line on
+    stderr), or exits 1 if the running pass looks stuck.
+
     Example: pbem tick --now 2026-12-01T21:05
     """
+    from pbem.daemon import open_store
     from pbem.daemon import tick as do_tick
+    from pbem.passlock import PassLock
 
     cfg = _config(ctx)
-    store = Store(cfg.database)
-    try:
-        click.echo(do_tick(cfg, store, _now(now)).summary())
-    finally:
-        store.close()
+    when = _now(now)
+    with PassLock(cfg.database) as lock:
+        if not lock.acquire(cfg.lock_wait_seconds, who="pbem tick"):
+            holder, stuck = lock.describe_holder()
+            if stuck:
+                click.echo(f"pbem tick: {holder} holds the data and looks stuck; this pass steps aside", err=True)
+                sys.exit(1)
+            click.echo(f"pbem tick: {holder} is already working on this data; this pass steps aside", err=True)
+            return
+        store = open_store(cfg)
+        try:
+            report = do_tick(cfg, store, when)
+        finally:
+            store.close()
+    click.echo(report.summary())
+    if report.errors:
+        for error in report.errors:
+            click.echo(f"pbem tick: {error}", err=True)
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------- games
@@ -235,7 +263,12 @@ def game_status(ctx: click.Context, game_id: str) -> None:
         if st.prompted:
             click.echo(_t("status_orders", done=st.prompted - len(st.waiting), asked=st.prompted))
         if st.waiting:
-            click.echo(_t("status_waiting", names=", ".join(st.waiting)))
+            click.echo(_t("status_waiting", names=join_list(st.waiting, _lang())))
+        if st.missed:
+            click.echo(_t("status_missed", names=join_list(
+                [_t("missed_one", name=n, steps=plural(k, _step(e, game_id), lang=_lang()),
+                    abandoned=_t("missed_abandoned") if n in st.abandoned else "") for n, k in st.missed.items()],
+                _lang())))
 
 
 @game.command("list")
@@ -293,20 +326,21 @@ def player() -> None:
 @click.argument("address")
 @click.option("--role", help="Fix this player's role (resuming a game, tests).")
 @click.option("--sheet", type=click.Path(exists=True, dir_okay=False), help="TOML file with the player's data.")
+@click.option("--gender", type=click.Choice(["f", "m"]), help="The texts agree with it (else they are neutral).")
 @NOW
 @click.pass_context
 def player_add(ctx: click.Context, game_id: str, name: str, address: str, role: str | None, sheet: str | None,
-               now: str | None) -> None:
+               gender: str | None, now: str | None) -> None:
     """Register NAME at ADDRESS during registration.
 
-    Example: pbem player add pmb1 "ser Schlingue" schlingue@example.org
+    Example: pbem player add pmb1 "dame Olenna" olenna@example.org --gender f
     """
     data = None
     if sheet:
         with open(sheet, "rb") as f:
             data = tomllib.load(f)
     with _engine(ctx, game_id) as e:
-        p = e.add_player(game_id, name, address, _now(now), role=role, data=data)
+        p = e.add_player(game_id, name, address, _now(now), role=role, data=data, gender=gender)
         click.echo(_t("registered", game=game_id, name=p.name, address=p.address))
 
 
@@ -482,7 +516,7 @@ def outbox() -> None:
 
 
 @outbox.command("list")
-@click.option("--status", type=click.Choice(["queued", "sent", "failed"]))
+@click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]))
 @click.option("--game", "game_id")
 @click.pass_context
 def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> None:
@@ -498,7 +532,7 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
 
 @outbox.command("retry")
 @click.argument("ids", nargs=-1)
-@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed mail.")
+@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed or bounced mail.")
 @NOW
 @click.pass_context
 def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now: str | None) -> None:
@@ -509,7 +543,8 @@ def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now
     from pbem.outbox import retry
 
     with _engine(ctx) as e:
-        chosen = list(ids) + ([i["id"] for i in e.store.outbox_items("failed")] if all_failed else [])
+        chosen = list(ids) + ([i["id"] for status in ("failed", "bounced") for i in e.store.outbox_items(status)]
+                              if all_failed else [])
         with e.store.atomic():
             click.echo(count(_lang(), "queued_again", retry(e.store, chosen, _now(now))))
 
@@ -548,10 +583,15 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
 def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> None:
     """Process stored mail again with the next tick (after fixing what made it fail).
 
+    Only mail whose processing failed (status error) and recorded nothing is processed again:
+    mail already processed is left as it is, so its orders are never applied twice.
+
     Example: pbem mail retry --errors
     """
     with _engine(ctx) as e:
         chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
+        for key, why in e.store.requeue_refusals(chosen).items():
+            click.echo(_t("left_alone", stored=key, why=why.get(_lang())))
         click.echo(count(_lang(), "mail_again", e.store.requeue_messages(chosen)))
 
 
@@ -574,6 +614,29 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
 
 @main.command()
+@click.argument("game_id")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+def archive(ctx: click.Context, game_id: str, folder: str) -> None:
+    """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
+    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+
+    Example: pbem archive pmb1 archives/pmb1
+    """
+    from pbem.archive import build
+
+    with _engine(ctx, game_id) as e:
+        done = build(e, game_id, Path(folder))
+    lang = _lang()
+    made = join_list([plural(len(done.pages), "page", lang=lang),
+                      plural(len(done.pictures), "image" if lang != "en" else "picture", lang=lang),
+                      plural(len(done.charts), "graphique" if lang != "en" else "chart", lang=lang)], lang)
+    click.echo(_t("archived", made=made, folder=folder, index=Path(folder) / "index.html"))
+    if done.verified is False:
+        click.echo(_t("archive_unverified"))
+
+
+@main.command()
 @click.argument("game_id", required=False)
 @click.option("--seed", help="The revealed seed (default: the one in the database).")
 @click.option("--file", "export_file", type=click.Path(exists=True, dir_okay=False),
@@ -584,29 +647,28 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
 
     Example: pbem verify --file pmb1.json --seed 3f2a...
     """
-    from pbem.audit import verify_export
+    from pbem.audit import verification_report
 
     if export_file:
         with open(export_file, encoding="utf-8") as f:
             data = json.load(f)
-        problems, checked = verify_export(data, seed)
+        lines, ok = verification_report(data, seed, _lang())
     else:
         if not game_id:
             raise UserError(_t("game_or_file"), _lang())
         with _engine(ctx, game_id) as e:
-            problems, checked = verify_export(e.export(game_id, include_seed=True), seed)
-    for p in problems:
-        click.echo(p)
-    if problems:
-        raise UserError(count(_lang(), "problems", len(problems)), _lang())
-    click.echo(_t("verified", count=checked))
+            lines, ok = verification_report(e.export(game_id, include_seed=True), seed, _lang())
+    for line in lines:
+        click.echo(line)
+    if not ok:
+        raise UserError(count(_lang(), "problems", len(lines)), _lang())
 
 
 # ---------------------------------------------------------------- tools
 
 
 @main.command()
-@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi"]))
+@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi", "courtisans"]))
 @click.option("--dir", "out_dir", default="data/demo", show_default=True, help="Where the demo writes everything.")
 def demo(which: str, out_dir: str) -> None:
     """Play scripted games by mail on local Maildirs with simulated time; print where everything went.

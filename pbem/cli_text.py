@@ -59,8 +59,6 @@ MESSAGES: dict[str, Msg] = {
     "rerun_not_published": Msg("non publié (ajoutez --publish)", "not published (add --publish)"),
     "orders_unchanged": Msg("ordres inchangés", "orders not changed"),
 
-    "verified": Msg("OK : la graine correspond à l'empreinte, {count} jets recalculés à l'identique",
-                    "OK: seed matches the commitment, {count} rolls re-derived identically"),
     "game_or_file": Msg("donnez GAME_ID ou --file", "give GAME_ID or --file"),
     "folder_ready": Msg("Dossier de jeu prêt : cd {folder} && pbem doctor (puis lisez LISEZMOI.md)",
                         "Game folder ready: cd {folder} && pbem doctor (then read LISEZMOI.md)"),
@@ -76,6 +74,13 @@ MESSAGES: dict[str, Msg] = {
                    "--now: expected an ISO date-time like 2026-12-01T21:00, got {value!r}"),
     "unknown_game": Msg("partie inconnue « {game} » (parties de config.toml : {games})",
                         "unknown game {game!r} (games in config.toml: {games})"),
+    "status_missed": Msg("sans ordres depuis : {names}", "no orders for: {names}"),
+    "missed_one": Msg("{name} ({steps}{abandoned})", "{name} ({steps}{abandoned})"),
+    "missed_abandoned": Msg(", abandon : plus attendu", ", abandoned: no longer waited for"),
+    "left_alone": Msg("{stored} : laissé tel quel : {why}", "{stored}: left as it is: {why}"),
+    "archived": Msg("{made} dans {folder} ; ouvrez {index}", "{made} in {folder}; open {index}"),
+    "archive_unverified": Msg("la vérification des dés a trouvé des problèmes : voyez verification.html",
+                              "the dice verification found problems: see verification.html"),
     "ok": Msg("ok", "ok"),
     "fail": Msg("ÉCHEC", "FAIL"),
 }
@@ -94,7 +99,8 @@ PLURALS: dict[str, tuple[Msg, Msg]] = {
 def count(lang: str, key: str, n: int) -> str:
     """A message with a number, agreed with it."""
     one, many = PLURALS[key]
-    return (one if n < 2 else many).get(lang).format(n=n)
+    singular = n in (0, 1) if lang != "en" else n == 1  # (English: « 0 mails »)
+    return (one if singular else many).get(lang).format(n=n)
 
 
 def say(lang: str, key: str, **params: Any) -> str:

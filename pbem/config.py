@@ -40,6 +40,11 @@ class Duration:
     def delta(self) -> timedelta:
         return timedelta(days=self.days, seconds=self.seconds)
 
+    @property
+    def empty(self) -> bool:
+        """No time at all (``"0h"``): not a step length."""
+        return not self.days and not self.seconds and self.at is None
+
 
 _DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*(?:@\s*(\d{1,2})[:h](\d{2}))?\s*$")
 
@@ -99,8 +104,18 @@ class OutboxConfig:
     oauth2_token: SecretSource | None = None
     security: str = "starttls"
     cafile: str | None = None
-    max_attempts: int = 8
+    retry_days: float = 5.0
+    """A mail not sent this long after it was queued fails (temporary failures are retried until then)."""
     retry_base_seconds: int = 60
+    """The first wait after a temporary failure; it doubles at each attempt, up to ``retry_max_seconds``."""
+    retry_max_seconds: int = 1800
+    timeout_seconds: float = 30.0
+    """How long an SMTP command may go unanswered (a stalled server costs at most this per command)."""
+    connect_timeout_seconds: float = 10.0
+    """How long connecting and the server's greeting may take."""
+    send_budget_seconds: float = 60.0
+    """Sending stops after this long in a pass (the rest goes in the next), so a slow server never holds
+    reading mail and deadlines back."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +132,12 @@ class GameConfig:
     reminder_hours: tuple[float, ...] = (24.0,)
     early_resolution: bool = True
     early_delay_minutes: int = 30
+    after_early: str | None = None
+    """``calendar`` | ``length``: the deadline after an early resolution (docs/guide-mj.md); None when the
+    config does not say: the game's own choice (`Context.after_early`), else ``calendar``."""
+    grace: Duration | None = None  # orders still accepted this long after the deadline, while the step is open
+    nmr_alert: int = 2  # the MJ digest names a player silent this many steps in a row (0: never)
+    nmr_abandon: int = 0  # silent this many steps in a row: abandoned, no longer waited for (0: never)
     auth: str = "none"  # none | dkim | spf | dkim_or_spf
     trusted_authserv: tuple[str, ...] = ("mx.google.com",)
     passwords: bool = False
@@ -125,6 +146,7 @@ class GameConfig:
     commit_seed: bool = True
     roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
     mj_password: SecretSource | None = None  # with passwords = true, the MJ's own mails carry this one
+    pictures: bool = True  # a picture of the public board with each forum post (games that have one)
     # the MJ's seat (docs/guide-mj.md): results held for approval, absences
     publish: str = "auto"  # auto | mj: with "mj", a resolved step's results wait for the MJ's approval
     approval_reminder: Duration = field(default_factory=lambda: Duration(seconds=12 * 3600))
@@ -146,7 +168,12 @@ class Config:
     outbox: OutboxConfig
     games: Mapping[str, GameConfig]
     max_message_bytes: int = 10_000_000
+    max_order_lines: int = 200  # a mail with more lines than this is refused whole (nothing of it applied)
     templates_dir: Path | None = None  # the MJ's template overrides (default: templates/ beside config.toml)
+    synchronous: str = "normal"
+    """SQLite's ``synchronous`` in WAL mode: ``normal`` survives a killed process, ``full`` a power cut too."""
+    lock_wait_seconds: float = 10.0
+    """How long a pass waits for the one already running on this database before stepping aside."""
 
     def game(self, game_id: str) -> GameConfig:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
@@ -161,13 +188,15 @@ DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
 
 _KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
 _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
-               "max_message_bytes", "templates_dir"}
+               "max_message_bytes", "max_order_lines", "synchronous", "lock_wait_seconds", "templates_dir"}
+_OUTBOX_ONLY = {"retry_days", "retry_base_seconds", "retry_max_seconds", "timeout_seconds", "connect_timeout_seconds",
+                "send_budget_seconds"}
 _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
-              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "max_attempts",
-              "retry_base_seconds"}
+              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", *_OUTBOX_ONLY}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
-               "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
-               "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
+               "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "nmr_alert",
+               "nmr_abandon", "auth", "trusted_authserv", "passwords", "min_players", "options", "commit_seed",
+               "roster", "mj_password_env", "mj_password_command", "pictures"}
 _KNOWN_GAME |= {"publish", "approval_reminder", "absence", "absence_wait"}  # the MJ's seat
 
 
@@ -191,6 +220,14 @@ def _get(table: Mapping[str, Any], key: str, where: str, typ: type | tuple[type,
         raise ConfigError(f"{where}.{key}: expected {names}, got {value!r}",
                           f"{where}.{key} : attendu {_FR_TYPES.get(names, names)}, pas {value!r}")
     return value
+
+
+def _positive(table: Mapping[str, Any], key: str, where: str, default: float) -> float:
+    value = _get(table, key, where, (int, float), default)
+    if value <= 0:
+        raise ConfigError(f"{where}.{key}: expected a positive number, got {value!r}",
+                          f"{where}.{key} : attendu un nombre positif, pas {value!r}")
+    return float(value)
 
 
 def _choice(table: Mapping[str, Any], key: str, where: str, choices: tuple[str, ...], default: str) -> str:
@@ -249,7 +286,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
                           f"pbem.address : l'adresse électronique du jeu, pas {address!r}")
 
     mb = _get(data, "mailbox", "config", dict, {"kind": "maildir"})
-    _check_keys(mb, _KNOWN_BOX - {"max_attempts", "retry_base_seconds"}, "mailbox")
+    _check_keys(mb, _KNOWN_BOX - _OUTBOX_ONLY, "mailbox")
     mkind = _choice(mb, "kind", "mailbox", ("maildir", "imap"), "maildir")
     mpw, mtok = _secret(mb, "mailbox")
     mailbox = MailboxConfig(
@@ -276,6 +313,11 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
                               "mailbox : donnez password_env, password_command ou oauth2_token_command pour IMAP")
 
     ob = _get(data, "outbox", "config", dict, {"kind": "maildir"})
+    if "max_attempts" in ob:
+        raise ConfigError("outbox.max_attempts: no longer used; temporary failures are retried for retry_days "
+                          "(default 5) with a backoff capped at retry_max_seconds (default 1800)",
+                          "outbox.max_attempts : n'est plus utilisé ; les échecs passagers sont réessayés pendant "
+                          "retry_days (5 par défaut), à intervalles d'au plus retry_max_seconds (1800 par défaut)")
     _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle"}, "outbox")
     okind = _choice(ob, "kind", "outbox", ("maildir", "smtp"), "maildir")
     opw, otok = _secret(ob, "outbox")
@@ -288,9 +330,18 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         password=opw, oauth2_token=otok,
         security=_choice(ob, "security", "outbox", ("ssl", "starttls", "none"), "starttls"),
         cafile=_get(ob, "cafile", "outbox", str, None),
-        max_attempts=_get(ob, "max_attempts", "outbox", int, 8),
-        retry_base_seconds=_get(ob, "retry_base_seconds", "outbox", int, 60),
+        retry_days=_positive(ob, "retry_days", "outbox", 5.0),
+        retry_base_seconds=int(_positive(ob, "retry_base_seconds", "outbox", 60)),
+        retry_max_seconds=int(_positive(ob, "retry_max_seconds", "outbox", 1800)),
+        timeout_seconds=_positive(ob, "timeout_seconds", "outbox", 30.0),
+        connect_timeout_seconds=_positive(ob, "connect_timeout_seconds", "outbox", 10.0),
+        send_budget_seconds=_positive(ob, "send_budget_seconds", "outbox", 60.0),
     )
+    if outbox.retry_max_seconds < outbox.retry_base_seconds:
+        raise ConfigError(f"outbox.retry_max_seconds: expected at least retry_base_seconds "
+                          f"({outbox.retry_base_seconds}), got {outbox.retry_max_seconds}",
+                          f"outbox.retry_max_seconds : au moins retry_base_seconds "
+                          f"({outbox.retry_base_seconds}), pas {outbox.retry_max_seconds}")
     if okind == "smtp" and not outbox.host:
         raise ConfigError("outbox.host: required when outbox.kind = \"smtp\"",
                           "outbox.host : obligatoire avec outbox.kind = \"smtp\"")
@@ -316,8 +367,19 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         outbox=outbox,
         games=games,
         max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
+        max_order_lines=_whole(top, "max_order_lines", 200),
         templates_dir=_resolve_path(root, _get(top, "templates_dir", "pbem", str, "templates")),
+        synchronous=_choice(top, "synchronous", "pbem", ("normal", "full"), "normal"),
+        lock_wait_seconds=float(_get(top, "lock_wait_seconds", "pbem", (int, float), 10.0)),
     )
+
+
+def _whole(top: Mapping[str, Any], key: str, default: int) -> int:
+    value = _get(top, key, "pbem", int, default)
+    if value < 1:
+        raise ConfigError(f"pbem.{key}: expected a positive whole number, got {value!r}",
+                          f"pbem.{key} : attendu un nombre entier positif, pas {value!r}")
+    return int(value)
 
 
 def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
@@ -336,6 +398,13 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     deadlines = dict(DEFAULT_DEADLINES)
     for k, v in _get(g, "deadlines", where, dict, {}).items():
         deadlines[k] = parse_duration(v, f"{where}.deadlines.{k}")
+        if deadlines[k].empty:
+            raise ConfigError(f"{where}.deadlines.{k}: a step must last some time, got {v!r}",
+                              f"{where}.deadlines.{k} : une étape doit durer un peu, pas {v!r}")
+    grace = parse_duration(g["grace"], f"{where}.grace") if "grace" in g else None
+    if grace is not None and grace.at is not None:
+        raise ConfigError(f"{where}.grace: expected a length like \"2h\" or \"30m\" (no time of day), got {g['grace']!r}",
+                          f"{where}.grace : une durée comme \"2h\" ou \"30m\" (sans heure du jour), pas {g['grace']!r}")
     mj = _get(g, "mj", where, (str, list), [])
     mj_list = [mj] if isinstance(mj, str) else mj
     if not all(isinstance(a, str) and "@" in a for a in mj_list):
@@ -367,6 +436,10 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         reminder_hours=tuple(float(h) for h in reminders),
         early_resolution=_get(g, "early_resolution", where, bool, True),
         early_delay_minutes=_get(g, "early_delay_minutes", where, int, 30),
+        after_early=_choice(g, "after_early", where, ("calendar", "length"), "calendar") if "after_early" in g else None,
+        grace=None if grace is None or grace.empty else grace,
+        nmr_alert=_count(g, "nmr_alert", where, 2),
+        nmr_abandon=_count(g, "nmr_abandon", where, 0),
         auth=_choice(g, "auth", where, ("none", "dkim", "spf", "dkim_or_spf"), "none"),
         trusted_authserv=tuple(_get(g, "trusted_authserv", where, list, ["mx.google.com"])),
         passwords=_get(g, "passwords", where, bool, False),
@@ -375,6 +448,7 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         commit_seed=_get(g, "commit_seed", where, bool, True),
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
         mj_password=_mj_password(g, where),
+        pictures=_get(g, "pictures", where, bool, True),
         **_seat(g, where),
     )
 
@@ -397,7 +471,15 @@ def _check_options(ruleset: Any, options: Mapping[str, Any], where: str) -> None
     try:
         check(options)
     except SetupError as e:
-        raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
+        raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
+
+
+def _count(g: Mapping[str, Any], key: str, where: str, default: int) -> int:
+    value = _get(g, key, where, int, default)
+    if value < 0:
+        raise ConfigError(f"{where}.{key}: expected a number of steps (0: never), got {value!r}",
+                          f"{where}.{key} : attendu un nombre d'étapes (0 : jamais), pas {value!r}")
+    return int(value)
 
 
 def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:

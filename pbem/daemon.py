@@ -30,7 +30,8 @@ from pbem.mail.inbox import (
     secret_provider,
 )
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
-from pbem.outbox import SendReport, send_due
+from pbem.outbox import RetryPolicy, SendReport, send_due
+from pbem.passlock import PassLock
 from pbem.render import refresh_templates
 from pbem.store import Store
 
@@ -65,7 +66,19 @@ def open_transport(config: Config) -> Transport:
         user=ob.user or None, password_provider=secret_provider(ob.password),
         oauth2_token_provider=secret_provider(ob.oauth2_token),
         ssl_context=_ssl_context(ob.cafile) if ob.security != "none" else None,
+        timeout=ob.timeout_seconds, connect_timeout=ob.connect_timeout_seconds,
     )
+
+
+def open_store(config: Config) -> Store:
+    """The configured database, with the configured durability (``synchronous``)."""
+    return Store(config.database, synchronous=config.synchronous)
+
+
+def retry_policy(config: Config) -> RetryPolicy:
+    ob = config.outbox
+    return RetryPolicy(horizon=timedelta(days=ob.retry_days), base_seconds=ob.retry_base_seconds,
+                       max_seconds=ob.retry_max_seconds)
 
 
 @dataclass
@@ -75,10 +88,13 @@ class TickReport:
     fired: list[str] = field(default_factory=list)
     sent: SendReport | None = None
     errors: list[str] = field(default_factory=list)
+    """What went wrong in this pass and needs the operator (the tick exits non-zero when there is any)."""
 
     def summary(self) -> str:
         s = self.sent
         sent = f"{s.sent} sent, {s.retrying} to retry, {s.failed} failed" if s else "not sent"
+        if s and s.stopped:
+            sent += f" (stopped: {s.stopped})"
         parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
         return "; ".join(parts)
 
@@ -92,9 +108,11 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
     engine = Engine(config, store)
     own_source = source is None
     own_transport = transport is None
+    src: MailSource | None = source
     try:
-        src = source or open_mailbox(config, store)
         try:
+            src = src or open_mailbox(config, store)
+
             def sink(batch: list[RawMessage]) -> None:
                 # a mail is judged by when the mailbox received it (never later than now): a cron
                 # pass after a deadline still counts a mail that arrived before it
@@ -106,14 +124,28 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
             log.warning("fetching mail failed: %s", e)
             report.errors.append(f"fetch failed: {e}")
-        keys = engine.process_pending(now)
+        keys: list[str] = []
+        try:
+            keys = engine.process_pending(now)
+        except Exception as e:  # e.g. the disk is full: deadlines and sending still get their turn
+            log.exception("processing stored mail failed")
+            report.errors.append(f"processing mail failed: {type(e).__name__}: {e}")
         report.processed = len(keys)
         if keys:
             try:
-                src.after_processed(keys)
+                if src is not None:
+                    src.after_processed(keys)
             except Exception as e:
                 log.warning("marking processed mail failed: %s", e)
-        report.fired = engine.due(now)
+            failed = store.errored_messages(keys)
+            if failed:
+                report.errors.append(f"{len(failed)} mail(s) could not be processed (pbem mail list --status error)")
+        try:
+            report.fired = engine.due(now)
+        except Exception as e:
+            log.exception("firing due work failed")
+            report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
+        report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
         for game_id in config.games:
             try:
                 if store.game(game_id):
@@ -123,14 +155,16 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
                 report.errors.append(f"forum {game_id}: {e}")
         tr = transport or open_transport(config)
         try:
-            report.sent = send_due(store, tr, sender=config.address, now=now,
-                                   max_attempts=config.outbox.max_attempts,
-                                   retry_base_seconds=config.outbox.retry_base_seconds)
+            report.sent = send_due(store, tr, sender=config.address, now=now, retry=retry_policy(config),
+                                   budget_seconds=config.outbox.send_budget_seconds)
         finally:
             if own_transport:
                 tr.close()
+        report.errors += [f"mail failed: {f}" for f in report.sent.failures]
+        if report.sent.blocked:
+            report.errors.append(f"sending blocked, fix the configuration: {report.sent.blocked}")
     finally:
-        if own_source and "src" in locals():
+        if own_source and src is not None:
             src.close()
     return report
 
@@ -163,29 +197,67 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
                                   job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     stop = threading.Event()
 
+    lock = PassLock(config.database)
+    # new mail reported while a pass runs must get a pass of its own: the scheduler would skip a job
+    # added while that same job runs (max_instances=1), so the running pass is told to go round again
+    state = threading.Lock()
+    running = {"now": False, "again": False}
+
+    def wake() -> None:
+        with state:
+            if running["now"]:
+                running["again"] = True
+                return
+        scheduler.add_job(job, id="mail", replace_existing=True)
+
     def job() -> None:
-        store = Store(config.database)
+        with state:
+            running["now"], running["again"] = True, False
+        try:
+            for _ in range(100):  # bounded: each round reads what arrived during the previous one
+                one_pass()
+                with state:
+                    if not running["again"]:
+                        running["now"] = False
+                        return
+                    running["again"] = False
+        finally:
+            with state:
+                running["now"] = False
+
+    def one_pass() -> None:
+        if not lock.acquire(config.lock_wait_seconds, who="pbem run"):
+            holder, stuck = lock.describe_holder()
+            log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
+                        " and looks stuck" if stuck else "")
+            return
+        store = open_store(config)
         try:
             rep = tick(config, store)
+            if rep.errors:
+                log.warning("tick: %s", "; ".join(rep.errors))
             if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):
                 log.info("tick: %s", rep.summary())
             wake = next_wakeup(config, store, utcnow())
-            if wake is not None:
+            if rep.sent is not None and rep.sent.budget_used:  # more to send: go on after this pass's reading
+                scheduler.add_job(job, id="more", replace_existing=True)
+            elif wake is not None:
                 scheduler.add_job(job, "date", run_date=wake, id="wakeup", replace_existing=True)
         except Exception:
             log.exception("tick failed; next attempt at the next timer")
         finally:
             store.close()
+            lock.release()
 
     def watch_idle() -> None:
         """A second mailbox connection that only waits (IMAP IDLE) and wakes the tick up."""
-        store = Store(config.database)
+        store = open_store(config)
         source: Any = None
         while not stop.is_set():
             try:
                 source = source or (once_idle_source() if once_idle_source else open_mailbox(config, store))
                 if source.wait(min(config.poll_seconds, 25 * 60)) and not stop.is_set():
-                    scheduler.add_job(job, id="mail", replace_existing=True)
+                    wake()
             except Exception as e:
                 log.warning("waiting for mail failed (%s); polling continues", e)
                 if source is not None:

@@ -8,6 +8,7 @@ simulated clock passes them.  Nothing leaves the machine.
 from __future__ import annotations
 
 import mailbox
+import os
 import random
 import shutil
 from collections.abc import Callable, Iterator
@@ -62,7 +63,11 @@ class Demo:
         self.sent += 1
         m["Message-ID"] = f"<demo-{self.game_id}-{self.sent}@example.org>"
         m.set_content(text)
-        self.inbox.add(m.as_bytes())
+        key = self.inbox.add(m.as_bytes())
+        # the mailbox received it now, on the simulated clock (a mail counts by when it arrived); a
+        # microsecond apart from the one before, so that the Maildir reads them in the order they were sent
+        when = int(self.now.timestamp()) * 10**9 + self.sent * 1000
+        os.utime(self.root / "mail" / "inbox" / "new" / key, ns=(when, when))
 
     def tick(self, advance: timedelta = timedelta(minutes=5)) -> None:
         self.now += advance
@@ -133,7 +138,8 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
                   orders_for: Callable[[Any, str, int], list[str]], max_steps: int, late: float = 0.1) -> Demo:
     """A whole game by mail: registration mails, bot order mails each step (some players late), deadlines.
 
-    Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
+    A step already resolved by the tick that read its orders (``early_delay_minutes = 0``) does not
+    wait for the next deadline.  Returns the open `Demo` (the caller closes it) so tests can inspect the database and the Maildirs.
     """
     d = Demo(root, game_id, game)
     d.engine.new_game(game_id, d.now, seed=SEED)
@@ -203,8 +209,22 @@ def demo_pourleroi(root: Path) -> list[str]:
                      400)
 
 
+COURTISANS = ["Madame de la Vilenie", "Monsieur de Malveyance", "Madame de Sévigné", "Monsieur de Lauzun"]
+COURTISANS_GAME: dict[str, Any] = {"ruleset": "courtisans", "tag": "COURTISANS", "registration": "1d",
+                                   "deadlines": {"tour": "2d"}, "early_delay_minutes": 0}
+"""Courtisans by mail: one step per player turn, due 2 days after the previous turn was published
+(the rule text), resolved as soon as that player's orders are in."""
+
+
+def demo_courtisans(root: Path) -> list[str]:
+    from pbem.games.courtisans.bots import random_orders
+
+    return _bot_game(root, "courtisans", COURTISANS_GAME, COURTISANS, random_orders,
+                     "Courtisans: 4 players by mail (sequential turns)", 150)
+
+
 DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
-                                                 "pourleroi": demo_pourleroi}
+                                                 "pourleroi": demo_pourleroi, "courtisans": demo_courtisans}
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:

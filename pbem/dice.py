@@ -10,6 +10,15 @@ correcting one order and re-running a step changes only the rolls it must.
 At game start the MJ may publish `commitment(seed)`; at the end the seed is
 revealed and `verify()` re-derives every recorded roll.
 
+The recipe, exactly (anyone can redo it with any SHA-256): for the ``n``-th draw
+(counting from 0) of a ``purpose`` in a ``context``, in the range ``low..high``,
+hash the bytes ``seed + 0x00 + context + 0x00 + purpose + 0x00 + str(n) + 0x00 +
+str(attempt)`` (the seed as its hex text, texts in UTF-8, numbers in decimal,
+``attempt`` from 0); read the first 8 bytes of the digest as a big-endian number
+``v``; with ``span = high - low + 1``, if ``v < 2**64 - (2**64 % span)`` the result
+is ``low + v % span``, otherwise hash again with ``attempt + 1`` (rejection keeps
+the draw uniform).  ``commitment(seed)`` is the SHA-256 of the seed's hex text.
+
 A scenario file (`pbem.scenario`) may force the results of given purposes
 (`Forcing`): those rolls are recorded with ``forced=True``; every other roll is
 drawn as usual.  A real game never forces a roll.

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem import config as configmod
+from pbem.wording import join_list, plural
 
 
 def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]]:
@@ -20,10 +21,9 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
     except configmod.ConfigError as e:
         yield "config", False, e.text(lang)
         return
-    names = ", ".join(cfg.games) or ("aucune" if fr else "none")
-    count = len(cfg.games)
-    yield "config", True, (f"{config_path} : {count} partie{'s' if count > 1 else ''} : {names}" if fr
-                           else f"{config_path}: {count} game{'s' if count != 1 else ''}: {names}")
+    names = join_list(cfg.games, lang) or ("aucune" if fr else "none")
+    count = plural(len(cfg.games), "partie" if fr else "game", lang=lang)
+    yield "config", True, (f"{config_path} : {count} : {names}" if fr else f"{config_path}: {count}: {names}")
     for gid, g in cfg.games.items():
         where = f"partie {gid}" if fr else f"game {gid}"
         if g.auth == "none" and not g.passwords:

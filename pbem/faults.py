@@ -1,8 +1,10 @@
 """Crash points for the crash-safety tests: ``PBEM_CRASH_AT=name[:n]`` kills the process (SIGKILL) at the n-th pass.
 
 A no-op unless that variable is set; it lets tests kill a real `pbem tick` exactly
-between two durable steps (after fetch, between two messages, inside a resolution,
-between a send and its bookkeeping) instead of hoping a timed kill lands there.
+between two durable steps instead of hoping a timed kill lands there: ``after-fetch``,
+``between-messages`` and ``batch-before-commit`` (inside an ingest batch, nothing of it
+committed), ``after-message`` (a batch committed), ``mid-resolution``, ``mid-send`` (a mail
+sent, its bookkeeping not written).  The random-kill test does without them.
 """
 
 from __future__ import annotations

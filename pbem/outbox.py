@@ -10,23 +10,36 @@ queues it once.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.headerregistry import Address
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.policy import SMTP
-from email.utils import format_datetime
+from email.utils import format_datetime, parseaddr
 from functools import lru_cache
 from typing import Any
 
 from pbem.clock import iso
 from pbem.faults import crashpoint
-from pbem.mail.transport import PermanentFailure, TemporaryFailure, Transport
+from pbem.mail.transport import PermanentFailure, Transport, TransportFailure
 from pbem.store import Store
 
-KINDS = ("ack", "private", "public", "digest", "reminder", "notice")
+log = logging.getLogger("pbem")
+
+KINDS = ("ack", "private", "public", "digest", "reminder", "notice", "stranger")
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a letter (the picture of a step's board with the forum post)."""
+
+    filename: str
+    content_type: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -43,6 +56,7 @@ class Letter:
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     record_seq: int | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 def message_id(game: str, key: str, to: str, domain: str) -> str:
@@ -50,8 +64,14 @@ def message_id(game: str, key: str, to: str, domain: str) -> str:
     return f"<pbem.{digest}@{domain}>"
 
 
+_HEADER_SPACE = re.compile(r"[^\S\u00a0\u202f]+")
+"""White space of any kind (line breaks included), but the non-breaking spaces French typography puts."""
+
+
 def _clean_header(value: str) -> str:
-    return " ".join(value.replace("\r", " ").replace("\n", " ").split())
+    """One line, runs of white space as one space; non-breaking spaces kept (French subjects carry them:
+    « rappel\u00a0: vos ordres »), as `str.split` would not."""
+    return _HEADER_SPACE.sub(" ", value).strip()
 
 
 def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
@@ -60,43 +80,143 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
     The bytes are exactly what `email.message.EmailMessage` with `email.policy.SMTP` produces
     (`compose_slow`), built directly: header lines that need no encoding or unusual folding
     are written as they are, the others (non-ASCII subjects, odd addresses) are encoded and
-    folded by the `email` package itself, one header at a time and cached.
+    folded by the `email` package itself, one header at a time and cached.  A letter with
+    attachments is a ``multipart/mixed`` mail (`compose_with_attachments`); one without stays the
+    single text part it always was.
     """
+    if letter.attachments:
+        return compose_with_attachments(letter, sender=sender, sender_name=sender_name, now=now)
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
     mid = message_id(letter.game, letter.key, letter.to, domain)
-    headers = [_from_line(sender_name, sender), _recurring_line("To", letter.to, address=True),
+    headers = [_from_line(sender_name, sender), _to_line(letter.to),
                _recurring_line("Subject", _clean_header(letter.subject)), _date_line(now, now.utcoffset()),
                _header_line("Message-ID", mid, msgid=True)]
-    if letter.in_reply_to:
-        headers.append(_header_line("In-Reply-To", letter.in_reply_to))
-        headers.append(_header_line("References", " ".join([*letter.references, letter.in_reply_to][-10:])))
+    in_reply_to, references = thread_ids(letter)
+    if in_reply_to:
+        headers.append(_msgid_line("In-Reply-To", [in_reply_to]))
+        headers.append(_msgid_line("References", references))
     headers.append(_trailer(letter.game, letter.turn, letter.kind))
     return mid, b"".join(headers) + b"\r\n" + _qp_body(letter.body)
 
 
 def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
     """`compose` through `EmailMessage` (the reference the fast path must match byte for byte)."""
+    mid, msg = _message(letter, sender=sender, sender_name=sender_name, now=now)
+    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+
+
+def compose_with_attachments(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
+    """The text part as `compose_slow` writes it, then each attachment, in a ``multipart/mixed`` mail.
+
+    The MIME boundary is derived from the Message-ID, not drawn at random, so composing the same
+    letter again gives the same bytes (replays and re-sends stay byte-identical).
+    """
+    mid, msg = _message(letter, sender=sender, sender_name=sender_name, now=now)
+    msg.make_mixed()
+    for a in letter.attachments:
+        maintype, _, subtype = a.content_type.partition("/")
+        part = MIMEPart(policy=SMTP)  # a part, not a message: no MIME-Version of its own
+        part.set_content(a.data, maintype=maintype, subtype=subtype, disposition="attachment", filename=a.filename)
+        msg.attach(part)  # type: ignore[arg-type]  # typeshed wants a message; a part is what MIME means
+    msg.set_boundary("pbem-" + hashlib.sha256(mid.encode()).hexdigest()[:40])
+    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+
+
+def _message(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, EmailMessage]:
+    """The Message-ID and the `EmailMessage` of a letter's text (headers and body, no attachment)."""
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
     mid = message_id(letter.game, letter.key, letter.to, domain)
-    msg = EmailMessage(policy=SMTP)
+    msg = EmailMessage(policy=_REFERENCE)
     msg["From"] = _sender(sender_name, sender)
-    msg["To"] = letter.to
+    if not _utf8_address(letter.to) and _parses(letter.to):
+        msg["To"] = letter.to
+    else:  # written raw in UTF-8, as SMTPUTF8 carries it (an encoded word is no address)
+        msg.set_raw("To", _clean_header(letter.to))
     msg["Subject"] = _clean_header(letter.subject)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = mid
-    if letter.in_reply_to:
-        msg["In-Reply-To"] = letter.in_reply_to
-        msg["References"] = " ".join([*letter.references, letter.in_reply_to][-10:])
+    in_reply_to, references = thread_ids(letter)
+    if in_reply_to:
+        # message ids are folded between ids, never encoded (an encoded id threads nothing)
+        msg.set_raw("In-Reply-To", in_reply_to)
+        msg.set_raw("References", _fold_ids("References", references))
     msg["Auto-Submitted"] = "auto-replied" if letter.kind == "ack" else "auto-generated"
     msg["X-PBEM-Game"] = letter.game
     msg["X-PBEM-Turn"] = str(letter.turn)
     msg["X-PBEM-Kind"] = letter.kind
     msg.set_content(letter.body, charset="utf-8", cte="quoted-printable")
-    return mid, msg.as_bytes()
+    return mid, msg
+
+
+_REFERENCE = SMTP.clone(refold_source="none")
+"""`email.policy.SMTP`, except that headers set raw (`set_raw`) are written as they are: already folded."""
+
+_MSGID_OK = re.compile(r"<[!-;=?-~]+>\Z")  # printable ASCII without spaces and angle brackets inside
+
+
+def thread_ids(letter: Letter) -> tuple[str | None, list[str]]:
+    """The In-Reply-To id and the References ids (the last ten, the replied-to one last) a letter carries.
+
+    Ids that no header can carry as they are (spaces, non-ASCII characters) are left out: an
+    encoded id would thread nothing, and a mail without the header is still a good answer.
+    """
+    if not letter.in_reply_to:
+        return None, []
+    irt = letter.in_reply_to.strip()
+    refs = [r for r in (x.strip() for x in letter.references) if _MSGID_OK.match(r) and r != irt]
+    if not _MSGID_OK.match(irt):
+        return None, []
+    return irt, [*refs, irt][-10:]
+
+
+def _fold_ids(name: str, ids: Sequence[str]) -> str:
+    """Message ids joined by spaces, folded between ids at 78 characters (an id longer than that stays whole)."""
+    lines: list[str] = []
+    current = ""
+    width = len(name) + 2
+    for mid in ids:
+        if current and width + 1 + len(mid) > _MAX_LINE:
+            lines.append(current)
+            current, width = mid, 1 + len(mid)
+        elif current:
+            current += " " + mid
+            width += 1 + len(mid)
+        else:
+            current = mid
+            width += len(mid)
+    lines.append(current)
+    return "\n ".join(lines)
+
+
+def _msgid_line(name: str, ids: Sequence[str]) -> bytes:
+    return f"{name}: {_fold_ids(name, ids)}".replace("\n", "\r\n").encode("ascii") + b"\r\n"
+
+
+def _to_line(to: str) -> bytes:
+    """The To line: ASCII addresses as `email.policy.SMTP` writes them, others raw in UTF-8 (for SMTPUTF8)."""
+    if not _utf8_address(to):
+        try:
+            return _recurring_line("To", to, address=True)
+        except Exception:  # an address the email package cannot parse: written as it is, the server judges it
+            return f"To: {_clean_header(to)}\r\n".encode("ascii", "replace")
+    return f"To: {_clean_header(to)}\r\n".encode()
+
+
+def _parses(to: str) -> bool:
+    try:
+        EmailMessage(policy=SMTP)["To"] = to
+    except Exception:
+        return False
+    return True
+
+
+def _utf8_address(to: str) -> bool:
+    """Is the address itself (not a display name) non-ASCII, so that only SMTPUTF8 can carry it?"""
+    return not to.isascii() and not parseaddr(to)[1].isascii()
 
 
 _MIME_TAIL = (b"Content-Type: text/plain; charset=\"utf-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
@@ -275,40 +395,113 @@ def outbox_item(letter: Letter, *, sender: str, sender_name: str, now: datetime)
 
 
 @dataclass(frozen=True)
+class RetryPolicy:
+    """How long and how often a mail that could not be sent is tried again (`[outbox]` in config.toml)."""
+
+    horizon: timedelta = timedelta(days=5)
+    """A mail not sent this long after it was queued fails (``retry_days``)."""
+    base_seconds: int = 60
+    """The first wait after a temporary failure; it doubles at each attempt (``retry_base_seconds``)..."""
+    max_seconds: int = 1800
+    """...up to this (``retry_max_seconds``): an outage is noticed over within that."""
+
+    def delay(self, attempts: int) -> timedelta:
+        return timedelta(seconds=min(self.max_seconds, self.base_seconds * 2 ** min(max(attempts - 1, 0), 30)))
+
+
+@dataclass(frozen=True)
 class SendReport:
     sent: int
     retrying: int
     failed: int
+    stopped: str = ""
+    """Why this pass stopped with mails still due: the server is unavailable, or the time budget is used."""
+    failures: tuple[str, ...] = ()
+    """The mails that failed for good in this pass (recipient: reason), for the operator."""
+    budget_used: bool = False
+    """Mails are still due: the pass used its time budget (the daemon starts the next pass at once)."""
+    blocked: str = ""
+    """The server refuses every mail for good (login refused, sender refused): the configuration needs fixing;
+    the mail waits meanwhile."""
 
 
-def send_due(store: Store, transport: Transport, *, sender: str, now: datetime, max_attempts: int = 8,
-             retry_base_seconds: int = 60) -> SendReport:
-    """Send every queued mail that is due.  Temporary failures back off exponentially; permanent ones stop."""
+def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,
+             retry: RetryPolicy = RetryPolicy(), budget_seconds: float | None = None,
+             clock: Callable[[], float] = time.monotonic) -> SendReport:
+    """Send the queued mails that are due, oldest first, for at most ``budget_seconds`` (the rest waits).
+
+    A failure that concerns one mail (a refused recipient, content refused, an address only SMTPUTF8
+    could carry) is that mail's alone: permanent, it fails; temporary, it is tried again later with a
+    capped exponential backoff.  A failure of the server (down, closing, stalled, login refused) makes
+    every due mail wait together, on the backoff of the oldest, so a stuck server costs one connection
+    attempt per retry, not one per mail; the first mail the server takes again makes them due at once.
+    A mail still unsent ``retry.horizon`` after it was queued fails.  An unexpected error while sending
+    one mail fails that mail and the others go on.
+    """
+    started = clock()
     sent = retrying = failed = 0
-    for item in store.due_outbox(iso(now)):
-        raw = store.outbox_raw(item["id"])
-        assert raw is not None
-        try:
-            transport.send(raw, sender, [item["rcpt"]])
-        except PermanentFailure as e:
-            store.update_outbox(item["id"], status="failed", attempts=item["attempts"] + 1, last_error=str(e)[:500])
-            failed += 1
-        except TemporaryFailure as e:
+    failures: list[str] = []
+    at = iso(now)
+    for row in store.expire_outbox(iso(now - retry.horizon), f"not sent within {_span(retry.horizon)}"):
+        failed += 1
+        failures.append(f"{row['rcpt']}: not sent within {_span(retry.horizon)}")
+    wait = store.server_wait()
+    if wait is not None and wait[0] > at:  # the server is known to be unavailable until then: new mail waits too
+        store.defer_due_outbox(at, wait[0], "waiting for the SMTP server to answer again")
+    attempted: set[str] = set()
+    released = False
+    while True:
+        batch = [item for item in store.due_outbox(at, limit=100) if item["id"] not in attempted]
+        if not batch:
+            return SendReport(sent, retrying, failed, "", tuple(failures))
+        for item in batch:
+            if budget_seconds is not None and clock() - started >= budget_seconds:
+                return SendReport(sent, retrying, failed, f"send budget of {budget_seconds:g} s used",
+                                  tuple(failures), budget_used=True)
+            attempted.add(item["id"])
+            raw = store.outbox_raw(item["id"])
+            assert raw is not None
             attempts = item["attempts"] + 1
-            if attempts >= max_attempts:
-                store.update_outbox(item["id"], status="failed", attempts=attempts,
-                                    last_error=f"gave up after {attempts} attempts: {e}"[:500])
+            try:
+                transport.send(raw, sender, [item["rcpt"]])
+            except TransportFailure as e:
+                if isinstance(e, PermanentFailure) and e.scope == "mail":
+                    store.update_outbox(item["id"], status="failed", attempts=attempts, deferred="",
+                                        last_error=str(e)[:500])
+                    failed += 1
+                    failures.append(f"{item['rcpt']}: {e}")
+                    continue
+                if e.scope == "mail":  # a temporary refusal of this mail alone (greylisting, mailbox full)
+                    store.update_outbox(item["id"], attempts=attempts, deferred="mail", last_error=str(e)[:500],
+                                        next_attempt_at=iso(now + retry.delay(attempts)))
+                    retrying += 1
+                    continue
+                most = max(attempts, (wait[1] + 1) if wait else 0)
+                until = iso(now + retry.delay(most))
+                store.update_outbox(item["id"], attempts=attempts, deferred="server", last_error=str(e)[:500],
+                                    next_attempt_at=until)
+                retrying += 1 + store.defer_due_outbox(at, until, f"waiting for the SMTP server: {e}")
+                return SendReport(sent, retrying, failed, f"SMTP server unavailable: {e}", tuple(failures),
+                                  blocked=str(e) if isinstance(e, PermanentFailure) else "")
+            except Exception as e:  # a bug must not hold the other mails back
+                log.exception("sending mail %s failed", item["id"])
+                store.update_outbox(item["id"], status="failed", attempts=attempts, deferred="",
+                                    last_error=f"internal error: {type(e).__name__}: {e}"[:500])
                 failed += 1
-            else:
-                delay = timedelta(seconds=retry_base_seconds * 2 ** (attempts - 1))
-                store.update_outbox(item["id"], attempts=attempts, next_attempt_at=iso(now + delay),
-                                    last_error=str(e)[:500])
-                retrying += 1
-        else:
+                failures.append(f"{item['rcpt']}: internal error: {type(e).__name__}: {e}")
+                continue
             crashpoint("mid-send")
-            store.update_outbox(item["id"], status="sent", attempts=item["attempts"] + 1, sent_at=iso(now))
+            store.update_outbox(item["id"], status="sent", attempts=attempts, sent_at=at, deferred="")
             sent += 1
-    return SendReport(sent, retrying, failed)
+            if not released:  # the server answers: what waited for it goes now
+                released = True
+                store.release_server_wait(at)
+                wait = None
+
+
+def _span(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours / 24:g} days" if hours >= 24 else f"{hours:g} hours"
 
 
 def retry(store: Store, item_ids: Sequence[str], now: datetime) -> int:
@@ -316,6 +509,6 @@ def retry(store: Store, item_ids: Sequence[str], now: datetime) -> int:
     n = 0
     for item_id in item_ids:
         if store.outbox_raw(item_id) is not None:
-            store.update_outbox(item_id, status="queued", next_attempt_at=iso(now))
+            store.update_outbox(item_id, status="queued", next_attempt_at=iso(now), deferred="")
             n += 1
     return n

@@ -10,13 +10,20 @@ test: the numbers depend on the machine, only the ratios are meant to be compare
 3. SMTP sending (`pbem.outbox.send_due` through `SmtpTransport`) vs a bare smtplib loop;
 4. IMAP round trips per poll (2,000 new messages; an idle poll);
 5. daemon idle RSS (`pbem run` on the embedded Maildir default);
-6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players.
+6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players;
+7. a hosting day: 100 games of three rulesets, 4,000 players in one database, one pass ingesting
+   8,000 order mails and resolving every due step, compared with the same games each alone;
+8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE.
+
+Ingest runs with `auth = "dkim"` on mails carrying the headers a receiving provider adds, and is
+reported per kind of mail (text only, text + HTML) as well as for the mix; `synchronous=FULL` is
+measured in turn with the default.
 
 Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start`, then source
 /tmp/pbem-mailsvc/env.sh); they are reported as skipped otherwise.  IMAP uses the mailbox of
 gm@pbem.test, emptied before and after.
 
-    .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb] [--profile] [-n 2000]
+    .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency] [--profile] [-n 2000]
 """
 
 from __future__ import annotations
@@ -108,23 +115,53 @@ def pmb_available() -> bool:
         return False
 
 
-def game_config(root: Path, ruleset: str) -> configmod.Config:
+AUTH = "dkim"
+"""The README's recommended sender check: every order mail carries the Authentication-Results its provider adds."""
+
+
+def game_config(root: Path, ruleset: str, synchronous: str = "normal") -> configmod.Config:
     tag = "PMB" if ruleset == "pmb" else "1626"
     data = {
         "pbem": {"database": str(root / "db.sqlite"), "address": GAME_ADDRESS, "forum_dir": str(root / "forum"),
-                 "timezone": "Europe/Paris", "reply_cap_per_hour": 1_000_000},
+                 "timezone": "Europe/Paris", "reply_cap_per_hour": 1_000_000, "synchronous": synchronous},
         "mailbox": {"kind": "maildir", "path": str(root / "inbox")},
         "outbox": {"kind": "maildir", "path": str(root / "outbox")},
         "games": {"jeu1": {"ruleset": ruleset, "tag": tag, "title": "Pour Ma Belle", "mj": MJ_ADDRESS,
-                           "registration": "3d@21:00", "deadlines": {"turn": "2d@21:00"}}},
+                           "registration": "3d@21:00", "deadlines": {"turn": "2d@21:00"}, "auth": AUTH,
+                           "trusted_authserv": ["mx.google.com"]}},
     }
     return configmod.parse(data, root)
 
 
-def new_game(root: Path, ruleset: str) -> tuple[configmod.Config, Store, Engine, dict[str, str]]:
+def provider_headers(sender: str, i: int) -> list[tuple[str, str]]:
+    """What Gmail's receiving side adds above a message: Received lines, ARC and its Authentication-Results."""
+    domain = sender.rpartition("@")[2]
+    sig = "".join("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[(i * 7 + k * 13) % 64]
+                  for k in range(300))
+    return [
+        ("Received", f"by 2002:a05:6402:{i % 9999:x} with SMTP id x{i}csp123456; Fri, 4 Dec 2026 12:{i % 60:02d}:01 "
+                     "-0800 (PST)"),
+        ("ARC-Authentication-Results", f"i=1; mx.google.com; dkim=pass header.i=@{domain} header.s=s1 "
+                                       f"header.b=Ab{i % 1000:03d}xyz; spf=pass (google.com: domain of {sender} "
+                                       f"designates 192.0.2.{i % 250 + 1} as permitted sender) smtp.mailfrom={sender}; "
+                                       f"dmarc=pass (p=NONE sp=NONE dis=NONE) header.from={domain}"),
+        ("Authentication-Results", f"mx.google.com; dkim=pass header.i=@{domain} header.s=s1 header.b=Ab{i % 1000:03d}xyz;"
+                                   f" spf=pass (google.com: domain of {sender} designates 192.0.2.{i % 250 + 1} as "
+                                   f"permitted sender) smtp.mailfrom={sender}; dmarc=pass (p=NONE sp=NONE dis=NONE) "
+                                   f"header.from={domain}"),
+        ("Received-SPF", f"pass (google.com: domain of {sender} designates 192.0.2.{i % 250 + 1} as permitted sender) "
+                         f"client-ip=192.0.2.{i % 250 + 1};"),
+        ("DKIM-Signature", f"v=1; a=rsa-sha256; c=relaxed/relaxed; d={domain}; s=s1; t=1796400000; "
+                           f"h=to:subject:message-id:date:from:mime-version:from:to:cc:subject:date:message-id:"
+                           f"reply-to; bh=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=; b={sig}"),
+    ]
+
+
+def new_game(root: Path, ruleset: str, synchronous: str = "normal") -> tuple[configmod.Config, Store, Engine,
+                                                                               dict[str, str]]:
     """A running 40-player game (turn 1 open); returns the player -> address map."""
-    cfg = game_config(root, ruleset)
-    store = Store(cfg.database)
+    cfg = game_config(root, ruleset, synchronous)
+    store = Store(cfg.database, synchronous=synchronous)
     eng = Engine(cfg, store)
     eng.new_game("jeu1", START, seed=SEED)
     names = player_names(40)
@@ -167,38 +204,42 @@ SIGS = ["-- \n{name}\nEnvoyé de mon iPhone", "Cordialement,\n{first}", "-- \n{n
 def make_order_mails(eng: Engine, addresses: dict[str, str], n: int) -> list[bytes]:
     rng = random.Random(2026)
     names = list(addresses)
-    out = []
-    for i in range(n):
-        name = names[i % len(names)]
-        first = name.split()[0]
-        lines = order_lines(eng, name, rng)
-        body = "\n".join(lines)
-        if rng.random() < 0.5:
-            body = rng.choice(["", "", "Bonjour,\n\n"]) + body
-        if rng.random() < 0.4:
-            body += "\nFIN"
-        body += "\n\n" + rng.choice(SIGS).format(name=name, first=first)
-        reply = rng.random() < 0.5
-        if reply:
-            body += "\n\n" + QUOTE.format(name=name)
-        m = EmailMessage()
-        m["From"] = f"{name} <{addresses[name]}>"
-        m["To"] = f"Pour Ma Belle <{GAME_ADDRESS}>"
-        m["Subject"] = "Re: [PMB] Tour 1 : vos ordres" if reply else rng.choice(
-            ["[PMB] ordres", "[PMB] mes ordres du tour 1", "[PMB] Ordres — tour 1"])
-        m["Date"] = f"Fri, 04 Dec 2026 21:{i // 60 % 60:02d}:{i % 60:02d} +0100"
-        m["Message-ID"] = f"<bench-{i}-{rng.randrange(1 << 40):x}@mail.example.org>"
-        if reply:
-            m["In-Reply-To"] = "<pbem.0123456789abcdef@pbem.test>"
-            m["References"] = "<pbem.0123456789abcdef@pbem.test>"
-        m["X-Mailer"] = rng.choice(["Apple Mail (2.3731)", "Microsoft Outlook 16.0", "Thunderbird 115.5"])
-        m.set_content(body, charset="utf-8", cte="quoted-printable" if i % 2 else "8bit")
-        if rng.random() < 0.6:  # webmail and phone clients (Gmail, Outlook, Apple) add an HTML alternative
-            html = "".join(f"<div dir=\"ltr\">{escape(line) or '<br>'}</div>\n" for line in body.split("\n"))
-            m.add_alternative(f"<html><head><meta charset=\"utf-8\"></head><body>{html}</body></html>\n",
-                              subtype="html", charset="utf-8", cte="quoted-printable")
-        out.append(m.as_bytes())
-    return out
+    return [order_mail(rng, i, names[i % len(names)], addresses[names[i % len(names)]],
+                       order_lines(eng, names[i % len(names)], rng), "PMB") for i in range(n)]
+
+
+def order_mail(rng: random.Random, i: int, name: str, address: str, lines: list[str], tag: str) -> bytes:
+    """An order mail as players send them: greetings, signatures, quoted replies, an HTML alternative from
+    webmail and phones, and the headers the receiving provider adds (Authentication-Results included)."""
+    first = name.split()[0]
+    body = "\n".join(lines)
+    if rng.random() < 0.5:
+        body = rng.choice(["", "", "Bonjour,\n\n"]) + body
+    if rng.random() < 0.4:
+        body += "\nFIN"
+    body += "\n\n" + rng.choice(SIGS).format(name=name, first=first)
+    reply = rng.random() < 0.5
+    if reply:
+        body += "\n\n" + QUOTE.format(name=name)
+    m = EmailMessage()
+    for header, value in provider_headers(address, i):
+        m[header] = value
+    m["From"] = f"{name} <{address}>"
+    m["To"] = f"Pour Ma Belle <{GAME_ADDRESS}>"
+    m["Subject"] = f"Re: [{tag}] Tour 1 : vos ordres" if reply else rng.choice(
+        [f"[{tag}] ordres", f"[{tag}] mes ordres du tour 1", f"[{tag}] Ordres — tour 1"])
+    m["Date"] = f"Fri, 04 Dec 2026 21:{i // 60 % 60:02d}:{i % 60:02d} +0100"
+    m["Message-ID"] = f"<bench-{i}-{rng.randrange(1 << 40):x}@mail.example.org>"
+    if reply:
+        m["In-Reply-To"] = "<pbem.0123456789abcdef@pbem.test>"
+        m["References"] = "<pbem.0123456789abcdef@pbem.test>"
+    m["X-Mailer"] = rng.choice(["Apple Mail (2.3731)", "Microsoft Outlook 16.0", "Thunderbird 115.5"])
+    m.set_content(body, charset="utf-8", cte="quoted-printable" if i % 2 else "8bit")
+    if rng.random() < 0.6:  # webmail and phone clients (Gmail, Outlook, Apple) add an HTML alternative
+        html = "".join(f"<div dir=\"ltr\">{escape(line) or '<br>'}</div>\n" for line in body.split("\n"))
+        m.add_alternative(f"<html><head><meta charset=\"utf-8\"></head><body>{html}</body></html>\n",
+                          subtype="html", charset="utf-8", cte="quoted-printable")
+    return m.as_bytes()
 
 
 def bare_floor(raw: bytes) -> str:
@@ -223,24 +264,12 @@ def profile_top(fn: Callable[[], Any], n: int = 25) -> tuple[Any, str]:
 # --------------------------------------------------------------------------- 1. durable ingest
 
 
-def bench_ingest(n: int, ruleset: str, profile: bool) -> list[bytes]:
-    say(f"\n[1] durable ingest of {n} order mails ({ruleset}, 40 players)")
-    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
-        cfg, store, eng, addresses = new_game(Path(tmp) / "mails", ruleset)
-        mails = make_order_mails(eng, addresses, n)
-        store.close()
-    qp = sum(1 for m in mails if b"quoted-printable" in m)
-    alt = sum(1 for m in mails if b"multipart/alternative" in m)
-    say(f"    {len(mails)} mails, {alt} multipart/alternative (text + HTML), {qp} with quoted-printable parts, "
-        f"mean {sum(map(len, mails)) // len(mails)} bytes")
-
-    # the floor: parse + walk + decode the text part; measured in turn with pbem (below), best of 5 each,
-    # so that a slow spell of the machine does not favour one side
-    floor_runs: list[float] = []
-
-    def one_run(prof: bool) -> tuple[float, str, Store, Path]:
-        tmpdir = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-        _cfg, st, e, _ = new_game(tmpdir, ruleset)
+def _ingest_once(mails: list[bytes], ruleset: str, synchronous: str = "normal",
+                 prof: bool = False) -> tuple[float, str, dict[str, int]]:
+    """Seconds for `Engine.process_pending` over mails already stored (a fresh 40-player game each time)."""
+    tmpdir = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    _cfg, st, e, _ = new_game(tmpdir, ruleset, synchronous)
+    try:
         now = START + timedelta(hours=2)
         st.store_raw([(f"bench:{i}", m) for i, m in enumerate(mails)], iso(now))
         before_q = len(st.outbox_items())
@@ -260,37 +289,86 @@ def bench_ingest(n: int, ruleset: str, profile: bool) -> list[bytes]:
             dt = time.perf_counter() - t0
         else:
             dt = _timed(work)
-            st.message_count("done")
         acks = len(st.outbox_items()) - before_q
         assert st.message_count("new") == 0, "messages left unprocessed"
-        assert acks == n, f"{acks} acks queued for {n} mails"
-        return dt, text, st, tmpdir
-
-    runs = []
-    for _ in range(5):
-        floor_runs.append(_timed(lambda: [bare_floor(m) for m in mails]))
-        dt, _t, st, tmpdir = one_run(False)
-        runs.append(dt)
+        assert acks == len(mails), f"{acks} acks queued for {len(mails)} mails"
         verdicts: dict[str, int] = {}
         for r in st.db.query("select verdict from messages"):
             v = r["verdict"].split(" (")[0]
             verdicts[v] = verdicts.get(v, 0) + 1
+        return dt, text, verdicts
+    finally:
         st.close()
         shutil.rmtree(tmpdir, ignore_errors=True)
-    best = min(runs)
-    floor = min(floor_runs)
+
+
+def _ingest_vs_floor(mails: list[bytes], ruleset: str, reps: int,
+                     synchronous: str = "normal") -> tuple[float, float, list[float], list[float], dict[str, int]]:
+    """Best of ``reps`` for pbem and for the bare floor, measured in turn (a slow spell favours neither)."""
+    runs, floors = [], []
+    verdicts: dict[str, int] = {}
+    for _ in range(reps):
+        floors.append(_timed(lambda: [bare_floor(m) for m in mails]))
+        dt, _t, verdicts = _ingest_once(mails, ruleset, synchronous)
+        runs.append(dt)
+    return min(runs), min(floors), runs, floors, verdicts
+
+
+def _filesystem(path: Path) -> str:
+    """The file system a path is on (fsync is free on tmpfs: FULL's cost depends on it)."""
+    best, kind = "", "unknown file system"
+    try:
+        for line in Path("/proc/mounts").read_text().splitlines():
+            _dev, mount, fstype = line.split()[:3]
+            if str(path.resolve()).startswith(mount) and len(mount) > len(best):
+                best, kind = mount, fstype
+    except OSError:
+        pass
+    return kind
+
+
+def bench_ingest(n: int, ruleset: str, profile: bool) -> list[bytes]:
+    say(f"\n[1] durable ingest of {n} order mails ({ruleset}, 40 players, auth = \"{AUTH}\" on mails carrying "
+        "a provider's Authentication-Results)")
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+        cfg, store, eng, addresses = new_game(Path(tmp) / "mails", ruleset)
+        mails = make_order_mails(eng, addresses, n)
+        store.close()
+    qp = sum(1 for m in mails if b"quoted-printable" in m)
+    alt = [m for m in mails if b"multipart/alternative" in m]
+    plain = [m for m in mails if b"multipart/alternative" not in m]
+    say(f"    {len(mails)} mails, {len(alt)} multipart/alternative (text + HTML), {qp} with quoted-printable parts, "
+        f"mean {sum(map(len, mails)) // len(mails)} bytes")
+
+    best, floor, runs, floor_runs, verdicts = _ingest_vs_floor(mails, ruleset, 5)
     say(f"    verdicts: {verdicts}")
+    assert all(v.startswith("ok") for v in verdicts), f"mails refused: {verdicts}"
     per_msg = best / n * 1000
     ratio = best / floor
     say(f"    pbem ingest: {best:.2f} s ({n / best:.0f} msg/s, {per_msg:.2f} ms/msg); runs {[round(x, 2) for x in runs]}")
     say(f"    bare floor:  {floor:.3f} s ({floor / n * 1000:.3f} ms/msg); runs {[round(x, 3) for x in floor_runs]}")
-    row("1 ingest", "pbem process_pending", f"{n / best:.0f} msg/s, {per_msg:.2f} ms/msg")
-    row("1 ingest", "bare parse+walk+decode", f"{n / floor:.0f} msg/s, {floor / n * 1000:.3f} ms/msg")
-    row("1 ingest", "ratio pbem / bare", f"{ratio:.2f}", "<= 2.0", ratio <= 2.0)
+    ONE_GAME["per_mail"] = best / n
+    row("1 ingest", "pbem process_pending (mix)", f"{n / best:.0f} msg/s, {per_msg:.2f} ms/msg")
+    row("1 ingest", "bare parse+walk+decode (mix)", f"{n / floor:.0f} msg/s, {floor / n * 1000:.3f} ms/msg")
+    row("1 ingest", "ratio pbem / bare, mix, dkim", f"{ratio:.2f}", "<= 2.0", ratio <= 2.0)
+    for label, subset in (("text only", plain), ("text + HTML", alt)):
+        b, f, r, _fr, _v = _ingest_vs_floor(subset, ruleset, 3)
+        say(f"    {label}: {len(subset)} mails, pbem {b / len(subset) * 1000:.3f} ms/msg, floor "
+            f"{f / len(subset) * 1000:.3f} ms/msg, ratio {b / f:.2f}; runs {[round(x, 2) for x in r]}")
+        row("1 ingest", f"ratio pbem / bare, {label}", f"{b / f:.2f} ({b / len(subset) * 1000:.2f} ms/msg)",
+            "informational", None)
+    normal_runs, full_runs = [], []
+    for _ in range(3):  # in turn, so that a slow spell of the machine favours neither
+        normal_runs.append(_ingest_once(mails, ruleset, "normal")[0])
+        full_runs.append(_ingest_once(mails, ruleset, "full")[0])
+    fs = _filesystem(Path(tempfile.gettempdir()))
+    say(f"    synchronous=FULL vs NORMAL ({fs}): {min(full_runs) / n * 1000:.2f} vs "
+        f"{min(normal_runs) / n * 1000:.2f} ms/msg ({min(full_runs) / min(normal_runs):.2f}x); runs FULL "
+        f"{[round(x, 2) for x in full_runs]}, NORMAL {[round(x, 2) for x in normal_runs]}")
+    row("1 ingest", "synchronous=FULL (mix)", f"{min(full_runs) / n * 1000:.2f} ms/msg, "
+        f"{min(full_runs) / min(normal_runs):.2f}x NORMAL", f"informational ({fs})", None)
     if profile:
-        _dt, text, st, tmpdir = one_run(True)
-        st.close()
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        _dt, text, _v = _ingest_once(mails, ruleset, prof=True)
         NOTES.append("ingest profile (cProfile, 2,000 mails):\n" + text)
     return mails
 
@@ -305,7 +383,8 @@ def _timed(fn: Callable[[], Any]) -> float:
 
 
 def mail_env() -> dict[str, str] | None:
-    keys = ["MAIL_HOST", "MAIL_IMAP_PORT", "MAIL_SMTP_PORT", "MAIL_PASSWORD", "MAIL_DOMAIN"]
+    keys = ["MAIL_HOST", "MAIL_IMAP_PORT", "MAIL_SMTP_PORT", "MAIL_PASSWORD", "MAIL_DOMAIN", "MAIL_LMTP_PORT",
+            "MAIL_SINK_MAILDIR"]
     if not all(os.environ.get(k) for k in keys):
         return None
     return {k: os.environ[k] for k in keys}
@@ -480,6 +559,253 @@ def bench_smtp(env: dict[str, str], n: int) -> None:
     row("3 SMTP", "ratio pbem / bare", f"{ratio:.2f}", "<= 1.2", ratio <= 1.2)
 
 
+# --------------------------------------------------------------------------- 7. a hosting day
+
+
+HOSTING_MIX = (("pmb", 50, 68), ("intrigue", 40, 5), ("1626", 10, 40))
+"""(ruleset, games, players each): 100 games, 3,400 + 200 + 400 = 4,000 players."""
+ALONE_GAMES = 5
+"""How many games of each kind are measured alone (each in its own database) for the comparison."""
+ONE_GAME: dict[str, float] = {}
+"""The per-mail figure of the one-game ingest [1], when it ran."""
+
+
+def hosting_config(root: Path, games: list[tuple[str, str]]) -> configmod.Config:
+    data = {
+        "pbem": {"database": str(root / "db.sqlite"), "address": GAME_ADDRESS, "forum_dir": str(root / "forum"),
+                 "timezone": "Europe/Paris", "reply_cap_per_hour": 1_000_000},
+        "mailbox": {"kind": "maildir", "path": str(root / "inbox")},
+        "outbox": {"kind": "maildir", "path": str(root / "outbox")},
+        "games": {gid: {"ruleset": rs, "tag": gid.upper(), "title": gid, "mj": MJ_ADDRESS,
+                        "registration": "3d@21:00", "deadlines": {"turn": "2d@21:00", "short": "1d@21:00"},
+                        "auth": AUTH, "trusted_authserv": ["mx.google.com"]} for gid, rs in games},
+    }
+    return configmod.parse(data, root)
+
+
+_STATES: dict[tuple[int, str], Any] = {}
+
+
+def hosting_lines(eng: Engine, gid: str, ruleset: str, player: str, rng: random.Random) -> list[str]:
+    key = (id(eng), gid)  # (cleared by each build_hosting)
+    if key not in _STATES:
+        _STATES[key] = eng.state(eng.game(gid))
+    state = _STATES[key]
+    if ruleset == "pmb":
+        from pbem.games.pmb.bots import random_orders as pmb_orders
+
+        lines = pmb_orders(state, player, rng.randrange(1 << 30))[:4]
+    elif ruleset == "intrigue":
+        from pbem.games.intrigue.bots import random_orders as intrigue_orders
+
+        lines = intrigue_orders(state, player, rng.randrange(1 << 30))
+    else:  # 1626: an immediate test (rolled on receipt), or the sheet
+        lines = [rng.choice(["TEST Escrime AG SR 15", "TEST Equitation DEX SR 12", "FICHE"])]
+    return lines or ["ETAT"]
+
+
+def build_hosting(root: Path, spec: list[tuple[str, str, int]], mails_per_player: int,
+                  rng: random.Random) -> tuple[Store, Engine, list[bytes], dict[str, int]]:
+    """Games ``(id, ruleset, players)`` started in one database, and their order mails (per game count too)."""
+    _STATES.clear()
+    cfg = hosting_config(root, [(gid, rs) for gid, rs, _n in spec])
+    store = Store(cfg.database)
+    eng = Engine(cfg, store)
+    mails: list[bytes] = []
+    per_game: dict[str, int] = {}
+    names = player_names(max(n for _g, _r, n in spec))
+    sheet = {"caracteristiques": {"FO": 6, "EN": 6, "AG": 7, "DEX": 5, "PE": 5, "INT": 5, "EDU": 6, "CH": 6,
+                                  "APP": 5, "BR": 7}, "talents": {"Escrime": 8, "Equitation": 5}}
+    for gid, rs, n in spec:
+        eng.new_game(gid, START, seed=SEED)
+        with store.atomic():
+            for i in range(n):
+                eng.add_player(gid, names[i], f"{gid}.p{i + 1:03d}@pbem.test", START,
+                               data=sheet if rs == "1626" else None)
+        eng.start_game(gid, START + timedelta(minutes=1))
+    for gid, rs, n in spec:
+        for _k in range(mails_per_player):
+            for i in range(n):
+                lines = hosting_lines(eng, gid, rs, names[i], rng)
+                mails.append(order_mail(rng, len(mails), names[i], f"{gid}.p{i + 1:03d}@pbem.test", lines,
+                                        gid.upper()))
+                per_game[rs] = per_game.get(rs, 0) + 1
+    return store, eng, mails, per_game
+
+
+def hosting_pass(store: Store, eng: Engine, mails: list[bytes]) -> tuple[float, float, int]:
+    """(ingest seconds, resolution seconds, steps resolved) of one pass after every deadline."""
+    now = START + timedelta(days=5)  # past every game's first deadline; the mail arrived before them
+    store.store_raw([(f"h:{i}", m) for i, m in enumerate(mails)], iso(START + timedelta(hours=2)))
+
+    def ingest() -> None:
+        while eng.process_pending(now):
+            pass
+
+    t_ingest = _timed(ingest)
+    before = store.db.execute("select count(*) from records where kind = 'step'").fetchone()[0]
+    t_resolve = _timed(lambda: eng.due(now))
+    steps = store.db.execute("select count(*) from records where kind = 'step'").fetchone()[0] - before
+    assert store.message_count("new") == 0
+    return t_ingest, t_resolve, int(steps)
+
+
+def bench_hosting() -> None:
+    spec = [(f"{rs[:3]}{k:02d}", rs, n) for rs, count, n in HOSTING_MIX for k in range(count)]
+    players = sum(n for _g, _r, n in spec)
+    say(f"\n[7] a hosting day: {len(spec)} games ({', '.join(f'{c} {rs}' for rs, c, _n in HOSTING_MIX)}), "
+        f"{players} players in one database, auth = \"{AUTH}\"")
+    rng = random.Random(12)
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-host-") as tmp:
+        t0 = time.perf_counter()
+        store, eng, mails, per_kind = build_hosting(Path(tmp) / "day", spec, 2, rng)
+        say(f"    set-up: {time.perf_counter() - t0:.0f} s; {len(mails)} order mails ({per_kind})")
+        t_ingest, t_resolve, steps = hosting_pass(store, eng, mails)
+        store.close()
+        # the same games, each alone in a database of its own (same size, same 2 mails a player)
+        alone_mail: dict[str, float] = {}
+        alone_step: dict[str, float] = {}
+        for rs, _count, n in HOSTING_MIX:
+            t_mail = t_step = 0.0
+            n_mail = n_step = 0
+            for j in range(ALONE_GAMES):
+                st, e, ms, _k = build_hosting(Path(tmp) / f"alone-{rs}-{j}", [(f"{rs[:3]}{j:02d}", rs, n)], 2,
+                                              random.Random(12 + j))
+                ti, tr, k = hosting_pass(st, e, ms)
+                st.close()
+                t_mail, n_mail, t_step, n_step = t_mail + ti, n_mail + len(ms), t_step + tr, n_step + k
+            alone_mail[rs] = t_mail / n_mail
+            if n_step:
+                alone_step[rs] = t_step / n_step
+    per_mail = t_ingest / len(mails)
+    ref_mail = sum(alone_mail[rs] * c for rs, c in per_kind.items()) / len(mails)
+    resolving = {rs: count for rs, count, _n in HOSTING_MIX if rs in alone_step}
+    ref_step = sum(alone_step[rs] * c for rs, c in resolving.items()) / max(1, sum(resolving.values()))
+    per_step = t_resolve / max(1, steps)
+    say(f"    one pass: ingest {t_ingest:.1f} s ({per_mail * 1000:.2f} ms/mail), {steps} steps resolved in "
+        f"{t_resolve:.1f} s ({per_step * 1000:.0f} ms each; 1626 has no deadlines: its tests are immediate)")
+    say(f"    each kind alone: ingest {', '.join(f'{rs} {v * 1000:.2f}' for rs, v in alone_mail.items())} ms/mail; "
+        f"resolution {', '.join(f'{rs} {v * 1000:.0f}' for rs, v in alone_step.items())} ms")
+    row("7 hosting day", f"ingest of {len(mails)} mails, {len(spec)} games", f"{per_mail * 1000:.2f} ms/mail")
+    row("7 hosting day", "ratio per mail / the same games alone", f"{per_mail / ref_mail:.2f}", "<= 1.3",
+        per_mail / ref_mail <= 1.3)
+    if "per_mail" in ONE_GAME:
+        row("7 hosting day", "ratio per mail / one-game ingest [1]", f"{per_mail / ONE_GAME['per_mail']:.2f}",
+            "informational (other mix)", None)
+    row("7 hosting day", f"{steps} resolutions in one pass", f"{per_step * 1000:.0f} ms each")
+    row("7 hosting day", "ratio per resolution / alone", f"{per_step / ref_step:.2f}", "informational", None)
+
+
+# --------------------------------------------------------------------------- 8. ack latency
+
+
+def bench_latency(env: dict[str, str], n: int = 200) -> None:
+    """Mail delivered to Dovecot (LMTP) -> its ack in the SMTP sink, with `pbem run` waiting on IMAP IDLE."""
+    import smtplib as _smtplib
+
+    say(f"\n[8] ack latency over {n} mails: LMTP delivery to Dovecot -> ack in the SMTP sink (pbem run, IMAP IDLE)")
+    sink = Path(os.environ["MAIL_SINK_MAILDIR"]) / "new"
+    game_user = f"game@{env['MAIL_DOMAIN']}"
+    _clear(env, game_user)
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-lat-") as tmp:
+        root = Path(tmp)
+        cfg_path = root / "config.toml"
+        cfg_path.write_text(f"""
+[pbem]
+database = "{root}/db.sqlite"
+address = "{game_user}"
+forum_dir = "{root}/forum"
+poll_seconds = 600
+reply_cap_per_hour = 1000000
+
+[mailbox]
+kind = "imap"
+host = "{env['MAIL_HOST']}"
+port = {env['MAIL_IMAP_PORT']}
+user = "{game_user}"
+password_env = "MAIL_PASSWORD"
+security = "none"
+idle = true
+
+[outbox]
+kind = "smtp"
+host = "{env['MAIL_HOST']}"
+port = {env['MAIL_SMTP_PORT']}
+security = "none"
+
+[games.jeu1]
+ruleset = "pmb"
+tag = "PMB"
+mj = "{MJ_ADDRESS}"
+registration = "3d@21:00"
+auth = "{AUTH}"
+[games.jeu1.deadlines]
+turn = "2d@21:00"
+""")
+        cfg = configmod.load(cfg_path)
+        store = Store(cfg.database)
+        eng = Engine(cfg, store)
+        now = datetime.now(UTC)
+        eng.new_game("jeu1", now - timedelta(minutes=5), seed=SEED)
+        names = player_names(40)
+        addresses = {nm: f"p{i + 1:02d}@{env['MAIL_DOMAIN']}" for i, nm in enumerate(names)}
+        for nm, addr in addresses.items():
+            eng.add_player("jeu1", nm, addr, now - timedelta(minutes=5))
+        eng.start_game("jeu1", now - timedelta(minutes=4))
+        rng = random.Random(8)
+        mails = []
+        for i in range(n):
+            nm = names[i % len(names)]
+            mails.append(order_mail(rng, i, nm, addresses[nm], order_lines(eng, nm, rng), "PMB"))
+        store.close()
+        daemon_log = open(root / "daemon.log", "wb")  # noqa: SIM115 (closed below)
+        proc = subprocess.Popen([sys.executable, "-m", "pbem", "--config", str(cfg_path), "run"], cwd=tmp,
+                                stdout=subprocess.DEVNULL, stderr=daemon_log,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        latencies: list[float] = []
+        try:
+            time.sleep(4)  # first poll done, IDLE waiting (and the game's start mails sent)
+            seen = set(os.listdir(sink))
+            for raw in mails:
+                mid = raw.split(b"Message-ID: ", 1)[1].split(b"\n", 1)[0].strip()
+                t0 = time.perf_counter()
+                with _smtplib.LMTP(env["MAIL_HOST"], int(os.environ["MAIL_LMTP_PORT"])) as lmtp:
+                    lmtp.sendmail("sender@example.org", [game_user], raw)
+                found = False
+                while not found and time.perf_counter() - t0 < 30:
+                    for name in os.listdir(sink):
+                        if name in seen:
+                            continue
+                        seen.add(name)
+                        try:
+                            data = (sink / name).read_bytes()
+                        except OSError:
+                            continue
+                        if b"In-Reply-To: " + mid in data:
+                            found = True
+                    if not found:
+                        time.sleep(0.005)
+                if not found:
+                    tail = (root / "daemon.log").read_text(errors="replace")[-3000:]
+                    raise RuntimeError(f"no ack within 30 s for {mid!r}; pbem run said:\n{tail}")
+                latencies.append(time.perf_counter() - t0)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            daemon_log.close()
+            _clear(env, game_user)
+    latencies.sort()
+    median = latencies[len(latencies) // 2]
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+    say(f"    median {median * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
+    row("8 ack latency", "median, delivery -> ack", f"{median * 1000:.0f} ms", "<= 1 s", median <= 1.0)
+    row("8 ack latency", "99th percentile", f"{p99 * 1000:.0f} ms", "<= 3 s", p99 <= 3.0)
+
+
 # --------------------------------------------------------------------------- 5. daemon RSS
 
 
@@ -599,7 +925,7 @@ def print_table() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=2000, help="number of order mails (default 2000)")
-    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb")
+    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
     ap.add_argument("--pmb-sizes", default="40,400,4000,40000")
     args = ap.parse_args()
@@ -624,6 +950,13 @@ def main() -> int:
         bench_smtp(env, args.n)
     if "rss" in only:
         bench_rss()
+    if "hosting" in only and ruleset == "pmb":
+        bench_hosting()
+    if "latency" in only:
+        if env is None:
+            row("8 ack latency", "pbem run on IMAP IDLE", "skipped: no MAIL_* environment", "", False)
+        else:
+            bench_latency(env)
     if "pmb" in only:
         if ruleset == "pmb":
             bench_pmb([int(x) for x in args.pmb_sizes.split(",")])

@@ -55,7 +55,10 @@ def test_with_defaults_an_absent_player_is_not_reminded_nor_awaited_and_the_MJ_s
     bran = to(mails, PLAYERS["Bran"], "private")[0][1]
     assert "Nous n'avons pas reçu vos ordres" not in bran  # silently
     digest = to(mails, MJ_ADDRESS, "digest")[0][1]
-    assert "Absents : Bran (" in digest and "En retard (ordres par défaut) : Bran" in digest
+    assert "== Absences ==\n  Bran : absence déclarée du samedi 1er février" in digest
+    assert "Sans ordres à temps (ordres par défaut) : Bran." in digest
+    # a declared absence is no missed step (NMR): Bran's count stays where it was
+    assert {p.name: p.missed for p in t.store.players("toy1")} == {"Arya": 0, "ser Schlingue": 0, "Bran": 0}
     t.close()
 
 

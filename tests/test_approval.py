@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 from helpers import MJ_ADDRESS
-from mjseat_helpers import PLAYERS, T0, Table, hours, to
+from mjseat_helpers import PLAYERS, T0, Table, hours, plain, to
 
 from pbem.engine import EngineError
 
@@ -121,13 +121,13 @@ def test_preview_stores_nothing_and_sends_nothing(tmp_path):
     assert _dump(t.store) == before
     assert sorted(x.name for x in (t.cfg.forum_dir / "toy1").iterdir()) == files
     assert p.title == "Étape 1" and p.defaults == ["Bran", "ser Schlingue"]
-    assert "En retard (ordres par défaut) : Bran, ser Schlingue" in p.digest
+    assert "Sans ordres à temps (ordres par défaut) : Bran et ser Schlingue." in plain(p.digest)
     assert sorted(name for name, _s, _b in p.privates) == sorted(PLAYERS)
     # and the real resolution then gives exactly what the preview showed
     t.due(T0 + timedelta(days=2))
     sent = {a: b for a, k, _s, b in t.new() if k == "private"}
     for name, _subject, text in p.privates:
-        assert sent[PLAYERS[name]].split("\n\n")[:3] == text.split("\n\n")[:3]
+        assert sent[PLAYERS[name]].split("\n\n")[:3] == plain(text).split("\n\n")[:3]
     t.close()
 
 

@@ -58,7 +58,7 @@ def run(tmp_path):
     def invoke(*args: str, ok: bool = True) -> str:
         result = runner.invoke(main, ["--config", str(cfg), *args], catch_exceptions=False)
         assert (result.exit_code == 0) == ok, result.output
-        return result.output.replace("\u00a0", " ")  # (French typography: checked in test_typography.py)
+        return result.output.replace("\u00a0", " ")  # French non-breaking spaces read as spaces (checked in test_typography.py)
 
     return invoke
 
@@ -71,7 +71,7 @@ def test_a_game_through_the_cli(run, tmp_path):
     assert "already taken" in run("player", "add", "toy1", "arya", "x@pbem.test", ok=False)
     assert "Arya" in run("player", "list", "toy1")
     assert "partie commencée, étape 1" in run("game", "start", "toy1", "--now", "2026-12-01T20:00")
-    assert "on attend : Arya, ser Schlingue" in run("game", "status", "toy1")
+    assert "on attend : Arya et ser Schlingue" in run("game", "status", "toy1")
     assert "OK" in run("orders", "set", "toy1", "arya", "GUESS 4", "--now", "2026-12-01T21:00")
     assert "ordres inchangés" in run("orders", "set", "toy1", "arya", "GUESS 40", ok=False)
     assert "GUESS 4" in run("orders", "show", "toy1")
@@ -79,7 +79,7 @@ def test_a_game_through_the_cli(run, tmp_path):
                                                                           "--now", "2026-12-01T21:00")
     assert "étape 1 résolue" in run("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
     digest = run("turn", "show", "toy1", "1")
-    assert "En retard (ordres par défaut) : ser Schlingue" in digest and "target number" in digest
+    assert "Sans ordres à temps (ordres par défaut) : ser Schlingue." in digest and "target number" in digest
     assert "identique" in run("turn", "rerun", "toy1", "1")
     run("orders", "set", "toy1", "ser Schlingue", "GUESS 9", "--turn", "1")
     out = run("turn", "rerun", "toy1", "1", "--publish", "--now", "2026-12-01T23:00")
@@ -91,7 +91,7 @@ def test_a_game_through_the_cli(run, tmp_path):
     assert "0 courriel remis en file" in run("outbox", "retry", "--failed")
     export = json.loads(run("export", "toy1", "--json"))
     assert export["seed"] is None and export["records"]
-    assert "OK : la graine correspond" in run("verify", "toy1")
+    assert "OK : la graine correspond à son empreinte" in run("verify", "toy1")
     (tmp_path / "x.json").write_text(json.dumps(export))
     assert "no seed" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
     assert "OK" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "ab" * 32)

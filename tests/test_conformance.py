@@ -42,8 +42,9 @@ ROSTERS = {
     "pmb": [f"Joueur {i:02d}" for i in range(40)],
     "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"],
     "pourleroi": ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
+    "courtisans": ["Madame de la Vilenie", "Monsieur de Malveyance", "Fourberye", "Mme d'Aubigny"],
 }
-TURN_GAMES = ["toy", "pmb", "intrigue", "pourleroi"]
+TURN_GAMES = ["toy", "pmb", "intrigue", "pourleroi", "courtisans"]
 MAX_STEPS = {"pourleroi": 400}  # one step per card the donor places: about 150 at five players
 
 
@@ -130,7 +131,7 @@ def test_1626_immediate_tests_replay_identically():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("name", ["pmb", "intrigue", "1626", "toy", "pourleroi"])
+@pytest.mark.parametrize("name", ["pmb", "intrigue", "1626", "toy", "pourleroi", "courtisans"])
 def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
     """Property test: whatever a player types, parse_order returns an Order or raises one of the three errors."""
     from hypothesis import HealthCheck, given, settings
@@ -151,6 +152,8 @@ def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
                              "GARDER", "POSTE", "VERDICT", "MORT", "POTION", "poison", "100000", "-3", "é", "",
                              "NEUTRE", "CENTRE", "CHOIX", "ENCHERE", "PASSE", "ROI", "DEFAUSSE", "Guerre", "C",
                              "Or", "2", "+", "(3)", "GUE-C",
+                             "JOUER", "SUR", "ROI", "REINE", "DONNER", "A", "MAISON", "n°60", "Lettre", "CHASSE",
+                             "POUVOIR", "AMENDE", "moi", "PARTI", "RAGOTS", "EXIL", "de", "la",
                              *ruleset.players(state)[:5]])
     text = st.one_of(st.text(max_size=60), st.lists(words, max_size=6).map(" ".join))
 
@@ -180,13 +183,13 @@ def test_every_roll_of_a_game_says_in_french_what_it_was_for(monkeypatch):
         return uniform(self, purpose, low, high)
 
     monkeypatch.setattr(Dice, "_uniform", recording)
-    for name in ("pmb", "intrigue", "pourleroi"):
+    for name in ("pmb", "intrigue", "pourleroi", "courtisans"):
         current[0] = name
         for seed in range(6):
             play(name, seed)
     current[0] = "1626"
     test_1626_immediate_tests_replay_identically()
-    assert {"pmb", "intrigue", "1626", "pourleroi"} <= set(seen)
+    assert {"pmb", "intrigue", "1626", "pourleroi", "courtisans"} <= set(seen)
     untranslated = {(game, p) for game, purposes in seen.items() for p in purposes if dice_label(p, game, "fr") == p}
     assert not untranslated
     assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40 %)"

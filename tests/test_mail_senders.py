@@ -231,3 +231,30 @@ def test_password_required(text: str, ok: bool) -> None:
 
 def test_password_line_needs_a_value() -> None:
     assert check_password("PASSWORDS are fun", "x") == (False, "PASSWORDS are fun")
+
+
+def test_fast_comment_stripping_reads_authentication_results_as_the_slow_one():
+    import random
+
+    from pbem.mail.senders import _strip_comments, _strip_comments_slow, parse_authentication_results
+
+    # what the comments leave matters only as the parser reads it: both must give the same results
+
+    rng = random.Random(3)
+    pieces = ["mx.google.com", ";", " ", "dkim=pass", "header.i=@x.org", "(", ")", "google.com: domain of a@x.org",
+              "spf=pass", "smtp.mailfrom=a@x.org", "dmarc=fail", "(p=NONE sp=NONE)", "header.d=y.org", "=", "x"]
+    for _ in range(5000):
+        value = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 25)))
+        slow = _strip_comments_slow(value)
+        assert parse_authentication_results(value) == _parse_with(slow), (value, _strip_comments(value), slow)
+
+
+def _parse_with(stripped: str):
+    from pbem.mail import senders
+
+    original = senders._strip_comments
+    senders._strip_comments = lambda v: stripped
+    try:
+        return senders.parse_authentication_results("ignored")
+    finally:
+        senders._strip_comments = original

@@ -89,15 +89,51 @@ def test_a_pause_until_further_notice_then_resumed_gives_back_the_time_left(spri
     assert t.due(paris(2025, 4, 2, 21, 0)) == ["toy1: turn 1 resolved"]
 
 
-def test_a_step_opened_during_a_pause_starts_when_it_ends(spring):
-    t = spring
+@pytest.mark.parametrize("until", ["Pause jusqu'au lundi 31 mars à 9 h", "Pause jusqu'à nouvel ordre"])
+def test_a_step_opened_during_a_pause_with_after_early_length_starts_when_it_ends(tmp_path, until):
+    t = _table(tmp_path, paris(2025, 3, 27, 21, 0), after_early="length")
     t.now = paris(2025, 3, 28, 10, 0)
-    t.mj("Pause jusqu'au lundi 31 mars à 9 h")
+    t.mj(until)
     t.now = paris(2025, 3, 28, 12, 0)
     assert t.engine.resolve("toy1", t.now)  # the MJ resolves by hand during the pause
-    # step 2 (1d@21:00) opened on Friday at noon would end on Saturday 21 h; its clock starts on Monday at 9 h:
+    if "nouvel ordre" in until:
+        t.now = paris(2025, 3, 31, 9, 0)
+        t.mj("Reprise")
+    # step 2 (1d@21:00) counted from Friday noon would end on Saturday 21 h; its clock starts on Monday at 9 h:
     # 33 hours from then -> Tuesday 18 h, rounded up to 21 h
     assert t.deadline() == paris(2025, 4, 1, 21, 0)
+    t.close()
+
+
+@pytest.mark.parametrize("until", ["Pause jusqu'au lundi 31 mars à 9 h", "Pause jusqu'à nouvel ordre"])
+def test_a_step_opened_during_a_pause_on_the_calendar_keeps_the_slot_after_the_moved_deadline(spring, until):
+    t = spring  # after_early = "calendar" (the toy game's choice): a step closed early keeps the calendar
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj(until)
+    t.now = paris(2025, 3, 28, 12, 0)
+    assert t.engine.resolve("toy1", t.now)  # the MJ resolves by hand during the pause
+    if "nouvel ordre" in until:
+        t.now = paris(2025, 3, 31, 9, 0)
+        t.mj("Reprise")
+    # step 1's deadline, Saturday 21 h, moved by the pause (Friday 10 h -> Monday 9 h: 71 hours) -> Tuesday 20 h,
+    # rounded up to 21 h; step 2 (1d@21:00) takes the slot after it: Wednesday 21 h, whichever kind of pause
+    assert t.deadline() == paris(2025, 4, 2, 21, 0)
+
+
+def test_a_step_opened_before_an_announced_pause_is_moved_by_it(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause du lundi 31 mars au mercredi 2 avril inclus")
+    assert t.deadline() == paris(2025, 3, 29, 21, 0)  # step 1 ends before the pause: unmoved
+    assert t.due(paris(2025, 3, 29, 21, 0)) == ["toy1: turn 1 resolved"]
+    assert t.deadline() == paris(2025, 3, 30, 21, 0)  # step 2 (1d) too
+    assert t.due(paris(2025, 3, 30, 21, 0)) == ["toy1: turn 2 resolved"]
+    # step 3 (2d@21:00) would end on Tuesday 1 April at 21 h, inside the pause (Monday 0 h -> Thursday 0 h):
+    # the 72 hours of the pause are added -> Friday 4 April at 21 h
+    assert t.deadline() == paris(2025, 4, 4, 21, 0)
+    assert t.due(paris(2025, 4, 1, 21, 0)) == ["toy1: pause began"]  # (and nothing resolved)
+    t.due(paris(2025, 4, 3, 0, 5))
+    assert t.game().turn == 3 and t.store.record_for_turn("toy1", 3) is None
 
 
 def test_a_pause_called_off_before_it_begins_gives_the_deadline_back(spring):

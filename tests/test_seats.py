@@ -69,9 +69,12 @@ def test_the_briefing_holds_what_the_departing_player_was_told_and_nothing_more(
         for paragraph in _paragraphs(letter)[2:]:
             if paragraph.startswith(("Prochaine étape", "Répondez", "Nous n'avons pas reçu", "Rien de particulier")):
                 continue
+            if paragraph.startswith("Pour ") and ("vos ordres sont attendus" in paragraph
+                                                  or "pas d'ordre à donner" in paragraph):
+                continue  # (the prompt for the step then open: the briefing says what is expected now)
             assert paragraph in brief, paragraph
     # the situation now is the seat's own view, the orders expected are the seat's
-    assert e.status_text("pmb1", leaving.name).strip() in brief
+    assert e.status_text("pmb1", leaving.name).strip().replace("\u00a0", " ") in brief  # (body() reads them plain)
     store.close()
 
 

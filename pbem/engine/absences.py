@@ -20,6 +20,7 @@ from pbem.engine import pauses, when
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
 from pbem.engine.phrases import say
+from pbem.mail import prose
 from pbem.outbox import Letter
 from pbem.store import AbsenceRow, GameRow
 
@@ -55,35 +56,54 @@ def cancel(ctx: Context, game_id: str, player: str, now: datetime, by: str) -> i
     return n
 
 
-def command(ctx: Context, game_id: str, actor: str, rest: str, line: str, result: MailResult, now: datetime) -> None:
-    """A player's ABSENCE line: ``ABSENCE du 8 au 16 février``, ``ABSENCE 3 jours``, ``ABSENCE ANNULER``."""
+def command(ctx: Context, game_id: str, actor: str, rest: str, line: str, result: MailResult, now: datetime) -> bool:
+    """A player's ABSENCE line: ``ABSENCE du 8 au 16 février``, ``ABSENCE 3 jours``, ``ABSENCE ANNULER``.
+
+    False when the line is prose that merely begins with the word (« Absence de nouvelles de Fitz, je
+    m'inquiète… »): no dates in it, a sentence's words, the word not typed in capitals; the caller
+    reads it otherwise.
+    """
     r = ctx.renderer(game_id)
     lang = ctx.settings(game_id).language
-    if actor == MJ:
-        result.verdicts.append(LineVerdict(line, False, say(r, "absence_mj")))
-        return
     words = when.tokens(rest)
     if words and set(words) <= CANCEL | {"mon", "ma", "mes", "l", "la", "my", "absence", "je", "suis", "i", "am"}:
+        if actor == MJ:
+            result.verdicts.append(LineVerdict(line, False, say(r, "absence_mj")))
+            return True
         n = cancel(ctx, game_id, actor, now, actor)
         result.verdicts.append(LineVerdict(line, bool(n), say(r, "absence_cancelled" if n else "no_absence")))
-        return
+        return True
     try:
         span, left = when.parse_span(rest, now, ctx.config.timezone)
     except when.WhenError as e:
+        if _prose(line):
+            return False
         result.verdicts.append(LineVerdict(line, False, f"{e.msg.get(lang)} ; {say(r, 'absence_syntax')}"))
-        return
+        return True
     if span is None or span.end is None or [w for w in left if w not in when.FILLER]:
+        if _prose(line):
+            return False
         result.verdicts.append(LineVerdict(line, False, say(r, "absence_syntax")))
-        return
+        return True
+    if actor == MJ:
+        result.verdicts.append(LineVerdict(line, False, say(r, "absence_mj")))
+        return True
     try:
         a = declare(ctx, game_id, actor, span.start, span.end, now, actor)
     except EngineError as e:
         result.verdicts.append(LineVerdict(line, False, e.text(lang)))
-        return
+        return True
     result.verdicts.append(LineVerdict(line, True, say(
         r, "absence_recorded", period=when.period_text(parse_iso(a.starts_at), parse_iso(a.ends_at),
                                                        ctx.config.timezone, lang),
         policy=ctx.settings(game_id).absence, wait=when.duration_text(ctx.settings(game_id).absence_wait, lang))))
+    return True
+
+
+def _prose(line: str) -> bool:
+    """A sentence that begins with « Absence » (not typed in capitals, as orders are): no command."""
+    head = line.split()[0] if line.split() else ""
+    return not head.isupper() and prose.looks_like_sentence(line)
 
 
 def silent(ctx: Context, game_id: str, g: GameRow) -> set[str]:
@@ -91,6 +111,16 @@ def silent(ctx: Context, game_id: str, g: GameRow) -> set[str]:
     if ctx.settings(game_id).absence != "defaults" or g.deadline is None:
         return set()
     return set(away(ctx, game_id, parse_iso(g.deadline)))
+
+
+def excused(ctx: Context, game_id: str, closed_at: datetime) -> set[str]:
+    """The players away (a declared absence) when a step closed, whatever the policy: if their defaults
+    applied, they apply silently (no « we did not get your orders ») and count no missed step (NMR).
+
+    With ``absence = "wait"`` the deadline waited for their return, so a player back by then and still
+    silent is not excused; one still away when the wait ran out (``absence_wait``) is.
+    """
+    return set(away(ctx, game_id, closed_at))
 
 
 def hold(ctx: Context, g: GameRow, now: datetime) -> datetime | None:

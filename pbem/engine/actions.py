@@ -63,7 +63,7 @@ def carry_out(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
     g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
     ctx.store.save_game(g)
     share = letters.author_share(ctx, game_id, events, author)
-    ctx.outgoing.queue(_private_letters(ctx, g, seq, events, author, titles), now)
+    ctx.outgoing.queue(_private_letters(ctx, g, seq, events, author, titles, new_state), now)
     if author != MJ and rec["changed"]:  # a player reading their sheet is no news for the MJ
         ctx.outgoing.gather(f"actions-{game_id}", Done(seq, player, order, state),
                             lambda batch: batch_digest(ctx, game_id, batch), now)
@@ -71,7 +71,7 @@ def carry_out(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
 
 
 def _private_letters(ctx: Context, g: GameRow, seq: int, events: Sequence[Event], author: str,
-                     titles: Mapping[str, str]) -> list[Letter]:
+                     titles: Mapping[str, str], state: Any) -> list[Letter]:
     r = ctx.renderer(g.id)
     tag = ctx.tag(g.id)
     out = []
@@ -82,7 +82,8 @@ def _private_letters(ctx: Context, g: GameRow, seq: int, events: Sequence[Event]
         if theirs:
             t = r.mail_text("private", tag=tag, player=p.name, title=titles.get(p.name, ""), events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
-                            rectificatif=False, defaulted=False)
+                            rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
+                            missed=0, salutation=ctx.salutation(g.id, state, p.name))
             out.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     return out
@@ -102,7 +103,7 @@ def batch_digest(ctx: Context, game_id: str, batch: Sequence[Done]) -> list[Lett
         items.append(_digest_item(ctx, game_id, rec))
     title = optional.batch_title(ruleset, [d.state_before for d in batch], [(d.player, d.order) for d in batch],
                                  [item["title"] for item in items], s.language)
-    failed = ctx.store.unreported_failures(game_id)
+    failed = letters.unreported_failures(ctx, game_id)
     ctx.store.mark_reported([f["id"] for f in failed])
     t = r.mail_text("digest_actions", tag=ctx.tag(game_id), title=title, items=items, failed=failed)
     key = f"actions-{batch[0].seq}-{batch[-1].seq}-digest"

@@ -12,7 +12,8 @@ stays on the calendar if at least half a step is left, else it moves by the time
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,7 +22,7 @@ from pbem.clock import iso, parse_iso
 from pbem.engine import letters, pauses
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record_events
-from pbem.outbox import Letter
+from pbem.outbox import Attachment, Letter
 from pbem.store import GameRow, HeldRow
 
 
@@ -36,9 +37,13 @@ def clock_held(ctx: Context, game_id: str, when: datetime) -> bool:
     return pauses.active(ctx, game_id, when) is not None or waiting(ctx, game_id) is not None
 
 
-def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[Letter], now: datetime) -> None:
+def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[Letter], now: datetime, *,
+                 missed: Mapping[str, int] | None = None, abandoned_before: frozenset[str] = frozenset()) -> None:
     """The mails of a step just resolved go: all of them, then the seats that change hands at its end;
-    with ``publish = "mj"``, the MJ's only (and a request for approval): the rest waits for him.
+    with ``publish = "mj"``, the MJ's digest only (and a request for approval): every other mail waits
+    for him, the public one with its picture and the players' notices of defaults and abandonment
+    included.  What the missed steps (NMR) said at the resolution is kept with the hold, so the
+    letters sent at the approval say it too.
 
     Called by `turns.resolve` inside its transaction; ``g`` is the game with the next step open.
     """
@@ -48,12 +53,16 @@ def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[
         ctx.outgoing.queue(mails, now)
         seats.step_done(ctx, g.id, turn, now)
         return
-    ctx.store.hold(g.id, seq, turn, iso(now))
+    ctx.store.hold(g.id, seq, turn, iso(now), json.dumps({"missed": dict(missed or {}),
+                                                          "abandoned_before": sorted(abandoned_before)}))
     ctx.store.log(g.id, iso(now), "pbem", "results held", {"turn": turn, "seq": seq})
-    ctx.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(ctx, g, seq, turn, now), now)
+    picture = next((m.attachments for m in mails if m.kind == "public" and m.attachments), ())
+    ctx.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(ctx, g, seq, turn, picture, now), now)
 
 
-def _request(ctx: Context, g: GameRow, seq: int, turn: int, now: datetime) -> list[Letter]:
+def _request(ctx: Context, g: GameRow, seq: int, turn: int, picture: Sequence[Attachment],
+             now: datetime) -> list[Letter]:
+    """The MJ is asked to approve: the forum post as it will go out, with its picture attached."""
     rec = ctx.store.record(g.id, seq)
     assert rec is not None
     ruleset = ctx.ruleset(g.id)
@@ -63,8 +72,8 @@ def _request(ctx: Context, g: GameRow, seq: int, turn: int, now: datetime) -> li
     t = ctx.renderer(g.id).mail_text("approval", tag=ctx.tag(g.id), title=rec["title"], turn=turn, forum=forum,
                                      players=len(ctx.store.players(g.id)), privates=privates, reminder=False,
                                      held_at=ctx.local(iso(now)))
-    return [Letter(f"rec{seq}-approval", g.id, turn, "notice", mj, t.subject, t.body, record_seq=seq)
-            for mj in ctx.settings(g.id).mj]
+    return [Letter(f"rec{seq}-approval", g.id, turn, "notice", mj, t.subject, t.body, record_seq=seq,
+                   attachments=tuple(picture)) for mj in ctx.settings(g.id).mj]
 
 
 def remind(ctx: Context, game_id: str, now: datetime) -> list[str]:
@@ -123,9 +132,10 @@ def publish(ctx: Context, game_id: str, now: datetime, *, turn: int | None = Non
         rec = ctx.store.record(game_id, held.seq)
         assert rec is not None
         state = serial.loads(ctx.ruleset(game_id).state_type, rec["state_after"])
-        mails = letters.step_letters(ctx, g, held.seq, held.turn, record_events(rec), state, now,
-                                     key_prefix=f"rec{held.seq}-approved")
-        out = [m for m in mails if m.kind != "digest" or changed]
+        news = json.loads(held.news) if held.news else {}
+        out = letters.step_letters(ctx, g, held.seq, held.turn, record_events(rec), state, now,
+                                   key_prefix=f"rec{held.seq}-approved", missed=news.get("missed"),
+                                   abandoned_before=frozenset(news.get("abandoned_before", ())), digest=changed)
         ctx.outgoing.queue(out, now)
         seats.step_done(ctx, game_id, held.turn, now)
         ctx.store.log(game_id, iso(now), by, "results published", {"turn": held.turn, "rerun": rerun,

@@ -33,6 +33,7 @@ from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
 from pbem.engine.interpret import interpret
 from pbem.engine.phrases import say
+from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold
 from pbem.outbox import Letter
@@ -75,8 +76,13 @@ class Desk:
         return when.moment_text(dt, self.ctx.config.timezone, self.lang) if dt else ""
 
 
-def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key: str, now: datetime) -> MailResult:
-    """Every line of an MJ's mail read and carried out (inside the caller's transaction)."""
+def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key: str, now: datetime,
+                 received: datetime | None = None) -> MailResult:
+    """Every line of an MJ's mail read and carried out (inside the caller's transaction).
+
+    Greetings, sign-offs and other prose are no command: they are listed in the answer as ignored
+    text, as in a player's ack (`interpret`), never counted as errors.
+    """
     desk = Desk(ctx, game_id, mail, key, now)
     chunk: list[str] = []
 
@@ -84,12 +90,20 @@ def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key:
         """The lines that are no MJ command, read as any mail's; False when they ended the mail (FIN)."""
         if not chunk:
             return True
-        done = interpret(ctx, game_id, MJ, mail, "\n".join(chunk), key, now)
+        done = interpret(ctx, game_id, MJ, mail, "\n".join(chunk), key, now, received)
         chunk.clear()
         for v in done.verdicts:
             _suggest(desk, v)
         desk.result.verdicts.extend(done.verdicts)
         desk.result.extra.extend(done.extra)
+        for text in done.ignored:  # prose, except a typo of an MJ command (« Prolnge de 24h »): that is named
+            near = None if prose.is_chatter(text) or prose.looks_like_sentence(text) else mjmail.closest(text)
+            if near is None:
+                desk.result.ignored.append(text)
+            else:
+                desk.fail(text, desk.say("did_you_mean", syntax=near.syntax.get(desk.lang),
+                                         example=near.example.get(desk.lang), note=desk.say("not_understood")),
+                          understood=False)
         desk.understood += sum(1 for v in done.verdicts if v.ok)
         return not (done.verdicts and done.verdicts[-1].ok and done.verdicts[-1].note == _end_note(ctx, game_id))
 
@@ -103,6 +117,9 @@ def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key:
                 desk.chronicle.append(raw.rstrip())
             continue
         if not line:
+            continue
+        if prose.is_chatter(line):  # « Bonjour, », « Merci d'avance », a signature: read as any mail's
+            chunk.append(line)
             continue
         if fold(line).strip(" .:!") in ("fin", "end"):
             if not flush():
@@ -126,7 +143,6 @@ def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key:
         flush()
     _finish(desk)
     return desk.result
-
 
 
 def _end_note(ctx: Context, game_id: str) -> str:
@@ -201,7 +217,7 @@ def _tell_players(desk: Desk) -> None:
     told = []
     for name in dict.fromkeys(v.player for v in desk.result.verdicts if v.ok and v.player):
         o = current.get(name)
-        if o is None or o.source != "mj" or o.message_key != desk.mail.message_id:
+        if o is None or o.source not in ("mj", "pass") or o.message_key != desk.mail.message_id:
             continue  # an immediate order (its result is the player's news), or a correction of a past step
         letter = letters.for_you_letter(ctx, game_id, name, o.lines, desk.mail.message_id)
         if letter is not None:
@@ -478,10 +494,11 @@ def ack(ctx: Context, game_id: str, mail: IncomingMail, result: MailResult, now:
     g = ctx.game(game_id)
     r = ctx.renderer(game_id)
     understood = any(v.ok for v in result.verdicts)
-    errors = sum(1 for v in result.verdicts if not v.ok)
+    errors = result.errors
     extra = tuple(result.extra)
     context: dict[str, Any] = dict(
         tag=ctx.tag(game_id), verdicts=tuple(result.verdicts), errors=errors, subject_in=mail.subject,
+        ignored=tuple(result.ignored),
         show_help=not understood, commands=mjmail.COMMANDS,
         where=missing_text(ctx, game_id, now) if g.phase != "finished" else None)
 

@@ -170,7 +170,7 @@ def due(ctx: Context, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
         over = p.ends_at is not None and parse_iso(p.ends_at) <= now
         if p.started_at is None and parse_iso(p.starts_at) <= now:
             with ctx.store.atomic():
-                ctx.store.update_pause(p.id, started_at=iso(now), frozen_from=p.starts_at)
+                ctx.store.update_pause(p.id, started_at=iso(now), frozen_from=p.frozen_from or p.starts_at)
                 if not over:  # (a pause wholly past, the daemon being down: only its end is told)
                     _tell(ctx, g.id, _reload(ctx, p), "started", _deadline(ctx, g.id), now, mj=True)
             done.append(f"{g.id}: pause began")
@@ -183,20 +183,42 @@ def due(ctx: Context, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
     return active(ctx, g.id, now) is not None, done
 
 
-def shift_opened(ctx: Context, g: GameRow, now: datetime) -> GameRow:
-    """A step opened during a pause (the MJ resolved one by hand): its clock starts when the pause ends.
+def shift_opened(ctx: Context, g: GameRow, now: datetime, base: datetime | None = None) -> GameRow:
+    """A step opened during a pause, or before one announced with its dates: the pause stops its clock too.
 
-    Called once by `turns.open_step` on the deadline it computed; returns the row as saved.
+    Called once by `turns.open_step` on the deadline it computed from ``base`` (`turns.next_base`);
+    returns the row as saved.  Counted from ``now`` (``after_early = "length"``, or a step that
+    closed at its deadline), the step loses no time to the pause: a dated pause moves its deadline
+    by the part of the pause still to come, one « until further notice » at the resume.  Counted
+    on the calendar of the step before (``base`` after ``now``: a step closed early with
+    ``after_early = "calendar"``), the step keeps the slot that follows that step's deadline as the
+    pause moves it: a dated pause that moved that deadline already moves nothing more, and one
+    « until further notice » moves the new deadline at the resume as it would have moved the old one.
     """
-    p = active(ctx, g.id, now)
-    if p is None or g.deadline is None:
+    if g.deadline is None:
         return g
-    if p.ends_at is None:  # moved when the MJ resumes, from now
-        ctx.store.update_pause(p.id, frozen_from=iso(now), shifted_turn=None, deadline_before=None)
-        return g
-    new = shifted(parse_iso(g.deadline), now, parse_iso(p.ends_at), ctx, step_length(ctx, g).at)
-    ctx.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
-    return save_deadline(ctx, g, new, now, quiet_until=parse_iso(p.ends_at), quiet_from=now)
+    on_calendar = base is not None and base > now
+    for p in ctx.store.pauses(g.id):
+        start = parse_iso(p.starts_at)
+        if p.ends_at is None:
+            if start <= now:  # in force: moved when the MJ resumes, from when this step's clock stopped
+                stopped = (p.frozen_from or p.starts_at) if on_calendar else iso(now)
+                ctx.store.update_pause(p.id, frozen_from=stopped, shifted_turn=None, deadline_before=None)
+            continue  # (one to come stops the clock from its start)
+        end = parse_iso(p.ends_at)
+        if end <= now:
+            continue
+        if on_calendar and p.shifted_turn == g.turn - 1:
+            # the slot after a deadline this pause moved already; a new end moves it from the old one
+            ctx.store.update_pause(p.id, frozen_from=p.ends_at, shifted_turn=None, deadline_before=None)
+            continue
+        deadline = parse_iso(g.deadline)
+        frozen = max(start, now)
+        new = shifted(deadline, frozen, end, ctx, step_length(ctx, g).at)
+        ctx.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
+        if new != deadline:
+            g = save_deadline(ctx, g, new, now, quiet_until=end, quiet_from=frozen)
+    return g
 
 
 def _after_resume(ctx: Context, game_id: str, now: datetime) -> None:

@@ -15,6 +15,7 @@ _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
     "pmb": ("pbem.games.pmb", ("pourmabelle", "pour-ma-belle")),
     "intrigue": ("pbem.games.intrigue", ()),
     "pourleroi": ("pbem.games.pourleroi", ("pour-le-roi", "pour-le-roi-et-moi", "pourleroietmoi", "plr")),
+    "courtisans": ("pbem.games.courtisans", ("courtisan", "louis-xiv")),
 }
 
 _LOADED: dict[str, Ruleset] = {}

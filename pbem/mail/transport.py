@@ -4,6 +4,11 @@ Failures come in two classes the outbox acts on:
 `TemporaryFailure` (4xx, connection refused, timeout: retry later) and
 `PermanentFailure` (5xx: give up). `ConfigFailure` is the permanent kind meaning
 "fix the configuration" (login refused, certificate rejected, secret unavailable).
+A failure's `scope` says whether it concerns the server (every mail waits) or only
+this mail's recipients (the others can go).
+
+A mail whose envelope or headers are not ASCII (``josé@exemple.fr``) is sent with
+SMTPUTF8 when the server offers it; otherwise it fails permanently with that reason.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import contextlib
 import os
 import smtplib
 import ssl
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
@@ -20,6 +26,7 @@ from pbem.mail.inbox import CredentialError, ensure_maildir
 
 SecretProvider = Callable[[], str]
 Security = Literal["ssl", "starttls", "none"]
+Scope = Literal["server", "mail"]
 
 
 class TransportFailure(Exception):
@@ -36,11 +43,15 @@ class TransportFailure(Exception):
         code: int | None = None,
         refused: dict[str, tuple[int, str]] | None = None,
         delivered: list[str] | None = None,
+        *,
+        scope: Scope | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.refused = refused or {}
         self.delivered = delivered or []
+        self.scope: Scope = scope or ("mail" if self.refused else "server")
+        """``server``: the server is down, closing or stalled, every mail waits; ``mail``: only this one."""
 
 
 class TemporaryFailure(TransportFailure):
@@ -65,9 +76,29 @@ def _decode(resp: bytes | str) -> str:
     return resp.decode("utf-8", "replace") if isinstance(resp, bytes) else str(resp)
 
 
-def _by_code(code: int, text: str) -> TransportFailure:
+def _by_code(code: int, text: str, scope: Scope = "server") -> TransportFailure:
     cls = TemporaryFailure if 400 <= code < 500 else PermanentFailure
-    return cls(f"{code} {text}", code=code)
+    return cls(f"{code} {text}", code=code, scope=scope)
+
+
+def _scope_of(e: smtplib.SMTPResponseException) -> Scope:
+    """Only a permanent refusal of DATA concerns this mail alone (its size or content): the sender is the
+    same for every mail, a temporary DATA failure is the server's trouble, and so is anything at connection."""
+    if isinstance(e, smtplib.SMTPDataError) and e.smtp_code >= 500 and e.smtp_code != 521:
+        return "mail"
+    return "server"
+
+
+def needs_smtputf8(message: bytes, mail_from: str, rcpt_to: list[str]) -> str | None:
+    """The first non-ASCII address of the envelope, or ``"headers"``, when only SMTPUTF8 can carry the mail."""
+    for addr in (mail_from, *rcpt_to):
+        if not addr.isascii():
+            return addr
+    if not message.isascii():
+        head = message.split(b"\r\n\r\n", 1)[0]
+        if not head.isascii():
+            return "headers"
+    return None
 
 
 class SmtpTransport:
@@ -84,9 +115,12 @@ class SmtpTransport:
         ssl_context: ssl.SSLContext | None = None,
         timeout: float = 30,
         *,
+        connect_timeout: float | None = None,
         cafile: str | None = None,
         local_hostname: str | None = None,
     ) -> None:
+        """``connect_timeout`` bounds the TCP connection and the greeting (default: ``timeout``); ``timeout``
+        bounds every later command's answer (a stalled server costs at most that per command)."""
         if security not in ("ssl", "starttls", "none"):
             raise ValueError(f"security must be 'ssl', 'starttls' or 'none', not {security!r}")
         if (password_provider or oauth2_token_provider) and not user:
@@ -98,6 +132,7 @@ class SmtpTransport:
         self.ssl_context = ssl_context
         self.cafile = cafile
         self.timeout = timeout
+        self.connect_timeout = timeout if connect_timeout is None else connect_timeout
         self.local_hostname = local_hostname
         self.connections_opened = 0
         self._smtp: smtplib.SMTP | None = None
@@ -119,14 +154,17 @@ class SmtpTransport:
                     self.host,
                     self.port,
                     local_hostname=self.local_hostname,
-                    timeout=self.timeout,
+                    timeout=self.connect_timeout,
                     context=self._context(),
                 )
             else:
                 smtp = smtplib.SMTP(
-                    self.host, self.port, local_hostname=self.local_hostname, timeout=self.timeout
+                    self.host, self.port, local_hostname=self.local_hostname, timeout=self.connect_timeout
                 )
             self.connections_opened += 1
+            if smtp.sock is not None:
+                smtp.sock.settimeout(self.timeout)
+            smtp.timeout = self.timeout  # STARTTLS wraps the socket again with this one
             smtp.ehlo()
             if self.security == "starttls":
                 smtp.starttls(context=self._context())
@@ -178,8 +216,10 @@ class SmtpTransport:
             return ConfigFailure(f"{where}: TLS certificate rejected: {e.verify_message or e}")
         if isinstance(e, smtplib.SMTPRecipientsRefused):
             return self._refused(e.recipients, [])
+        if isinstance(e, UnicodeError):  # defence: a non-ASCII byte the checks before sending did not see
+            return PermanentFailure(f"{where} {what}: cannot be encoded for SMTP: {e}", scope="mail")
         if isinstance(e, smtplib.SMTPResponseException):
-            return _by_code(e.smtp_code, f"{_decode(e.smtp_error)} ({where} {what})")
+            return _by_code(e.smtp_code, f"{_decode(e.smtp_error)} ({where} {what})", _scope_of(e))
         if isinstance(e, smtplib.SMTPServerDisconnected | OSError):
             return TemporaryFailure(f"{where} {what}: {type(e).__name__}: {e}")
         if isinstance(e, smtplib.SMTPException):
@@ -193,7 +233,8 @@ class SmtpTransport:
         cls = TemporaryFailure if temporary else PermanentFailure
         first = next(iter(codes.values()))[0] if codes else None
         return cls(
-            f"{self._where()}: recipients refused: {detail}", code=first, refused=codes, delivered=delivered
+            f"{self._where()}: recipients refused: {detail}", code=first, refused=codes, delivered=delivered,
+            scope="server" if any(c == 421 for c, _t in codes.values()) else "mail",
         )
 
     def close(self) -> None:
@@ -209,22 +250,40 @@ class SmtpTransport:
 
     def send(self, message: bytes, mail_from: str, rcpt_to: list[str]) -> None:
         if not rcpt_to:
-            raise PermanentFailure("no recipients")
+            raise PermanentFailure("no recipients", scope="mail")
+        utf8 = needs_smtputf8(message, mail_from, rcpt_to)
         for attempt in (0, 1):
             fresh = self._smtp is None
             if self._smtp is None:
                 self._smtp = self._open()
             smtp = self._smtp
+            options: list[str] = []
+            if utf8 is not None:
+                if not smtp.has_extn("smtputf8"):
+                    what = "its headers are" if utf8 == "headers" else f"the address {utf8} is"
+                    raise PermanentFailure(
+                        f"{self._where()} does not offer SMTPUTF8, and {what} not ASCII: this mail cannot be sent "
+                        "through this server (a player must register with an ASCII address)", scope="mail")
+                options = ["SMTPUTF8"]
+            else:
+                smtp.command_encoding = "ascii"  # a previous SMTPUTF8 transaction left it at utf-8
             try:
-                refused = smtp.sendmail(mail_from, rcpt_to, message)
+                refused = smtp.sendmail(mail_from, rcpt_to, message, mail_options=options)
             except (smtplib.SMTPServerDisconnected, ConnectionError) as e:
                 self._drop()
+                if "timed out" in str(e):  # smtplib reports a read timeout as a lost connection
+                    raise TemporaryFailure(f"{self._where()}: no answer within {self.timeout:g} s") from e
                 if fresh or attempt == 1:
                     raise TemporaryFailure(f"{self._where()}: connection lost while sending: {e}") from e
                 continue  # the kept connection had been closed by the server: reopen once
             except smtplib.SMTPRecipientsRefused as e:  # all refused; smtplib has sent RSET
                 raise self._refused(e.recipients, []) from e
             except Exception as e:
+                if isinstance(e, OSError) and not isinstance(e, smtplib.SMTPException):
+                    self._drop()  # a stalled or broken connection is never reused
+                    if isinstance(e, TimeoutError):
+                        raise TemporaryFailure(f"{self._where()}: no answer within {self.timeout:g} s") from e
+                    raise TemporaryFailure(f"{self._where()}: {type(e).__name__}: {e}") from e
                 err = self._translate(e, "send")
                 if not isinstance(err, TransportFailure):
                     self._drop()
@@ -252,16 +311,39 @@ class SmtpTransport:
 
 class MaildirTransport:
     """Writes each message, bytes exactly as given, into a Maildir (tmp/ then new/: atomic).
-    The envelope is not recorded: the headers say who it is for."""
+    The envelope is not recorded: the headers say who it is for.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    A process killed while writing leaves a half-written file in tmp/ (never in new/): opening
+    the transport removes those older than ``stale_seconds`` (a write takes milliseconds; the
+    Maildir convention allows removing them after 36 hours, this outbox is pbem's own).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, stale_seconds: float = 3600) -> None:
         self.path = Path(path)
         self.box = ensure_maildir(self.path)
         self.last_key: str | None = None
+        self.removed_stale = self.clean_tmp(stale_seconds)
+
+    def clean_tmp(self, stale_seconds: float) -> int:
+        """Remove the files of tmp/ not modified for ``stale_seconds``; returns how many went."""
+        cutoff = time.time() - stale_seconds
+        removed = 0
+        try:
+            entries = list(os.scandir(self.path / "tmp"))
+        except OSError:
+            return 0
+        for entry in entries:
+            try:
+                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:  # gone meanwhile, or not ours to remove: the next pass tries again
+                continue
+        return removed
 
     def send(self, message: bytes, mail_from: str, rcpt_to: list[str]) -> None:
         if not rcpt_to:
-            raise PermanentFailure("no recipients")
+            raise PermanentFailure("no recipients", scope="mail")
         try:
             self.last_key = self.box.add(message)
         except OSError as e:

@@ -25,13 +25,17 @@ def _j(value: Any) -> str:
 class StoreBase:
     """A handle on the pbem database: the connection, `atomic`, and the memos the row classes share."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, synchronous: str = "normal"):
+        """``synchronous``: ``normal`` (WAL: a commit survives a killed process, the last ones may be lost in a
+        power cut) or ``full`` (every commit is on disk before it returns: survives a power cut, costs an fsync)."""
+        if synchronous not in ("normal", "full"):
+            raise ValueError(f"synchronous must be 'normal' or 'full', not {synchronous!r}")
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite_utils.Database(str(path))
         if str(path) != ":memory:":
             self.db.enable_wal()
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.execute("PRAGMA busy_timeout=10000")
         # game rows read inside the current transaction (one snapshot), dropped when we write them
         self._games: dict[str, GameRow] | None = None
@@ -39,6 +43,7 @@ class StoreBase:
         # who plays from an address, answers recently sent to an address
         self._seqs: dict[str, int] = {}
         self._ordered: dict[tuple[str, int], set[str]] = {}
+        self._received: dict[tuple[str, int], dict[str, str]] = {}  # stored orders' receipt times, by player
         self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
         self._replies: dict[tuple[str, str], int] = {}
         # orders given in the current transaction, written at its end: the rows to insert, in order, and
@@ -83,6 +88,7 @@ class StoreBase:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
             self._seqs.clear()
             self._ordered.clear()
+            self._received.clear()
             self._by_address.clear()
             self._replies.clear()
             raise
@@ -92,6 +98,7 @@ class StoreBase:
                 self._games = None
                 self._seqs.clear()
                 self._ordered.clear()
+                self._received.clear()
                 self._by_address.clear()
                 self._replies.clear()
 
@@ -122,6 +129,8 @@ class StoreBase:
                 },
                 pk="id",
             )
+        if "opened_at" not in self._t("games").columns_dict:  # databases created before this column
+            self._t("games").add_column("opened_at", str)
         if "players" not in self.db.table_names():
             t("players").create(
                 {
@@ -131,6 +140,10 @@ class StoreBase:
                 pk=("game", "name"),
             )
             t("players").create_index(["game", "address"])
+        if "missed" not in self._t("players").columns_dict:  # databases created before this column
+            self._t("players").add_column("missed", int, not_null_default=0)
+        if "gender" not in self._t("players").columns_dict:
+            self._t("players").add_column("gender", str)
         if "orders" not in self.db.table_names():
             t("orders").create(
                 {
@@ -159,15 +172,17 @@ class StoreBase:
                 {
                     "id": str, "game": str, "turn": int, "kind": str, "rcpt": str, "subject": str,
                     "raw": bytes, "status": str, "attempts": int, "next_attempt_at": str, "last_error": str,
-                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int,
+                    "created_at": str, "sent_at": str, "record_seq": int, "reported": int, "deferred": str,
                 },
                 pk="id",
-                defaults={"reported": 0},
+                defaults={"reported": 0, "deferred": ""},
             )
             t("outbox").create_index(["status", "next_attempt_at"])
             t("outbox").create_index(["rcpt", "created_at"])
         if "reported" not in self._t("outbox").columns_dict:  # databases created before this column
             self._t("outbox").add_column("reported", int, not_null_default=0)
+        if "deferred" not in self._t("outbox").columns_dict:  # why a queued mail waits: '', 'server' or 'mail'
+            self._t("outbox").add_column("deferred", str, not_null_default="")
         # the reply cap counts a sender's recent answers from the index alone
         self.db.execute("create index if not exists outbox_replies on outbox (rcpt, kind, created_at)")
         if "cursors" not in self.db.table_names():

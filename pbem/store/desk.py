@@ -56,6 +56,7 @@ class HeldRow:
     approved_at: str | None
     approved_by: str | None
     chronicle: str | None
+    news: str | None  # JSON: what the resolution's missed steps said (`approval.send_or_hold`)
 
 
 @dataclass(frozen=True)
@@ -151,10 +152,13 @@ class HeldRows(StoreBase):
         if "held" not in self.db.table_names():
             self.db.table("held").create(
                 {"game": str, "seq": int, "turn": int, "held_at": str, "reminded_at": str, "approved_at": str,
-                 "approved_by": str, "chronicle": str}, pk=("game", "seq"))
+                 "approved_by": str, "chronicle": str, "news": str}, pk=("game", "seq"))
+        elif "news" not in self._t("held").columns_dict:  # databases created before this column
+            self._t("held").add_column("news", str)
 
-    def hold(self, game: str, seq: int, turn: int, held_at: str) -> None:
-        self._t("held").insert({"game": game, "seq": seq, "turn": turn, "held_at": held_at}, replace=True)
+    def hold(self, game: str, seq: int, turn: int, held_at: str, news: str | None = None) -> None:
+        self._t("held").insert({"game": game, "seq": seq, "turn": turn, "held_at": held_at, "news": news},
+                               replace=True)
         self.db.execute("update records set published = 0 where game = ? and seq = ?", [game, seq])
 
     def held(self, game: str, *, waiting: bool = True) -> list[HeldRow]:

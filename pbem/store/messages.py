@@ -7,6 +7,7 @@ from typing import Any
 
 import sqlite_utils
 
+from pbem.core import Msg
 from pbem.store.base import StoreBase
 
 
@@ -66,10 +67,12 @@ class MessageRows(StoreBase):
 
     def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
                      processed_at: str) -> None:
+        """Record a message's verdict.  An ``error`` never overwrites a message already processed."""
         cur = self.db.execute(
             "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
-            "where key = ?", [message_id, status, game, sender, verdict, processed_at, key])
-        if cur.rowcount == 0:
+            "where key = ?" + (" and status = 'new'" if status == "error" else ""),
+            [message_id, status, game, sender, verdict, processed_at, key])
+        if cur.rowcount == 0 and (status != "error" or self.message_raw(key) is None):
             raise sqlite_utils.db.NotFoundError(key)
 
     def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, str, str]]) -> None:
@@ -86,13 +89,50 @@ class MessageRows(StoreBase):
                        [status] if status else [])
         return rows
 
+    def errored_messages(self, keys: Sequence[str]) -> list[str]:
+        """Which of these messages are kept with status ``error``."""
+        found: list[str] = []
+        for i in range(0, len(keys), 500):
+            part = list(keys[i:i + 500])
+            found += [r[0] for r in self.db.execute(
+                f"select key from messages where status = 'error' and key in ({', '.join('?' * len(part))})", part)]
+        return found
+
+    def requeue_refusals(self, keys: Sequence[str]) -> dict[str, Msg]:
+        """Why each of these messages must not be processed again (`requeue_messages` leaves them alone).
+
+        Only a message kept with status ``error`` is processed again, and only if none of its orders
+        were recorded: mail already processed (``done``), or whose processing did take effect
+        (orders stored from it), would apply old orders a second time, over newer ones.
+        """
+        why: dict[str, Msg] = {}
+        for key in keys:
+            row = self.db.execute("select status, message_id from messages where key = ?", [key]).fetchone()
+            if row is None:
+                why[key] = Msg("aucun courriel enregistré sous ce nom", "no such stored mail")
+            elif row[0] == "new":
+                why[key] = Msg("pas encore traité (le prochain passage le fera)",
+                               "not processed yet (the next pass does it)")
+            elif row[0] != "error":
+                why[key] = Msg(f"déjà traité ({row[0]})", f"already processed ({row[0]})")
+            elif self.db.execute("select 1 from orders where message_key in (?, ?) limit 1",  # orders name their mail
+                                 [key, row[1] or key]).fetchone():  # by Message-ID (by key from POUR lines)
+                why[key] = Msg("ses ordres sont déjà enregistrés : le traiter à nouveau les appliquerait deux fois",
+                               "its orders were recorded already: processing it again would apply them twice")
+        return why
+
     def requeue_messages(self, keys: Sequence[str]) -> int:
-        """Put messages back to be processed again (after fixing what made them fail)."""
+        """Put messages whose processing failed back to be processed again (after fixing what made them fail).
+
+        Messages refused by `requeue_refusals` are left as they are.
+        """
+        refused = self.requeue_refusals(keys)
         n = 0
         with self.atomic():
-            for key in keys:
-                n += self.db.execute("update messages set status = 'new' where key = ? and status != 'new'",
-                                     [key]).rowcount
+            for key in dict.fromkeys(keys):
+                if key not in refused:
+                    n += self.db.execute("update messages set status = 'new' where key = ? and status = 'error'",
+                                         [key]).rowcount
         return n
 
     def message_raw(self, key: str) -> bytes | None:

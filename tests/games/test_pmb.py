@@ -28,7 +28,7 @@ from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.pmb import RULESET
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import State
+from pbem.games.pmb.state import Betrayal, State
 
 from .test_pmb_helpers import FakeDice, new_game, play, public, to
 
@@ -197,7 +197,8 @@ def test_O5_help_lists_exactly_the_allowed_orders() -> None:
     st = new_game()
     syntax = lambda n: [h.syntax.split()[0] for h in RULESET.help(st, n)]  # noqa: E731
     assert syntax("Arya") == ["ESCOUADE"]
-    assert syntax("Lancel") == ["ESCOUADE"]
+    assert syntax("Lancel") == []  # a fidèle attacks only the target the Lord Commandant named (none yet)
+    assert [h.syntax.split()[0] for h in RULESET.help(new_game(fidele_squads="libre"), "Lancel")] == ["ESCOUADE"]
     assert syntax("Varys") == ["ENQUETE"]
     assert syntax("Petyr") == ["TEMOINS"]
     assert syntax("Pycelle") == []  # nobody in the infirmary yet
@@ -208,7 +209,11 @@ def test_O5_help_lists_exactly_the_allowed_orders() -> None:
 
 def test_O6_prompts_every_living_free_player() -> None:
     st = new_game()
-    assert [p.player for p in RULESET.prompts(st)] == st.order
+    # the Grand Mestre has nobody in the infirmary at the start, and the fidèles have no target from the
+    # Lord Commandant yet (fidele_squads = "cible", the merged default): nothing to decide, not asked
+    fideles = [n for n in st.order if st.players[n].rank == "fidele"]
+    assert fideles == ["Lancel", "Kevan"]
+    assert [p.player for p in RULESET.prompts(st)] == [n for n in st.order if n not in ("Pycelle", *fideles)]
     st.players["Arya"].alive = False
     st.players["Bran"].location = "cachots"
     st.players["Varys"].hidden = True
@@ -220,6 +225,21 @@ def test_O6_prompts_every_living_free_player() -> None:
     with pytest.raises(OrderNotAllowedError):
         RULESET.parse_order(st, "Varys", "ENQUETE Robb", [])
     assert RULESET.parse_order(st, "Varys", "SORTIR", []).verb == "SORTIR"
+
+
+def test_O6b_only_players_with_an_order_to_give_are_asked() -> None:
+    """Who must decide: a player with no order possible this turn is not asked (and never waited for)."""
+    st = new_game()
+    assert "Pycelle" not in {p.player for p in RULESET.prompts(st)}
+    st.infirmary = ["Arya"]  # someone came through the infirmary: the Mestre may give a potion
+    assert "Pycelle" in {p.player for p in RULESET.prompts(st)}
+    st = new_game()
+    st.betrayals.append(Betrayal("Jon", "Robb", "stark", st.turn - 1))  # Jon betrayed last turn
+    assert "Jon" not in {p.player for p in RULESET.prompts(st)}  # his squad goes by itself
+    st = new_game()
+    assert "Lancel" not in {p.player for p in RULESET.prompts(st)}  # no CIBLE yet: nothing to attack
+    st.fidele_target = "Robb"  # the Lord Commandant named a target last turn: the fidèles may go for him
+    assert {"Lancel", "Kevan"} <= {p.player for p in RULESET.prompts(st)}
 
 
 # ---------------------------------------------------------------- C: squads
@@ -247,12 +267,25 @@ def test_C0c_influence_must_exceed_the_target_by_at_least_one() -> None:
     assert not st.players["Loras"].alive
 
 
-def test_C0d_order_against_own_camp_is_no_squad_and_target_told() -> None:
-    st, ev = play(new_game(), {"Arya": ["ESCOUADE Jon"], "Sansa": ["ESCOUADE Jon"], "Kevan": ["ESCOUADE Lancel"]})
-    assert st.players["Jon"].alive and st.players["Lancel"].alive
-    assert to(ev, "Jon", "own_camp_attempt") == [{"attackers": [{"player": "Arya", "team": "stark"}, {"player": "Sansa", "team": "stark"}]}]
-    assert to(ev, "Lancel", "own_camp_attempt") == [{"attackers": [{"player": "Kevan", "team": "lannister"}]}]
-    assert to(ev, "Arya", "squad_formed") == []
+def test_C0d_order_against_own_camp_is_no_squad_and_target_told_of_the_attempt() -> None:
+    """« Les ordres d'assassinats contre un joueur de son propre camp ne seront pas pris en compte comme
+    escouade, et la cible sera informée de la tentative. »  Default: of the attempt only (option own_camp_attempt)."""
+    lines = {"Rickon": ["ESCOUADE Jon"], "ser Schlingue": ["ESCOUADE Jon"], "Lancel": ["ESCOUADE Kevan"]}
+    st, ev = play(new_game(fidele_squads="libre"), lines)
+    assert st.players["Jon"].alive and st.players["Kevan"].alive
+    assert to(ev, "Jon", "own_camp_attempt") == [{"attackers": [], "count": 2}]
+    assert to(ev, "Kevan", "own_camp_attempt") == [{"attackers": [], "count": 1}]
+    assert to(ev, "Rickon", "squad_formed") == [] and to(ev, "Rickon") == []  # the attacker is not told
+    assert "Rickon|team|stark" not in st.players["Jon"].knowledge and "Lancel" not in st.players["Kevan"].latest
+
+
+def test_C0e_option_own_camp_attempt_names_the_attackers() -> None:
+    lines = {"Rickon": ["ESCOUADE Jon"], "ser Schlingue": ["ESCOUADE Jon"], "Lancel": ["ESCOUADE Kevan"]}
+    st, ev = play(new_game(own_camp_attempt="noms", fidele_squads="libre"), lines)
+    assert to(ev, "Jon", "own_camp_attempt") == [{"attackers": [{"player": "Rickon", "team": "stark"},
+                                                               {"player": "ser Schlingue", "team": "stark"}], "count": 2}]
+    assert to(ev, "Kevan", "own_camp_attempt") == [{"attackers": [{"player": "Lancel", "team": "lannister"}], "count": 1}]
+    assert st.players["Jon"].latest["Rickon"] == "stark"
 
 
 def test_C1_squad_kills_rebel_target_and_reveals_role() -> None:
@@ -272,6 +305,15 @@ def test_C1b_fifteen_percent_the_dying_target_denounces_a_known_teammate() -> No
     killed = to(ev, "Arya", "squad_killed")[0]
     assert killed["denounced"] == {"player": "Loras", "role": "tyrell_sergent"}  # Garlan only knows his sergent
     assert "Loras|role|tyrell_sergent" in st.players["Arya"].knowledge
+
+
+def test_C1d_the_dying_target_denounces_the_role_he_was_told_last() -> None:
+    """« dénonce le rôle connu d'un co-équipier »: if he was told twice, the latest."""
+    st = new_game()
+    st.players["Garlan"].learn_role("Loras", "tyrell_hm")  # told (wrongly or not) after the start
+    dice = FakeDice().force("denounces a teammate", True)
+    _, ev = play(st, {"Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"]}, dice)
+    assert to(ev, "Arya", "squad_killed")[0]["denounced"] == {"player": "Loras", "role": "tyrell_hm"}
 
 
 def test_C1c_fidele_target_case_1() -> None:
@@ -390,7 +432,7 @@ def test_C5d_alliance_only_against_donjon_other_targets_separate_squads() -> Non
     lines = {"Arya": ["ESCOUADE Kevan"], "Sansa": ["ESCOUADE Kevan"], "Garlan": ["ESCOUADE Kevan"], "Willas": ["ESCOUADE Kevan"]}
     dice = FakeDice()
     st, ev = play(new_game(), lines, dice)
-    assert dice.rolled("order of the squads on Kevan") >= 1
+    assert dice.rolled("order of the squads") >= 1
     assert [f["members"] for f in to(ev, "Arya", "squad_formed")] == [["Arya", "Sansa"]]
     assert [f["members"] for f in to(ev, "Garlan", "squad_formed")] == [["Garlan", "Willas"]]
 
@@ -401,20 +443,27 @@ def test_C6_several_squads_random_order_the_later_finds_the_target_dead() -> Non
     # force the Tyrell squad first
     from pbem.games.pmb.squads import Squad
 
-    dice = FakeDice().force("order of the squads on Kevan", [Squad("Kevan", "tyrell", ["Olenna", "Willas"]),
-                                                              Squad("Kevan", "stark", ["Arya", "Sansa"])])
+    dice = FakeDice().force("order of the squads", [Squad("Kevan", "tyrell", ["Olenna", "Willas"]),
+                                                     Squad("Kevan", "stark", ["Arya", "Sansa"])])
     st, ev = play(st0, lines, dice)
     assert to(ev, "Olenna", "squad_killed")[0]["target"] == "Kevan"
     assert to(ev, "Arya", "squad_target_gone") == [{"target": "Kevan", "reason": "dead"}]
     assert to(ev, "Arya", "squad_killed") == []
 
 
-def test_C7_a_target_also_in_a_squad_kills_before_being_killed() -> None:
-    # the Stark squad on Garlan goes first (targets in name order), Garlan still counts in the squad on Sansa
+@pytest.mark.parametrize("first", ["Garlan", "Sansa"])
+def test_C7_a_target_also_in_a_squad_kills_before_being_killed(first: str) -> None:
+    """« Si un joueur est la cible d'une escouade et doit rejoindre une autre escouade, alors on considère
+    qu'il a tué avant d'être tué » — whichever squad goes first."""
+    from pbem.games.pmb.squads import Squad
+
     lines = {"Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"], "Garlan": ["ESCOUADE Sansa"], "Olenna": ["ESCOUADE Sansa"]}
-    st, ev = play(new_game(), lines)
+    on_garlan, on_sansa = Squad("Garlan", "stark", ["Arya", "Sansa"]), Squad("Sansa", "tyrell", ["Garlan", "Olenna"])
+    order = [on_garlan, on_sansa] if first == "Garlan" else [on_sansa, on_garlan]
+    st, ev = play(new_game(), lines, FakeDice().force("order of the squads", order))
     assert not st.players["Garlan"].alive and not st.players["Sansa"].alive
     assert to(ev, "Olenna", "squad_killed")[0]["target"] == "Sansa"
+    assert to(ev, "Arya", "squad_killed")[0]["target"] == "Garlan"
 
 
 def test_C8_when_the_target_dies_a_random_member_learns_another_members_role() -> None:
@@ -557,3 +606,25 @@ def test_P4_levels_are_private() -> None:
     mine = RULESET.view(st, "Arya")
     assert mine["location"] == "culpucier" and mine["influence"] == 1
     assert RULESET.view(st, "Robb")["influence"] == 7 and RULESET.view(st, "Jon")["influence"] == 3
+
+
+def test_P5_places_give_influence_but_never_limit_who_meets_whom() -> None:
+    """« L'emplacement sert à déterminer l'influence des escouades, mais ne rentre pas en compte dans les
+    possibilités de rencontre entre personnages pendant un tour. »"""
+    st = new_game()
+    assert st.players["Arya"].location == "culpucier" and st.players["Olenna"].location == "visenya"
+    lines = {"Arya": ["ESCOUADE Olenna"], "Rickon": ["ESCOUADE Olenna"]}  # 1 + 1 against 7: allowed, not enough
+    st2, ev = play(st, lines)
+    assert st2.players["Olenna"].alive and to(ev, "Arya", "squad_failed") == [{"target": "Olenna"}]
+    st3, _ = play(st, {**lines, "Robb": ["ESCOUADE Olenna"]})  # + 7 from Visenya: 9 > 7
+    assert not st3.players["Olenna"].alive
+
+
+def test_R4_rebels_may_kill_several_opponents_in_a_turn() -> None:
+    """« Chaque rebelle peut participer à une escouade par tour […] Il est possible alors d'assassiner plusieurs
+    adversaires par tour. »"""
+    lines = {"Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"], "Jon": ["ESCOUADE Willas"], "Rickon": ["ESCOUADE Willas"]}
+    st, ev = play(new_game(), lines)
+    assert not st.players["Garlan"].alive and not st.players["Willas"].alive
+    assert sorted(d["player"] for d in public(ev, "death")) == ["Garlan", "Willas"]
+

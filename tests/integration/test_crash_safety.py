@@ -90,7 +90,15 @@ turn = "2d"
         inbox.add(make_mail(f"p0{i + 1}@{mail_env.domain}", f"GUESS {i + 3}", message_id=f"<o{i}@{game_id}>"))
 
     _tick(cfg_path, T0, "after-fetch")           # mail stored, nothing processed
-    _tick(cfg_path, T0, "after-message:1")       # one message processed and committed, then killed
+    _tick(cfg_path, T0, "between-messages:2")    # inside the batch, after its 2nd message: nothing committed
+    _tick(cfg_path, T0, "batch-before-commit")   # answers queued and messages marked, but not committed
+    store = Store(cfg.database)
+    try:  # both kills inside the batch rolled it back whole
+        assert store.message_count("new") == 3 and not [i for i in store.outbox_items() if i["kind"] == "ack"]
+        assert store.current_orders(game_id, 1) == {}
+    finally:
+        store.close()
+    _tick(cfg_path, T0, "after-message:1")       # the batch processed and committed, then killed
     _tick(cfg_path, T0, "mid-send:2")            # killed after the 2nd SMTP send, before its bookkeeping
     _tick(cfg_path, T0 + timedelta(days=2), "mid-resolution")  # killed inside the resolution transaction
     _tick(cfg_path, T0 + timedelta(days=2), "mid-send:4")

@@ -64,7 +64,8 @@ def test_the_MJ_extends_asks_who_is_missing_and_replaces_a_player_by_mail(table,
     send(mail_env, "p04", "Remplace Joueur 2 par Jeanne Dupont <" + mail_env.addr("p05") + ">", "[TOY] relève")
     _ticks(cfg, store, T0 + timedelta(hours=2), 1)
     briefing = [m for m in inbox(mail_env, "p05", 1) if m["X-PBEM-Kind"] == "private"]
-    assert briefing and str(briefing[0]["Subject"]) == "[TOY] bienvenue : vous reprenez la place de Joueur 2"
+    assert briefing and str(briefing[0]["Subject"]).replace("\u00a0", " ") == \
+        "[TOY] bienvenue : vous reprenez la place de Joueur 2"  # (French subjects keep their non-breaking space)
     assert text(briefing[0]).startswith("Bonjour Jeanne Dupont,")
     told = [m for m in inbox(mail_env, "p03", 3) if "votre place" in str(m["Subject"])]
     assert told, [str(m["Subject"]) for m in inbox(mail_env, "p03", 3)]

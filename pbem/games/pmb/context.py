@@ -36,6 +36,8 @@ class Ctx:
     bodyguards: dict[str, str] = field(default_factory=dict)
     squads_on: dict[str, list[list[str]]] = field(default_factory=dict)
     """Final target -> member lists of the squads that attacked it this turn (for TEMOINS)."""
+    confused: set[str] = field(default_factory=set)
+    """Patients under the confusion potion this turn: unknowingly fidèles Lannister, they remember none of it."""
     p: Callable[[str], Player] = field(init=False, repr=False)
     """The player of that name (``st.players[name]``)."""
     # Indexes built on first use, once per resolution, so that no per-player or per-squad
@@ -44,10 +46,10 @@ class Ctx:
     # `set_location`); each query filters it with the same test as a roster scan would,
     # and answers in roster order.
     _pos: dict[str, int] | None = field(default=None, init=False, repr=False)
-    _by_rank: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+    _by_rank: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _by_sergent: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
     _donjon: set[str] | None = field(default=None, init=False, repr=False)
-    _by_verb: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+    _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.p = self.st.players.__getitem__
@@ -69,21 +71,24 @@ class Ctx:
             return list(names)
         return sorted(names, key=self.pos().__getitem__)
 
-    def holders(self, *ranks: str) -> list[str]:
+    def holders(self, *ranks: str) -> Sequence[str]:
         """Everyone who held one of ``ranks`` at some point of this resolution (filter on the
-        current rank), roster order."""
+        current rank), roster order.  (Read it before the next `set_rank`: it may grow.)"""
         if self._by_rank is None:
             self._by_rank = {}
+            players = self.st.players
             for n in self.st.order:
-                self._by_rank.setdefault(self.st.players[n].rank, set()).add(n)
+                rank = players[n].rank
+                (self._by_rank.get(rank) or self._by_rank.setdefault(rank, RosterList())).append_last(n)
         if len(ranks) == 1:
-            return self._in_roster_order(self._by_rank.get(ranks[0], set()))
-        return self._in_roster_order(set().union(*(self._by_rank.get(r, set()) for r in ranks)))
+            found = self._by_rank.get(ranks[0])
+            return found.in_order(self.pos()) if found is not None else ()
+        return self._in_roster_order(set().union(*(self._by_rank[r].members for r in ranks if r in self._by_rank)))
 
     def set_rank(self, name: str, rank: str) -> None:
         self.p(name).rank = rank
         if self._by_rank is not None:
-            self._by_rank.setdefault(rank, set()).add(name)
+            self._by_rank.setdefault(rank, RosterList()).add(name, self.pos())
 
     def set_sergent(self, name: str, sergent: str | None) -> None:
         self.p(name).sergent = sergent
@@ -132,11 +137,14 @@ class Ctx:
         if self._by_verb is None:
             self._by_verb = {}
             pos = self.pos()
-            for n, mine in orders.items():
+            for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
                 if n in pos:
                     for o in mine:
-                        self._by_verb.setdefault(o.verb, set()).add(n)
-        return self._in_roster_order(set().union(*(self._by_verb.get(v, set()) for v in verbs)))
+                        (self._by_verb.get(o.verb) or self._by_verb.setdefault(o.verb, RosterList())).add(n, pos)
+        if len(verbs) == 1:
+            found = self._by_verb.get(verbs[0])
+            return list(found.in_order(self.pos())) if found is not None else []
+        return self._in_roster_order(set().union(*(self._by_verb[v].members for v in verbs if v in self._by_verb)))
 
     def hms_of(self, sergent: str, team: str) -> list[str]:
         """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""
@@ -168,8 +176,21 @@ class Ctx:
             self.p(r).learn_role(subject, value)
         return {"player": subject, "role": value}
 
-    def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str) -> dict[str, str]:
-        team = self.p(subject).team
+    def aware(self, members: Sequence[str]) -> list[str]:
+        """The ``members`` who will remember this turn's squad (not the confused)."""
+        confused = self.confused
+        return [m for m in members if m not in confused] if confused else list(members)
+
+    def member_code(self, name: str) -> str:
+        """The role ``name`` shows as a squad member: a confused patient acts as a fidèle Lannister."""
+        return R.FIDELE if name in self.confused else self.p(name).code
+
+    def member_team(self, name: str) -> str:
+        return R.LANNISTER if name in self.confused else self.p(name).team
+
+    def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str, team: str | None = None) -> dict[str, str]:
+        """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
+        team = team if team is not None else self.p(subject).team
         for r in recipients:
             self.p(r).learn_team(subject, team)
         return {"player": subject, "team": team}
@@ -193,6 +214,37 @@ class Ctx:
         if self.st.in_donjon(p):
             return R.GARDE_INFLUENCE if p.rank in R.GARDES else R.CONSEIL_INFLUENCE
         return self.influence(name)
+
+
+class RosterList:
+    """Names in roster order, for an index that mostly grows in that order: appending in order
+    costs nothing, a name added out of order makes the next read sort the list once."""
+
+    __slots__ = ("names", "members", "_sorted")
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.members: set[str] = set()
+        self._sorted = True
+
+    def append_last(self, name: str) -> None:
+        """Add a name known to come after every name already there (a roster walk)."""
+        self.names.append(name)
+        self.members.add(name)
+
+    def add(self, name: str, pos: Mapping[str, int]) -> None:
+        if name in self.members:
+            return
+        if self.names and self._sorted and pos[name] < pos[self.names[-1]]:
+            self._sorted = False
+        self.names.append(name)
+        self.members.add(name)
+
+    def in_order(self, pos: Mapping[str, int]) -> list[str]:
+        if not self._sorted:
+            self.names.sort(key=pos.__getitem__)
+            self._sorted = True
+        return self.names
 
 
 class RosterSubset(Sequence[str]):

@@ -36,6 +36,8 @@ def free_place(ctx: Ctx, purpose: str) -> str:
 def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     """Players who had to choose a rebel to join (RALLIER) become Hommes de Main of that clan."""
     st = ctx.st
+    if R.LANNISTER not in st.defeated:
+        return  # only the Lannister's defeat makes players rally: no roster walk the rest of the time
     # living players of a standing rebel team who need not rally, roster order (built on first use)
     pool: RosterSubset | None = None
     for n in st.order:

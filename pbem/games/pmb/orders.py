@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pbem.core import MJ, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError
 from pbem.games.pmb import roles as R
+from pbem.games.pmb.options import option
 from pbem.games.pmb.state import Player, State
 from pbem.names import fold, match_keyword, take_name, words
 
@@ -18,6 +20,8 @@ PROTECTION = "PROTECTION"
 ARRESTATION = "ARRESTATION"
 CIBLE = "CIBLE"
 VERDICT = "VERDICT"
+DEFAULT_VERDICT = "defaut"
+"""Third argument of the VERDICT that `default_orders` gives a silent Lord Commandant."""
 DECOUVRIR = "DECOUVRIR"
 GARDE = "GARDE"
 NOMMER = "NOMMER"
@@ -28,29 +32,38 @@ SORTIR = "SORTIR"
 PROMOUVOIR = "PROMOUVOIR"
 
 VERBS: dict[str, str] = {
-    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE,
-    "enquete": ENQUETE, "investigate": ENQUETE,
-    "temoins": TEMOINS, "witnesses": TEMOINS,
+    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE, "attack": ESCOUADE, "assassinate": ESCOUADE,
+    "kill": ESCOUADE,
+    "enquete": ENQUETE, "investigate": ENQUETE, "enquire": ENQUETE, "inquire": ENQUETE,
+    "temoins": TEMOINS, "witnesses": TEMOINS, "witness": TEMOINS,
     "potion": POTION,
-    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION,
+    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION, "defend": PROTECTION,
     "arrestation": ARRESTATION, "arreter": ARRESTATION, "arrest": ARRESTATION,
     "cible": CIBLE, "target": CIBLE,
-    "verdict": VERDICT,
-    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR,
-    "garde": GARDE, "bodyguard": GARDE,
-    "nommer": NOMMER, "appoint": NOMMER,
+    "verdict": VERDICT, "judge": VERDICT,
+    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR, "uncover": DECOUVRIR,
+    "garde": GARDE, "bodyguard": GARDE, "guard": GARDE,
+    "nommer": NOMMER, "appoint": NOMMER, "nominate": NOMMER,
     "affecter": AFFECTER, "assign": AFFECTER,
     "trahir": TRAHIR, "betray": TRAHIR,
     "rallier": RALLIER, "rally": RALLIER,
-    "sortir": SORTIR, "emerge": SORTIR,
+    "sortir": SORTIR, "emerge": SORTIR, "surface": SORTIR,
     "promouvoir": PROMOUVOIR, "promote": PROMOUVOIR,
 }
 POTION_WORDS: dict[str, str] = {
     "poison": R.POISON, "confusion": R.CONFUSION, "revelation": R.REVELATION, "puissance": R.PUISSANCE,
     "power": R.PUISSANCE, "vigilance": R.VIGILANCE,
 }
-VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT",
-                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE"}
+VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT", "execute": "MORT",
+                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE",
+                                 "free": "LIBERE", "spare": "LIBERE"}
+ENGLISH: dict[str, tuple[str, ...]] = {
+    ESCOUADE: ("SQUAD", "ATTACK", "KILL"), ENQUETE: ("INVESTIGATE",), TEMOINS: ("WITNESSES",),
+    PROTECTION: ("PROTECT",), ARRESTATION: ("ARREST",), CIBLE: ("TARGET",), VERDICT: ("JUDGE",),
+    DECOUVRIR: ("DISCOVER", "SCAN"), GARDE: ("BODYGUARD", "GUARD"), NOMMER: ("APPOINT",), AFFECTER: ("ASSIGN",),
+    TRAHIR: ("BETRAY",), RALLIER: ("RALLY",), SORTIR: ("EMERGE",), PROMOUVOIR: ("PROMOTE",),
+}
+"""The English words of each order, listed in AIDE/HELP (`VERBS` understands them all)."""
 
 HELP: dict[str, OrderHelp] = {
     ESCOUADE: OrderHelp("ESCOUADE <cible>", Msg("rejoindre l'escouade de votre camp contre cette cible (une par tour)",
@@ -66,7 +79,8 @@ HELP: dict[str, OrderHelp] = {
     ARRESTATION: OrderHelp("ARRESTATION [<joueur>]", Msg("participer à l'arrestation (le Lord Commandant désigne le suspect)",
                                                          "take part in the arrest (the Lord Commandant names the suspect)")),
     CIBLE: OrderHelp("CIBLE <joueur>", Msg("désigner aux fidèles leur cible du tour suivant", "name the fidèles' target for next turn")),
-    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier", "execute, or release to Culpucier")),
+    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier",
+                                                                "execute (MORT, or DEATH), or release to Culpucier (LIBERE, or RELEASE)")),
     DECOUVRIR: OrderHelp("DECOUVRIR <joueur>", Msg("découvrir le rôle d'un adversaire", "discover an opponent's role")),
     GARDE: OrderHelp("GARDE <homme de main>", Msg("se faire protéger par un Homme de Main (ni l'un ni l'autre en escouade)",
                                                  "be guarded by an Homme de Main (neither in a squad)")),
@@ -79,6 +93,9 @@ HELP: dict[str, OrderHelp] = {
 }
 
 
+HELP = {verb: replace(h, aliases=ENGLISH.get(verb, ())) for verb, h in HELP.items()}
+
+
 def _no(fr: str, en: str) -> OrderNotAllowedError:
     return OrderNotAllowedError(Msg(fr, en))
 
@@ -89,6 +106,26 @@ def lannister_standing(st: State) -> bool:
 
 def is_traitor_now(st: State, name: str) -> bool:
     return any(b.sergent == name and b.turn == st.turn - 1 for b in st.betrayals)
+
+
+def fidele_targets(st: State) -> list[str] | None:
+    """Whom the fidèles may attack this turn: None when anyone (option ``fidele_squads = "libre"``);
+    else the target the Lord Commandant named last turn and the chef a sergent betrayed last
+    turn (« le Lord Commandant peut désigner une cible à assassiner par tour »)."""
+    if option(st.options, "fidele_squads") == "libre":
+        return None
+    out = [st.fidele_target] if st.fidele_target is not None else []
+    out += [b.chef for b in st.betrayals if b.turn == st.turn - 1 and b.chef not in out]
+    return [n for n in out if st.players[n].alive]
+
+
+def out_on_verdict(st: State, p: Player) -> bool:
+    """A prisoner awaiting the verdict who plays this turn (option ``prison_turns = 1``): his
+    orders count if he is released, and squads may go for him."""
+    if p.location != R.CACHOTS or option(st.options, "prison_turns") != 1:
+        return False
+    pr = st.prisoner(p.name)
+    return pr is not None and pr.awaiting_verdict
 
 
 def _cache(st: State) -> dict[str, Any]:
@@ -143,6 +180,8 @@ def roster_facts(st: State) -> tuple[frozenset[str], bool, int]:
 def can_betray(st: State, p: Player) -> bool:
     if p.team not in R.REBEL_TEAMS or p.rank != R.SERGENT or not p.original or not p.alive:
         return False
+    if not lannister_standing(st):
+        return False  # nobody left to give the chef to
     if any(b.team == p.team for b in st.betrayals):
         return False
     total, orig = sergent_counts(st).get(p.team, (0, 0))
@@ -152,14 +191,14 @@ def can_betray(st: State, p: Player) -> bool:
 def allowed(st: State, name: str) -> list[str]:
     """The verbs ``name`` may use now, in AIDE order."""
     p = st.players.get(name)
-    if p is None or not p.alive or st.finished or p.location == R.CACHOTS:
+    if p is None or not p.alive or st.finished or (p.location == R.CACHOTS and not out_on_verdict(st, p)):
         return []
     if p.hidden:
         return [SORTIR]
     if p.rally:
         return [RALLIER]
     out: list[str] = []
-    if (p.team in R.REBEL_TEAMS or p.rank == R.FIDELE) and not is_traitor_now(st, name):
+    if (p.team in R.REBEL_TEAMS or (p.rank == R.FIDELE and fidele_targets(st) != [])) and not is_traitor_now(st, name):
         out.append(ESCOUADE)
     if p.rank == R.CHUCHOTEURS:
         out.append(ENQUETE)
@@ -196,7 +235,7 @@ def _target(st: State, tokens: list[str], *, alive: bool = True) -> tuple[str, l
     else:
         name, rest = take_name(tokens, st.order)
     if alive and not st.players[name].alive:
-        raise _no(f"{name} est mort", f"{name} is dead")
+        raise _no(f"{name} n'est plus en vie", f"{name} is dead")
     return name, rest
 
 
@@ -233,8 +272,15 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
         _no_more(rest)
         if target == player:
             raise _no("vous ne pouvez pas vous viser vous-même", "you cannot target yourself")
-        if st.players[target].location == R.CACHOTS:
+        if st.players[target].location == R.CACHOTS and not out_on_verdict(st, st.players[target]):
             raise _no(f"{target} est dans les cachots", f"{target} is in the cells")
+        if p.rank == R.FIDELE:
+            allowed_targets = fidele_targets(st)
+            if allowed_targets is not None and target not in allowed_targets:
+                named = " ou ".join(allowed_targets)
+                named_en = " or ".join(allowed_targets)
+                raise _no(f"les fidèles n'attaquent que la cible désignée par le Lord Commandant : ESCOUADE {named}",
+                          f"the fidèles attack only the target the Lord Commandant named: ESCOUADE {named_en}")
         return Order(ESCOUADE, (target,), line)
     if verb in (ENQUETE, TEMOINS, DECOUVRIR, CIBLE, RALLIER, PROMOUVOIR):
         _once(accepted, verb)
@@ -302,11 +348,11 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             rest = rest[1:]
         _no_more(rest)
         if any(o.verb == NOMMER and o.args[0] == target for o in accepted):
-            raise _no("déjà nommé", "already appointed")
+            raise _no(f"{target} est déjà dans vos nominations", f"{target} is already appointed")
         t = st.players[target]
         if not any(v.team == p.team and (target in v.candidates or (v.anyone and t.team == p.team and t.rank == R.HM))
                    for v in st.vacancies):
-            raise _no(f"{target} ne peut pas être nommé sergent", f"{target} cannot be appointed sergent")
+            raise _no(f"{target} ne peut pas devenir sergent", f"{target} cannot be appointed sergent")
         return Order(NOMMER, (target,), line)
     if verb == AFFECTER:
         hm, rest = _target(st, rest)
@@ -327,7 +373,7 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             raise _no(f"la fiole {kind} est déjà vide", f"the {kind} vial is already empty")
         patient, rest = _target(st, rest[1:])
         if patient not in st.infirmary:
-            raise _no(f"{patient} n'est pas passé par l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
+            raise _no(f"{patient} n'a pas séjourné à l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
         if st.players[patient].potion is not None:
             raise _no(f"{patient} a déjà reçu une potion", f"{patient} already had a potion")
         replacement = None
@@ -349,15 +395,21 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
 
 def _why_not(st: State, p: Player, verb: str) -> tuple[str, str]:
     if not p.alive:
-        return ("vous êtes mort", "you are dead")
+        return ("vous n'êtes plus en vie", "you are dead")
     if p.location == R.CACHOTS:
         return ("vous êtes dans les cachots", "you are in the cells")
     if p.hidden:
-        return ("vous êtes caché : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
+        return ("vous vous cachez : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
     if p.rally:
         return ("vous devez d'abord RALLIER un rebelle", "you must first RALLIER a rebel")
     if verb == ESCOUADE and is_traitor_now(st, p.name):
         return ("vous rejoignez d'office l'escouade contre votre chef", "you join the squad against your chef automatically")
+    if verb == ESCOUADE and p.rank == R.FIDELE and fidele_targets(st) == []:
+        return ("les fidèles n'attaquent que sur l'ordre du Lord Commandant, et il n'a désigné aucune cible ce tour",
+                "the fidèles attack only on the Lord Commandant's order, and he named no target this turn")
+    if verb == TRAHIR and p.rank == R.SERGENT and not lannister_standing(st):
+        return ("les loyalistes sont défaits : il n'y a plus personne à qui livrer votre chef",
+                "the loyalists are defeated: there is nobody left to betray your chef to")
     return (f"l'ordre {verb} n'est pas permis à votre rôle maintenant", f"the order {verb} is not allowed to your role now")
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import overload
 
 from pbem.core import Order
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.context import Ctx
-from pbem.games.pmb.state import Betrayal, Prisoner, Vacancy
+from pbem.games.pmb.options import option
+from pbem.games.pmb.state import Betrayal, Player, Prisoner, State, Vacancy
 
 
 def first(orders: Sequence[Order], verb: str, *, with_args: bool | None = None) -> Order | None:
@@ -41,15 +42,20 @@ def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
             ctx.tell("left_hiding", [n])
 
 
-def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
+    """The Lord Commandant's verdicts on last turn's confessions; returns the prisoners released."""
     st = ctx.st
+    released: list[str] = []
     lc = ctx.lord_commandant()
     given: dict[str, str] = {}
+    chosen: set[str] = set()
     if lc is not None:
         for o in orders.get(lc.name, ()):
             if o.verb == O.VERDICT:
                 given[str(o.args[0])] = str(o.args[1])
-    default = "MORT" if str(st.options.get("verdict_default", "liberer")).lower() in ("mort", "death") else "LIBERE"
+                if O.DEFAULT_VERDICT not in o.args[2:]:
+                    chosen.add(str(o.args[0]))
+    default = default_verdict(st.options)
     keep: list[Prisoner] = []
     for pr in st.prisoners:
         if not pr.awaiting_verdict:
@@ -63,12 +69,19 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         if verdict == "MORT":
             ctx.kill(pr.name, "execution", R.LANNISTER)
             st.torturer = min(R.TORTURER_MAX, st.torturer + R.TORTURER_STEP)
-            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
         else:
             p.location = R.CULPUCIER
             p.since = ctx.turn
-            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+            released.append(pr.name)
+            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
     st.prisoners = keep
+    return released
+
+
+def default_verdict(options: Mapping[str, object]) -> str:
+    """The verdict of a silent Lord Commandant (option ``verdict_default``)."""
+    return "MORT" if option(options, "verdict_default") == "mort" else "LIBERE"
 
 
 def potions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> dict[str, str | None]:
@@ -93,11 +106,19 @@ def potions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> dict[str, str | 
     if kind == R.CONFUSION:
         confused[patient] = str(o.args[2]) if len(o.args) > 2 and o.args[2] is not None else None
     elif kind == R.REVELATION:
+        # « son rôle, son affiliation ainsi que celle d'un autre joueur au hasard »: by default the other
+        # player's affiliation (option ``revelation = "role"``: his role); in both cases as the patient believes it
         facts = [ctx.reveal([gm], patient)]
-        known = sorted({f.split("|")[0] for f in p.knowledge if f.split("|")[1] == "role" and f.split("|")[0] != patient})
-        if known:
-            other = ctx.dice.choice(known, f"revelation potion: player named by {patient}")
-            facts.append(ctx.reveal([gm], other, p.knows_role(other)))
+        if option(st.options, "revelation") == "role":
+            known = sorted(n for n in p.latest if n != patient and p.knows_role(n) is not None)
+            if known:
+                other = ctx.dice.choice(known, f"revelation potion: player named by {patient}")
+                facts.append(ctx.reveal([gm], other, p.knows_role(other)))
+        else:
+            known = sorted(n for n in p.latest if n != patient)
+            if known:
+                other = ctx.dice.choice(known, f"revelation potion: player named by {patient}")
+                facts.append(ctx.reveal_team([gm], other, p.knows_team(other)))
         ctx.tell("potion_revelation", [gm], patient=patient, facts=facts)
         ctx.tell("you_spoke", [patient], facts=facts)
     elif kind == R.PUISSANCE:
@@ -268,10 +289,12 @@ def missions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> tuple[str | Non
     if lc is None or R.LANNISTER in st.defeated:
         return None, None
     gardes = [n for n in ctx.holders(*R.GARDES) if (p := ctx.p(n)).alive and p.rank in R.GARDES and p.location == R.DONJON]
+    lc_mission = _lord_commandant_mission(st, orders.get(lc.name, ()))
     out: list[str | None] = []
     for verb, mission in ((O.PROTECTION, "protection"), (O.ARRESTATION, "arrestation")):
         d = first(orders.get(lc.name, ()), verb, with_args=True)
-        takers = [g for g in gardes if first(orders.get(g, ()), verb, with_args=False)]
+        takers = [g for g in gardes if first(orders.get(g, ()), verb, with_args=False)
+                  or (g == lc.name and lc_mission == verb)]
         target = str(d.args[0]) if d else None
         effective = target is not None and len(takers) >= 3 and ctx.p(target).alive and ctx.p(target).location != R.CACHOTS
         deployed = effective  # what the Gardes see: a barred team is refused in silence (no affiliation leaks)
@@ -287,14 +310,30 @@ def missions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> tuple[str | Non
     return out[0], out[1]
 
 
+def _lord_commandant_mission(st: State, lc_orders: Sequence[Order]) -> str | None:
+    """The mission the Lord Commandant's designation makes him take part in (option
+    ``lord_commandant_counts``): none by default (he takes part with the bare word, like any
+    Garde); with the option, the mission of his bare word if he sent one, else the first he designated."""
+    if not option(st.options, "lord_commandant_counts"):
+        return None
+    for o in lc_orders:
+        if o.verb in (O.PROTECTION, O.ARRESTATION) and not o.args:
+            return None  # his bare word already counts him there, and only there
+    for o in lc_orders:
+        if o.verb in (O.PROTECTION, O.ARRESTATION):
+            return o.verb
+    return None
+
+
 def arrest(ctx: Ctx, target: str | None) -> None:
     st = ctx.st
     if target is None:
         return
     t = ctx.p(target)
     if not t.alive or t.location in (R.CACHOTS, R.DONJON) or t.hidden or target in ctx.fled:
-        ctx.tell("mission_report", [n for n in donjon_residents(ctx) if ctx.p(n).rank in R.GARDES],
-                 mission="arrestation", target=target, count=0, effective=False)
+        # the Gardes learn only what the report makes public: dead, or not found (never why)
+        ctx.tell("arrest_failed", [n for n in donjon_residents(ctx) if ctx.p(n).rank in R.GARDES],
+                 target=target, reason="dead" if not t.alive else "absent")
         return
     guard = ctx.bodyguards.get(target)
     if guard is not None and ctx.p(guard).alive and ctx.p(guard).location != R.CACHOTS:
@@ -305,24 +344,17 @@ def arrest(ctx: Ctx, target: str | None) -> None:
         t = ctx.p(target)
     t.location = R.CACHOTS
     t.since = ctx.turn
-    confession = [f"{target}|role|{t.code}"]
-    mates = [m for m in _known_mates(t.knowledge, target, t.team)]
-    if mates and ctx.dice.chance(st.torturer, f"torturer makes {target} name a teammate ({st.torturer}%)"):
-        mate = ctx.dice.choice(mates, f"teammate named by {target} under torture")
-        confession.append(f"{mate}|role|{t.knows_role(mate)}")
-    st.prisoners.append(Prisoner(target, ctx.turn, confession))
+    st.prisoners.append(Prisoner(target, ctx.turn))
     ctx.public("arrested", player=target)
     ctx.tell("you_are_arrested", [target])
 
 
-def _known_mates(knowledge: set[str], me: str, team: str) -> list[str]:
-    from pbem.games.pmb.squads import known_teammates
-
-    return known_teammates(knowledge, me, team)
-
-
 def cells(ctx: Ctx, lc_at_start: str | None) -> None:
-    """Prisoners who spent this turn in the cells: confession to the surviving Lord Commandant, or escape."""
+    """Prisoners who spent this turn in the cells: escape if the Lord Commandant was killed, else
+    the interrogation of this turn, told to him.
+
+    Called after the defeats of the turn: the prisoner confesses the role he holds at its end (a
+    defeat may have converted him) and a teammate of that team whose role he was told last."""
     st = ctx.st
     keep: list[Prisoner] = []
     for pr in st.prisoners:
@@ -339,8 +371,14 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
             ctx.tell("escaped", [pr.name])
             ctx.mj("torturer_killed", prisoner=pr.name, torturer=st.torturer)
             continue
+        confession = [f"{pr.name}|role|{p.code}"]
+        mates = p.teammates_known()
+        if mates and ctx.dice.chance(st.torturer, f"torturer makes {pr.name} name a teammate ({st.torturer}%)"):
+            mate = ctx.dice.choice(mates, f"teammate named by {pr.name} under torture")
+            confession.append(f"{mate}|role|{p.knows_role(mate)}")
+        pr.confession = confession
         facts = []
-        for fact in pr.confession:
+        for fact in confession:
             name, _, code = fact.split("|")
             facts.append(ctx.reveal([lc.name], name, code))
         pr.awaiting_verdict = True
@@ -352,7 +390,7 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
 # --- information powers ---
 
 
-def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
+def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str]) -> None:
     whisper = rank_holder(ctx, R.CHUCHOTEURS)
     for n in ctx.ordering(orders, O.DECOUVRIR, O.ENQUETE, O.TEMOINS):
         if n not in acting:
@@ -362,7 +400,7 @@ def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str
             if o.verb == O.DECOUVRIR and p.rank == R.CHEF:
                 target = str(o.args[0])
                 ctx.tell("scan_result", [n], fact=ctx.reveal([n], target))
-                if ctx.st.in_donjon(ctx.p(target)) and whisper is not None and whisper != target:
+                if ctx.st.in_donjon(ctx.p(target)) and whisper is not None:  # himself included
                     ctx.tell("scan_warning", [whisper], member=target, clan=p.team)
             elif o.verb == O.ENQUETE and p.rank == R.CHUCHOTEURS:
                 ctx.tell("enquete_result", [n], fact=ctx.reveal([n], str(o.args[0])))
@@ -374,7 +412,7 @@ def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str
                 ctx.tell("temoins_result", [n], target=target, members=members)
 
 
-def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str], attacking: set[str]) -> None:
+def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str], attacking: set[str]) -> None:
     for team in R.REBEL_TEAMS:
         chef = ctx.chef(team)
         if chef is None or chef.name not in acting or chef.name in attacking:
@@ -392,35 +430,61 @@ def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]
         ctx.tell("bodyguard_ready", [chef.name], homme=hm)
 
 
-def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
+def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]], lc_at_start: str | None) -> None:
+    """The Lord Commandant's CIBLE, told to every living fidèle for next turn.
+
+    The Lord Commandant of the start of the turn gave it even if he was killed since (orders are
+    simultaneous); it is told after the defeats, so that those who became fidèles this turn hear it."""
     st = ctx.st
-    lc = ctx.lord_commandant()
     target: str | None = None
-    if lc is not None and lc.location == R.DONJON:
-        o = first(orders.get(lc.name, ()), O.CIBLE)
+    if lc_at_start is not None and R.LANNISTER not in st.defeated:
+        o = first(orders.get(lc_at_start, ()), O.CIBLE)
         target = str(o.args[0]) if o else None
+        if target is not None and not ctx.p(target).alive:
+            target = None
     st.fidele_target = target
     if target is not None:
-        fideles = [q.name for q in st.living() if q.rank == R.FIDELE and q.location != R.CACHOTS]
-        ctx.tell("fidele_order", fideles, target=target)
+        ctx.tell("fidele_order", living_fideles(ctx), target=target)
 
 
-def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: set[str]) -> None:
+def living_fideles(ctx: Ctx) -> list[str]:
+    return [n for n in ctx.holders(R.FIDELE)
+            if (q := ctx.p(n)).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
+
+
+def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str],
+                  start: Mapping[str, Player]) -> None:
+    """TRAHIR orders, after the defeats of the turn.  The order was accepted, so a sergent who can no
+    longer betray at the end of the turn betrays nobody and is told why: his chef died (his team fell,
+    he may even have been converted), the Lannister fell, or he is no longer the one original
+    sergent among two or more (another sergent died)."""
     st = ctx.st
     for n in ctx.ordering(orders, O.TRAHIR):
         if n not in acting:
             continue
         p = ctx.p(n)
-        chef = ctx.chef(p.team)
-        if chef is None or not O.can_betray(st, p):
+        if not p.alive:
             continue
+        team = start[n].team  # his team when he gave the order
+        chef = ctx.chef(team) if team in R.REBEL_TEAMS else None
+        if R.LANNISTER in st.defeated:
+            reason = "lannister"
+        elif chef is None or p.team != team:
+            reason = "chef"
+        elif not O.can_betray(st, p):
+            reason = "sergents"
+        else:
+            reason = ""
+        if reason:
+            ctx.tell("betrayal_void", [n], reason=reason)
+            continue
+        assert chef is not None
         st.betrayals.append(Betrayal(n, chef.name, p.team, ctx.turn))
         loyal = donjon_residents(ctx)
         facts = [ctx.reveal(loyal, chef.name), ctx.reveal(loyal, n)]
         ctx.tell("betrayal_known", loyal, chef=facts[0], sergent=facts[1])
         ctx.tell("betrayal_registered", [n], chef=chef.name)
-        fideles = [q.name for q in st.living() if q.rank == R.FIDELE and q.location != R.CACHOTS]
-        ctx.tell("fidele_order", fideles, target=chef.name)
+        ctx.tell("fidele_order", living_fideles(ctx), target=chef.name)
 
 
 def betrayals_end(ctx: Ctx) -> None:

@@ -11,6 +11,7 @@ from pbem.games.pmb import roles as R
 from pbem.games.pmb.city import redistribute
 from pbem.games.pmb.context import Ctx
 from pbem.games.pmb.defeats import after_deaths, defeats, rallies, victory
+from pbem.games.pmb.options import option
 from pbem.games.pmb.powers import (
     appointments,
     arrest,
@@ -44,23 +45,34 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     lc = ctx.lord_commandant()
     lc_at_start = lc.name if lc is not None else None
     players = st.players
-    acting = {n for n in st.order if (p := players[n]).alive and p.location != R.CACHOTS and not p.hidden and not p.rally}
+    acting = Acting(state)
 
+    # the potion first: a confused patient's orders are replaced before anything reads them
+    confused = potions(ctx, orders)
+    ctx.confused = set(confused)
+    if confused:
+        orders = with_confusion(orders, confused)
     leave_hiding(ctx, orders)
     appointments(ctx, orders)
     rallies(ctx, orders)
-    verdicts(ctx, orders)
-    confused = potions(ctx, orders)
+    released = verdicts(ctx, orders)
+    if option(st.options, "prison_turns") == 1:
+        acting.update(released)  # out of the cells from this turn: his orders of this turn count
     promotions(ctx, orders)
     ctx.protected, arrest_target = missions(ctx, orders)
-    acting_free = {n for n in acting if n not in confused}
+    acting_free = Acting(state, acting.released, set(confused))
 
     # who attacks whom
     traitors = {b.sergent: b.chef for b in st.betrayals if b.turn == st.turn - 1}
+    fidele_targets = O.fidele_targets(st)
     attacks: list[tuple[str, str, str]] = []
     attacking: set[str] = set()
     rebel_teams, fidele, escouade = R.REBEL_TEAMS, R.FIDELE, O.ESCOUADE
-    for n in st.order:
+    # those who may attack: an ESCOUADE order, a traitor's squad, a confused patient's; roster order
+    candidates = ctx.ordering(orders, escouade)
+    if traitors or confused:
+        candidates = sorted(set(candidates) | traitors.keys() | confused.keys(), key=ctx.pos().__getitem__)
+    for n in candidates:
         if n not in acting:
             continue
         p = players[n]
@@ -77,6 +89,8 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
                 if o.verb == escouade:
                     target = str(o.args[0])
                     break
+            if p.rank == fidele and fidele_targets is not None and target not in fidele_targets:
+                target = None  # option fidele_squads = "cible": the parser refuses it already
         else:
             continue
         if target is None or target == n:
@@ -93,12 +107,12 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     information(ctx, orders, acting_free)
     if ctx.poisoned is not None and st.players[ctx.poisoned].alive:
         ctx.kill(ctx.poisoned, "poison", R.LANNISTER)
-    cells(ctx, lc_at_start)
     betrayals_end(ctx)
-    betrayals_new(ctx, orders, acting_free)
-    fidele_order(ctx, orders)
     after_deaths(ctx, lc_at_start)
     defeats(ctx)
+    cells(ctx, lc_at_start)  # after the defeats: the prisoner confesses the role he holds at the end of the turn
+    betrayals_new(ctx, orders, acting_free, state.players)
+    fidele_order(ctx, orders, lc_at_start)
     victory(ctx)
     if not st.finished:
         redistribute(ctx)
@@ -108,3 +122,34 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         ctx.tell("infirmary", [gm], patients=list(st.infirmary))
     st.turn += 1
     return st, ctx.events
+
+
+class Acting:
+    """Who acts this turn: free at its start (read from the state given to `resolve`, which is
+    never changed, so that no roster walk is needed), or released by this turn's verdict;
+    minus the ``excluded`` (the confused, for what they would do of their own will)."""
+
+    def __init__(self, start: State, released: set[str] | None = None, excluded: set[str] | None = None) -> None:
+        self.start = start.players
+        self.released: set[str] = released if released is not None else set()
+        self.excluded: set[str] = excluded or set()
+
+    def update(self, names: list[str]) -> None:
+        self.released.update(names)
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or name in self.excluded:
+            return False
+        if name in self.released:
+            return True
+        p = self.start.get(name)
+        return p is not None and p.alive and p.location != R.CACHOTS and not p.hidden and not p.rally
+
+
+def with_confusion(orders: Mapping[str, Sequence[Order]], confused: Mapping[str, str | None]) -> dict[str, Sequence[Order]]:
+    """The orders of the turn with each confused patient's replaced by the Grand Mestre's (an
+    ESCOUADE, or nothing): « le MJ va ignorer ses consignes pendant ce tour »."""
+    out = dict(orders)
+    for patient, target in confused.items():
+        out[patient] = [Order(O.ESCOUADE, (target,), f"ESCOUADE {target}")] if target is not None else []
+    return out

@@ -8,14 +8,11 @@ from typing import Any
 from pbem.core import Audience, Event, Msg, Seat, SetupError
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
+from pbem.games.pmb import roster as check
+from pbem.games.pmb.options import DEFAULT_OPTIONS, check_options
 from pbem.games.pmb.state import Player, State
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "roles": "auto",
-    "places": "auto",
-    "verdict_default": "liberer",
-    "max_turns": 60,
-}
+__all__ = ["DEFAULT_OPTIONS", "auto_counts", "auto_places", "known_list", "setup"]
 
 MIN_PLAYERS = 12
 
@@ -46,12 +43,14 @@ def _counts(n: int, options: Mapping[str, Any]) -> dict[str, int]:
     opt = options.get("roles", "auto")
     if opt == "auto":
         return auto_counts(n)
-    if not isinstance(opt, Mapping):
-        raise SetupError(Msg("option roles : « auto » ou un tableau de nombres", "option roles: 'auto' or a table of counts"))
     counts = auto_counts(max(n, MIN_PLAYERS)) if n >= MIN_PLAYERS else {"gardes": 3, "sergents": 1, "hm_min": 1, "hm_max": 1}
     for key in ("gardes", "sergents", "hm_min", "hm_max"):
         if key in opt:
             counts[key] = int(opt[key])
+    if counts["hm_min"] > counts["hm_max"]:
+        raise SetupError(Msg(f"option roles : hm_min ({counts['hm_min']}) dépasse hm_max ({counts['hm_max']}) ; "
+                             "donnez aussi hm_max",
+                             f"option roles: hm_min ({counts['hm_min']}) is above hm_max ({counts['hm_max']}); give hm_max too"))
     return counts
 
 
@@ -62,22 +61,17 @@ def _pool(n: int, options: Mapping[str, Any], dice: Dice) -> list[str]:
         hms = dice.randint(c["hm_min"], c["hm_max"], f"{team} number of hommes de main")
         pool += [R.role_code(team, R.CHEF)] + [R.role_code(team, R.SERGENT)] * c["sergents"] + [R.role_code(team, R.HM)] * hms
     if len(pool) > n:
-        raise SetupError(Msg(f"trop peu de joueurs ({n}) pour {len(pool)} rôles", f"too few players ({n}) for {len(pool)} roles"))
+        raise SetupError(Msg(f"trop peu de joueurs ({n}) pour {len(pool)} rôles : réduisez l'option roles "
+                             "(gardes, sergents, hm_min, hm_max) ou inscrivez plus de joueurs",
+                             f"too few players ({n}) for {len(pool)} roles: lower the option roles "
+                             "(gardes, sergents, hm_min, hm_max) or register more players"))
     return pool + [R.FIDELE] * (n - len(pool))
 
 
 def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tuple[State, list[Event]]:
     names = [s.name for s in roster]
-    if len(set(names)) != len(names):
-        raise SetupError(Msg("deux joueurs portent le même nom", "two players share a name"))
-    opts = dict(DEFAULT_OPTIONS)
-    for k, v in options.items():
-        if k not in DEFAULT_OPTIONS:
-            raise SetupError(Msg(f"option inconnue « {k} »", f"unknown option '{k}'"))
-        opts[k] = v
-    for s in roster:
-        if s.role is not None and s.role not in R.ROLE_CODES:
-            raise SetupError(Msg(f"rôle inconnu « {s.role} » pour {s.name}", f"unknown role '{s.role}' for {s.name}"))
+    opts = check_options(options)
+    check.check_seats(roster)
     fixed = [s for s in roster if s.role is not None]
     free = [s for s in roster if s.role is None]
     codes: dict[str, str] = {s.name: str(s.role) for s in fixed}
@@ -100,12 +94,17 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
     gardes = [n for n in names if codes[n] in R.GARDES]
     lcs = [n for n in gardes if codes[n] == R.LORD_COMMANDANT]
     if len(lcs) > 1:
-        raise SetupError(Msg("un seul Lord Commandant", "only one Lord Commandant"))
+        who_fr, who_en = " et ".join(lcs), " and ".join(lcs)
+        raise SetupError(Msg(f"un seul Lord Commandant, pas {len(lcs)} ({who_fr}) : donnez aux autres le rôle garde",
+                             f"one Lord Commandant, not {len(lcs)} ({who_en}): give the others the role garde"))
     if gardes and not lcs:
         codes[dice.choice(gardes, "lord commandant")] = R.LORD_COMMANDANT
     for unique in R.CONSEIL + tuple(R.role_code(t, R.CHEF) for t in R.REBEL_TEAMS):
-        if sum(1 for n in names if codes[n] == unique) > 1:
-            raise SetupError(Msg(f"rôle unique en double : {unique}", f"unique role twice: {unique}"))
+        holders = [n for n in names if codes[n] == unique]
+        if len(holders) > 1:
+            who_fr, who_en = " et ".join(holders), " and ".join(holders)
+            raise SetupError(Msg(f"le rôle {unique} est unique, il est fixé pour {who_fr} : gardez-le à un seul joueur",
+                                 f"the role {unique} is unique and is fixed for {who_en}: keep it for one player only"))
 
     st = State(order=names, options=opts)
     for n in names:
@@ -128,6 +127,7 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
     placed = [n for n in city if seats[n].data.get("location") in R.LEVELS]
     for n in placed:
         st.players[n].location = str(seats[n].data["location"])
+    check.check_places({lv: sum(1 for n in placed if st.players[n].location == lv) for lv in R.LEVELS}, st.capacity)
     placed_set = set(placed)
     rest = dice.shuffle([n for n in city if n not in placed_set], "starting places")
     room = {lv: st.capacity[lv] - sum(1 for n in placed if st.players[n].location == lv) for lv in (R.VISENYA, R.FOSSEDRAGON)}
@@ -144,11 +144,10 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
     for team in R.REBEL_TEAMS:
         sgts = [n for n in names if codes[n] == R.role_code(team, R.SERGENT)]
         hms = [n for n in names if codes[n] == R.role_code(team, R.HM)]
+        check.check_team_sergents(team, sgts, hms, st.chef(team) is not None)
         for n in hms:
             wanted = seats[n].data.get("sergent")
-            if wanted is not None:
-                if wanted not in sgts:
-                    raise SetupError(Msg(f"{n} : sergent inconnu {wanted}", f"{n}: unknown sergent {wanted}"))
+            if wanted is not None:  # a fixed sergent of the team (`roster.check_seats`)
                 st.players[n].sergent = str(wanted)
         loose = [n for n in hms if st.players[n].sergent is None]
         if sgts and loose:
@@ -170,6 +169,7 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
                     sgt = choices[0] if len(choices) == 1 else dice.choice(choices, f"{team} sergent for an homme de main")
                     st.players[n].sergent = sgt
                     load[sgt] += 1
+        check.check_hm_balance(team, {g: sum(1 for h in hms if st.players[h].sergent == g) for g in sgts})
 
     # initial knowledge
     hms_of: dict[str, list[str]] = {}
@@ -213,10 +213,12 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
 
 
 def known_list(p: Player, *, exclude_self: bool = False) -> list[dict[str, str]]:
-    """The roles a player was told, as event data ({"player", "role"}), sorted by name."""
+    """What a player believes of the others, as event data, sorted by name: the role told last
+    ({"player", "role"}), or the affiliation ({"player", "team"}) when only that was told since."""
     out = []
-    for fact in sorted(p.knowledge):
-        name, kind, value = fact.split("|")
-        if kind == "role" and not (exclude_self and name == p.name):
-            out.append({"player": name, "role": value})
+    for name in sorted(p.latest):
+        if exclude_self and name == p.name:
+            continue
+        value = p.latest[name]
+        out.append({"player": name, "role": value} if value in R.ROLE_CODES else {"player": name, "team": value})
     return out

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.context import Ctx
+from pbem.games.pmb.options import option
 
 ALLIANCE = "rebels"
 
@@ -18,14 +19,17 @@ class Squad:
     members: list[str]
 
     def teams(self, ctx: Ctx) -> list[str]:
-        return sorted({ctx.p(m).team for m in self.members})
+        return sorted({ctx.member_team(m) for m in self.members})
 
 
 def form_squads(ctx: Ctx, attacks: list[tuple[str, str, str]]) -> list[Squad]:
-    """Group (attacker, camp, target) into squads; attempts on one's own camp form none and warn the target.
+    """Group (attacker, camp, target) into squads, in the order they will go; attempts on one's
+    own camp form none and warn the target.
 
-    ``attacks`` is in roster order; the result is ordered by target name, several squads on one
-    target in random order.
+    ``attacks`` is in roster order.  Option ``squad_order``: ``"tirage"`` (default) draws the
+    order of all the squads of the turn (from a list in roster order, so that no name decides
+    anything) and tells the MJ; ``"alphabetique"`` goes by target name, several squads on one
+    target in random order (the rule text's « ordre de passage tiré au sort »).
     """
     groups: dict[tuple[str, str], list[str]] = {}
     own: dict[str, list[str]] = {}
@@ -36,28 +40,37 @@ def form_squads(ctx: Ctx, attacks: list[tuple[str, str, str]]) -> list[Squad]:
             continue
         key_camp = ALLIANCE if camp in R.REBEL_TEAMS and ctx.st.in_donjon(t) else camp
         groups.setdefault((target, key_camp), []).append(attacker)
-    for target in sorted(own):
-        facts = [ctx.reveal_team([target], a) for a in own[target]]
-        ctx.tell("own_camp_attempt", [target], attackers=facts)
-    by_target: dict[str, list[Squad]] = {}
-    for (target, camp), members in groups.items():
-        by_target.setdefault(target, []).append(Squad(target, camp, members))
-    out: list[Squad] = []
-    for target in sorted(by_target):
-        squads = sorted(by_target[target], key=lambda s: s.camp)
-        if len(squads) > 1:
-            squads = ctx.dice.shuffle(squads, f"order of the squads on {target}")
-        out += squads
-    return out
+    named = option(ctx.st.options, "own_camp_attempt") == "noms"
+    for target, attackers in own.items():  # roster order of the first attacker
+        facts = [ctx.reveal_team([target], a, ctx.member_team(a)) for a in attackers] if named else []
+        ctx.tell("own_camp_attempt", [target], attackers=facts, count=len(attackers))
+    squads = [Squad(target, camp, members) for (target, camp), members in groups.items()]
+    if option(ctx.st.options, "squad_order") == "alphabetique":
+        by_target: dict[str, list[Squad]] = {}
+        for sq in squads:
+            by_target.setdefault(sq.target, []).append(sq)
+        out: list[Squad] = []
+        for target in sorted(by_target):
+            on = sorted(by_target[target], key=lambda s: s.camp)
+            if len(on) > 1:
+                on = ctx.dice.shuffle(on, f"order of the squads on {target}")
+            out += on
+        return out
+    pos = ctx.pos()
+    squads.sort(key=lambda s: (pos[s.target], s.camp))
+    if len(squads) > 1:
+        squads = ctx.dice.shuffle(squads, "order of the squads")
+        ctx.mj("squad_order", squads=[{"target": sq.target, "camp": sq.camp} for sq in squads])
+    return squads
 
 
-def announce(ctx: Ctx, sq: Squad, teams: list[str] | None = None) -> None:
+def announce(ctx: Ctx, sq: Squad, aware: list[str], teams: list[str] | None = None) -> None:
     """Members learn each other's names before leaving (alliance squads also their affiliations)."""
     data_teams: list[dict[str, str]] = []
     if sq.camp == ALLIANCE and len(sq.teams(ctx) if teams is None else teams) > 1:
         for m in sq.members:
-            data_teams.append(ctx.reveal_team(sq.members, m))
-    ctx.tell("squad_formed", sq.members, target=sq.target, members=list(sq.members), teams=data_teams)
+            data_teams.append(ctx.reveal_team(aware, m))
+    ctx.tell("squad_formed", aware, target=sq.target, members=list(sq.members), teams=data_teams)
 
 
 def responsible(ctx: Ctx, sq: Squad, teams: list[str] | None = None) -> str:
@@ -69,23 +82,27 @@ def responsible(ctx: Ctx, sq: Squad, teams: list[str] | None = None) -> str:
 
 
 def resolve_squad(ctx: Ctx, sq: Squad) -> None:
+    """One squad's attack, by the four cases of the rules.  What it reveals goes to its members
+    but a confused patient among them, who will remember nothing; a confused member shows as
+    the fidèle Lannister he unknowingly is."""
     teams = sq.teams(ctx)  # nobody changes sides while the squads go
-    announce(ctx, sq, teams)
+    aware = ctx.aware(sq.members)
+    announce(ctx, sq, aware, teams)
     target = sq.target
     t = ctx.p(target)
     ctx.squads_on.setdefault(target, []).append(list(sq.members))
     if not t.alive:
-        ctx.tell("squad_target_gone", sq.members, target=target, reason="dead")
+        ctx.tell("squad_target_gone", aware, target=target, reason="dead")
         return
     if target in ctx.fled:
-        ctx.tell("squad_target_gone", sq.members, target=target, reason="fled")
+        ctx.tell("squad_target_gone", aware, target=target, reason="fled")
         return
     if t.location == R.CACHOTS or t.hidden:
-        ctx.tell("squad_target_gone", sq.members, target=target, reason="unreachable")
+        ctx.tell("squad_target_gone", aware, target=target, reason="unreachable")
         return
     guard = ctx.bodyguards.get(target)
     if guard is not None and ctx.p(guard).alive and ctx.p(guard).location != R.CACHOTS:
-        ctx.tell("squad_redirected", sq.members, target=target, bodyguard=guard)
+        ctx.tell("squad_redirected", aware, target=target, bodyguard=guard)
         if ctx.dice.chance(R.P_CHEF_WARNED, f"chef {target} warned by the attack on his bodyguard (50%)"):
             ctx.fled.add(target)
             ctx.tell("chef_warned", [target], bodyguard=guard, event="squad")
@@ -93,13 +110,14 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
         t = ctx.p(target)
         ctx.squads_on.setdefault(target, []).append(list(sq.members))
     if ctx.protected == target:
-        ctx.public("protection_effective", player=target)
+        if not t.protected_once:  # said once in the report, however many squads fled
+            ctx.public("protection_effective", player=target)
         t.protected_once = True
-        ctx.tell("squad_fled_guards", sq.members, target=target)
+        ctx.tell("squad_fled_guards", aware, target=target)
         return
     if t.vigilance and not ctx.st.in_donjon(t):
         if ctx.dice.chance(R.P_VIGILANCE, f"vigilance of {target} (50%)"):
-            ctx.tell("vigilance_fled", sq.members, target=target)
+            ctx.tell("vigilance_fled", aware, target=target)
             ctx.tell("vigilance_awakened", [target], attackers=len(sq.members))
             ctx.public("survived", player=target)
             return
@@ -114,7 +132,7 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
     by = responsible(ctx, sq, teams)
     if ctx.st.in_donjon(t) and t.rank in R.GARDES:
         if correct and (special or ctx.dice.chance(R.P_GARDE_KILL, f"squad on {target}: Garde Royal dies (60%)")):
-            _dies(ctx, sq, target, by, ctx.reveal(sq.members, target, R.GARDE))
+            _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target, R.GARDE))
             return
         # the Garde strikes a member still standing (one who died in another squad this turn is spared the roll)
         standing = [m for m in sq.members if ctx.p(m).alive] or list(sq.members)
@@ -126,54 +144,41 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
             killed = [ctx.dice.choice(standing, f"Garde {target} kills a member")]
         for k in killed:
             ctx.kill(k, "garde", R.LANNISTER)
-        ctx.tell("squad_repelled", sq.members, target=target, killed=killed)
+        ctx.tell("squad_repelled", aware, target=target, killed=killed)
         ctx.public("survived", player=target)
         return
     if ctx.st.in_donjon(t):  # Conseil Restreint
         if correct and (special or ctx.dice.chance(R.P_CONSEIL_KILL, f"squad on {target}: Conseil member dies (80%)")):
-            _dies(ctx, sq, target, by, ctx.reveal(sq.members, target))
+            _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target))
             return
-        facts = [ctx.reveal([target], m) for m in sq.members]
+        facts = [ctx.reveal([target], m, ctx.member_code(m)) for m in sq.members]
         ctx.tell("target_learned", [target], facts=facts)
-        ctx.tell("squad_failed", sq.members, target=target)
+        ctx.tell("squad_failed", aware, target=target)
         ctx.public("survived", player=target)
         return
     if correct:
-        fact = ctx.reveal(sq.members, target)
+        fact = ctx.reveal(aware, target)
         denounced = None
         if ctx.dice.chance(R.P_DENOUNCE, f"{target} denounces a teammate (15%)"):
-            mates = known_teammates(t.knowledge, target, t.team)
+            mates = t.teammates_known()
             if mates:
                 mate = ctx.dice.choice(mates, f"teammate denounced by {target}")
-                known = t.knows_role(mate)
-                denounced = ctx.reveal(sq.members, mate, known)
-        _dies(ctx, sq, target, by, fact, denounced)
+                denounced = ctx.reveal(aware, mate, t.knows_role(mate))
+        _dies(ctx, sq, aware, target, by, fact, denounced)
         return
     member = ctx.dice.choice(sq.members, f"member of the failed squad seen by {target}")
-    ctx.tell("target_learned", [target], facts=[ctx.reveal([target], member)])
-    ctx.tell("squad_failed", sq.members, target=target)
+    ctx.tell("target_learned", [target], facts=[ctx.reveal([target], member, ctx.member_code(member))])
+    ctx.tell("squad_failed", aware, target=target)
     ctx.public("survived", player=target)
     ctx.patients.append(target)
 
 
-def code_team(code: str) -> str:
-    return R.split_code(code)[0] if code in R.ROLE_CODES else code
-
-
-def known_teammates(knowledge: set[str], me: str, team: str) -> list[str]:
-    """Names whose role ``me`` was told, with a role of ``team`` (sorted)."""
-    out = set()
-    for fact in knowledge:
-        name, kind, value = fact.split("|")
-        if kind == "role" and name != me and code_team(value) == team:
-            out.add(name)
-    return sorted(out)
-
-
-def _dies(ctx: Ctx, sq: Squad, target: str, by: str, fact: dict[str, str], denounced: dict[str, str] | None = None) -> None:
+def _dies(ctx: Ctx, sq: Squad, aware: list[str], target: str, by: str, fact: dict[str, str],
+          denounced: dict[str, str] | None = None) -> None:
     ctx.kill(target, "squad", by)
-    ctx.tell("squad_killed", sq.members, target=target, fact=fact, denounced=denounced)
-    if len(sq.members) >= 2:
-        learner = ctx.dice.choice(sq.members, f"squad on {target}: member who learns a role")
+    ctx.tell("squad_killed", aware, target=target, fact=fact, denounced=denounced)
+    if len(sq.members) >= 2 and aware:
+        # the learner is drawn among those who will remember; the role learned may be a confused member's
+        learner = ctx.dice.choice(aware, f"squad on {target}: member who learns a role")
         other = ctx.dice.choice([m for m in sq.members if m != learner], f"squad on {target}: role learned")
-        ctx.tell("member_learned", [learner], fact=ctx.reveal([learner], other))
+        ctx.tell("member_learned", [learner], fact=ctx.reveal([learner], other, ctx.member_code(other)))

@@ -1,8 +1,10 @@
 """The state of a Pour Ma Belle game: plain dataclasses (see `pbem.serial`).
 
-Every fact a player has learned is kept in ``Player.knowledge`` as a string
-``"<name>|role|<code>"`` or ``"<name>|team|<team>"``: it is the source of truth
-for what may appear in that player's private mail.
+Every fact a player has been told is kept in ``Player.knowledge`` as a string
+``"<name>|role|<code>"`` or ``"<name>|team|<team>"`` (everything ever told), and
+``Player.latest`` keeps, for each name, the last thing told (a role code, or a team when
+only the affiliation was told since): what the player believes now, which is what he can
+pass on (a denunciation, a confession, a potion of révélation) and what his status shows.
 """
 
 from __future__ import annotations
@@ -46,37 +48,77 @@ class Player:
     recruit: bool = False
     """A traitor sergent who joined the Lannister and may be promoted Garde."""
     died: int = 0
-    knowledge: set[str] = field(default_factory=set)
+    knowledge: frozenset[str] = frozenset()
+    """Every fact told.  Never changed in place (`learn_role` makes a new one), so that a cloned state shares it."""
+    latest: dict[str, str] = field(default_factory=dict)
+    """Name -> the last role code (or, if only the affiliation was told since, the team) told of that name.
+    Never changed in place either (`learn_role` replaces it): clones share it."""
+
+    def __post_init__(self) -> None:
+        if not self.latest and self.knowledge:  # a state stored before `latest` existed
+            self.latest = _latest_from(self.knowledge)
 
     @property
     def code(self) -> str:
         return R.role_code(self.team, self.rank)
 
     def clone(self) -> Player:
-        # positional, field by field (checked against the dataclass below): the cheapest copy,
-        # and it makes no instance dict for the garbage collector to walk
+        # positional, field by field (checked against the dataclass below): the cheapest copy, and it
+        # makes no instance dict for the garbage collector to walk.  The knowledge is shared, not
+        # copied: it is only ever replaced (copy on write), and most players learn nothing in a turn.
         return Player(self.name, self.team, self.rank, self.alive, self.location, self.since, self.sergent,
                       self.original, self.bonus, self.vigilance, self.potion, self.protected_once, self.hidden,
-                      self.rally, self.recruit, self.died, set(self.knowledge))
+                      self.rally, self.recruit, self.died, self.knowledge, self.latest)
 
     def learn_role(self, name: str, code: str) -> None:
+        if self.latest.get(name) != code:
+            self.latest = {**self.latest, name: code}
+        role, team = f"{name}|role|{code}", f"{name}|team|{_CODE_TEAM.get(code, code)}"  # role_fact, team_fact
         knowledge = self.knowledge
-        knowledge.add(f"{name}|role|{code}")  # role_fact, team_fact
-        knowledge.add(f"{name}|team|{_CODE_TEAM.get(code, code)}")
+        if role not in knowledge or team not in knowledge:
+            self.knowledge = knowledge | {role, team}
 
     def learn_team(self, name: str, team: str) -> None:
-        self.knowledge.add(team_fact(name, team))
+        fact = team_fact(name, team)
+        if fact not in self.knowledge:
+            self.knowledge = self.knowledge | {fact}
+        # an affiliation that agrees with the role told keeps the role; one that contradicts it replaces it
+        if _CODE_TEAM.get(self.latest.get(name, ""), "") != team:
+            self.latest = {**self.latest, name: team}
 
     def knows_role(self, name: str) -> str | None:
-        """The latest role code this player was told for ``name`` (any, sorted), or None."""
-        prefix = f"{name}|role|"
-        found = sorted(f[len(prefix):] for f in self.knowledge if f.startswith(prefix))
-        return found[-1] if found else None
+        """The role code this player was told last for ``name`` (None if none, or if a different
+        affiliation was told since)."""
+        value = self.latest.get(name)
+        return value if value in _CODE_TEAM else None
+
+    def teammates_known(self) -> list[str]:
+        """The others whose role he was told last is one of his own team (sorted): those he can name."""
+        team = self.team
+        return sorted(n for n, v in self.latest.items() if n != self.name and _CODE_TEAM.get(v) == team)
+
+    def knows_team(self, name: str) -> str | None:
+        """The affiliation this player believes ``name`` has (from the last role or team told), or None."""
+        value = self.latest.get(name)
+        if value is None:
+            return None
+        return _CODE_TEAM.get(value, value)
+
+
+def _latest_from(knowledge: frozenset[str]) -> dict[str, str]:
+    """`Player.latest` for a state stored before it existed: one role told per name (in no
+    particular order, as then), else the affiliation."""
+    latest: dict[str, str] = {}
+    for fact in sorted(knowledge):
+        name, kind, value = fact.split("|")
+        if kind == "role" or name not in latest:
+            latest[name] = value
+    return latest
 
 
 _PLAYER_FIELDS: tuple[str, ...] = (
     "name", "team", "rank", "alive", "location", "since", "sergent", "original", "bonus",
-    "vigilance", "potion", "protected_once", "hidden", "rally", "recruit", "died", "knowledge",
+    "vigilance", "potion", "protected_once", "hidden", "rally", "recruit", "died", "knowledge", "latest",
 )
 """The order of `Player.clone`'s arguments: a new field must be added there too."""
 if tuple(f.name for f in fields(Player)) != _PLAYER_FIELDS:  # pragma: no cover
