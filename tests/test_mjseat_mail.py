@@ -53,7 +53,7 @@ def test_extend_to_a_day_alone_keeps_the_deadline_hour_and_refuses_the_wrong_ste
     table.mj("Prolonge jusqu'au 6 février")
     assert table.deadline() == datetime(2025, 2, 6, 13, 0, tzinfo=UTC)  # 14 h in Paris, as the deadline was
     answer = table.mj("Prolonge le tour 4 de 24h")
-    assert "REFUSÉ : l'étape 4 n'est pas l'étape en cours (c'est la 1)" in answer
+    assert "REFUSÉ : l'étape 4 n'est pas l'étape en cours (c'est l'étape 1)" in answer
     answer = table.mj("Prolonge jusqu'au samedi 6 février")
     assert "le 6 février 2025 est un jeudi, pas un samedi" in answer
     answer = table.mj("Prolonge de beaucoup")
@@ -86,7 +86,7 @@ def test_POUR_is_tagged_and_the_player_is_told(table):
     answer = table.mj("POUR Bran : GUESS 3\nPOUR Bran : GUESS 3")
     assert "[→ Bran] POUR Bran : GUESS 3\n    -> OK : ordre enregistré pour Bran" in answer
     told = to(table.new(), PLAYERS["Bran"], "notice")
-    assert len(told) == 1 and told[0][0] == "[TOY] le MJ a donné vos ordres pour Étape 1"
+    assert len(told) == 1 and told[0][0] == "[TOY] le MJ a donné vos ordres pour l'étape 1"
     assert "  GUESS 3" in told[0][1]
 
 
@@ -201,7 +201,7 @@ def test_replace_now(table, line):
     assert "la place de Bran est désormais tenue par Jeanne Dupont <jeanne@pbem.test>" in answer
     assert "l'ancienne adresse p2@pbem.test ne reçoit plus rien" in answer
     mails = table.new()
-    assert to(mails, PLAYERS["Bran"], "notice")[0][0] == "[TOY] votre place est confiée à un autre joueur"
+    assert to(mails, PLAYERS["Bran"], "notice")[0][0] == "[TOY] votre place est confiée à quelqu'un d'autre"
     brief = to(mails, "jeanne@pbem.test", "private")
     assert brief and brief[0][0] == "[TOY] bienvenue : vous reprenez la place de Bran"
     assert brief[0][1].startswith("Bonjour Jeanne Dupont,")

@@ -168,3 +168,19 @@ def test_reminders_wait_for_the_end_of_the_pause(spring):
     t.due(paris(2025, 3, 29, 21, 5))
     reminded = {a for a, k, _s, _b in t.new() if k == "reminder"}
     assert reminded == set(PLAYERS.values())
+
+
+def test_a_pause_during_the_grace_period_gives_back_the_grace_that_was_left(tmp_path):
+    t = _table(tmp_path, paris(2025, 3, 27, 21, 0), grace="2h")  # step 1 ends on Saturday 29 at 21 h, then 2 h of grace
+    assert t.due(paris(2025, 3, 29, 21, 5)) == ["toy1: 3 grace notices"]  # nobody has ordered: the grace runs
+    t.new()
+    t.now = paris(2025, 3, 29, 21, 30)
+    t.mj("Pause jusqu'au dimanche 30 mars à 10 h")
+    # the pause took 12 h 30 of wall clock (the night of the change to summer time): the deadline moves from
+    # Saturday 21 h to Sunday 9 h 30, not rounded to 21 h (it is past already), so 1 h 30 of grace is left at 10 h
+    assert t.deadline() == paris(2025, 3, 30, 9, 30)
+    assert t.due(paris(2025, 3, 30, 10, 5)) == ["toy1: play resumed"]
+    assert t.store.record_for_turn("toy1", 1) is None
+    assert not [k for _a, k, _s, _b in t.new() if k == "reminder"]  # the grace notice is not sent twice
+    assert t.due(paris(2025, 3, 30, 11, 30)) == ["toy1: turn 1 resolved"]
+    t.close()

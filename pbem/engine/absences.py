@@ -165,8 +165,10 @@ def _tell(ctx: Context, g: GameRow, old: datetime, new: datetime, gone: list[str
     letters = []
     for p in ctx.store.players(g.id):
         t = r.mail_text("deadline_changed", tag=ctx.tag(g.id), player=p.name, old=ctx.local(iso(old)),
-                        new=ctx.local(iso(new)), earlier=False)
-        reason = say(r, "absence_hold", players=gone)
+                        new=ctx.local(iso(new)), earlier=False,
+                        salutation=ctx.salutation(g.id, ctx.state_cached(g), p.name))
+        # where who is asked can betray a role (prompts_public = False), the players do not learn who is waited for
+        reason = say(r, "absence_hold", players=gone if ctx.prompts_public(g.id) else [])
         letters.append(Letter(f"absence-{g.turn}-{iso(new)}-{p.name}", g.id, g.turn, "notice", p.address, t.subject,
                               f"{t.body.rstrip()}\n{reason}\n"))
     ctx.outgoing.queue(letters, now)

@@ -117,9 +117,10 @@ def publish(ctx: Context, game_id: str, now: datetime, *, turn: int | None = Non
     if held is None:
         raise EngineError(f"no results of {game_id} wait for approval",
                           fr=f"aucun résultat de {game_id} n'attend votre approbation")
+    st = ctx.step_noun(game_id)
     if turn is not None and turn != held.turn:
         raise EngineError(f"the results waiting for approval are those of step {held.turn}, not {turn}",
-                          fr=f"les résultats en attente sont ceux de l'étape {held.turn}, pas de la {turn}")
+                          fr=f"les résultats en attente sont ceux {st.of} {held.turn}, pas {st.of} {turn}")
     corrected = [o for o in ctx.store.current_orders(game_id, held.turn).values() if o.source == "correction"]
     rerun = changed = False
     with ctx.store.atomic():

@@ -41,6 +41,12 @@ NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END", "PASS"})
 _NUMBER = re.compile(r"^(?:(?:tour|turn|etape|step|manche|round|n[o°]?)\s*)?(\d+)$")
 
 
+def is_pass(ctx: Context, game_id: str, text: str) -> bool:
+    """Is this order text the common PASSER (not a word of the game's own, as in Courtisans)?"""
+    said = fold(text).strip(" .!")
+    return COMMANDS.get(said) == "PASS" and said not in ctx.game_words(game_id)
+
+
 def parses(cmd: str, rest: str) -> bool:
     """Is the line this command, or prose that merely begins with its word (« État des lieux : … »)?
 
@@ -271,8 +277,7 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     if state is None:
         result.verdicts.append(LineVerdict(line, False, say("not_started")))
         return True
-    said = fold(order_text).strip(" .!")
-    if COMMANDS.get(said) == "PASS" and said not in ctx.game_words(game_id):  # POUR Arya : PASSER
+    if is_pass(ctx, game_id, order_text):  # POUR Arya : PASSER
         ctx.store.set_orders(OrderSet(game_id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
         ctx.store.log(game_id, iso(now), "mj", "pass for", {"player": player})
         result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))

@@ -21,6 +21,7 @@ from pbem.engine.outgoing import Outgoing
 from pbem.names import fold
 from pbem.render import Renderer
 from pbem.store import GameRow, PlayerRow, Store
+from pbem.wording import StepNoun
 
 
 class EngineError(Exception):
@@ -83,6 +84,10 @@ class Context:
         """What the game calls a step (`pbem.core.StepWord`; « étape » when the ruleset does not say)."""
         word = getattr(self.ruleset(game_id), "step_word", None)
         return word if isinstance(word, StepWord) else StepWord()
+
+    def step_noun(self, game_id: str, lang: str = "fr") -> StepNoun:
+        """The game's step word in one language, with its article and agreement (for the MJ's French errors)."""
+        return StepNoun(self.step_word(game_id), lang)
 
     def game(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)

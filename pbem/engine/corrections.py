@@ -12,7 +12,7 @@ from typing import Any
 from pbem import serial
 from pbem.clock import iso, parse_iso
 from pbem.core import Event, Order, OrderError
-from pbem.engine import letters, turns
+from pbem.engine import commands, letters, turns
 from pbem.engine.answers import LineVerdict
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record, record_events, sourced_orders_json
@@ -31,11 +31,15 @@ def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str],
     else:
         rec = ctx.store.record_for_turn(game_id, turn)
         if rec is None:
-            raise EngineError(f"no step {turn} in {game_id}", fr=f"pas d'étape {turn} résolue dans {game_id}")
+            st = ctx.step_noun(game_id)
+            raise EngineError(f"no step {turn} in {game_id}",
+                              fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {game_id}")
         state = serial.loads(ruleset.state_type, rec["state_before"])
     name = ctx.player_named(game_id, player).name
     verdicts: list[LineVerdict] = []
     orders: list[Order] = []
+    if len(lines) == 1 and commands.is_pass(ctx, game_id, lines[0]):  # PASSER: the defaults, as his own answer
+        return _set_pass(ctx, game_id, g, name, lines[0], turn, state, now)
     for line in lines:
         try:
             orders.append(ruleset.parse_order(state, name, line, orders))
@@ -55,6 +59,26 @@ def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str],
     return verdicts
 
 
+def _set_pass(ctx: Context, game_id: str, g: GameRow, name: str, line: str, turn: int, state: Any,
+              now: datetime) -> list[LineVerdict]:
+    """``PASSER`` set by the MJ: for the open step as if the player had written it (source ``pass``: he
+    answered, no missed step); for a resolved one, a correction whose orders are the rules' defaults."""
+    say = ctx.renderer(game_id).message
+    if turn == g.turn and name not in ctx.prompted_cached(game_id, state):
+        return [LineVerdict(line, False, say("not_your_step"))]
+    source = "pass" if turn == g.turn else "correction"
+    with ctx.store.atomic():
+        ctx.store.set_orders(OrderSet(game_id, turn, name, [], [line], source, None, iso(now)))
+        ctx.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": [line]})
+        told = letters.for_you_letter(ctx, game_id, name, [line], f"set-{iso(now)}") if source == "pass" else None
+        if told is not None:
+            ctx.outgoing.queue([told], now)
+        if source == "pass":
+            turns.check_early(ctx, game_id, now)
+    applied = [o.text or o.verb for o in ctx.ruleset(game_id).default_orders(state, name)]
+    return [LineVerdict(line, True, say("pass_for", player=name, applied=applied, past=turn != g.turn, turn=turn))]
+
+
 def recorded_orders(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> turns.StepOrders:
     """The orders a step was resolved with (defaults included), overlaid with the MJ's later corrections.
 
@@ -72,9 +96,10 @@ def recorded_orders(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> turns
     defaults = list(json.loads(rec["defaults"]))
     for p, o in ctx.store.current_orders(game_id, rec["turn"]).items():
         if o.source == "correction" and p in orders:
-            orders[p] = list(o.orders)
+            passed = not o.orders and len(o.lines) == 1 and commands.is_pass(ctx, game_id, o.lines[0])
+            orders[p] = ruleset.default_orders(before, p) if passed else list(o.orders)
             sources[p] = {"source": "correction", "message": None, "received_at": o.received_at,
-                          "lines": o.lines}
+                          "lines": o.lines, **({"applied": [x.text or x.verb for x in orders[p]]} if passed else {})}
             if p in defaults:
                 defaults.remove(p)
     return orders, defaults, sources
@@ -99,7 +124,7 @@ def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool
     rec = ctx.store.record_for_turn(game_id, turn)
     if rec is None:
         raise EngineError(f"step {turn} of {game_id} has not been resolved",
-                          fr=f"l'étape {turn} de {game_id} n'a pas été résolue")
+                          fr=f"{ctx.step_noun(game_id).the} {turn} de {game_id} n'a pas été résolu{ctx.step_noun(game_id).e}")
     ruleset = ctx.ruleset(game_id)
     before = serial.loads(ruleset.state_type, rec["state_before"])
     new_state, events, dice, orders, defaults, sources = turns.compute_step(

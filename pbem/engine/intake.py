@@ -15,7 +15,7 @@ from typing import Any
 from pbem.clock import iso, parse_iso
 from pbem.config import GameConfig
 from pbem.core import MJ
-from pbem.engine import commands, mjdesk, turns
+from pbem.engine import approval, commands, mjdesk, turns
 from pbem.engine.answers import MailResult
 from pbem.engine.approval import clock_held
 from pbem.engine.context import Context
@@ -350,6 +350,7 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
                if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=ctx.local(g.early_at),
         late=(result.late[0], ctx.local(iso(result.late[1]))) if result.late else None,
+        late_held=bool(result.late) and approval.waiting(ctx, game_id) is not None,  # (publish = "mj": not sent yet)
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
         grace_until=ctx.local(iso(turns.final_close(g, ctx.settings(game_id)) or now)) if result.grace else None,
         newer=ctx.local(result.newer),

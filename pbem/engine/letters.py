@@ -170,9 +170,10 @@ def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
 def digest_text(ctx: Context, game_id: str, turn: int | None = None) -> str:
     """The MJ digest of a resolved step (default: the last one), as mailed."""
     recs = [r for r in ctx.store.records(game_id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
+    st = ctx.step_noun(game_id)
     if not recs:
         raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}",
-                          fr=f"aucune étape{'' if turn is None else ' ' + str(turn)} résolue dans {game_id}")
+                          fr=f"aucun{st.e} {st.noun}{'' if turn is None else ' ' + str(turn)} résolu{st.e} dans {game_id}")
     rec = recs[-1]
     return ctx.renderer(game_id).mail_text("digest", tag=ctx.tag(game_id), title=rec["title"], deadline=None,
                                            next_title=None, final=None, rectificatif=False, seed=None, absent=[],
@@ -298,5 +299,6 @@ def for_you_letter(ctx: Context, game_id: str, player: str, lines: Sequence[str]
     state = ctx.state_cached(g)
     title = ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else ""
     t = ctx.renderer(game_id).mail_text("for_you", tag=ctx.tag(game_id), player=player, lines=list(lines),
-                                        deadline=ctx.local(g.deadline), title=title)
+                                        deadline=ctx.local(g.deadline), title=title,
+                                        salutation=ctx.salutation(game_id, state, player))
     return Letter(f"for-{key}-{player}", game_id, g.turn, "notice", p.address, t.subject, t.body)

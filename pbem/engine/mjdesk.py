@@ -235,9 +235,10 @@ def _title(ctx: Context, game_id: str) -> str:
 
 def _open_turn(desk: Desk, turn: int | None) -> None:
     g = desk.ctx.game(desk.game_id)
+    st = desk.ctx.step_noun(desk.game_id)
     if turn is not None and turn != g.turn:
         raise EngineError(f"step {turn} is not the open step ({g.turn})",
-                          fr=f"l'étape {turn} n'est pas l'étape en cours (c'est la {g.turn})")
+                          fr=f"{st.the} {turn} n'est pas {st.the} en cours (c'est {st.the} {g.turn})")
 
 
 def _extend(desk: Desk, c: mjmail.Command) -> None:
@@ -343,6 +344,7 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
         return
     p = ctx.player_named(game_id, a["to"])
     t = ctx.renderer(game_id).mail_text("resent", tag=ctx.tag(game_id), player=p.name, title=title, body=body,
+                                        salutation=ctx.salutation(game_id, ctx.state_cached(g), p.name),
                                         forum=a["forum"])
     ctx.outgoing.queue([Letter(f"resend-{desk.mail.message_id}-{p.name}-{title}", game_id, g.turn, "notice",
                                p.address, t.subject, t.body)], desk.now)
@@ -353,7 +355,8 @@ def _record(ctx: Context, game_id: str, turn: int) -> dict[str, Any]:
     rec = ctx.store.records(game_id, "setup")[0] if turn == 0 and ctx.store.records(game_id, "setup") else \
         ctx.store.record_for_turn(game_id, turn)
     if rec is None:
-        raise EngineError(f"no step {turn} in {game_id}", fr=f"pas d'étape {turn} résolue dans {game_id}")
+        st = ctx.step_noun(game_id)
+        raise EngineError(f"no step {turn} in {game_id}", fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {game_id}")
     return rec
 
 
@@ -392,8 +395,9 @@ def _rerun(desk: Desk, c: mjmail.Command) -> None:
     held = approval.waiting(ctx, game_id)
     if held is not None and held.turn == turn and c.args["publish"]:
         raise EngineError("these results wait for approval: APPROUVE re-runs and sends them",
-                          fr=f"l'étape {turn} attend votre approbation : APPROUVE la recalcule avec vos corrections "
-                             "et l'envoie (pas de RECTIFICATIF pour des résultats jamais partis)")
+                          fr=f"{ctx.step_noun(game_id).the} {turn} attend votre approbation : APPROUVE recalcule ses "
+                             "résultats avec vos corrections et les envoie (pas de RECTIFICATIF pour des résultats "
+                             "jamais partis)")
     res = corrections.rerun(ctx, game_id, turn, desk.now, publish=c.args["publish"])
     privates = len(ctx.store.players(game_id)) if res.published else 0
     desk.ok(c.line, desk.say("rerun", turn=turn, same=not res.diff and not res.state_changed,

@@ -29,10 +29,18 @@ from pbem.render import date_fr
 from pbem.store import GameRow, PauseRow
 
 
-def shifted(deadline: datetime, start: datetime, end: datetime, ctx: Context, at: tuple[int, int] | None) -> datetime:
-    """``deadline`` moved by the wall-clock time from ``start`` to ``end`` (nothing if the pause starts after it)."""
-    if start >= deadline or end <= start:
+def shifted(deadline: datetime, start: datetime, end: datetime, ctx: Context, at: tuple[int, int] | None,
+            grace: timedelta = timedelta(0)) -> datetime:
+    """``deadline`` moved by the wall-clock time from ``start`` to ``end`` (nothing if the pause starts after it).
+
+    A pause that starts during the ``grace`` period after the deadline moves the deadline too, so the
+    grace left when it began is given back (without rounding to the step's time of day: the
+    deadline is past already).
+    """
+    if start >= deadline + grace or end <= start:
         return deadline
+    if start > deadline:
+        at = None
     tz = ctx.config.timezone
     wall = lambda dt: dt.astimezone(tz).replace(tzinfo=None)  # noqa: E731
     moved = wall(deadline) + (wall(end) - wall(start))
@@ -43,6 +51,12 @@ def shifted(deadline: datetime, start: datetime, end: datetime, ctx: Context, at
             target = local_instant(moved.date() + timedelta(days=1), time(*at), tz)
         result = target
     return result.astimezone(UTC).replace(microsecond=0)
+
+
+def grace_of(ctx: Context, game_id: str) -> timedelta:
+    """The game's grace period after a deadline (none: zero)."""
+    grace = ctx.settings(game_id).grace
+    return grace.delta if grace is not None else timedelta(0)
 
 
 def step_length(ctx: Context, g: GameRow) -> Duration:
@@ -101,7 +115,7 @@ def schedule(ctx: Context, game_id: str, start: datetime | None, end: datetime |
         p = ctx.store.add_pause(game_id, iso(begin), iso(end) if end else None, reason, iso(now))
         new = old
         if old is not None and end is not None:
-            new = shifted(old, begin, end, ctx, step_length(ctx, g).at)
+            new = shifted(old, begin, end, ctx, step_length(ctx, g).at, grace_of(ctx, g.id))
             save_deadline(ctx, g, new, now, quiet_until=end, quiet_from=begin)
             ctx.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
         what = "announced"
@@ -142,7 +156,7 @@ def resume(ctx: Context, game_id: str, now: datetime, at: datetime | None = None
         else:
             new = _moved(ctx, g, p, now)
             if new is not None:
-                save_deadline(ctx, g, new, now)
+                save_deadline(ctx, g, new, now, quiet_until=now, quiet_from=start)
             ctx.store.update_pause(p.id, ends_at=iso(now), ended_at=iso(now))
             what = "resumed"
         p = _reload(ctx, p)
@@ -160,7 +174,7 @@ def _moved(ctx: Context, g: GameRow, p: PauseRow, end: datetime) -> datetime | N
     base = (parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn
             else parse_iso(g.deadline))
     frozen = parse_iso(p.frozen_from or p.starts_at)
-    return shifted(base, frozen, end, ctx, step_length(ctx, g).at)
+    return shifted(base, frozen, end, ctx, step_length(ctx, g).at, grace_of(ctx, g.id))
 
 
 def due(ctx: Context, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
@@ -214,7 +228,7 @@ def shift_opened(ctx: Context, g: GameRow, now: datetime, base: datetime | None 
             continue
         deadline = parse_iso(g.deadline)
         frozen = max(start, now)
-        new = shifted(deadline, frozen, end, ctx, step_length(ctx, g).at)
+        new = shifted(deadline, frozen, end, ctx, step_length(ctx, g).at, grace_of(ctx, g.id))
         ctx.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
         if new != deadline:
             g = save_deadline(ctx, g, new, now, quiet_until=end, quiet_from=frozen)
@@ -237,8 +251,10 @@ def save_deadline(ctx: Context, g: GameRow, new: datetime, now: datetime, *, qui
         at = new - timedelta(hours=h)
         return at <= now or (quiet_from is not None and quiet_until is not None and quiet_from <= at < quiet_until)
 
-    g2 = GameRow(**{**g.__dict__, "deadline": iso(new), "early_at": None,
-                    "reminders_sent": tuple(sorted(h for h in s.reminder_hours if silent(h)))})
+    sent = {h for h in s.reminder_hours if silent(h)}
+    if 0.0 in g.reminders_sent and quiet_until is not None:  # the grace notice went: the pause's notices say the rest
+        sent.add(0.0)
+    g2 = GameRow(**{**g.__dict__, "deadline": iso(new), "early_at": None, "reminders_sent": tuple(sorted(sent))})
     ctx.store.save_game(g2)
     return g2
 
@@ -275,11 +291,11 @@ def _tell(ctx: Context, game_id: str, p: PauseRow, what: str, deadline: datetime
         deadline=ctx.local(iso(deadline)) if deadline else None)
     letters = []
     for player in ctx.store.players(game_id):
-        t = r.mail_text("pause", player=player.name, **context)
+        t = r.mail_text("pause", player=player.name, salutation=ctx.salutation(game_id, state, player.name), **context)
         letters.append(Letter(f"pause-{p.id}-{what}-{player.name}", game_id, g.turn, "notice", player.address,
                               t.subject, t.body))
     if mj:
-        t = r.mail_text("pause", player=None, **context)
+        t = r.mail_text("pause", player=None, salutation=None, **context)
         letters += [Letter(f"pause-{p.id}-{what}-mj", game_id, g.turn, "notice", mj, t.subject, t.body)
                     for mj in s.mj]
     ctx.outgoing.queue(letters, now)

@@ -11,4 +11,4 @@ from pbem.render import Renderer
 def say(r: Renderer, key: str, **params: Any) -> str:
     """The macro ``key`` of ``common/desk.<lang>.j2``, rendered with ``params``."""
     module: Any = r.mail.get_template(f"common/desk.{r.lang}.j2").module
-    return str(getattr(module, key)(params)).strip()
+    return str(getattr(module, key)({"step": r.step, **params})).strip()

@@ -36,9 +36,11 @@ def preview_step(ctx: Context, game_id: str, now: datetime) -> Preview:
         raise EngineError(f"game {game_id} is not running", fr=f"la partie {game_id} n'est pas en cours")
     state = ctx.state(g)
     ruleset = ctx.ruleset(game_id)
+    st = ctx.step_noun(game_id)
     if not ruleset.prompts(state):
         raise EngineError("no step is open: nothing to preview",
-                          fr="aucune étape n'est ouverte : rien à prévisualiser (les ordres immédiats agissent aussitôt)")
+                          fr=f"aucun{st.e} {st.noun} n'est ouvert{st.e} : rien à prévisualiser (les ordres immédiats "
+                             "agissent aussitôt)")
     s = ctx.settings(game_id)
     title = ruleset.step_title(state).get(s.language)
     new_state, events, dice, orders, defaults, sources = turns.compute_step(ctx, game_id, g.turn, state, g.seed)

@@ -11,18 +11,15 @@ Each one concerned is told by mail; the MJ reads in his answer precisely what wa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from pbem.clock import iso
 from pbem.engine import actions, letters, lifecycle
 from pbem.engine.context import Context, EngineError
+from pbem.mail.addresses import address_problem
 from pbem.outbox import Letter
 from pbem.store import PlayerRow, SeatChangeRow
-
-ADDRESS = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
-"""An e-mail address as a newcomer's must be: one @, a domain with a dot, no spaces."""
 
 
 @dataclass(frozen=True)
@@ -72,18 +69,20 @@ def replace(ctx: Context, game_id: str, name: str, new_name: str, new_address: s
     p = ctx.player_named(game_id, name)
     g = ctx.game(game_id)
     address = new_address.strip().lower()
-    if not ADDRESS.match(address):
-        raise EngineError(f"{new_address!r} is not an e-mail address",
-                          fr=f"« {new_address} » n'est pas une adresse électronique")
+    problem = address_problem(address)
+    if problem is not None:  # the same reasons as at registration (`pbem.mail.addresses`)
+        raise EngineError(f"invalid address {new_address!r}: {problem.en}",
+                          fr=f"adresse invalide « {new_address} » : {problem.fr}")
     other = ctx.store.player_by_address(game_id, address)
     if other is not None and other.name != p.name:
         raise EngineError(f"{address} already plays {other.name!r} in {game_id}",
                           fr=f"{address} joue déjà {other.name} dans {game_id}")
     newcomer = " ".join(new_name.split()) or address
+    st = ctx.step_noun(game_id)
     if from_turn is not None and from_turn < g.turn:
         raise EngineError(f"step {from_turn} is over: a newcomer takes over from the open step {g.turn} or later",
-                          fr=f"l'étape {from_turn} est passée : un remplaçant prend la place à partir de l'étape "
-                             f"en cours ({g.turn}) ou d'une suivante")
+                          fr=f"{st.the} {from_turn} est passé{st.e} : un remplaçant prend la place à partir "
+                             f"{st.of} en cours ({g.turn}) ou d'{st.a} suivant{st.e}")
     with ctx.store.atomic():
         if from_turn is not None and from_turn > g.turn:
             _no_other_change(ctx, game_id, p.name)
@@ -103,7 +102,7 @@ def _no_other_change(ctx: Context, game_id: str, player: str) -> None:
         if c.player == player:
             what = "retrait" if c.kind == "remove" else f"remplacement par {c.new_name}"
             raise EngineError(f"a change of {player}'s seat is already planned", fr=f"un {what} de {player} est "
-                              f"déjà prévu à la fin de l'étape {c.after_turn}")
+                              f"déjà prévu à la fin {ctx.step_noun(game_id).of} {c.after_turn}")
 
 
 def _hand_over(ctx: Context, game_id: str, p: PlayerRow, newcomer: str, address: str, now: datetime) -> None:
@@ -144,18 +143,20 @@ def _tell(ctx: Context, game_id: str, what: str, player: str, address: str, now:
     state = ctx.state_cached(ctx.game(game_id))
     title = ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else ""
     t = r.mail_text("seat", tag=ctx.tag(game_id), what=what, player=player, newcomer=newcomer, title=title,
-                    at_end=at_end, game_title=ctx.settings(game_id).title)
+                    at_end=at_end, game_title=ctx.settings(game_id).title,
+                    salutation=ctx.salutation(game_id, state, player))
     ctx.outgoing.queue([Letter(f"seat-{what}-{turn}-{player}-{address}", game_id, turn, "notice", address, t.subject,
                                t.body)], now)
 
 
 def pending_text(ctx: Context, game_id: str) -> list[str]:
-    """The changes planned for the end of a step, one line each (for the MJ's status)."""
+    """The changes planned for the end of a step, one line each (for the MJ's status), in words that need no gender."""
+    st = ctx.step_noun(game_id)
     out = []
     for c in ctx.store.seat_changes(game_id):
         if c.kind == "remove":
-            out.append(f"{c.player} : retiré à la fin de l'étape {c.after_turn}")
+            out.append(f"{c.player} : départ à la fin {st.of} {c.after_turn}")
         else:
-            out.append(f"{c.player} : remplacé par {c.new_name} <{c.new_address}> à partir de l'étape {c.after_turn + 1}")
+            out.append(f"{c.player} : place confiée à {c.new_name} <{c.new_address}> à partir {st.of} "
+                       f"{c.after_turn + 1}")
     return out
-

@@ -194,7 +194,7 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
     held = approval.waiting(ctx, game_id)
     if held is not None:  # the next step's results would go out before the ones the MJ has not approved
         raise EngineError(f"the results of step {held.turn} wait for your approval (pbem turn publish {game_id})",
-                          fr=f"les résultats de l'étape {held.turn} attendent votre approbation "
+                          fr=f"les résultats {ctx.step_noun(game_id).of} {held.turn} attendent votre approbation "
                              f"(pbem turn publish {game_id}, ou APPROUVE par courriel)")
     state = ctx.state(g)
     ruleset = ctx.ruleset(game_id)
