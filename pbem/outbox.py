@@ -16,9 +16,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email import message_from_bytes
+from email.header import Header
 from email.headerregistry import Address
 from email.message import EmailMessage, MIMEPart
-from email.policy import SMTP
+from email.policy import SMTP, default
 from email.utils import format_datetime, parseaddr
 from functools import lru_cache
 from typing import Any
@@ -91,7 +93,7 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
     domain = sender.rsplit("@", 1)[-1]
     mid = message_id(letter.game, letter.key, letter.to, domain)
     headers = [_from_line(sender_name, sender), _to_line(letter.to),
-               _recurring_line("Subject", _clean_header(letter.subject)), _date_line(now, now.utcoffset()),
+               _subject_line(_clean_header(letter.subject)), _date_line(now, now.utcoffset()),
                _header_line("Message-ID", mid, msgid=True)]
     in_reply_to, references = thread_ids(letter)
     if in_reply_to:
@@ -136,7 +138,12 @@ def _message(letter: Letter, *, sender: str, sender_name: str, now: datetime) ->
         msg["To"] = letter.to
     else:  # written raw in UTF-8, as SMTPUTF8 carries it (an encoded word is no address)
         msg.set_raw("To", _clean_header(letter.to))
-    msg["Subject"] = _clean_header(letter.subject)
+    subject = _clean_header(letter.subject)
+    raw_subject = _subject_encoded(subject)
+    if raw_subject is None:
+        msg["Subject"] = subject
+    else:  # the email package would lose a space between encoded words: our own encoding, as it is
+        msg.set_raw("Subject", raw_subject)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = mid
     in_reply_to, references = thread_ids(letter)
@@ -275,6 +282,29 @@ def _fold_words(line: str) -> bytes | None:
 
 _recurring_line = lru_cache(maxsize=4096)(_header_line)
 """`_header_line` for values that recur from mail to mail (recipients, subjects)."""
+
+
+@lru_cache(maxsize=4096)
+def _subject_encoded(subject: str) -> str | None:
+    """The Subject value encoded whole (RFC 2047, folded) when the email package's own folding would change it.
+
+    `email.policy.SMTP` folds a non-ASCII subject into encoded words and plain words; where two
+    encoded words meet, the space between them is lost on decoding (« vos résultatstrès longs »).
+    Such a subject is encoded whole by `email.header.Header`, which keeps every space inside the
+    encoded words.  None: the email package's folding reads back exactly (the usual case).
+    """
+    if subject.isascii():
+        return None
+    line = _email_header_line("Subject", subject)
+    if message_from_bytes(line + b"\r\n", policy=default)["Subject"] == subject:
+        return None
+    return Header(subject, "utf-8", header_name="Subject").encode(linesep="\r\n")
+
+
+def _subject_line(subject: str) -> bytes:
+    """The Subject header line as sent: the email package's folding, or the whole-encoded value."""
+    raw = _subject_encoded(subject)
+    return _recurring_line("Subject", subject) if raw is None else f"Subject: {raw}\r\n".encode("ascii")
 
 
 @lru_cache(maxsize=64)
