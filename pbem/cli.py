@@ -6,115 +6,14 @@ import json
 import logging
 import sys
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 
 import click
 
-from pbem import config as configmod
-from pbem.cli_text import UserError, count, say
-from pbem.cli_text import when as _local_text
-from pbem.clock import iso, parse_iso, utcnow
-from pbem.core import SetupError
-from pbem.engine import Engine, EngineError
-from pbem.engine.when import WhenError, parse_moment
-from pbem.store import Store
+from pbem.cli_shell import NOW, _config, _date, _engine, _lang, _now, _step, _t, _when
+from pbem.cli_text import UserError, count
+from pbem.clock import iso
 from pbem.wording import join_list, plural
-
-
-@contextmanager
-def _engine(ctx: click.Context, game_id: str | None = None) -> Iterator[Engine]:
-    """The engine over the configured store; a user's mistake becomes one line in the MJ's language.
-
-    ``game_id``, when given, must be a game of config.toml (else the error lists them).
-    """
-    cfg = _config(ctx)
-    lang = cfg.language
-    if game_id is not None and game_id not in cfg.games:
-        raise UserError(say(lang, "unknown_game", game=game_id, games=join_list(cfg.games, lang) or "-"), lang)
-    store = Store(cfg.database, synchronous=cfg.synchronous)
-    try:
-        yield Engine(cfg, store)
-    except EngineError as e:
-        raise UserError(e.text(lang), lang) from None
-    except (configmod.ConfigError, WhenError, SetupError) as e:
-        text = e.text(lang) if isinstance(e, configmod.ConfigError) else e.msg.get(lang)
-        raise UserError(text, lang) from None
-    finally:
-        store.close()
-
-
-def _lang() -> str:
-    """The configured language (French when the config cannot be read)."""
-    root = click.get_current_context().find_root()
-    if "lang" not in root.obj:
-        try:
-            root.obj["lang"] = configmod.load(root.obj["config"]).language
-        except configmod.ConfigError:
-            root.obj["lang"] = "fr"
-    return str(root.obj["lang"])
-
-
-def _t(key: str, **params: object) -> str:
-    """A CLI message in the configured language (`pbem.cli_text.MESSAGES`)."""
-    return say(_lang(), key, **params)
-
-
-def _step(e: Engine, game_id: str) -> str:
-    """What the game calls its steps, in the CLI's language (« tour », « manche », « étape »)."""
-    word = e.ctx.step_word(game_id)
-    return word.en if _lang() == "en" else word.fr
-
-
-def _when(dt: datetime | None) -> str:
-    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
-    return _local_text(dt, _lang())
-
-
-def _config(ctx: click.Context) -> configmod.Config:
-    try:
-        return configmod.load(ctx.obj["config"])
-    except configmod.ConfigError as e:
-        lang = _lang()
-        raise UserError(("config: " if lang == "en" else "configuration : ") + e.text(lang), lang) from None
-
-
-def _now(value: str | None) -> datetime:
-    """``--now``: a naive time is read in the configured time zone."""
-    if not value:
-        return utcnow()
-    ctx = click.get_current_context()
-    try:
-        tz = configmod.load(ctx.find_root().obj["config"]).timezone
-    except configmod.ConfigError:
-        tz = None
-    try:
-        return parse_iso(value, tz)
-    except ValueError:
-        raise UserError(_t("bad_now", value=value), _lang()) from None
-
-
-def _date(ctx: click.Context, option: str, value: str | None, now: datetime) -> datetime | None:
-    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
-    game's zone; a day without an hour is its start."""
-    if not value:
-        return None
-    cfg = _config(ctx)
-    try:
-        return parse_iso(value, cfg.timezone)
-    except ValueError:
-        pass
-    try:
-        from datetime import time
-
-        return parse_moment(value, now, cfg.timezone, time(0, 0))
-    except WhenError as e:
-        raise UserError(_t("bad_date", option=option, why=e.msg.get(_lang())), _lang()) from None
-
-
-NOW = click.option("--now", "now", metavar="ISO", help="Simulated current time (ISO, game time zone if naive).")
 
 
 @click.group()
@@ -253,7 +152,7 @@ def game_status(ctx: click.Context, game_id: str) -> None:
 
     Example: pbem game status pmb1
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         st = e.status(game_id)
         early = _t("status_early", early=_when(st.early)) if st.early else ""
         click.echo(_t("status_head", game=game_id, ruleset=st.ruleset, phase=_t(f"phase_{st.phase}"), turn=st.turn))
@@ -278,7 +177,7 @@ def game_list(ctx: click.Context) -> None:
 
     Example: pbem game list
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, writes=False) as e:
         known = {g.id: g for g in e.store.games()}
         for gid, s in e.config.games.items():
             g = known.get(gid)
@@ -389,7 +288,7 @@ def player_list(ctx: click.Context, game_id: str) -> None:
 
     Example: pbem player list pmb1
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         for p in e.store.players(game_id, include_removed=True):
             click.echo(f"{p.name:24} {p.address:36} {p.status}")
 
@@ -414,7 +313,7 @@ def turn_show(ctx: click.Context, game_id: str, number: int | None) -> None:
 
     Example: pbem turn show pmb1 3
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         click.echo(e.digest_text(game_id, number))
 
 
@@ -475,7 +374,7 @@ def orders_show(ctx: click.Context, game_id: str, turn_no: int | None) -> None:
 
     Example: pbem orders show pmb1 --turn 2
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         t = e.game(game_id).turn if turn_no is None else turn_no
         for name, o in sorted(e.store.current_orders(game_id, t).items()):
             click.echo(f"{name} [{o.source} {_when(e.local(game_id, o.received_at))}]")
@@ -524,7 +423,7 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
 
     Example: pbem outbox list --status failed
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, writes=False) as e:
         for i in e.store.outbox_items(status, game_id):
             err = f"  ({i['last_error']})" if i["last_error"] else ""
             click.echo(f"{i['status']:7} {i['kind']:8} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
@@ -568,7 +467,7 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
 
     Example: pbem mail list --status error
     """
-    with _engine(ctx) as e:
+    with _engine(ctx, writes=False) as e:
         for m in e.store.messages(status):
             local = e.local(m["game"], m["received_at"])  # in the game's zone, like every time the MJ reads
             received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
@@ -608,7 +507,7 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
     Example: pbem export pmb1 --json > pmb1.json
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         click.echo(json.dumps(e.export(game_id, include_seed=True if with_seed else None), ensure_ascii=False,
                               indent=1))
 
@@ -625,7 +524,7 @@ def archive(ctx: click.Context, game_id: str, folder: str) -> None:
     """
     from pbem.archive import build
 
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         done = build(e, game_id, Path(folder))
     lang = _lang()
     made = join_list([plural(len(done.pages), "page", lang=lang),
@@ -656,7 +555,7 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
     else:
         if not game_id:
             raise UserError(_t("game_or_file"), _lang())
-        with _engine(ctx, game_id) as e:
+        with _engine(ctx, game_id, writes=False) as e:
             lines, ok = verification_report(e.export(game_id, include_seed=True), seed, _lang())
     for line in lines:
         click.echo(line)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli import NOW, UserError, _date, _engine, _lang, _now, _t
+from pbem.cli_shell import NOW, _date, _engine, _lang, _now, _t
+from pbem.cli_text import UserError
 from pbem.clock import parse_iso
 from pbem.engine import Engine
 
@@ -66,7 +67,7 @@ def game_missing(ctx: click.Context, game_id: str, now: str | None) -> None:
 
     Example: pbem game missing pmb1
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         click.echo(e.missing_text(game_id, _now(now)).rstrip())
 
 
@@ -80,7 +81,7 @@ def turn_preview(ctx: click.Context, game_id: str, now: str | None) -> None:
 
     Example: pbem turn preview pmb1
     """
-    with _engine(ctx, game_id) as e:
+    with _engine(ctx, game_id, writes=False) as e:
         click.echo(e.preview_text(game_id, _now(now)).rstrip())
 
 

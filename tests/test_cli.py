@@ -123,3 +123,41 @@ def test_config_errors_name_the_key(tmp_path):
                                                        'kind = "imap"'))
     result = CliRunner().invoke(main, ["--config", str(cfg), "doctor"])
     assert result.exit_code == 1 and "mailbox.host : obligatoire" in result.output.replace("\u00a0", " ")
+
+
+def test_a_command_that_changes_the_game_waits_for_a_running_pass_then_says_so(tmp_path):
+    """Defect 2 of issue 12 for the CLI: `pbem turn resolve` beside a running tick would interleave with it.
+
+    A writing command takes the pass lock like `pbem tick`; while another pass holds it, the command waits
+    `lock_wait_seconds`, then says in one line who holds the data, and changes nothing. Reading commands
+    do not wait."""
+    from pbem.passlock import PassLock
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CONFIG.format(tmp=tmp_path).replace('[pbem]\n', '[pbem]\nlock_wait_seconds = 0.2\n'))
+    runner = CliRunner()
+
+    def invoke(*args: str) -> tuple[int, str]:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        return result.exit_code, result.output.replace("\u00a0", " ")
+
+    assert invoke("game", "new", "toy1", "--seed", "ab" * 32, "--now", "2026-12-01T20:00")[0] == 0
+    for name in ("Arya", "Bran"):
+        assert invoke("player", "add", "toy1", name, f"{name.lower()}@pbem.test", "--now", "2026-12-01T20:00")[0] == 0
+    assert invoke("game", "start", "toy1", "--now", "2026-12-01T20:00")[0] == 0
+    lock = PassLock(tmp_path / "db.sqlite")
+    assert lock.acquire(who="pbem tick")
+    try:
+        code, out = invoke("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
+        assert code == 1 and "Traceback" not in out
+        assert out.startswith("Erreur : pbem tick (pid ") and "travaille sur ces données : réessayez" in out
+        assert len(out.strip().splitlines()) == 1
+        code, out = invoke("orders", "set", "toy1", "Arya", "GUESS 4")
+        assert code == 1 and "réessayez dans un instant" in out
+        code, out = invoke("game", "status", "toy1")  # reading does not wait
+        assert code == 0 and "étape 1" in out and "on attend : Arya et Bran" in out
+    finally:
+        lock.release()
+    assert "étape 1 résolue" in invoke("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")[1]
+    assert lock.acquire()  # the command gave the lock back
+    lock.release()

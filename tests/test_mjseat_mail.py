@@ -240,7 +240,9 @@ def test_preview_by_mail_shows_everything_and_sends_nothing(table, line):
 
 def test_a_mail_nothing_in_which_is_understood_gets_the_list_of_commands(table):
     answer = table.mj("Salut\nça va ?")
-    assert "Je n'ai reconnu aucune commande dans ce message" in answer
+    assert "Je n'ai trouvé aucune commande dans votre message" in answer and "Les commandes du MJ" in answer
+    assert "Je n'ai reconnu aucune commande" not in answer  # (said once, not twice)
+    assert "Je n'ai reconnu aucune commande dans ce message" in table.mj("")
     for c in mjmail.COMMANDS:
         assert plain(c.example.fr) in answer
     # greetings and prose are listed as ignored text, not as errors (as in a player's ack)
@@ -259,8 +261,16 @@ def test_help_lists_the_commands_and_the_games_orders_for_the_MJ(table):
 
 
 def test_the_answer_ends_with_where_the_game_stands(table):
-    answer = table.mj("Qui manque ?")
+    answer = table.mj("Aide")
     assert "--- Où en est la partie ---" in answer and "date limite : lundi 3 février 2025 à 14 h" in answer
+
+
+def test_who_is_missing_is_not_told_twice(table):
+    answer = table.mj("Qui manque ?")
+    assert answer.count("On attend encore : Arya, Bran et ser Schlingue.") == 1
+    assert "--- Où en est la partie ---" not in answer
+    answer = table.mj("Qui manque ?\nProlonge le tour de 24h")  # the listing comes before the change
+    assert "--- Où en est la partie ---" in answer and "date limite : mardi 4 février 2025 à 14 h" in answer
 
 
 def test_a_forged_MJ_mail_without_the_password_does_nothing(tmp_path, monkeypatch):

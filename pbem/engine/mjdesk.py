@@ -508,7 +508,8 @@ def ack(ctx: Context, game_id: str, mail: IncomingMail, result: MailResult, now:
 
     def letter() -> Letter:
         blocks = tuple(x() if callable(x) else x for x in extra)
-        t = r.mail_text("ack_mj", extra=blocks, **context)
+        where = context["where"]  # (QUI MANQUE already said it, word for word: not twice)
+        t = r.mail_text("ack_mj", extra=blocks, **{**context, "where": None if where in blocks else where})
         return Letter(f"ack-{mail.message_id}", game_id, g.turn, "ack", mail.from_addr, t.subject, t.body,
                       in_reply_to=mail.message_id, references=mail.references)
 

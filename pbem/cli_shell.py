@@ -1,0 +1,131 @@
+"""What every `pbem` command shares: the config, the engine under the pass lock, the language of
+its messages, and the reading of ``--now`` and date options (user mistakes become one line)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+import click
+
+from pbem import config as configmod
+from pbem.cli_text import UserError, say
+from pbem.cli_text import when as _local_text
+from pbem.clock import parse_iso, utcnow
+from pbem.core import SetupError
+from pbem.engine import Engine, EngineError
+from pbem.engine.when import WhenError, parse_moment
+from pbem.passlock import PassLock
+from pbem.store import Store
+from pbem.wording import join_list
+
+
+@contextmanager
+def _engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = True) -> Iterator[Engine]:
+    """The engine over the configured store; a user's mistake becomes one line in the MJ's language.
+
+    ``game_id``, when given, must be a game of config.toml (else the error lists them).  A command that
+    ``writes`` (resolves, corrects, registers, queues mail…) takes the pass lock, as `pbem tick` and the
+    daemon do: it waits up to ``lock_wait_seconds`` for a running pass, then says who holds the data
+    and to try again, rather than interleave its work with that pass.  A command that only reads does
+    not wait.
+    """
+    cfg = _config(ctx)
+    lang = cfg.language
+    if game_id is not None and game_id not in cfg.games:
+        raise UserError(say(lang, "unknown_game", game=game_id, games=join_list(cfg.games, lang) or "-"), lang)
+    with PassLock(cfg.database) as lock:
+        if writes and not lock.acquire(cfg.lock_wait_seconds, who=f"pbem {ctx.command_path.partition(' ')[2]}"):
+            raise UserError(_busy(lock, lang), lang)
+        store = Store(cfg.database, synchronous=cfg.synchronous)
+        try:
+            yield Engine(cfg, store)
+        except EngineError as e:
+            raise UserError(e.text(lang), lang) from None
+        except (configmod.ConfigError, WhenError, SetupError) as e:
+            text = e.text(lang) if isinstance(e, configmod.ConfigError) else e.msg.get(lang)
+            raise UserError(text, lang) from None
+        finally:
+            store.close()
+
+
+def _busy(lock: PassLock, lang: str) -> str:
+    """« pbem tick (pid 4242, depuis 12 s) travaille sur ces données : réessayez dans un instant »."""
+    pid, since, what = lock.holder()
+    if since is None:
+        return say(lang, "busy_unknown", lock=lock.path)
+    seconds = int((utcnow() - since).total_seconds())
+    held = f"{seconds // 60} min" if seconds >= 60 else f"{max(seconds, 0)} s"
+    return say(lang, "busy", what=what or "pbem", pid=pid, held=held, lock=lock.path)
+
+
+def _lang() -> str:
+    """The configured language (French when the config cannot be read)."""
+    root = click.get_current_context().find_root()
+    if "lang" not in root.obj:
+        try:
+            root.obj["lang"] = configmod.load(root.obj["config"]).language
+        except configmod.ConfigError:
+            root.obj["lang"] = "fr"
+    return str(root.obj["lang"])
+
+
+def _t(key: str, **params: object) -> str:
+    """A CLI message in the configured language (`pbem.cli_text.MESSAGES`)."""
+    return say(_lang(), key, **params)
+
+
+def _step(e: Engine, game_id: str) -> str:
+    """What the game calls its steps, in the CLI's language (« tour », « manche », « étape »)."""
+    word = e.ctx.step_word(game_id)
+    return word.en if _lang() == "en" else word.fr
+
+
+def _when(dt: datetime | None) -> str:
+    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
+    return _local_text(dt, _lang())
+
+
+def _config(ctx: click.Context) -> configmod.Config:
+    try:
+        return configmod.load(ctx.obj["config"])
+    except configmod.ConfigError as e:
+        lang = _lang()
+        raise UserError(("config: " if lang == "en" else "configuration : ") + e.text(lang), lang) from None
+
+
+def _now(value: str | None) -> datetime:
+    """``--now``: a naive time is read in the configured time zone."""
+    if not value:
+        return utcnow()
+    ctx = click.get_current_context()
+    try:
+        tz = configmod.load(ctx.find_root().obj["config"]).timezone
+    except configmod.ConfigError:
+        tz = None
+    try:
+        return parse_iso(value, tz)
+    except ValueError:
+        raise UserError(_t("bad_now", value=value), _lang()) from None
+
+
+def _date(ctx: click.Context, option: str, value: str | None, now: datetime) -> datetime | None:
+    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
+    game's zone; a day without an hour is its start."""
+    if not value:
+        return None
+    cfg = _config(ctx)
+    try:
+        return parse_iso(value, cfg.timezone)
+    except ValueError:
+        pass
+    try:
+        from datetime import time
+
+        return parse_moment(value, now, cfg.timezone, time(0, 0))
+    except WhenError as e:
+        raise UserError(_t("bad_date", option=option, why=e.msg.get(_lang())), _lang()) from None
+
+
+NOW = click.option("--now", "now", metavar="ISO", help="Simulated current time (ISO, game time zone if naive).")
