@@ -422,6 +422,9 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
                               f"{', '.join(sorted(defaults)) or 'none'})",
                               f"{where}.options.{k} : option inconnue de {ruleset} (options : "
                               f"{', '.join(sorted(defaults)) or 'aucune'} ; voir docs/rules/{ruleset}.md)")
+    for k in getattr(registry.get(ruleset), "path_options", ()):  # a file named from the game folder, not cwd
+        if isinstance(options.get(k), str) and options[k]:
+            options = {**options, k: str(_resolve_path(root, options[k]))}
     _check_options(registry.get(ruleset), {**defaults, **options}, where)
     return GameConfig(
         id=gid,

@@ -254,6 +254,8 @@ class Ruleset(Protocol):
     # le Roi's PASSE): a line that begins with one is the game's order, never the common command;
     # ``after_early: str`` (``"calendar"`` or ``"length"``): the game's default for the config key of that
     # name, ``"length"`` where the rules count a player's time from the results before (Courtisans).
+    # ``path_options: frozenset[str]``: the options that name a file (Courtisans' ``deck``, Pour le Roi's
+    # ``cards``); config resolves a relative one against the folder of config.toml, as it does ``roster``.
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[Any, list[Event]]:
         """The initial state and the events that tell each player their start (roles, knowledge)."""

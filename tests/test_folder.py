@@ -157,3 +157,34 @@ def test_templates_commands_list_and_copy(tmp_path):
     assert typo.exit_code == 1 and "did you mean common/ack.fr.j2" in typo.output
     escape = runner.invoke(main, [*cfg, "templates", "copy", "../config.toml"])
     assert escape.exit_code == 1 and "no template" in escape.output
+
+
+def test_a_card_file_named_relative_to_config_toml_is_found_wherever_pbem_runs(tmp_path, monkeypatch):
+    """Courtisans' ``deck`` and Pour le Roi's ``cards`` name a file in the game folder, like ``roster``:
+    a cron job runs from $HOME, not from the folder, and must load the same deck."""
+    from pbem import config as configmod
+    from pbem import games
+    from pbem.core import Seat
+    from pbem.dice import Dice
+    from pbem.games.courtisans.cards import DEFAULT_DECK
+    from pbem.games.pourleroi.cards import default_path, load
+
+    folder = tmp_path / "cour"
+    (folder / "data").mkdir(parents=True)
+    (folder / "data" / "mon-jeu.toml").write_text(
+        DEFAULT_DECK.read_text("utf-8").replace('nom = "Baron"', 'nom = "Chevalier"', 1), encoding="utf-8")
+    (folder / "data" / "cartes-roi.toml").write_text(default_path().read_text("utf-8"), encoding="utf-8")
+    (folder / "config.toml").write_text(
+        '[pbem]\naddress = "jeu@pbem.test"\n[mailbox]\nkind = "maildir"\n[outbox]\nkind = "maildir"\n'
+        '[games.cour1]\nruleset = "courtisans"\noptions = { deck = "data/mon-jeu.toml" }\n'
+        '[games.roi1]\nruleset = "pourleroi"\noptions = { cards = "data/cartes-roi.toml" }\n', encoding="utf-8")
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    cfg = configmod.load(folder / "config.toml")
+    assert cfg.games["cour1"].options["deck"] == str(folder / "data" / "mon-jeu.toml")
+    assert cfg.games["roi1"].options["cards"] == str(folder / "data" / "cartes-roi.toml")
+    state, _ = games.get("courtisans").setup([Seat(n) for n in ("Monsieur Ab", "Madame Cd", "Monsieur Ef")],
+                                             cfg.games["cour1"].options, Dice("00" * 32, "s"))
+    assert state.cards[1].name == "Chevalier"
+    assert load(cfg.games["roi1"].options["cards"]).source == "cartes-roi.toml"  # (the file name, not cwd-relative)

@@ -47,6 +47,7 @@ class CourtisansRuleset:
     after_early = "length"  # « 2 jours après que les actions du joueur précédent aient été publiées »
     game_words = frozenset({"passer", "pass"})  # PASSER is an action of the game (do nothing), not the common PASSER
     default_options: Mapping[str, JSON] = {f.name: getattr(Options(), f.name) for f in dataclasses.fields(Options)}
+    path_options = frozenset({"deck"})  # a file: config resolves it against the game folder
 
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Every option value checked when the config is read (`SetupError` naming what is accepted),

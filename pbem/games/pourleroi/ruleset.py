@@ -28,6 +28,7 @@ class PourLeRoiRuleset:
     after_early = "length"  # the game goes at the pace of the answers: each step's time counts from the one before
     game_words = frozenset({"passe", "passer", "pass"})  # PASSE is the auction's pass, not the common PASSER
     default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
+    path_options = frozenset({"cards"})  # a file: config resolves it against the game folder
 
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Every option value checked when the config is read (`SetupError` naming the allowed values)."""
