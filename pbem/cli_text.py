@@ -81,10 +81,10 @@ MESSAGES: dict[str, Msg] = {
     "archived": Msg("{made} dans {folder} ; ouvrez {index}", "{made} in {folder}; open {index}"),
     "archive_unverified": Msg("la vérification des dés a trouvé des problèmes : voyez verification.html",
                               "the dice verification found problems: see verification.html"),
-    "busy": Msg("{what} (pid {pid}, depuis {held}) travaille sur ces données : réessayez dans un instant "
-                "(verrou : {lock})",
+    "busy": Msg("{what} (pid {pid}, depuis {held}) travaille sur ces données : réessayez dans un instant "
+                "(verrou : {lock})",
                 "{what} (pid {pid}, running for {held}) is working on this data: try again in a moment (lock: {lock})"),
-    "busy_unknown": Msg("une autre passe travaille sur ces données : réessayez dans un instant (verrou : {lock})",
+    "busy_unknown": Msg("une autre passe travaille sur ces données : réessayez dans un instant (verrou : {lock})",
                         "another pass is working on this data: try again in a moment (lock: {lock})"),
     "ok": Msg("ok", "ok"),
     "fail": Msg("ÉCHEC", "FAIL"),

@@ -72,7 +72,11 @@ def reply_subject(subject: str) -> str:
 
 
 def _msg(value: Any, lang: str) -> Any:
-    return value.get(lang) if isinstance(value, Msg) else value
+    """A rule's sentence in the reader's language; French gets the templates' non-breaking spaces, since
+    these texts are the code's own (card effects, order help), never a player's words."""
+    if not isinstance(value, Msg):
+        return value
+    return french_spaces(value.fr) if lang == "fr" else value.en
 
 
 def _finalize_plain(value: Any) -> Any:
@@ -370,6 +374,8 @@ def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2
     for env in envs:
         env.filters["date"] = date_en if lang == "en" else date_fr
         env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
+        # a rule's own French text handed over as a plain string (a card's effect, an order's help)
+        env.filters["spaced"] = french_spaces if lang == "fr" else (lambda v: v)
         env.filters["dice_label"] = (lambda purpose, game, _lang=lang, _root=root, _over=overrides:
                                      dice_label(purpose, game, _lang, _root, _over))
         env.globals["lang"] = lang
