@@ -1,4 +1,4 @@
-"""The working context of one resolution: a fresh state, the dice, the events, and who learned what."""
+"""The working context of one resolution: the new state, the dice, the events, and who learned what."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ class Death:
 @dataclass
 class Ctx:
     st: State
+    """A `State.fork` of the state given to the resolution: its players are that state's own records
+    until `w` copies them, so every change to a player goes through `w` (or a method that uses it)."""
     dice: Dice
     events: list[Event] = field(default_factory=list)
     deaths: list[Death] = field(default_factory=list)
@@ -39,7 +41,9 @@ class Ctx:
     confused: set[str] = field(default_factory=set)
     """Patients under the confusion potion this turn: unknowingly fidèles Lannister, they remember none of it."""
     p: Callable[[str], Player] = field(init=False, repr=False)
-    """The player of that name (``st.players[name]``)."""
+    """The player of that name (``st.players[name]``), to read: to change him, `w`."""
+    _own: set[str] = field(default_factory=set, init=False, repr=False)
+    """The players already copied into ``st`` by `w`."""
     # Indexes built on first use, once per resolution, so that no per-player or per-squad
     # loop scans the whole roster.  Each holds a superset of the players it answers for
     # (every change that could add one goes through `set_rank`, `set_sergent`,
@@ -57,6 +61,17 @@ class Ctx:
     @property
     def turn(self) -> int:
         return self.st.turn
+
+    def w(self, name: str) -> Player:
+        """The player of that name, to change: copied on his first change of the turn, so that the
+        state given to the resolution keeps its record (copy on write).  A record read with `p`
+        before is then stale: read him again after a change."""
+        if name in self._own:
+            return self.p(name)
+        p = self.p(name).clone()
+        self.st.players[name] = p
+        self._own.add(name)
+        return p
 
     # --- indexes ---
 
@@ -86,17 +101,17 @@ class Ctx:
         return self._in_roster_order(set().union(*(self._by_rank[r].members for r in ranks if r in self._by_rank)))
 
     def set_rank(self, name: str, rank: str) -> None:
-        self.p(name).rank = rank
+        self.w(name).rank = rank
         if self._by_rank is not None:
             self._by_rank.setdefault(rank, RosterList()).add(name, self.pos())
 
     def set_sergent(self, name: str, sergent: str | None) -> None:
-        self.p(name).sergent = sergent
+        self.w(name).sergent = sergent
         if self._by_sergent is not None and sergent is not None:
             self._by_sergent.setdefault(sergent, set()).add(name)
 
     def set_location(self, name: str, location: str) -> None:
-        self.p(name).location = location
+        self.w(name).location = location
         if self._donjon is not None and location == R.DONJON:
             self._donjon.add(name)
 
@@ -173,7 +188,7 @@ class Ctx:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
         value = code if code is not None else self.p(subject).code
         for r in recipients:
-            self.p(r).learn_role(subject, value)
+            self.w(r).learn_role(subject, value)
         return {"player": subject, "role": value}
 
     def aware(self, members: Sequence[str]) -> list[str]:
@@ -192,13 +207,13 @@ class Ctx:
         """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
         team = team if team is not None else self.p(subject).team
         for r in recipients:
-            self.p(r).learn_team(subject, team)
+            self.w(r).learn_team(subject, team)
         return {"player": subject, "team": team}
 
     def kill(self, name: str, cause: str, by: str) -> None:
-        p = self.p(name)
-        if not p.alive:
+        if not self.p(name).alive:
             return
+        p = self.w(name)
         p.alive = False
         p.died = self.turn
         self.deaths.append(Death(name, cause, by))

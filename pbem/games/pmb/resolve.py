@@ -38,7 +38,7 @@ def resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> 
 
 
 def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
-    st = state.clone()
+    st = state.fork()  # players copied on their first change (`Ctx.w`)
     ctx = Ctx(st, dice)
     if st.finished:
         return st, []

@@ -159,6 +159,7 @@ class Vacancy:
 class State:
     turn: int = 1
     order: list[str] = field(default_factory=list)
+    """The roster, in its order; fixed at set-up (never changed in place: `fork` shares it)."""
     players: dict[str, Player] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     capacity: dict[str, int] = field(default_factory=dict)
@@ -182,10 +183,23 @@ class State:
     winner: str | None = None
 
     def clone(self) -> State:
+        """A copy that shares nothing mutable with this state (its players copied too)."""
+        s = self.fork()
+        s.order = list(self.order)
+        s.players = {n: p.clone() for n, p in self.players.items()}
+        return s
+
+    def fork(self) -> State:
+        """A copy whose ``players`` dict is new but holds this state's `Player` records themselves.
+
+        For the resolution (`pbem.games.pmb.context.Ctx.w`), which copies a record before its first
+        change (copy on write): a turn then allocates in proportion to what happens in it rather than
+        to the roster, and the state it was given stays as it was.  Anyone else changing a player of
+        a forked state must `clone` first."""
         s = State(
             turn=self.turn,
-            order=list(self.order),
-            players={n: p.clone() for n, p in self.players.items()},
+            order=self.order,  # fixed at set-up, never changed: shared
+            players=dict(self.players),
             options=dict(self.options),
             capacity=dict(self.capacity),
             torturer=self.torturer,
