@@ -4,6 +4,9 @@ Ruleset states are typed dataclasses; the store keeps them as JSON.  Supported
 field types: str, int, float, bool, None, Enum, nested dataclasses, and
 list/tuple/frozenset/set/dict (str keys) of those, plus ``X | None``.
 Encoding is deterministic (sets are sorted) so equal states give equal bytes.
+A dataclass may define ``__post_load__(self)``: `from_data` calls it once the object is decoded,
+for what the JSON cannot say (which equal values are one object, say); it must not change the
+object's value.
 """
 
 from __future__ import annotations
@@ -44,6 +47,11 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@cache
+def _post_load(cls: type) -> Any:
+    return getattr(cls, "__post_load__", None)
+
+
 def from_data(tp: Any, data: Any) -> Any:
     """Decode JSON-compatible data into type ``tp`` (a dataclass, container or scalar type)."""
     if tp is Any:
@@ -80,7 +88,11 @@ def from_data(tp: Any, data: Any) -> Any:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
         kwargs = {f.name: from_data(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data}
-        return tp(**kwargs)
+        obj = tp(**kwargs)
+        loaded = _post_load(tp)
+        if loaded is not None:
+            loaded(obj)
+        return obj
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
     if tp is float and isinstance(data, int):
