@@ -87,10 +87,11 @@ def after_deaths(ctx: Ctx, lc_at_start: str | None) -> None:
     hms_of: dict[str, list[str]] = {}
     if dead_sergents:
         dead = set(dead_sergents)
-        for n in ctx.holders(R.HM):
-            q = st.players[n]
+        roster, order = ctx.roster, st.order
+        for i in ctx.holding(R.HM):
+            q = roster[i]
             if q.alive and q.rank == R.HM and q.sergent in dead:
-                hms_of.setdefault(q.sergent, []).append(n)
+                hms_of.setdefault(q.sergent, []).append(order[i])
     # sergents: the chef names a new one among the dead sergent's Hommes de Main (next turn)
     vacant = {v.dead for v in st.vacancies}
     for name in dead_sergents:
@@ -177,7 +178,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
 def _rebel_defeat(ctx: Ctx, team: str, by: str, standing: list[str]) -> None:
     st = ctx.st
     st.vacancies = [v for v in st.vacancies if v.team != team]
-    survivors = [q.name for q in st.team_members(team)]
+    survivors = [q.name for q in ctx.team_members(team)]
     if not standing or not survivors:
         return
     if by in standing:

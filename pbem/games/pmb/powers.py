@@ -141,7 +141,7 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         if chef is None or v.team in st.defeated:
             continue
         if v.anyone:
-            pool = [q.name for q in st.team_members(v.team) if q.rank == R.HM and q.location != R.CACHOTS]
+            pool = [q.name for q in ctx.team_members(v.team) if q.rank == R.HM and q.location != R.CACHOTS]
         else:
             pool = [c for c in v.candidates if ctx.p(c).alive and ctx.p(c).rank == R.HM and ctx.p(c).team == v.team]
         if not pool:
@@ -156,7 +156,8 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         new = min(named, key=first_named.__getitem__) if named else ctx.dice.choice(pool, f"{v.team} new sergent (chef silent)")
         promote(ctx, chef.name, new, v.dead)
     st.vacancies = keep
-    unassigned = [n for n in ctx.holders(R.HM) if (q := ctx.p(n)).alive and q.rank == R.HM and q.sergent is None]
+    roster, order = ctx.roster, st.order
+    unassigned = [order[i] for i in ctx.holding(R.HM) if (q := roster[i]).alive and q.rank == R.HM and q.sergent is None]
     for team in R.REBEL_TEAMS:
         chef = ctx.chef(team)
         if chef is None:
@@ -164,7 +165,7 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         loose = [n for n in unassigned if ctx.p(n).team == team]
         if not loose:
             continue
-        members = st.team_members(team)
+        members = ctx.team_members(team)
         sgts = [q.name for q in members if q.rank == R.SERGENT]
         if not sgts:
             continue
@@ -450,8 +451,9 @@ def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]], lc_at_start: s
 
 
 def living_fideles(ctx: Ctx) -> list[str]:
-    return [n for n in ctx.holders(R.FIDELE)
-            if (q := ctx.p(n)).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
+    roster, order = ctx.roster, ctx.st.order
+    return [order[i] for i in ctx.holding(R.FIDELE)
+            if (q := roster[i]).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
 
 
 def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str]) -> None:
