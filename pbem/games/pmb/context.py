@@ -96,7 +96,7 @@ class Ctx:
         next `set_rank`: it may grow.)"""
         if self._by_rank is None:
             by_rank: dict[str, list[int]] = {}
-            for i, p in enumerate(self.roster):
+            for i, p in zip(self._pos.values(), self.roster, strict=True):  # `_pos`'s own ints: no new ones
                 at = by_rank.get(p.rank)
                 if at is None:
                     by_rank[p.rank] = [i]
@@ -195,7 +195,7 @@ class Ctx:
         """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""
         if self._by_sergent is None:
             by_sergent: dict[str, list[int]] = {}
-            for i, p in enumerate(self.roster):
+            for i, p in zip(self._pos.values(), self.roster, strict=True):
                 s = p.sergent
                 if s is not None:
                     at = by_sergent.get(s)

@@ -98,7 +98,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         t = players.get(target)
         if t is None or not t.alive:
             continue
-        attacks.append((n, camp, target))
+        attacks.append((n, camp, t.name))  # the roster's own string for the name the order gave
         attacking.add(n)
     bodyguards(ctx, orders, acting_free, attacking)
     for sq in form_squads(ctx, attacks):
