@@ -170,6 +170,8 @@ class Ctx:
             unordered: set[str] = set()
             pos = self._pos
             for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
+                if not mine:
+                    continue
                 i = pos.get(n)
                 if i is None:
                     continue
