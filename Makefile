@@ -26,9 +26,11 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pbem demo
 
-## make test: installs everything, starts Dovecot + an SMTP sink on loopback, runs the whole suite.
+## make test: installs everything (Debian's chromium for the archive tests too), starts Dovecot + an SMTP sink
+## on loopback, runs the whole suite.
 test: $(STAMP)
 	@mkdir -p build
+	bash scripts/browser-test-deps.sh
 	bash scripts/mail-test-servers.sh start >build/mailsvc.log 2>&1 || { cat build/mailsvc.log; exit 1; }
 	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/pytest -q -p no:cacheprovider; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
 

@@ -21,3 +21,11 @@ def verify_export(export: dict[str, Any], seed: str | None) -> tuple[list[str], 
         count += len(rolls)
         problems.extend(verify(seed, rec["dice_context"], rolls))
     return problems, count
+
+
+def verification_report(export: dict[str, Any], seed: str | None) -> tuple[list[str], bool]:
+    """What `pbem verify` prints for an export, and whether all is good (the archive shows the same lines)."""
+    problems, count = verify_export(export, seed)
+    if problems:
+        return problems, False
+    return [f"OK: seed matches the commitment, {count} rolls re-derived identically"], True

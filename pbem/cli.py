@@ -208,6 +208,9 @@ def game_status(ctx: click.Context, game_id: str) -> None:
             click.echo(f"orders in: {st.prompted - len(st.waiting)}/{st.prompted}")
         if st.waiting:
             click.echo("waiting for: " + ", ".join(st.waiting))
+        if st.missed:
+            click.echo("steps missed in a row: " + ", ".join(f"{n} {k}" + (" (abandoned)" if n in st.abandoned else "")
+                                                           for n, k in st.missed.items()))
 
 
 @game.command("list")
@@ -263,20 +266,21 @@ def player() -> None:
 @click.argument("address")
 @click.option("--role", help="Fix this player's role (resuming a game, tests).")
 @click.option("--sheet", type=click.Path(exists=True, dir_okay=False), help="TOML file with the player's data.")
+@click.option("--gender", type=click.Choice(["f", "m"]), help="The texts agree with it (else they are neutral).")
 @NOW
 @click.pass_context
 def player_add(ctx: click.Context, game_id: str, name: str, address: str, role: str | None, sheet: str | None,
-               now: str | None) -> None:
+               gender: str | None, now: str | None) -> None:
     """Register NAME at ADDRESS during registration.
 
-    Example: pbem player add pmb1 "ser Schlingue" schlingue@example.org
+    Example: pbem player add pmb1 "dame Olenna" olenna@example.org --gender f
     """
     data = None
     if sheet:
         with open(sheet, "rb") as f:
             data = tomllib.load(f)
     with _engine(ctx) as e:
-        p = e.add_player(game_id, name, address, _now(now), role=role, data=data)
+        p = e.add_player(game_id, name, address, _now(now), role=role, data=data, gender=gender)
         click.echo(f"{game_id}: {p.name} <{p.address}> registered")
 
 
@@ -447,7 +451,7 @@ def outbox() -> None:
 
 
 @outbox.command("list")
-@click.option("--status", type=click.Choice(["queued", "sent", "failed"]))
+@click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]))
 @click.option("--game", "game_id")
 @click.pass_context
 def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> None:
@@ -463,7 +467,7 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
 
 @outbox.command("retry")
 @click.argument("ids", nargs=-1)
-@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed mail.")
+@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed or bounced mail.")
 @NOW
 @click.pass_context
 def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now: str | None) -> None:
@@ -474,9 +478,11 @@ def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now
     from pbem.outbox import retry
 
     with _engine(ctx) as e:
-        chosen = list(ids) + ([i["id"] for i in e.store.outbox_items("failed")] if all_failed else [])
+        chosen = list(ids) + ([i["id"] for status in ("failed", "bounced") for i in e.store.outbox_items(status)]
+                              if all_failed else [])
         with e.store.atomic():
-            click.echo(f"{retry(e.store, chosen, _now(now))} mail(s) queued again")
+            n = retry(e.store, chosen, _now(now))
+            click.echo(f"{n} mail{'' if n == 1 else 's'} queued again")
 
 
 # ---------------------------------------------------------------- inbound mail
@@ -520,7 +526,8 @@ def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> N
         chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
         for key, why in e.store.requeue_refusals(chosen).items():
             click.echo(f"{key}: left as it is: {why}")
-        click.echo(f"{e.store.requeue_messages(chosen)} mail(s) will be processed again")
+        n = e.store.requeue_messages(chosen)
+        click.echo(f"{n} mail{'' if n == 1 else 's'} will be processed again")
 
 
 # ---------------------------------------------------------------- audit
@@ -542,6 +549,29 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
 
 @main.command()
+@click.argument("game_id")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+def archive(ctx: click.Context, game_id: str, folder: str) -> None:
+    """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
+    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+
+    Example: pbem archive pmb1 archives/pmb1
+    """
+    from pbem.archive import build
+
+    with _engine(ctx) as e:
+        done = build(e, game_id, Path(folder))
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    click.echo(f"{count(len(done.pages), 'page')}, {count(len(done.pictures), 'picture')} and "
+               f"{count(len(done.charts), 'chart')} in {folder}; open {Path(folder) / 'index.html'}")
+    if done.verified is False:
+        click.echo("the dice verification found problems: see verification.html")
+
+
+@main.command()
 @click.argument("game_id", required=False)
 @click.option("--seed", help="The revealed seed (default: the one in the database).")
 @click.option("--file", "export_file", type=click.Path(exists=True, dir_okay=False),
@@ -552,22 +582,21 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
 
     Example: pbem verify --file pmb1.json --seed 3f2a...
     """
-    from pbem.audit import verify_export
+    from pbem.audit import verification_report
 
     if export_file:
         with open(export_file, encoding="utf-8") as f:
             data = json.load(f)
-        problems, count = verify_export(data, seed)
+        lines, ok = verification_report(data, seed)
     else:
         if not game_id:
             raise click.UsageError("give GAME_ID or --file")
         with _engine(ctx) as e:
-            problems, count = verify_export(e.export(game_id, include_seed=True), seed)
-    for p in problems:
-        click.echo(p)
-    if problems:
-        raise click.ClickException(f"{len(problems)} problem(s)")
-    click.echo(f"OK: seed matches the commitment, {count} rolls re-derived identically")
+            lines, ok = verification_report(e.export(game_id, include_seed=True), seed)
+    for line in lines:
+        click.echo(line)
+    if not ok:
+        raise click.ClickException(f"{len(lines)} problem{'' if len(lines) == 1 else 's'}")
 
 
 # ---------------------------------------------------------------- tools

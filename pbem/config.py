@@ -28,6 +28,11 @@ class Duration:
     def delta(self) -> timedelta:
         return timedelta(days=self.days, seconds=self.seconds)
 
+    @property
+    def empty(self) -> bool:
+        """No time at all (``"0h"``): not a step length."""
+        return not self.days and not self.seconds and self.at is None
+
 
 _DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*(?:@\s*(\d{1,2})[:h](\d{2}))?\s*$")
 
@@ -112,6 +117,12 @@ class GameConfig:
     reminder_hours: tuple[float, ...] = (24.0,)
     early_resolution: bool = True
     early_delay_minutes: int = 30
+    after_early: str | None = None
+    """``calendar`` | ``length``: the deadline after an early resolution (docs/guide-mj.md); None when the
+    config does not say: the game's own choice (`Context.after_early`), else ``calendar``."""
+    grace: Duration | None = None  # orders still accepted this long after the deadline, while the step is open
+    nmr_alert: int = 2  # the MJ digest names a player silent this many steps in a row (0: never)
+    nmr_abandon: int = 0  # silent this many steps in a row: abandoned, no longer waited for (0: never)
     auth: str = "none"  # none | dkim | spf | dkim_or_spf
     trusted_authserv: tuple[str, ...] = ("mx.google.com",)
     passwords: bool = False
@@ -120,6 +131,7 @@ class GameConfig:
     commit_seed: bool = True
     roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
     mj_password: SecretSource | None = None  # with passwords = true, the MJ's own mails carry this one
+    pictures: bool = True  # a picture of the public board with each forum post (games that have one)
 
 
 @dataclass(frozen=True)
@@ -136,6 +148,7 @@ class Config:
     outbox: OutboxConfig
     games: Mapping[str, GameConfig]
     max_message_bytes: int = 10_000_000
+    max_order_lines: int = 200  # a mail with more lines than this is refused whole (nothing of it applied)
     templates_dir: Path | None = None  # the MJ's template overrides (default: templates/ beside config.toml)
     synchronous: str = "normal"
     """SQLite's ``synchronous`` in WAL mode: ``normal`` survives a killed process, ``full`` a power cut too."""
@@ -153,14 +166,15 @@ DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
 
 _KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
 _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
-               "max_message_bytes", "synchronous", "lock_wait_seconds", "templates_dir"}
+               "max_message_bytes", "max_order_lines", "synchronous", "lock_wait_seconds", "templates_dir"}
 _OUTBOX_ONLY = {"retry_days", "retry_base_seconds", "retry_max_seconds", "timeout_seconds", "connect_timeout_seconds",
                 "send_budget_seconds"}
 _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
               "security", "cafile", "folder", "processed_folder", "batch_size", "idle", *_OUTBOX_ONLY}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
-               "reminder_hours", "early_resolution", "early_delay_minutes", "auth", "trusted_authserv", "passwords",
-               "min_players", "options", "commit_seed", "roster", "mj_password_env", "mj_password_command"}
+               "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "nmr_alert",
+               "nmr_abandon", "auth", "trusted_authserv", "passwords", "min_players", "options", "commit_seed",
+               "roster", "mj_password_env", "mj_password_command", "pictures"}
 
 
 def _check_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:
@@ -309,10 +323,18 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         outbox=outbox,
         games=games,
         max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
+        max_order_lines=_whole(top, "max_order_lines", 200),
         templates_dir=_resolve_path(root, _get(top, "templates_dir", "pbem", str, "templates")),
         synchronous=_choice(top, "synchronous", "pbem", ("normal", "full"), "normal"),
         lock_wait_seconds=float(_get(top, "lock_wait_seconds", "pbem", (int, float), 10.0)),
     )
+
+
+def _whole(top: Mapping[str, Any], key: str, default: int) -> int:
+    value = _get(top, key, "pbem", int, default)
+    if value < 1:
+        raise ConfigError(f"pbem.{key}: expected a positive whole number, got {value!r}")
+    return int(value)
 
 
 def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
@@ -330,6 +352,11 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
     deadlines = dict(DEFAULT_DEADLINES)
     for k, v in _get(g, "deadlines", where, dict, {}).items():
         deadlines[k] = parse_duration(v, f"{where}.deadlines.{k}")
+        if deadlines[k].empty:
+            raise ConfigError(f"{where}.deadlines.{k}: a step must last some time, got {v!r}")
+    grace = parse_duration(g["grace"], f"{where}.grace") if "grace" in g else None
+    if grace is not None and grace.at is not None:
+        raise ConfigError(f"{where}.grace: expected a length like \"2h\" or \"30m\" (no time of day), got {g['grace']!r}")
     mj = _get(g, "mj", where, (str, list), [])
     mj_list = [mj] if isinstance(mj, str) else mj
     if not all(isinstance(a, str) and "@" in a for a in mj_list):
@@ -356,6 +383,10 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         reminder_hours=tuple(float(h) for h in reminders),
         early_resolution=_get(g, "early_resolution", where, bool, True),
         early_delay_minutes=_get(g, "early_delay_minutes", where, int, 30),
+        after_early=_choice(g, "after_early", where, ("calendar", "length"), "calendar") if "after_early" in g else None,
+        grace=None if grace is None or grace.empty else grace,
+        nmr_alert=_count(g, "nmr_alert", where, 2),
+        nmr_abandon=_count(g, "nmr_abandon", where, 0),
         auth=_choice(g, "auth", where, ("none", "dkim", "spf", "dkim_or_spf"), "none"),
         trusted_authserv=tuple(_get(g, "trusted_authserv", where, list, ["mx.google.com"])),
         passwords=_get(g, "passwords", where, bool, False),
@@ -364,7 +395,15 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         commit_seed=_get(g, "commit_seed", where, bool, True),
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
         mj_password=_mj_password(g, where),
+        pictures=_get(g, "pictures", where, bool, True),
     )
+
+
+def _count(g: Mapping[str, Any], key: str, where: str, default: int) -> int:
+    value = _get(g, key, where, int, default)
+    if value < 0:
+        raise ConfigError(f"{where}.{key}: expected a number of steps (0: never), got {value!r}")
+    return int(value)
 
 
 def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:

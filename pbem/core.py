@@ -119,6 +119,19 @@ class Prompt:
 
 
 @dataclass(frozen=True)
+class StepWord:
+    """What a game calls its steps, the same in every text (subjects, acks, digest, forum, reminders).
+
+    ``fr`` is the French noun (« tour », « manche », « étape »), ``feminine`` its gender for
+    agreement (« la manche 2 a été résolue »); ``en`` the English noun.  Plurals add an s.
+    """
+
+    fr: str = "étape"
+    en: str = "step"
+    feminine: bool = True
+
+
+@dataclass(frozen=True)
 class Seat:
     """One roster line given to `Ruleset.setup`: a player name and what the MJ fixed for them.
 
@@ -141,10 +154,15 @@ class Outcome:
 
 @dataclass(frozen=True)
 class OrderHelp:
-    """One line of the AIDE/HELP answer: syntax and what it does."""
+    """One line of the AIDE/HELP answer: syntax and what it does.
+
+    ``aliases`` are the other words the order is understood by, English ones first of all
+    (``("SQUAD", "ATTACK")`` for ``ESCOUADE``): AIDE/HELP lists them.
+    """
 
     syntax: str
     description: Msg
+    aliases: tuple[str, ...] = ()
 
 
 # --- order errors: three kinds, like python-chess's Invalid/Illegal/Ambiguous ---
@@ -164,6 +182,18 @@ class OrderSyntaxError(OrderError):
     """The line is not an order this game understands (unknown verb, bad arguments)."""
 
     label = Msg("incompris", "not understood")
+
+
+class UnknownKeywordError(OrderSyntaxError):
+    """A word that is no keyword of the list, and near none (`pbem.names.match_keyword`).
+
+    When that word is the first of the line (the verb), the line is no order at all: the engine
+    lists it as text the player wrote, not as an error.
+    """
+
+    def __init__(self, msg: Msg, typed: str):
+        super().__init__(msg)
+        self.typed = typed
 
 
 class OrderNotAllowedError(OrderError):
@@ -186,6 +216,18 @@ class SetupError(Exception):
         self.msg = msg
 
 
+class PositionError(Exception):
+    """A scenario file's ``[position]`` the game cannot build (an unknown card, a card twice...): ``key`` says where.
+
+    Only games that read a position raise it, from their optional ``scenario_setup(roster, options, position,
+    dice)`` (see docs/scenarios.md); the engine never calls that."""
+
+    def __init__(self, key: str, msg: Msg):
+        super().__init__(f"{key}: {msg.en}")
+        self.key = key
+        self.msg = msg
+
+
 # --- the ruleset interface ---
 
 
@@ -205,6 +247,13 @@ class Ruleset(Protocol):
     """The state dataclass, so the engine can load stored states back (`pbem.serial.loads`)."""
     default_options: Mapping[str, JSON]
     """Every option this game understands, with its default; config may override any of them, no others."""
+    # Optional: ``step_word: StepWord``, what the game calls a step (default: « étape », feminine);
+    # ``prompts_public: bool`` (default True): False when who is asked can betray a hidden role, so
+    # that answers never count the players asked; ``game_words: frozenset[str]`` (default empty): the
+    # folded words of the game's own orders that a common command also uses (Courtisans' PASSER, Pour
+    # le Roi's PASSE): a line that begins with one is the game's order, never the common command;
+    # ``after_early: str`` (``"calendar"`` or ``"length"``): the game's default for the config key of that
+    # name, ``"length"`` where the rules count a player's time from the results before (Courtisans).
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[Any, list[Event]]:
         """The initial state and the events that tell each player their start (roles, knowledge)."""

@@ -8,6 +8,7 @@ simulated clock passes them.  Nothing leaves the machine.
 from __future__ import annotations
 
 import mailbox
+import os
 import random
 import shutil
 from collections.abc import Callable, Iterator
@@ -62,7 +63,11 @@ class Demo:
         self.sent += 1
         m["Message-ID"] = f"<demo-{self.game_id}-{self.sent}@example.org>"
         m.set_content(text)
-        self.inbox.add(m.as_bytes())
+        key = self.inbox.add(m.as_bytes())
+        # the mailbox received it now, on the simulated clock (a mail counts by when it arrived); a
+        # microsecond apart from the one before, so that the Maildir reads them in the order they were sent
+        when = int(self.now.timestamp()) * 10**9 + self.sent * 1000
+        os.utime(self.root / "mail" / "inbox" / "new" / key, ns=(when, when))
 
     def tick(self, advance: timedelta = timedelta(minutes=5)) -> None:
         self.now += advance

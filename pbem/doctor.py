@@ -15,7 +15,7 @@ def checks(config_path: str) -> Iterator[tuple[str, bool, str]]:
     except configmod.ConfigError as e:
         yield "config", False, str(e)
         return
-    yield "config", True, f"{config_path}: {len(cfg.games)} game(s): {', '.join(cfg.games) or 'none'}"
+    yield "config", True, f"{config_path}: {len(cfg.games)} game{'' if len(cfg.games) == 1 else 's'}: {', '.join(cfg.games) or 'none'}"
     for gid, g in cfg.games.items():
         if g.auth == "none" and not g.passwords:
             yield (f"game {gid}", True, "warning: auth = \"none\" and no passwords: anyone can send mail with a "

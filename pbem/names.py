@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError
+from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError, UnknownKeywordError
 
 PLAYER = Msg("joueur", "player")
 KEYWORD = Msg("mot-clé", "keyword")
@@ -48,21 +48,26 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     if len(prefixed) == 1:
         return prefixed[0]
     if len(prefixed) > 1:
-        listed = ", ".join(sorted(prefixed))
+        listed = sorted(prefixed)
         raise OrderAmbiguousError(
-            Msg(f"« {typed} » peut désigner : {listed}", f"'{typed}' may mean: {listed}")
+            Msg(f"«\u00a0{typed}\u00a0» peut désigner {_either(listed, 'ou')}", f"'{typed}' may mean {_either(listed, 'or')}")
         )
     close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)
     if close:
-        guess = " ou ".join(by_key[c] for c in close)
-        guess_en = " or ".join(by_key[c] for c in close)
+        guess = _either([by_key[c] for c in close], "ou")
+        guess_en = _either([by_key[c] for c in close], "or")
         raise OrderAmbiguousError(
             Msg(
-                f"{what.fr} inconnu « {typed} » : vouliez-vous dire {guess} ?",
+                f"{what.fr} inconnu «\u00a0{typed}\u00a0»\u00a0: vouliez-vous dire {guess}\u00a0?",
                 f"unknown {what.en} '{typed}': did you mean {guess_en}?",
             )
         )
-    raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
+    raise OrderSyntaxError(Msg(f"{what.fr} inconnu «\u00a0{typed}\u00a0»", f"unknown {what.en} '{typed}'"))
+
+
+def _either(names: Sequence[str], word: str) -> str:
+    """« A, B ou C »: alternatives."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER) -> tuple[str, list[str]]:
@@ -103,7 +108,8 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
     """Map a typed keyword (any alias, any case or accent) to its canonical form.
 
     ``keywords`` maps folded aliases to the canonical value, e.g.
-    ``{"escouade": "ESCOUADE", "squad": "ESCOUADE"}``.
+    ``{"escouade": "ESCOUADE", "squad": "ESCOUADE"}``.  A word near none of them raises
+    `UnknownKeywordError`: read the verb of a line with this, so that prose is told from orders.
     """
     key = fold(typed)
     if key in keywords:
@@ -112,8 +118,8 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
     if close:
         raise OrderAmbiguousError(
             Msg(
-                f"{what.fr} inconnu « {typed} » : vouliez-vous dire {close[0].upper()} ?",
+                f"{what.fr} inconnu «\u00a0{typed}\u00a0»\u00a0: vouliez-vous dire {close[0].upper()}\u00a0?",
                 f"unknown {what.en} '{typed}': did you mean {close[0].upper()}?",
             )
         )
-    raise OrderSyntaxError(Msg(f"{what.fr} inconnu « {typed} »", f"unknown {what.en} '{typed}'"))
+    raise UnknownKeywordError(Msg(f"{what.fr} inconnu «\u00a0{typed}\u00a0»", f"unknown {what.en} '{typed}'"), typed)

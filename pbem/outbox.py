@@ -16,9 +16,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email import message_from_bytes
+from email.header import Header
 from email.headerregistry import Address
-from email.message import EmailMessage
-from email.policy import SMTP
+from email.message import EmailMessage, MIMEPart
+from email.policy import SMTP, default
 from email.utils import format_datetime, parseaddr
 from functools import lru_cache
 from typing import Any
@@ -30,7 +32,16 @@ from pbem.store import Store
 
 log = logging.getLogger("pbem")
 
-KINDS = ("ack", "private", "public", "digest", "reminder", "notice")
+KINDS = ("ack", "private", "public", "digest", "reminder", "notice", "stranger")
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a letter (the picture of a step's board with the forum post)."""
+
+    filename: str
+    content_type: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,7 @@ class Letter:
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     record_seq: int | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 def message_id(game: str, key: str, to: str, domain: str) -> str:
@@ -54,8 +66,14 @@ def message_id(game: str, key: str, to: str, domain: str) -> str:
     return f"<pbem.{digest}@{domain}>"
 
 
+_HEADER_SPACE = re.compile(r"[^\S\u00a0\u202f]+")
+"""White space of any kind (line breaks included), but the non-breaking spaces French typography puts."""
+
+
 def _clean_header(value: str) -> str:
-    return " ".join(value.replace("\r", " ").replace("\n", " ").split())
+    """One line, runs of white space as one space; non-breaking spaces kept (French subjects carry them:
+    « rappel\u00a0: vos ordres »), as `str.split` would not."""
+    return _HEADER_SPACE.sub(" ", value).strip()
 
 
 def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
@@ -64,14 +82,18 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
     The bytes are exactly what `email.message.EmailMessage` with `email.policy.SMTP` produces
     (`compose_slow`), built directly: header lines that need no encoding or unusual folding
     are written as they are, the others (non-ASCII subjects, odd addresses) are encoded and
-    folded by the `email` package itself, one header at a time and cached.
+    folded by the `email` package itself, one header at a time and cached.  A letter with
+    attachments is a ``multipart/mixed`` mail (`compose_with_attachments`); one without stays the
+    single text part it always was.
     """
+    if letter.attachments:
+        return compose_with_attachments(letter, sender=sender, sender_name=sender_name, now=now)
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
     mid = message_id(letter.game, letter.key, letter.to, domain)
     headers = [_from_line(sender_name, sender), _to_line(letter.to),
-               _recurring_line("Subject", _clean_header(letter.subject)), _date_line(now, now.utcoffset()),
+               _subject_line(_clean_header(letter.subject)), _date_line(now, now.utcoffset()),
                _header_line("Message-ID", mid, msgid=True)]
     in_reply_to, references = thread_ids(letter)
     if in_reply_to:
@@ -83,6 +105,29 @@ def compose(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> 
 
 def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
     """`compose` through `EmailMessage` (the reference the fast path must match byte for byte)."""
+    mid, msg = _message(letter, sender=sender, sender_name=sender_name, now=now)
+    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+
+
+def compose_with_attachments(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, bytes]:
+    """The text part as `compose_slow` writes it, then each attachment, in a ``multipart/mixed`` mail.
+
+    The MIME boundary is derived from the Message-ID, not drawn at random, so composing the same
+    letter again gives the same bytes (replays and re-sends stay byte-identical).
+    """
+    mid, msg = _message(letter, sender=sender, sender_name=sender_name, now=now)
+    msg.make_mixed()
+    for a in letter.attachments:
+        maintype, _, subtype = a.content_type.partition("/")
+        part = MIMEPart(policy=SMTP)  # a part, not a message: no MIME-Version of its own
+        part.set_content(a.data, maintype=maintype, subtype=subtype, disposition="attachment", filename=a.filename)
+        msg.attach(part)  # type: ignore[arg-type]  # typeshed wants a message; a part is what MIME means
+    msg.set_boundary("pbem-" + hashlib.sha256(mid.encode()).hexdigest()[:40])
+    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+
+
+def _message(letter: Letter, *, sender: str, sender_name: str, now: datetime) -> tuple[str, EmailMessage]:
+    """The Message-ID and the `EmailMessage` of a letter's text (headers and body, no attachment)."""
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
     domain = sender.rsplit("@", 1)[-1]
@@ -93,7 +138,12 @@ def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime
         msg["To"] = letter.to
     else:  # written raw in UTF-8, as SMTPUTF8 carries it (an encoded word is no address)
         msg.set_raw("To", _clean_header(letter.to))
-    msg["Subject"] = _clean_header(letter.subject)
+    subject = _clean_header(letter.subject)
+    raw_subject = _subject_encoded(subject)
+    if raw_subject is None:
+        msg["Subject"] = subject
+    else:  # the email package would lose a space between encoded words: our own encoding, as it is
+        msg.set_raw("Subject", raw_subject)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = mid
     in_reply_to, references = thread_ids(letter)
@@ -106,7 +156,7 @@ def compose_slow(letter: Letter, *, sender: str, sender_name: str, now: datetime
     msg["X-PBEM-Turn"] = str(letter.turn)
     msg["X-PBEM-Kind"] = letter.kind
     msg.set_content(letter.body, charset="utf-8", cte="quoted-printable")
-    return mid, msg.as_bytes(policy=_REFERENCE.clone(utf8=_utf8_address(letter.to)))
+    return mid, msg
 
 
 _REFERENCE = SMTP.clone(refold_source="none")
@@ -232,6 +282,29 @@ def _fold_words(line: str) -> bytes | None:
 
 _recurring_line = lru_cache(maxsize=4096)(_header_line)
 """`_header_line` for values that recur from mail to mail (recipients, subjects)."""
+
+
+@lru_cache(maxsize=4096)
+def _subject_encoded(subject: str) -> str | None:
+    """The Subject value encoded whole (RFC 2047, folded) when the email package's own folding would change it.
+
+    `email.policy.SMTP` folds a non-ASCII subject into encoded words and plain words; where two
+    encoded words meet, the space between them is lost on decoding (« vos résultatstrès longs »).
+    Such a subject is encoded whole by `email.header.Header`, which keeps every space inside the
+    encoded words.  None: the email package's folding reads back exactly (the usual case).
+    """
+    if subject.isascii():
+        return None
+    line = _email_header_line("Subject", subject)
+    if message_from_bytes(line + b"\r\n", policy=default)["Subject"] == subject:
+        return None
+    return Header(subject, "utf-8", header_name="Subject").encode(linesep="\r\n")
+
+
+def _subject_line(subject: str) -> bytes:
+    """The Subject header line as sent: the email package's folding, or the whole-encoded value."""
+    raw = _subject_encoded(subject)
+    return _recurring_line("Subject", subject) if raw is None else f"Subject: {raw}\r\n".encode("ascii")
 
 
 @lru_cache(maxsize=64)

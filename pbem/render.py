@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 
-from pbem.core import Event, Msg
+from pbem.core import Event, Msg, StepWord
+from pbem.wording import StepNoun, agree, de, join_list, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The packaged templates: ``common/`` and one folder per game."""
@@ -42,7 +44,7 @@ _MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "A
 def date_fr(dt: datetime) -> str:
     """``mercredi 15 janvier 2020 à 21 h`` (minutes shown when not zero: ``à 21 h 30``)."""
     day = "1er" if dt.day == 1 else str(dt.day)
-    time = f"{dt.hour} h" + (f" {dt.minute:02d}" if dt.minute else "")
+    time = f"{dt.hour}\u00a0h" + (f"\u00a0{dt.minute:02d}" if dt.minute else "")
     return f"{_DAYS_FR[dt.weekday()]} {day} {_MONTHS_FR[dt.month - 1]} {dt.year} à {time}"
 
 
@@ -84,11 +86,37 @@ def _finalize_forum(value: Any) -> Any:
 _ENVIRONMENTS: list[jinja2.Environment] = []
 
 
-class GuardedLoader(jinja2.FileSystemLoader):
+_TAGS = re.compile(r"({{.*?}}|{%.*?%}|{#.*?#})", re.DOTALL)
+_BEFORE = re.compile(r" ([:;!?»])")
+
+
+def french_spaces(source: str) -> str:
+    """The template's own French text with its non-breaking spaces: before « : ; ! ? » and « » », after « « ».
+
+    Only the text between Jinja tags changes: values put in at rendering (a player's line, a name)
+    are left exactly as they are.  A space already non-breaking (typed by hand, as in the templates
+    of Courtisans or Pour le Roi) is no plain space, so it is never doubled.
+    """
+    pieces = _TAGS.split(source)
+    for i in range(0, len(pieces), 2):
+        pieces[i] = _BEFORE.sub("\u00a0\\1", pieces[i]).replace("« ", "«\u00a0")
+    return "".join(pieces)
+
+
+class FrenchLoader(jinja2.FileSystemLoader):
+    """Templates from a folder; the French ones get their non-breaking spaces (`french_spaces`)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        return (french_spaces(source) if template.endswith(".fr.j2") else source), filename, uptodate
+
+
+class GuardedLoader(FrenchLoader):
     """The MJ's override folder: a template that does not compile is replaced by its last good version.
 
     With no good version yet, the template counts as absent here, so the packaged one is used.
     Each problem is logged once (per version of the file) and kept for `override_problems`.
+    French overrides get their non-breaking spaces as the packaged templates do (`FrenchLoader`).
     """
 
     def __init__(self, folder: Path):
@@ -119,7 +147,7 @@ class GuardedLoader(jinja2.FileSystemLoader):
 
 
 def _environment(finalize: Any, root: Path, overrides: Path | None) -> jinja2.Environment:
-    packaged = jinja2.FileSystemLoader(str(root))
+    packaged = FrenchLoader(str(root))
     loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([GuardedLoader(overrides), packaged])
                                  if overrides is not None else packaged)
     env = jinja2.Environment(
@@ -132,9 +160,37 @@ def _environment(finalize: Any, root: Path, overrides: Path | None) -> jinja2.En
         finalize=finalize,
         auto_reload=False,  # checked once per pass by `refresh_templates`, not at every mail
     )
+    install_vocabulary(env)
+    _ENVIRONMENTS.append(env)
+    return env
+
+
+def _lang_of(context: jinja2.runtime.Context) -> str:
+    """The language of the template being rendered (``<game>/<base>.<lang>.j2``)."""
+    return "en" if (context.name or "").endswith(".en.j2") else "fr"
+
+
+@jinja2.pass_context
+def _and_list(context: jinja2.runtime.Context, items: Any, word: str | None = None) -> str:
+    return join_list(items, _lang_of(context), word)
+
+
+@jinja2.pass_context
+def _plural(context: jinja2.runtime.Context, count: int, one: str, many: str | None = None) -> str:
+    return plural(count, one, many, _lang_of(context))
+
+
+def install_vocabulary(env: jinja2.Environment) -> jinja2.Environment:
+    """pbem's template vocabulary in an environment: ``and_list`` (« A, B et C »), ``plural``, ``de``
+    (« d'Olenna »), ``capfirst``, ``bb``, ``reply_subject``, and ``agree`` (neutral here: a `Renderer`
+    gives its game's players' genders).  Tests that render templates with their own environment call it."""
     env.filters["bb"] = bbcode_escape
     env.filters["reply_subject"] = reply_subject
-    _ENVIRONMENTS.append(env)
+    env.filters["and_list"] = _and_list
+    env.filters["plural"] = _plural
+    env.filters["de"] = de
+    env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
+    env.globals["agree"] = lambda name, masculine, feminine, neutral=None: agree(None, masculine, feminine, neutral)
     return env
 
 
@@ -203,15 +259,39 @@ class Rendered:
 
 
 class Renderer:
-    """Renders pbem's texts for one game (its ruleset name and language)."""
+    """Renders pbem's texts for one game (its ruleset name and language).
 
-    def __init__(self, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None):
+    Every template sees ``step``, the game's step word (`pbem.wording.StepNoun`: ``step.the``,
+    ``step.this``, ``step.e``, ``step.name(title)``...).
+    """
+
+    def __init__(self, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None, *,
+                 step: StepWord | None = None):
         self.game = game
         self.lang = lang
         self.root = root
+        self.step = StepNoun(step or StepWord(), lang)
         self.overrides = overrides if overrides is not None and overrides.is_dir() else None
         self.mail, self.forum = _environments(root, self.overrides, lang)
         self._messages: dict[str, str] = {}
+        self.genders: Mapping[str, str] = {}
+        # the game's events modules, made with this renderer's `agree` (by environment, for one template version)
+        self._modules: dict[int, tuple[Any, Any]] = {}
+
+    def set_genders(self, genders: Mapping[str, str]) -> None:
+        """The players' genders (name -> "f" / "m"), for `agree` in every text (the same mapping: nothing to do)."""
+        if genders is self.genders:
+            return
+        changed = genders != self.genders
+        self.genders = genders
+        if changed:
+            self._modules.clear()
+            self._messages.clear()
+
+    def agree(self, name: str, masculine: str, feminine: str, neutral: str | None = None) -> str:
+        """The form that agrees with the player ``name``: « est mort » / « est morte »; without a gender,
+        the neutral phrasing (« a perdu la vie »), else the masculine."""
+        return agree(self.genders.get(name), masculine, feminine, neutral)
 
     def _exists(self, name: str) -> bool:
         return _exists(self.root, name) or (self.overrides is not None and _exists(self.overrides, name))
@@ -237,7 +317,15 @@ class Renderer:
         name = f"{self.game}/events.{self.lang}.j2"
         if not self._exists(name) or (self.overrides is not None and not _loads(env, name)):
             return None
-        return env.get_template(name).module
+        template = env.get_template(name)
+        hit = self._modules.get(id(env))
+        if hit is None or hit[0] is not template:  # first use, or the template was edited (refresh_templates)
+            hit = self._modules[id(env)] = (template, template.make_module(self._globals()))
+        return hit[1]
+
+    def _globals(self) -> dict[str, Any]:
+        """What every template and macro of this game sees: the step word, `agree`, the genders."""
+        return {"game": self.game, "step": self.step, "agree": self.agree, "genders": self.genders}
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
@@ -250,7 +338,7 @@ class Renderer:
 
     def _message(self, key: str, params: dict[str, Any]) -> str:
         module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module
-        return str(getattr(module, key)(params)).strip()
+        return str(getattr(module, key)({"step": self.step, "agree": self.agree, **params})).strip()
 
     def has_macro(self, kind: str) -> bool:
         module = self._events_module(self.mail)
@@ -262,7 +350,7 @@ class Renderer:
     def mail_text(self, base: str, **context: Any) -> Rendered:
         """Render a mail template: its ``subject`` variable (set at top level) and its body."""
         template = self.mail.get_template(self._name(self.mail, base))
-        ctx = {"game": self.game, "render_events": self.events_text, **context}
+        ctx = {**self._globals(), "render_events": self.events_text, **context}
         module = template.make_module(ctx)
         subject = str(getattr(module, "subject", "")).replace("\r", " ").replace("\n", " ").strip()
         body = _tidy(str(module))
@@ -271,7 +359,7 @@ class Renderer:
     def forum_text(self, **context: Any) -> str:
         """The BBCode forum report."""
         template = self.forum.get_template(self._name(self.forum, "forum"))
-        ctx = {"game": self.game, "render_events": lambda evs: self.events_text(evs, self.forum), **context}
+        ctx = {**self._globals(), "render_events": lambda evs: self.events_text(evs, self.forum), **context}
         return _tidy(template.render(ctx))
 
 
@@ -304,12 +392,14 @@ def _exists(root: Path, name: str) -> bool:
 
 @cache
 def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for."""
+    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for
+    (French texts with their non-breaking spaces, as the templates: `french_spaces`)."""
     path = root / game / f"dice.{lang}.toml"
     if not path.is_file():
         return ()
     table = tomllib.loads(path.read_text(encoding="utf-8"))
-    return tuple((re.compile(entry["pattern"]), entry["text"]) for entry in table.get("label", []))
+    spaced = french_spaces if lang == "fr" else str
+    return tuple((re.compile(entry["pattern"]), spaced(entry["text"])) for entry in table.get("label", []))
 
 
 def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None) -> str:

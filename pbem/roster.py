@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core import JSON, Msg, Seat
+from pbem.wording import gender_of
 
 TABLES: tuple[str, ...] = ("personnage", "joueur", "seat", "player")
 """The array-of-tables names a roster may use, read in this order."""
@@ -19,7 +20,10 @@ TABLES: tuple[str, ...] = ("personnage", "joueur", "seat", "player")
 NAME_KEYS: tuple[str, ...] = ("joueur", "player", "nom")
 """Where an entry's player name is read, first found wins (``nom`` also stays in the data: a 1626 sheet's name)."""
 
-NOT_DATA: tuple[str, ...] = ("joueur", "player", "role")
+GENDER_KEYS: tuple[str, ...] = ("genre", "gender", "sexe")
+"""Keys that give a player's gender (« femme », « homme », f, m): for the texts' agreement, not the rules."""
+
+NOT_DATA: tuple[str, ...] = ("joueur", "player", "role", *GENDER_KEYS)
 """Keys that are not part of the seat's data."""
 
 
@@ -41,6 +45,8 @@ class RosterEntry:
     data: Mapping[str, JSON]
     where: str
     """``joueur[2]``: the table and its rank (from 1), for error messages."""
+    gender: str | None = None
+    """``"f"`` or ``"m"`` when the entry gives one (`GENDER_KEYS`), for the texts' agreement."""
 
     def seat(self) -> Seat:
         return Seat(self.name, self.role, dict(self.data))
@@ -65,6 +71,11 @@ def read_roster(doc: Mapping[str, Any]) -> list[RosterEntry]:
             role = entry.get("role")
             if role is not None and not isinstance(role, str):
                 raise RosterError(f"{where}.role", Msg("attendu : un code de rôle (texte)", "expected a role code (text)"))
+            given = next((entry[k] for k in GENDER_KEYS if k in entry), None)
+            gender = gender_of(str(given)) if given is not None else None
+            if given is not None and gender is None:
+                raise RosterError(f"{where}.genre", Msg(f"genre « {given} » : attendu femme ou homme (f ou m)",
+                                                         f"gender {given!r}: expected femme or homme (f or m)"))
             data = {k: v for k, v in entry.items() if k not in NOT_DATA}
-            out.append(RosterEntry(" ".join(name.split()), role, data, where))
+            out.append(RosterEntry(" ".join(name.split()), role, data, where, gender))
     return out

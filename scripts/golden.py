@@ -6,13 +6,19 @@
 
 A refactor must leave this set byte-identical; a change of behaviour records it anew, in the
 same commit, saying why.
+
+Pictures (forum PNGs, and PNG attachments of the public mails) are compared by the digest of the
+scene they draw, which each PNG carries (`pbem.pictures.raster`), not by the rasteriser's bytes:
+a new Pillow or FreeType changes pixels, not what pbem drew.  Everything else stays byte for byte.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import mailbox
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -47,16 +53,39 @@ def golden_set() -> dict[str, bytes]:
             # Maildir file names are random: a mail is named by its Message-ID (and a counter for repeats)
             seen: dict[str, int] = {}
             for key in box.keys():
-                raw = box.get_bytes(key)
+                raw = by_scene(box.get_bytes(key))
                 mid = str(box[key]["Message-ID"]).strip("<>")
                 n = seen[mid] = seen.get(mid, 0) + 1
                 files[f"{name}/outbox/{mid}#{n}"] = raw
             for path in sorted((root / "forum").rglob("*")):
                 if path.is_file():
-                    files[f"{name}/forum/{path.relative_to(root / 'forum')}"] = path.read_bytes()
+                    data = path.read_bytes()
+                    files[f"{name}/forum/{path.relative_to(root / 'forum')}"] = (
+                        picture_id(data) if path.suffix == ".png" else data)
             files[f"{name}/export.json"] = json.dumps(exports[name], ensure_ascii=False, sort_keys=True,
                                                       indent=1).encode()
     return files
+
+
+def picture_id(png: bytes) -> bytes:
+    """What stands for a PNG in the set: the digest of the scene it was drawn from."""
+    from pbem.pictures.raster import scene_digest
+
+    digest = scene_digest(png)
+    if digest is None:
+        raise ValueError("a PNG without its scene digest")
+    return f"pbem picture, scene {digest}".encode()
+
+
+_PNG_PART = re.compile(rb"(Content-Type: image/png[^\r]*\r\n(?:[^\r\n]+\r\n)*\r\n)([A-Za-z0-9+/=\r\n]+?)(\r\n--)")
+
+
+def by_scene(raw: bytes) -> bytes:
+    """A mail with each base64 PNG part replaced by `picture_id` (the rest of its bytes kept)."""
+    def swap(m: re.Match[bytes]) -> bytes:
+        return m.group(1) + picture_id(base64.b64decode(m.group(2))) + m.group(3)
+
+    return _PNG_PART.sub(swap, raw) if b"Content-Type: image/png" in raw else raw
 
 
 def manifest(files: dict[str, bytes]) -> str:

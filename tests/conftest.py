@@ -134,3 +134,26 @@ def mail_env() -> MailEnv:
 
 
 # ---------------------------------------------------------------- end of mail servers section
+
+
+# ---------------------------------------------------------------- recorded games (pictures, archive)
+
+
+@pytest.fixture(scope="session")
+def recorded_games(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Whole games played by mail as `pbem demo` plays them (Intrigue, Pour Ma Belle, 1626), kept open for reading."""
+    from recorded import play_all
+
+    games = play_all(tmp_path_factory.mktemp("recorded"))
+    yield games
+    for d in games.values():
+        d.close()
+
+
+@pytest.fixture(scope="session")
+def archives(recorded_games, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """`pbem archive` of each recorded game: {game: Archive}."""
+    from pbem.archive import build
+
+    root = tmp_path_factory.mktemp("archives")
+    return {name: build(d.engine, d.game_id, root / name) for name, d in recorded_games.items()}

@@ -48,9 +48,16 @@ def _feed(engine: Engine, name: str) -> tuple[str, list[dict]]:
     return verdict, [i for i in engine.store.outbox_items() if i["id"] not in before]
 
 
+# the corpus's human senders play in the game (a stranger's mail is not read as orders); these two register by mail
+STRANGERS = {"mallory@example.org", "bertrand@example.fr"}
+
+
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     engine, store = _engine(tmp_path_factory.mktemp("corpus"))
+    senders = sorted({read_message(p.read_bytes()).from_addr for p in CORPUS.glob("*.eml")} - STRANGERS - {"", GAME})
+    for i, address in enumerate(senders):
+        engine.add_player("pmb1", "Alice Dupont" if address.startswith("alice") else f"Joueur {i:02d}", address, T0)
     out = {p.name: _feed(engine, p.name) for p in sorted(CORPUS.glob("*.eml"))}
     yield engine, store, out
     store.close()
@@ -80,13 +87,16 @@ def test_each_mail_gets_the_right_answer_or_silence(results, name):
         expected = [line.strip() for line in mail.text.split("\n")
                     if line.strip() and not line.strip().upper().startswith("MOTDEPASSE")][:200]
         assert "licorne" not in ack
-        # the answer echoes exactly the player's own lines: quoted history and signatures are never orders
-        assert [e.strip() for e in echoed] == [x if len(x) <= 500 else x[:80] + "…" for x in expected], name
+        # the answer echoes exactly the player's own lines (each with its verdict, or among the text it
+        # ignored): quoted history and signatures are never orders
+        assert sorted(e.strip() for e in echoed) == sorted(x if len(x) <= 500 else x[:80] + "…" for x in expected), name
 
 
 def test_registration_mails_register_valid_names_only(results):
     _, store, out = results
-    assert {p.name for p in store.players("pmb1")} >= {"ser Schlingue"}
+    assert "Bertrand" in {p.name for p in store.players("pmb1")}  # « Je souhaite participer »: the From name
+    assert any("vous avez déjà un personnage dans cette partie : Alice Dupont" in body(m)  # 28_inscription
+               for m in outbox_messages(store, kind="ack", rcpt="alice.dupont@gmail.com"))
     assert not any("[" in p.name or "{" in p.name for p in store.players("pmb1"))
     ack = [m for m in outbox_messages(store, kind="ack") if "url=" in body(m)]
     assert ack and "nom invalide" in body(ack[0])

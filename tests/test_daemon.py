@@ -42,7 +42,7 @@ mj = "mj@pbem.test"
             time.sleep(0.2)
         answers = list(outbox_new.iterdir())
         assert len(answers) == 1
-        assert b"inscrit sous le nom Arya" in answers[0].read_bytes().replace(b"=\n", b"")
+        assert b"sous le nom Arya" in answers[0].read_bytes().replace(b"=\n", b"")
     finally:
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=20)

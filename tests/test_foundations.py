@@ -100,8 +100,9 @@ def test_bad_durations_name_the_key(value):
 
 def test_french_and_english_dates():
     dt = datetime(2020, 1, 15, 21, 0, tzinfo=PARIS)
-    assert date_fr(dt) == "mercredi 15 janvier 2020 à 21 h"
-    assert date_fr(datetime(2020, 2, 1, 9, 30)) == "samedi 1er février 2020 à 9 h 30"
+    # « 21 h » and « 9 h 30 » hold together: non-breaking spaces
+    assert date_fr(dt) == "mercredi 15 janvier 2020 à 21\u00a0h"
+    assert date_fr(datetime(2020, 2, 1, 9, 30)) == "samedi 1er février 2020 à 9\u00a0h\u00a030"
     assert date_en(dt) == "Wednesday 15 January 2020 at 21:00"
 
 

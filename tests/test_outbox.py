@@ -99,3 +99,26 @@ def test_display_names_with_commas_and_accents_stay_one_address():
     msg = email.message_from_bytes(raw, policy=default)
     (addr,) = msg["From"].addresses
     assert addr.display_name == "1626, le gant et l'épée" and addr.addr_spec == "jeu@x.org"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_subject_reads_back_exactly_as_written(seed):
+    """The email package's own folding loses the space between two encoded words (« résultatstrès »):
+    such subjects are encoded whole, so the player's client shows exactly what pbem wrote."""
+    rng = random.Random(seed)
+    words = ["vos", "résultats", "très", "longs", "—", "Tour", "12", "[PMB]", "RECTIFICATIF", ":", "éèà",
+             "d'Athos", "n°", "4", "Mme", "la", "Duchesse", "de", "Fourberye", "«", "»", "\u00a0:", "ordres"]
+    for i in range(400):
+        subject = " ".join(rng.choice(words) for _ in range(rng.randint(1, 22))).strip()  # as pbem trims it
+        letter = Letter(f"s{i}", "pmb1", 1, "private", "p01@pbem.test", subject, "corps")
+        _mid, raw = compose(letter, sender="jeu@pbem.test", sender_name="Pour Ma Belle", now=NOW)
+        assert email.message_from_bytes(raw, policy=default)["Subject"] == subject
+        assert max(len(line) for line in raw.split(b"\r\n\r\n")[0].split(b"\r\n")) <= 78
+
+
+def test_a_long_accented_subject_keeps_its_spaces():
+    subject = "RECTIFICATIF : [PMB] Tour 12 — vos résultats très longs avec des accents éèà et la suite"
+    letter = Letter("s", "pmb1", 1, "private", "p01@pbem.test", subject, "corps")
+    for make in (compose, compose_slow):
+        _mid, raw = make(letter, sender="jeu@pbem.test", sender_name="Pour Ma Belle", now=NOW)
+        assert email.message_from_bytes(raw, policy=default)["Subject"] == subject

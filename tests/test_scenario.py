@@ -126,7 +126,7 @@ def test_a_case_that_expects_nothing_fails(tmp_path: Path) -> None:
 
 
 def test_a_forced_die_out_of_range_fails_the_case(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\ndes."test #1 AG (Armand): d10" = 11\n' \
+    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = 11\n' \
         '[[etape.attendu.evenement]]\ntype = "test_result"\n'
     result = run_case(write(tmp_path, case))
     assert not passed(result)
@@ -155,7 +155,7 @@ def test_an_unknown_purpose_used_in_a_case_fails(tmp_path: Path) -> None:
 
 
 def test_forced_values_left_unused_fail(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\ndes."test #1 AG (Armand): d10" = [3, 4]\n' \
+    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = [3, 4]\n' \
         '[[etape.attendu.evenement]]\ntype = "test_result"\ndonnees = { faces = [3] }\n'
     result = run_case(write(tmp_path, case))
     assert not passed(result)
@@ -163,10 +163,11 @@ def test_forced_values_left_unused_fail(tmp_path: Path) -> None:
 
 
 def test_forced_rolls_are_shown_as_forced(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\ndes."test #1 AG (Armand): d10" = 3\n' \
+    case = SHEET + '[[etape]]\nordres.Armand = ["TEST AG SR 15"]\nordres."@mj" = ["LANCER"]\ndes."test #1 AG (Armand): d10" = 3\n' \
         '[etape.attendu.jets]\n"test #1 *" = 1\n'
     path = write(tmp_path, case)
-    assert "« test #1 AG (Armand): d10 » (test n° 1 AG (Armand) : d10) : 3 (de 1 à 10), forcé" in report(path)
+    # the roll's French label carries its non-breaking space (render.dice_label, as templates do)
+    assert "« test #1 AG (Armand): d10 » (test n° 1 AG (Armand)\u00a0: d10) : 3 (de 1 à 10), forcé" in report(path)
     assert "'test #1 AG (Armand): d10': 3 (from 1 to 10), forced" in report(path, "en")
 
 
@@ -291,6 +292,7 @@ caracs = { FO = 5, EN = 5, AG = 6, DEX = 5, PE = 4, INT = 5, EDU = 4, CH = 5, AP
 talents = {}
 [[etape]]
 ordres.Armand = ["TEST AG SR 10"]
+ordres."@mj" = ["LANCER"]
 [[etape.attendu.evenement]]
 type = "test_result"
 donnees = { number = 5 }
@@ -313,7 +315,7 @@ def test_a_state_file_from_an_export(tmp_path: Path) -> None:
                                  {}, Dice("00", "setup"))
     (tmp_path / "etat.json").write_text(json.dumps(serial.to_data(state)), encoding="utf-8")
     case = 'jeu = "1626"\netat_fichier = "etat.json"\n[etat]\ntests = 2\n' \
-        '[[etape]]\nordres.Armand = ["TEST AG SR 10"]\n[[etape.attendu.evenement]]\ntype = "test_result"\ndonnees = { number = 3 }\n'
+        '[[etape]]\nordres.Armand = ["TEST AG SR 10"]\nordres."@mj" = ["LANCER"]\n[[etape.attendu.evenement]]\ntype = "test_result"\ndonnees = { number = 3 }\n'
     assert passed(run_case(write(tmp_path, case)))
 
 
@@ -335,7 +337,7 @@ def test_an_unexpected_setup_refusal_fails_and_an_expected_one_passes(tmp_path: 
 def test_the_report_renders_the_events_with_their_audiences(tmp_path: Path) -> None:
     path = write(tmp_path, KILL + '[etape.attendu.etat]\n"players.Garlan.alive" = false\n')
     fr, en = report(path), report(path, "en")
-    assert "[public] Garlan est mort." in fr and "[à Arya et Sansa] " in fr
+    assert "[public] Garlan a perdu la vie." in fr and "[à Arya et Sansa] " in fr
     assert "-- Étape 1 : Tour 1" in fr and "Résultat : réussi, 1 attendu tenu." in fr
     assert "[MJ] [MJ]" not in fr
     assert "[to Arya and Sansa] " in en and "-- Step 1: Turn 1" in en and "Result: passed, 1 expectation met." in en
@@ -348,8 +350,10 @@ def test_the_same_case_prints_the_same_report(tmp_path: Path) -> None:
 
 
 def test_mj_orders_on_behalf_of_a_player(tmp_path: Path) -> None:
-    case = SHEET + '[[etape]]\nordres."@mj" = ["POUR armand : TEST AG SR 12", "POUR Zorro : TEST AG SR 12"]\n' \
-        '[[etape.attendu.evenement]]\ntype = "test_result"\naudience = ["Armand"]\n' \
+    """``POUR`` goes the engine's way: the line is parsed as the player's (at 1626, a request the MJ then rolls)."""
+    case = SHEET + '[[etape]]\nordres."@mj" = ["POUR armand : TEST AG SR 12", "POUR Zorro : TEST AG SR 12", "LANCER"]\n' \
+        '[[etape.attendu.evenement]]\ntype = "test_requested"\naudience = ["Armand"]\ndonnees = { number = 1, sr = 12 }\n' \
+        '[[etape.attendu.evenement]]\ntype = "test_result"\naudience = ["Armand"]\ndonnees = { number = 1, sr = 12 }\n' \
         '[[etape.attendu.erreur]]\njoueur = "@mj"\nligne = "POUR Zorro : TEST AG SR 12"\n'
     path = write(tmp_path, case)
     assert passed(run_case(path))
@@ -400,3 +404,82 @@ def test_run_files_counts(tmp_path: Path) -> None:
     lines = list(run_files([ROOT / "docs/rules/1626-cases"], "fr", quiet=True, totals=totals))
     assert totals.total >= 20 and totals.failed == 0 and totals.malformed == 0 and totals.exit_code == 0
     assert lines[-1] == f"Bilan : {totals.total} cas, tous réussis."
+
+
+# ---------------------------------------------------------------- a game's own position, repeated steps
+
+
+ROI = """
+jeu = "pourleroi"
+options = { seating = "roster" }
+[[joueur]]
+joueur = "Anne"
+[[joueur]]
+joueur = "Blaise"
+[[joueur]]
+joueur = "Claude"
+"""
+
+
+def test_a_position_sets_exactly_the_cards_in_play(tmp_path: Path) -> None:
+    case = ROI + '[position]\npioche = ["GUE-A", "GUE-B", "GUE-C", "GUE-D", "MAR-A"]\nmains.Blaise = ["OR-01"]\n' \
+        '[attendu.etat]\n"round.drawn" = "GUE-A"\ndeck = ["GUE-B", "GUE-C", "GUE-D", "MAR-A"]\nremoved = []\n' \
+        '"hands.Blaise" = ["OR-01"]\n'
+    result = run_case(write(tmp_path, case))
+    assert passed(result), "\n".join(case_lines(result, "fr"))
+    from pbem.games.pourleroi import conservation_problems
+
+    assert conservation_problems(result.state) == []  # every other card is out of the box, each in one place
+    assert "seules les cartes qu'elle nomme sont en jeu" in report(write(tmp_path, case))
+
+
+@pytest.mark.parametrize(("position", "key", "said"), [
+    ('pioche = ["GUE-Z"]', "position.pioche.0", "carte inconnue « GUE-Z »"),
+    ('pioche = ["GUE-A"]\nneutre = ["gue-a"]', "position.neutre.0", "GUE-A figure deux fois"),
+    ('mains.Zoe = ["GUE-A"]', "position.mains.Zoe", "joueur inconnu « Zoe »"),
+    ('fonctions = { GUE = 7 }', "position.fonctions.GUE", "de 1 à 6"),
+    ('pile = ["GUE-A"]', "position.pile", "clé inconnue"),
+    ('pioche = ["GUE-A"]\nenchere = { pile = ["GUE-B"] }', "position.enchere", "pioche épuisée"),
+])
+def test_a_wrong_position_is_a_malformed_file(tmp_path: Path, position: str, key: str, said: str) -> None:
+    path = write(tmp_path, ROI + "[position]\n" + position + "\n[attendu.etat]\nround = \"@nul\"\n")
+    with pytest.raises(CaseError) as caught:
+        run_case(path)
+    line = caught.value.line("fr")
+    assert line.startswith(f"{path} : {key} : ") and said in line, line
+
+
+def test_a_game_without_positions_says_so(tmp_path: Path) -> None:
+    with pytest.raises(CaseError) as caught:
+        run_case(write(tmp_path, KILL.replace("[[etape]]", '[position]\npioche = []\n[[etape]]', 1)))
+    assert "position" in caught.value.key and "[etat]" in caught.value.line("fr")
+    with pytest.raises(CaseError):
+        load_case(write(tmp_path, 'jeu = "pourleroi"\n[etat]\nturn = 1\n[position]\npioche = []\n'))
+
+
+def test_a_repeated_step_plays_again_and_checks_after_the_last(tmp_path: Path) -> None:
+    """Three silent steps of the donor: centre, centre, then neutral (the default order), then the forced keep."""
+    case = ROI + '[position]\npioche = ["GUE-A", "GUE-B", "GUE-C", "GUE-D", "MAR-A"]\n' \
+        '[[etape]]\nrepeter = 3\n[etape.attendu.etat]\n"hands.Anne" = ["GUE-D"]\nneutral = ["GUE-C"]\n' \
+        '[[etape.attendu.evenement]]\ntype = "card_placed"\nnombre = 4\n'
+    result = run_case(write(tmp_path, case))
+    assert passed(result), "\n".join(case_lines(result, "fr"))
+    assert len(result.phases) == 2 and len(result.phases[1].defaults) == 3
+    once = run_case(write(tmp_path, case.replace("repeter = 3", "repeter = 1")))
+    assert not passed(once)
+    with pytest.raises(CaseError) as caught:
+        load_case(write(tmp_path, case.replace("repeter = 3", "repeter = 0")))
+    assert caught.value.key == "etape[1].repeter"
+
+
+def test_prompts_may_say_who_is_waited_for(tmp_path: Path) -> None:
+    """At a Pour le Roi auction everyone is asked, only those who can pay are waited for."""
+    base = ROI + '[position]\nmains = { Anne = ["OR-01"], Blaise = ["OR-02"] }\nenchere = { pile = ["GUE-D"], ouvreur = "Anne" }\n'
+    good = base + '[attendu]\nsollicites = [{ joueur = "Anne", attendu = true }, "Blaise", { joueur = "Claude", attendu = false }]\n'
+    assert passed(run_case(write(tmp_path, good)))
+    bad = run_case(write(tmp_path, good.replace('"Claude", attendu = false', '"Claude", attendu = true')))
+    assert not passed(bad)
+    detail = bad.checks[0].detail
+    assert detail is not None and "Claude (auction, non attendu)" in detail.fr and "not waited for" in detail.en
+    with pytest.raises(CaseError):
+        load_case(write(tmp_path, base + '[attendu]\nsollicites = [{ joueur = "Anne", attendu = "oui" }]\n'))

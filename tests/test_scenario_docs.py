@@ -30,6 +30,16 @@ def test_every_event_kind_the_code_can_emit_was_seen(game: str) -> None:
     assert not missing, f"{game}: no case file or bot game produces {sorted(missing)}"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_event_kind_the_code_can_emit_is_played_by_a_case_file(game: str) -> None:
+    """Not only seen in bot games: each kind has a case file that shows when it happens (the cases double as docs)."""
+    from pbem.scenario.catalog import case_events
+
+    seen = {e.kind for events in case_events(game) for e in events}
+    missing = emitted_kinds(game) - seen
+    assert not missing, f"{game}: no case file produces {sorted(missing)}"
+
+
 def _toml_blocks() -> list[str]:
     return re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
 
@@ -54,9 +64,23 @@ def test_the_other_examples_are_accepted_as_written(tmp_path: Path) -> None:
 
 def test_every_key_of_the_format_is_documented() -> None:
     text = DOC.read_text(encoding="utf-8")
-    keys = set(case_format.TOP_KEYS) | {"titre", "etat", "ordres", "des", "resoudre", "attendu"} | {
+    keys = set(case_format.TOP_KEYS) | {"titre", "etat", "ordres", "des", "resoudre", "repeter", "attendu"} | {
         "evenement", "erreur", "etat", "vue", "fait", "jets", "sollicites", "issue", "refus_mise_en_place",
         "type", "donnees", "audience", "pour", "pas_pour", "cle", "nombre", "joueur", "ligne", "message",
-        "chemin", "fini", "vainqueurs", "resume", *case_format.FACT_TESTS}
+        "chemin", "fini", "vainqueurs", "resume", "attendu", *case_format.FACT_TESTS}
     undocumented = sorted(k for k in keys if f"`{k}`" not in text and f"{k} =" not in text and f"[{k}]" not in text)
     assert not undocumented
+
+
+CASE_LINK = re.compile(r"\[`[^`]+`\]\(((?:pmb|intrigue|1626|pourleroi)-cases/[^)]+\.toml)\)")
+
+
+@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi"])
+def test_every_case_file_is_named_in_its_rules_document(game: str) -> None:
+    """docs/rules/<game>.md names each case beside the sentence (or the ruling) it plays; every link leads to a file."""
+    doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    linked = set(CASE_LINK.findall(doc))
+    assert all((ROOT / "docs" / "rules" / link).is_file() for link in linked), sorted(
+        link for link in linked if not (ROOT / "docs" / "rules" / link).is_file())
+    files = {f"{game}-cases/{p.name}" for p in (ROOT / "docs" / "rules" / f"{game}-cases").glob("*.toml")}
+    assert not files - linked, sorted(files - linked)

@@ -84,9 +84,10 @@ class Engine:
         return lifecycle.finish(self.ctx, game_id, now)
 
     def add_player(self, game_id: str, name: str, address: str, now: datetime, *, role: str | None = None,
-                   data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj") -> PlayerRow:
+                   data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj",
+                   gender: str | None = None) -> PlayerRow:
         return lifecycle.add_player(self.ctx, game_id, name, address, now, role=role, data=data, password=password,
-                                    by=by)
+                                    by=by, gender=gender)
 
     def remove_player(self, game_id: str, name: str, now: datetime) -> None:
         lifecycle.remove_player(self.ctx, game_id, name, now)

@@ -1,20 +1,24 @@
 """The commands every game shares, French first with English aliases: INSCRIPTION, AIDE, ETAT, ORDRES,
-ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict (and any paragraph) to the answer."""
+PASSER, ANNULER, RAPPORT, FIN, and the MJ's POUR.  Each handler adds its verdict (and any paragraph) to the answer."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from pbem.clock import iso
-from pbem.core import MJ, OrderError
+from pbem.core import MJ, OrderAmbiguousError, OrderError, OrderNotAllowedError
 from pbem.engine import letters, lifecycle, turns
-from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.context import Context, EngineError
+from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.mail.senders import given_password
-from pbem.names import match_name
+from pbem.names import fold, match_name
 from pbem.store import GameRow, OrderSet
+from pbem.wording import gender_of
 
 COMMANDS = {
     "inscription": "JOIN", "join": "JOIN", "register": "JOIN",
@@ -24,57 +28,111 @@ COMMANDS = {
     "rapport": "REPORT", "report": "REPORT",
     "pour": "FOR", "for": "FOR",
     "annuler": "CANCEL", "cancel": "CANCEL",
+    "passer": "PASS", "pass": "PASS", "passe": "PASS",
     "fin": "END", "end": "END",
 }
 JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play", "i would like to join",
                 "i wish to participate")
 
 
+NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END", "PASS"})
+_NUMBER = re.compile(r"^(?:(?:tour|turn|etape|step|manche|round|n[o°]?)\s*)?(\d+)$")
+
+
+def parses(cmd: str, rest: str) -> bool:
+    """Is the line this command, or prose that merely begins with its word (« État des lieux : … »)?
+
+    A command without arguments takes none (punctuation aside); RAPPORT takes a step number;
+    INSCRIPTION a name, not a sentence.  POUR is checked against the players' names (`_for_line`).
+    """
+    words = fold(rest).strip(" :,.!?;")
+    if cmd in NO_ARGUMENTS:
+        return not words
+    if cmd == "REPORT":
+        return not words or _NUMBER.match(words) is not None
+    if cmd == "JOIN":
+        return not prose.looks_like_sentence(rest)
+    return True
+
+
+def asks_to_join(text: str, subject: str) -> bool:
+    """Does a mail ask to register (an INSCRIPTION line, « Je souhaite participer »)?"""
+    for line in text.split("\n"):
+        folded = fold(line)
+        head = folded.partition(" ")[0].strip(":,.!")
+        if COMMANDS.get(head) == "JOIN" or any(folded.startswith(p) for p in JOIN_PHRASES):
+            return True
+    return "particip" in fold(subject) and not text.strip()
+
+
 def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
-            line: str, result: MailResult, state: Any, key: str, now: datetime) -> None:
-    """Carry out one common command line (``cmd`` is its canonical name, ``rest`` its arguments)."""
+            line: str, result: MailResult, state: Any, key: str, now: datetime) -> bool:
+    """Carry out one common command line (``cmd`` is its canonical name, ``rest`` its arguments).
+
+    False when the line turns out not to be that command (prose beginning with its word): nothing
+    was done, and the caller reads the line otherwise.
+    """
+    if not parses(cmd, rest):
+        return False
     ruleset = ctx.ruleset(game_id)
     r = ctx.renderer(game_id)
     say = r.message
     if cmd == "JOIN":
         _join(ctx, game_id, g, rest, actor, mail, line, result, now)
-        return
+        return True
     if actor is None:
         result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else say("unknown_address")))
         if cmd == "HELP":
             result.extra.append(r.mail_text("help_common", tag=ctx.tag(game_id), helps=[], mj=False,
-                                            registration=g.phase == "registration").body)
-        return
+                                            registration=g.phase == "registration",
+                                            common_pass=_common_pass(ctx, game_id)).body)
+        return True
     tag = ctx.tag(game_id)
     if cmd == "HELP":
         helps = ruleset.help(state, actor) if state is not None else []
         result.verdicts.append(LineVerdict(line, True))
-        help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration")
+        help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration",
+                            common_pass=_common_pass(ctx, game_id))
         # what the text says is fixed now; rendered with the ack
         result.extra.append(lambda: r.mail_text("help_common", **help_context).body)
-        return
+        return True
     if cmd == "STATUS":
         result.verdicts.append(LineVerdict(line, True))
         if state is None:
             result.extra.append(say("not_started_sentence"))
-            return
+            return True
         view = ruleset.view(state, actor)
         player = actor
-        result.extra.append(lambda: r.mail_text("status", view=view, player=player, tag=tag).body)
-        return
+
+        def status() -> Callable[[], str]:  # after this mail's own orders are recorded: they are part of it
+            orders = letters.orders_text(ctx, game_id, player) if player != MJ and g.phase == "running" else ""
+            # the orders are fixed now; the status is rendered with the ack
+            return lambda: r.mail_text("status", view=view, player=player, tag=tag).body + (
+                "\n" + orders if orders else "")
+        result.extra.append(AfterOrders(status))
+        return True
     if cmd == "ORDERS":
         result.verdicts.append(LineVerdict(line, True))
-        result.extra.append(letters.orders_text(ctx, game_id, actor))
-        return
+        who = actor
+        result.extra.append(AfterOrders(lambda: letters.orders_text(ctx, game_id, who)))
+        return True
     if cmd == "CANCEL":
         _cancel(ctx, game_id, g, actor, line, result, now)
-        return
+        return True
+    if cmd == "PASS":
+        _pass(ctx, game_id, g, actor, line, result, state)
+        return True
     if cmd == "REPORT":
         _report(ctx, game_id, g, rest, actor, line, result)
-        return
+        return True
     if cmd == "FOR":
-        _for_line(ctx, game_id, g, rest, actor, line, result, state, key, now)
-        return
+        return _for_line(ctx, game_id, g, rest, actor, line, result, state, key, now)
+    return True
+
+
+def _common_pass(ctx: Context, game_id: str) -> bool:
+    """Is PASSER the common command in this game (not one of the game's own orders, as in Courtisans)?"""
+    return not ctx.game_words(game_id) & {"passer", "pass"}
 
 
 def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, mail: IncomingMail, line: str,
@@ -82,6 +140,7 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
     """INSCRIPTION <nom> (or « Je souhaite participer »: the name in the From header)."""
     s = ctx.settings(game_id)
     say = ctx.renderer(game_id).message
+    rest, gender = _gender_suffix(rest)
     name = rest or (mail.from_name or "")
     if actor is not None and actor != MJ:
         result.verdicts.append(LineVerdict(line, False, say("already_registered", name=actor)))
@@ -97,12 +156,27 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
         result.verdicts.append(LineVerdict(line, False, say("password_needed")))
         return
     try:
-        p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password)
+        p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password,
+                                 gender=gender)
     except EngineError as e:
         result.verdicts.append(LineVerdict(line, False, say(e.key, **e.params) if e.key else str(e)))
         return
+    say = ctx.renderer(game_id).message  # (with the new player's gender)
     result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
     result.joined = p.name
+
+
+_GENDER_SUFFIX = re.compile(r"^(?P<name>.*?)\s*(?:\((?P<paren>[^()]{1,12})\)|,\s*(?P<word>\w+))\s*$")
+
+
+def _gender_suffix(rest: str) -> tuple[str, str | None]:
+    """``Olenna (femme)`` / ``Olenna, femme`` -> (``Olenna``, ``"f"``); a name without one is left as it is."""
+    found = _GENDER_SUFFIX.match(rest)
+    if found:
+        gender = gender_of(found.group("paren") or found.group("word") or "")
+        if gender is not None:
+            return found.group("name").strip(), gender
+    return rest, None
 
 
 def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, result: MailResult,
@@ -119,11 +193,31 @@ def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, resul
     result.verdicts.append(LineVerdict(line, True, say("cancelled")))
 
 
+def _pass(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, result: MailResult, state: Any) -> None:
+    """PASSER: the player answers that he does nothing this step (the rules' defaults, but he answered:
+    early resolution may fire, and it is no missed step).  Recorded with the mail's other lines (`interpret`)."""
+    s = ctx.settings(game_id)
+    say = ctx.renderer(game_id).message
+    refused = OrderNotAllowedError.label.get(s.language)
+    if actor == MJ:
+        result.verdicts.append(LineVerdict(line, False, say("mj_use_for"), refused))
+    elif g.phase != "running" or state is None:
+        result.verdicts.append(LineVerdict(line, False, say("not_started" if g.phase == "registration"
+                                                                else "game_over")))
+    elif actor not in ctx.prompted_cached(game_id, state):
+        result.verdicts.append(LineVerdict(line, False, say("not_your_step"), refused))
+    else:
+        applied = [o.text or o.verb for o in ctx.ruleset(game_id).default_orders(state, actor)]
+        result.verdicts.append(LineVerdict(line, True, say("pass_noted", applied=applied)))
+        result.passed = len(result.verdicts) - 1
+
+
 def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line: str, result: MailResult) -> None:
     """RAPPORT <n>: the player's results of step n again (0: the start mail; default: the last step)."""
     say = ctx.renderer(game_id).message
+    number = _NUMBER.match(fold(rest).strip(" :,.!?;"))
     try:
-        turn = int(rest.split()[0]) if rest.split() else g.turn - 1
+        turn = int(number.group(1)) if number else g.turn - 1
         if not 0 <= turn < max(g.turn, 1):
             raise ValueError(turn)
     except ValueError:
@@ -138,31 +232,53 @@ def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line:
 
 
 def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, line: str, result: MailResult,
-              state: Any, key: str, now: datetime) -> None:
-    """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged)."""
+              state: Any, key: str, now: datetime) -> bool:
+    """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged).
+
+    Not a command (False) when the words before the colon name no player, not even nearly:
+    « Pour les Gardes : on protège Fitz ». A player who writes one about a player is told it is the MJ's.
+    """
     s = ctx.settings(game_id)
     say = ctx.renderer(game_id).message
+    who, sep, order_text = rest.partition(":")
+    ruleset = ctx.ruleset(game_id)
+    names = ruleset.players(state) if state is not None else [p.name for p in ctx.store.players(game_id)]
+    try:
+        player = match_name(who.strip(), names)
+    except OrderAmbiguousError as e:
+        if actor != MJ or not sep:
+            return False
+        result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+        return True
+    except OrderError:
+        return False  # no player's name: prose that begins with « pour »
+    if not sep:
+        return False
     if actor != MJ:
         result.verdicts.append(LineVerdict(line, False, say("only_mj_for")))
-        return
-    who, sep, order_text = rest.partition(":")
-    if not sep or state is None:
-        result.verdicts.append(LineVerdict(line, False, say("for_syntax")))
-        return
-    ruleset = ctx.ruleset(game_id)
+        return True
+    if state is None:
+        result.verdicts.append(LineVerdict(line, False, say("not_started")))
+        return True
+    said = fold(order_text).strip(" .!")
+    if COMMANDS.get(said) == "PASS" and said not in ctx.game_words(game_id):  # POUR Arya : PASSER
+        ctx.store.set_orders(OrderSet(game_id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
+        ctx.store.log(game_id, iso(now), "mj", "pass for", {"player": player})
+        result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))
+        turns.check_early(ctx, game_id, now)
+        return True
     try:
-        player = match_name(who.strip(), ruleset.players(state))
         order = ruleset.parse_order(state, player, order_text.strip(), [])
     except OrderError as e:
         result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
-        return
+        return True
     done = turns.immediate(ctx, g, state, player, order, now, author=MJ)
     if done is not None:
         if done[2] is not None:
             result.extra.append(done[2])
         result.verdicts.append(LineVerdict(line, True, say("done_for", player=player)))
         ctx.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
-        return
+        return True
     current = ctx.store.current_orders(game_id, g.turn, player).get(player)
     same_mail = current is not None and current.source == "mj" and current.message_key == key
     orders = (current.orders if current and same_mail else []) + [order]
@@ -171,3 +287,4 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     ctx.store.log(game_id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
     result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player)))
     turns.check_early(ctx, game_id, now)
+    return True

@@ -16,7 +16,7 @@ from pbem import games as registry
 from pbem import serial
 from pbem.clock import parse_iso
 from pbem.config import Config, GameConfig
-from pbem.core import Prompt, Ruleset
+from pbem.core import Prompt, Ruleset, StepWord
 from pbem.engine.outgoing import Outgoing
 from pbem.names import fold
 from pbem.render import Renderer
@@ -47,6 +47,8 @@ class Context:
         self._prompts: dict[str, tuple[Any, list[Prompt]]] = {}
         self._prompted: dict[str, tuple[Any, tuple[frozenset[str], frozenset[str]]]] = {}
         self._renderers: dict[str, Renderer] = {}
+        self._out_of_play: dict[str, frozenset[str]] = {}
+        self._genders: dict[str, dict[str, str]] = {}
         # subject tag or game id (lower-case) -> game id, for routing
         self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
         self.by_tag.update({gid.lower(): gid for gid in config.games})
@@ -62,8 +64,18 @@ class Context:
         s = self.settings(game_id)
         r = self._renderers.get(game_id)
         if r is None or r.game != s.ruleset or r.lang != s.language:
-            r = self._renderers[game_id] = Renderer(s.ruleset, s.language, overrides=self.config.templates_dir)
+            r = self._renderers[game_id] = Renderer(s.ruleset, s.language, overrides=self.config.templates_dir,
+                                                    step=self.step_word(game_id))
+        genders = self._genders.get(game_id)
+        if genders is None:
+            genders = self._genders[game_id] = self.store.genders(game_id)
+        r.set_genders(genders)
         return r
+
+    def step_word(self, game_id: str) -> StepWord:
+        """What the game calls a step (`pbem.core.StepWord`; « étape » when the ruleset does not say)."""
+        word = getattr(self.ruleset(game_id), "step_word", None)
+        return word if isinstance(word, StepWord) else StepWord()
 
     def game(self, game_id: str) -> GameRow:
         row = self.store.game(game_id)
@@ -97,12 +109,50 @@ class Context:
         return prompts
 
     def prompted_cached(self, game_id: str, state: Any) -> frozenset[str]:
-        """The players `prompts_cached` asks to decide."""
+        """The players `prompts_cached` asks to decide (their orders are accepted)."""
         return self._players_cached(game_id, state)[0]
 
+    def asked_cached(self, game_id: str, state: Any) -> frozenset[str]:
+        """The prompted players the game asks and waits for: not removed, not abandoned (`out_of_play`)."""
+        out = self.out_of_play(game_id)
+        prompted = self._players_cached(game_id, state)[0]
+        return prompted - out if out else prompted
+
     def required_cached(self, game_id: str, state: Any) -> frozenset[str]:
-        """The players whose orders `prompts_cached` requires (early resolution waits for them)."""
-        return self._players_cached(game_id, state)[1]
+        """The asked players whose orders are required (early resolution waits for them)."""
+        out = self.out_of_play(game_id)
+        required = self._players_cached(game_id, state)[1]
+        return required - out if out else required
+
+    def out_of_play(self, game_id: str) -> frozenset[str]:
+        """The players no longer waited for: removed by the MJ, or silent ``nmr_abandon`` steps in a row."""
+        hit = self._out_of_play.get(game_id)
+        if hit is None:
+            hit = self._out_of_play[game_id] = frozenset(
+                self.store.players_out_of_play(game_id, self.settings(game_id).nmr_abandon))
+        return hit
+
+    def forget_roster(self, game_id: str) -> None:
+        """A player was added, removed, replaced, or their missed steps changed: read them again when needed."""
+        self._out_of_play.pop(game_id, None)
+        self._genders.pop(game_id, None)
+
+    def after_early(self, game_id: str) -> str:
+        """Where the deadline after an early resolution counts from: the config's ``after_early``, else the
+        game's (an optional ``after_early`` on the ruleset: ``"length"`` where each step is one player's
+        turn and the rules give him so long from the results before his), else ``"calendar"``."""
+        chosen = self.settings(game_id).after_early or getattr(self.ruleset(game_id), "after_early", None)
+        return chosen if chosen in ("calendar", "length") else "calendar"
+
+    def game_words(self, game_id: str) -> frozenset[str]:
+        """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
+        a line beginning with one is the game's order."""
+        words: frozenset[str] = frozenset(getattr(self.ruleset(game_id), "game_words", ()))
+        return words
+
+    def prompts_public(self, game_id: str) -> bool:
+        """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
+        return bool(getattr(self.ruleset(game_id), "prompts_public", True))
 
     def _players_cached(self, game_id: str, state: Any) -> tuple[frozenset[str], frozenset[str]]:
         hit = self._prompted.get(game_id)

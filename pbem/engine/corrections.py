@@ -119,7 +119,8 @@ def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool
             ctx.store.replace_record(new_rec)
             g2 = turns.open_step(ctx, GameRow(**{**g.__dict__}), new_state, turn + 1, parse_iso(rec["resolved_at"]))
             # keep the deadline already announced for the next step
-            g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline})
+            g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline,
+                            "opened_at": g.opened_at})
             ctx.store.save_game(g2)
             ctx.outgoing.queue(letters.step_letters(ctx, g2, rec["seq"], turn, events, new_state, now,
                                                     rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),

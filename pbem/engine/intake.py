@@ -15,15 +15,17 @@ from typing import Any
 from pbem.clock import iso, parse_iso
 from pbem.config import GameConfig
 from pbem.core import MJ
-from pbem.engine import turns
+from pbem.engine import commands, turns
 from pbem.engine.answers import MailResult
 from pbem.engine.context import Context
 from pbem.engine.interpret import interpret
 from pbem.engine.turns import gc_paused
 from pbem.faults import crashpoint
+from pbem.mail.bounces import match as match_bounce
+from pbem.mail.bounces import read_bounce
 from pbem.mail.inbox import CredentialError, secret_provider
 from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
-from pbem.mail.senders import auth_verdict, check_password, is_automatic
+from pbem.mail.senders import auth_verdict, check_password, is_automatic, is_bulk
 from pbem.outbox import Letter
 from pbem.render import Renderer
 from pbem.store import PlayerRow
@@ -103,30 +105,34 @@ def _process_stored(ctx: Context, key: str, raw: bytes, now: datetime, received_
                     mail: IncomingMail | None = None) -> str:
     """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
     mail = mail or read_message(raw)
-    verdict, game_id, sender = _process(ctx, key, mail, now, parse_iso(received_at) if received_at else now)
+    verdict, game_id, sender = _process(ctx, key, mail, now, parse_iso(received_at) if received_at else now, raw)
     ctx.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
                            now=now)
     return verdict
 
 
 def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
-             received: datetime | None = None) -> tuple[str, str | None, str]:
+             received: datetime | None = None, raw: bytes = b"") -> tuple[str, str | None, str]:
     """The verdict on one mail, the game it was for, and its sender."""
     sender = mail.from_addr
     if ctx.outgoing.seen(mail.message_id, key):
         return "duplicate", None, sender
     reason = is_automatic(mail, {ctx.config.address})
     if reason:
+        if reason.startswith("bounce"):  # never answered; told to the MJ if it is about a mail we sent
+            return _bounced(ctx, raw, reason, sender)
         return f"silent: {reason}", None, sender
     if not sender or "@" not in sender:
         return "silent: no sender address", None, sender
-    game_id = route(ctx, mail)
+    game_id, how = _route(ctx, mail)
     if game_id is None:
-        _reply_plain(ctx, mail, "which_game", now, None)
-        return "no game", None, sender
+        if any(sender in g.mj for g in ctx.config.games.values()):
+            _reply_plain(ctx, mail, "which_game", now, None)
+            return "no game", None, sender
+        return _stranger(ctx, mail, None, now), None, sender
     s = ctx.settings(game_id)
     g = ctx.store.game(game_id)
-    fire = turns.fire_at(g) if g is not None else None
+    fire = turns.fire_at(g, s) if g is not None else None
     if fire is not None and received is not None and fire <= received:
         # this mail arrived after the deadline (daemon outage): the step closes first, without it.
         # A failure here must not cost the mail: it is then read against the open step, and the
@@ -138,12 +144,18 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
             undo()  # its savepoint is rolled back: so are the letters it queued in this batch
             log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire))
         g = ctx.store.game(game_id)
+    # who is writing?
+    player = ctx.store.player_by_address(game_id, sender) if g is not None else None
+    is_mj = sender in s.mj
+    if player is None and not is_mj:  # a stranger: read only a registration while it is open
+        bulk = is_bulk(mail)
+        if bulk:
+            return f"silent: stranger, {bulk}", game_id, sender
+        if g is None or g.phase != "registration" or not commands.asks_to_join(mail.text, mail.subject):
+            return _stranger(ctx, mail, game_id if how != "only" else None, now), game_id, sender
     if g is None:
         _reply_plain(ctx, mail, "no_game_yet", now, game_id)
         return "game not created", game_id, sender
-    # who is writing?
-    player = ctx.store.player_by_address(game_id, sender)
-    is_mj = sender in s.mj
     if (player or is_mj) and s.auth != "none":
         v = auth_verdict(mail, s.trusted_authserv, s.auth)
         if not v.ok:
@@ -157,31 +169,46 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
     ok, text = check_password(mail.text, expected)
     if not ok:
         return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
+    if not text.strip() and unreadable(mail):
+        _reply_plain(ctx, mail, "unreadable", now, game_id, problems=list(mail.problems))
+        return "unreadable: " + "; ".join(mail.problems), game_id, sender
+    limit = ctx.config.max_order_lines
+    count = sum(1 for line in text.split("\n") if line.strip()) if text.count("\n") >= limit else 0
+    if count > limit:  # refused whole: nothing of it is applied
+        _reply_plain(ctx, mail, "too_long", now, game_id, lines=count, limit=ctx.config.max_order_lines)
+        return f"refused: {count} lines (at most {ctx.config.max_order_lines})", game_id, sender
     capped = not may_reply(ctx, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
-    result = interpret(ctx, game_id, actor, mail, text, key, now)
+    result = interpret(ctx, game_id, actor, mail, text, key, now, received)
     if capped:
         return "rate-limited, orders kept, no reply", game_id, sender
     _ack(ctx, game_id, mail, actor, result, now)
-    errors = sum(1 for v in result.verdicts if not v.ok)
-    return f"ok ({len(result.verdicts)} lines, {errors} errors)", game_id, sender
+    late = f", too late for step {g.turn - 1}" if result.late else ""
+    return f"ok ({len(result.verdicts)} lines, {result.errors} errors{late})", game_id, sender
 
 
 def route(ctx: Context, mail: IncomingMail) -> str | None:
     """Which game a mail is for: subject tag ``[PMB]``, plus-address ``jeu+pmb1@``, or the only game."""
+    return _route(ctx, mail)[0]
+
+
+def _route(ctx: Context, mail: IncomingMail) -> tuple[str | None, str]:
+    """The game a mail is for and how it was found: ``tag``, ``plus``, ``player`` (the sender plays in
+    exactly one game) or ``only`` (the one game configured: not a sign the sender meant it)."""
     by_tag = ctx.by_tag
     for tag in subject_tags(mail.subject):
         if tag in by_tag:
-            return by_tag[tag]
+            return by_tag[tag], "tag"
     for addr in [*mail.to_addrs, *mail.delivered_to]:
         plus = plus_tag(addr)
         if plus and plus.lower() in by_tag:
-            return by_tag[plus.lower()]
+            return by_tag[plus.lower()], "plus"
     if len(ctx.config.games) == 1:
-        return next(iter(ctx.config.games))
+        only = next(iter(ctx.config.games))
+        return only, "player" if ctx.store.player_by_address(only, mail.from_addr) else "only"
     # a player registered in exactly one game needs no tag
     hits = [gid for gid in ctx.config.games if ctx.store.player_by_address(gid, mail.from_addr)]
-    return hits[0] if len(hits) == 1 else None
+    return (hits[0], "player") if len(hits) == 1 else (None, "")
 
 
 def may_reply(ctx: Context, address: str, now: datetime) -> bool:
@@ -201,6 +228,48 @@ def mj_password(s: GameConfig) -> str | None:
     except CredentialError as e:
         log.error("game %s: the MJ password cannot be read: %s", s.id, e)
         return None
+
+
+STRANGER_NOTE_EVERY = timedelta(days=1)
+"""An unknown address is told how to join at most this often."""
+
+
+def _stranger(ctx: Context, mail: IncomingMail, game_id: str | None, now: datetime) -> str:
+    """Mail from an address that plays in no game (and is no registration): one short answer a day
+    saying how to join (the game named by the mail's tag, else every game), never its lines echoed."""
+    sender = mail.from_addr
+    if ctx.outgoing.sent_since(sender, "stranger", now - STRANGER_NOTE_EVERY):
+        return "stranger: already told how to join today"
+    if not may_reply(ctx, sender, now):
+        return "stranger: rate-limited, no reply"
+    games = []
+    for gid, s in ctx.config.games.items():
+        if game_id is not None and gid != game_id:
+            continue
+        row = ctx.store.game(gid)
+        games.append({"tag": s.tag, "title": s.title, "phase": row.phase if row else "none",
+                      "until": ctx.local(row.deadline) if row and row.phase == "registration" else None})
+    r = ctx.renderer(game_id) if game_id is not None else Renderer("common", ctx.config.language)
+    t = r.mail_text("stranger", games=games, subject_in=mail.subject)
+    ctx.outgoing.queue([Letter(f"stranger-{mail.message_id}", game_id or "-", 0, "stranger", sender, t.subject,
+                               t.body, in_reply_to=mail.message_id, references=mail.references)], now)
+    return "stranger: told how to join"
+
+
+def _bounced(ctx: Context, raw: bytes, reason: str, sender: str) -> tuple[str, str | None, str]:
+    """A bounce: the mails it is about are marked bounced (the MJ's next digest names them); never answered."""
+    bounce = read_bounce(raw, (ctx.config.address,))
+    if bounce is None:
+        return f"silent: {reason}", None, sender
+    if not bounce.permanent:
+        return f"silent: {reason}; delivery delayed, not reported", None, sender
+    rows = match_bounce(bounce, ctx.store)
+    if not rows:
+        return f"silent: {reason}; names no mail we sent", None, sender
+    for row in rows:
+        ctx.store.mark_bounced(row["id"], bounce.summary())
+    told = ", ".join(f"{row['id']} to {row['rcpt']}" for row in rows)
+    return f"silent: {reason}; {bounce.summary()}: {told}", rows[0]["game"], sender
 
 
 def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
@@ -223,13 +292,25 @@ def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: Playe
     return f"rejected: authentication failed ({reason})"
 
 
-def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None) -> None:
-    """A short answer that is not about one game's orders (which game? this game does not exist yet)."""
+_UNREADABLE = ("unreadable", "undecodable", "no text part", "defects")
+
+
+def unreadable(mail: IncomingMail) -> bool:
+    """No text could be read because of the message's structure (not because the player wrote nothing)."""
+    return any(problem.startswith(_UNREADABLE) for problem in mail.problems)
+
+
+def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None,
+                 **context: Any) -> None:
+    """A short answer that is not about one game's orders (which game? this game does not exist yet;
+    your mail could not be read; it is too long)."""
     if not may_reply(ctx, mail.from_addr, now):
         return
-    r = Renderer("common", ctx.config.language, overrides=ctx.config.templates_dir)
+    s = ctx.config.games.get(game_id) if game_id else None
+    r = (ctx.renderer(game_id) if s is not None and game_id
+         else Renderer("common", ctx.config.language, overrides=ctx.config.templates_dir))
     games = [(g.tag, g.title) for g in ctx.config.games.values()]
-    t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id)
+    t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id, **context)
     ctx.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject,
                                t.body, in_reply_to=mail.message_id, references=mail.references)], now)
 
@@ -244,21 +325,29 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
     waiting = 0
     prompted = 0
     if g.phase == "running" and state is not None and actor not in (None, MJ):
-        asked = ctx.prompted_cached(game_id, state)
+        asked = ctx.asked_cached(game_id, state)
         current = ctx.store.ordered_players(game_id, g.turn)
-        # count every prompted player, required or not: who is required can be private (a hidden PMB Conseil)
-        prompted = len(asked)
-        waiting = len(asked - current)
+        # count every player asked, required or not: who is required can be private (a hidden PMB Conseil);
+        # no count at all where who is asked can betray a role (prompts_public = False)
+        if ctx.prompts_public(game_id):
+            prompted = len(asked)
+            waiting = len(asked - current)
         if actor in asked and actor not in current:
             missing = [ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)]
-    errors = sum(1 for v in result.verdicts if not v.ok)
+    errors = result.errors
     # everything the text says is fixed now; the rendering itself may wait for the end of the batch
     extra_now = tuple(result.extra)
     context: dict[str, Any] = dict(
         tag=ctx.tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
-        errors=errors, deadline=ctx.local(g.deadline), phase=g.phase,
+        errors=errors, deadline=ctx.local(g.deadline), phase=g.phase, ignored=tuple(result.ignored),
         missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
+        title=(ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)
+               if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=ctx.local(g.early_at),
+        late=(result.late[0], ctx.local(iso(result.late[1]))) if result.late else None,
+        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
+        grace_until=ctx.local(iso(turns.final_close(g, ctx.settings(game_id)) or now)) if result.grace else None,
+        newer=ctx.local(result.newer),
         salutation=ctx.salutation(game_id, state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn

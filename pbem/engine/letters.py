@@ -2,24 +2,28 @@
 
 This is the one place that filters events by audience for a reader, so the no-leak guarantee
 lives here: a player's letter holds only events whose audience includes them and the view
-`Ruleset.view(state, player)`; the forum holds only public events and the public view; the MJ
-digest holds everything.
+`Ruleset.view(state, player)`; the forum holds only public events and the public view, and so
+does the picture of the board sent with it (`forum_inputs` feeds both); the MJ digest holds
+everything.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import serial
+from pbem import pictures, serial
 from pbem.core import MJ, PUBLIC, Event
 from pbem.engine.context import Context, EngineError
 from pbem.engine.records import record_events
-from pbem.outbox import Letter
+from pbem.outbox import Attachment, Letter
 from pbem.store import GameRow
+
+log = logging.getLogger("pbem")
 
 
 def told_to(events: Sequence[Event], player: str) -> list[Event]:
@@ -37,8 +41,15 @@ def public_events(events: Sequence[Event]) -> list[Event]:
 
 
 def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
-                 *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "") -> list[Letter]:
-    """The private mails, the MJ digest and the forum post of a resolved step (or of the setup)."""
+                 *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "",
+                 missed: Mapping[str, int] | None = None, abandoned_before: frozenset[str] = frozenset(),
+                 ) -> list[Letter]:
+    """The private mails, the MJ digest and the forum post of a resolved step (or of the setup).
+
+    A player who got the defaults is told which; one asked to decide in the next step is asked to
+    answer, the others are not.  ``missed`` (steps in a row without orders, after this step) feeds
+    the MJ's list of absent players (``nmr_alert``) and the abandonment notices (``nmr_abandon``).
+    """
     s = ctx.settings(g.id)
     ruleset = ctx.ruleset(g.id)
     r = ctx.renderer(g.id)
@@ -46,32 +57,44 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
     rec = ctx.store.record(g.id, seq)
     title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
     defaulted = set(json.loads(rec["defaults"])) if rec else set()
+    recorded = json.loads(rec["orders"]) if rec and defaulted else {}
     outcome = ruleset.outcome(state)
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
     deadline = ctx.local(g.deadline) if outcome is None else None
+    asked = ctx.asked_cached(g.id, state) if outcome is None else frozenset()
+    missed = missed or {}
+    out = ctx.out_of_play(g.id) if missed else frozenset()
+    abandoned_now = sorted(n for n in out if n not in abandoned_before and missed.get(n, 0) > 0)
+    back = sorted(n for n in abandoned_before if missed.get(n) == 0)
     prefix = key_prefix or f"rec{seq}"
     letters: list[Letter] = []
     for p in ctx.store.players(g.id):
         mine = told_to(events, p.name)
         status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
                                                 tag=tag).body
+        applied = recorded.get(p.name, {}).get("lines", []) if p.name in defaulted else []
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
-                        rectificatif=rectificatif, defaulted=p.name in defaulted,
+                        rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
+                        asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
                         salutation=ctx.salutation(g.id, state, p.name))
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     forum = forum_text(ctx, g.id, state, events, title, outcome)
     digest = digest_context(ctx, g.id, seq)
     ctx.store.mark_reported([f["id"] for f in digest["failed"]])  # each failure is told to the MJ once
+    absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
     t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
-                    final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None, **digest)
+                    final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
+                    absent=absent, abandoned_now=abandoned_now, back=back, **digest)
     for mj in s.mj:
         letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
+    picture = forum_picture(ctx, g.id, state, events, title)
+    attached = () if picture is None else (Attachment(f"{g.id}-turn-{turn}.png", "image/png", picture.png),)
     for addr in [*s.mj, *([s.forum_address] if s.forum_address else [])]:
         letters.append(Letter(f"{prefix}-public", g.id, turn, "public", addr, pub.subject, pub.body,
-                              record_seq=seq))
+                              record_seq=seq, attachments=attached))
     return letters
 
 
@@ -94,24 +117,45 @@ def action_letters(ctx: Context, g: GameRow, seq: int, title: str, events: Seque
         if theirs:
             t = r.mail_text("private", tag=tag, player=p.name, title=title, events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
-                            rectificatif=False, defaulted=False, salutation=ctx.salutation(g.id, state, p.name))
+                            rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
+                            missed=0, salutation=ctx.salutation(g.id, state, p.name))
             letters.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address,
                                   t.subject, t.body, record_seq=seq))
     if author != MJ:
         digest = digest_context(ctx, g.id, seq)
         ctx.store.mark_reported([f["id"] for f in digest["failed"]])
         t = r.mail_text("digest", tag=tag, title=title, deadline=None, next_title=None,
-                        final=None, rectificatif=False, seed=None, **digest)
+                        final=None, rectificatif=False, seed=None, absent=[], abandoned_now=[], back=[], **digest)
         letters += [Letter(f"rec{seq}-digest", g.id, g.turn, "digest", mj, t.subject, t.body,
                            record_seq=seq) for mj in ctx.settings(g.id).mj]
     return letters
 
 
+def forum_inputs(ctx: Context, game_id: str, state: Any, events: Sequence[Event]) -> tuple[dict[str, Any],
+                                                                                           list[Event]]:
+    """What the forum may show of a step: the public view and the public events (post and picture alike)."""
+    return ctx.ruleset(game_id).view(state, PUBLIC), public_events(events)
+
+
 def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any) -> str:
     """The BBCode forum post of a step: public events and the public view only."""
-    view = ctx.ruleset(game_id).view(state, PUBLIC)
-    return ctx.renderer(game_id).forum_text(title=title, events=public_events(events), view=view, final=outcome,
+    view, public = forum_inputs(ctx, game_id, state, events)
+    return ctx.renderer(game_id).forum_text(title=title, events=public, view=view, final=outcome,
                                             tag=ctx.tag(game_id))
+
+
+def forum_picture(ctx: Context, game_id: str, state: Any, events: Sequence[Event],
+                  title: str) -> pictures.Picture | None:
+    """The picture of a step's public board, from the forum's inputs only (None: no picture for this game)."""
+    s = ctx.settings(game_id)
+    if not s.pictures or not pictures.has_picture(s.ruleset):
+        return None
+    view, public = forum_inputs(ctx, game_id, state, events)
+    try:
+        return pictures.board_picture(s.ruleset, view, public, title)
+    except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
+        log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", game_id, title)
+        return None
 
 
 def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
@@ -119,7 +163,8 @@ def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
     rec = ctx.store.record(game_id, seq)
     assert rec is not None
     r = ctx.renderer(game_id)
-    failed = ctx.store.unreported_failures(game_id)
+    by_address = {p.address: p.name for p in ctx.store.players(game_id, include_removed=True)}
+    failed = [{**f, "player": by_address.get(f["rcpt"])} for f in ctx.store.unreported_failures(game_id)]
     return {
         "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
         "rolls": json.loads(rec["rolls"]),
@@ -135,31 +180,46 @@ def digest_text(ctx: Context, game_id: str, turn: int | None = None) -> str:
         raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}")
     rec = recs[-1]
     return ctx.renderer(game_id).mail_text("digest", tag=ctx.tag(game_id), title=rec["title"], deadline=None,
-                                           next_title=None, final=None, rectificatif=False, seed=None,
-                                           **digest_context(ctx, game_id, rec["seq"])).body
+                                           next_title=None, final=None, rectificatif=False, seed=None, absent=[],
+                                           abandoned_now=[], back=[], **digest_context(ctx, game_id, rec["seq"])).body
 
 
 def forum_path(ctx: Context, game_id: str, turn: int, suffix: str = "") -> Path:
     return ctx.config.forum_dir / game_id / f"turn-{turn}{suffix}.bbcode"
 
 
+def picture_path(ctx: Context, game_id: str, turn: int) -> Path:
+    """The picture beside a step's BBCode file: ``turn-<N>.png``."""
+    return forum_path(ctx, game_id, turn).with_suffix(".png")
+
+
 def write_forum(ctx: Context, game_id: str) -> list[Path]:
-    """Write the forum files of resolved steps not written yet (after the commit; safe to repeat)."""
+    """Write the forum files of resolved steps not written yet, post and picture (after the commit; safe to repeat)."""
     written = []
     ruleset = ctx.ruleset(game_id)
     for rec in ctx.store.records(game_id):
         if rec["kind"] == "action" or rec["forum_written"]:
             continue
         state = serial.loads(ruleset.state_type, rec["state_after"])
-        text = forum_text(ctx, game_id, state, record_events(rec), rec["title"], ruleset.outcome(state))
+        events = record_events(rec)
+        text = forum_text(ctx, game_id, state, events, rec["title"], ruleset.outcome(state))
         path = forum_path(ctx, game_id, rec["turn"])
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-        ctx.store.mark_forum_written(game_id, rec["seq"])
+        _write(path, text.encode("utf-8"))
         written.append(path)
+        picture = forum_picture(ctx, game_id, state, events, rec["title"])
+        if picture is not None:
+            _write(picture_path(ctx, game_id, rec["turn"]), picture.png)
+            written.append(picture_path(ctx, game_id, rec["turn"]))
+        ctx.store.mark_forum_written(game_id, rec["seq"])
     return written
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a reader never sees half of it)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 # --- texts a player asks for by mail ---
@@ -175,10 +235,15 @@ def status_text(ctx: Context, game_id: str, player: str) -> str:
 def orders_text(ctx: Context, game_id: str, player: str) -> str:
     """ORDRES: the player's recorded orders for the open step."""
     g = ctx.game(game_id)
+    state = ctx.state_cached(g)
+    title = (ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None
+             else str(g.turn))
     current = ctx.store.current_orders(game_id, g.turn, player).get(player)
+    if current is not None and current.source == "pass":
+        return ctx.renderer(game_id).message("you_pass", turn=g.turn, title=title)
     if current is None or not current.orders:
-        return ctx.renderer(game_id).message("no_orders", turn=g.turn)
-    head = ctx.renderer(game_id).message("your_orders", turn=g.turn)
+        return ctx.renderer(game_id).message("no_orders", turn=g.turn, title=title)
+    head = ctx.renderer(game_id).message("your_orders", turn=g.turn, title=title)
     return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
 
 

@@ -39,8 +39,12 @@ def new_game(ctx: Context, game_id: str, now: datetime, seed: str | None = None)
     return row
 
 
-def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
-    """Close registration, seat the players, run the ruleset's setup and mail everyone their start."""
+def start_game(ctx: Context, game_id: str, now: datetime, *, base: datetime | None = None) -> GameRow:
+    """Close registration, seat the players, run the ruleset's setup and mail everyone their start.
+
+    ``base`` is where the first deadline is counted from: the scheduled end of registration when the
+    clock starts the game, else now.
+    """
     g = ctx.game(game_id)
     if g.phase != "registration":
         raise EngineError(f"game {game_id} has already started")
@@ -55,6 +59,9 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
         extra = fixed.get(fold(p.name), {})
         seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
                           p.seat.get("data") or extra.get("data", {})))
+        if extra.get("gender") and not p.gender:  # the MJ's roster gives it when the player did not
+            ctx.store.set_gender(game_id, p.name, extra["gender"])
+            ctx.forget_roster(game_id)
     dice = Dice(g.seed, "setup")
     try:
         state, events = ruleset.setup(seats, dict(s.options), dice)
@@ -64,7 +71,7 @@ def start_game(ctx: Context, game_id: str, now: datetime) -> GameRow:
         seq = ctx.store.next_seq(game_id)
         ctx.store.add_record(record(game_id, seq, "setup", 0, SETUP_TITLE.get(s.language),
                                     "setup", None, {}, [], dice.rolls, events, state, now))
-        g = turns.open_step(ctx, g, state, 1, now, phase="running")
+        g = turns.open_step(ctx, g, state, 1, now, phase="running", base=base)
         ctx.outgoing.queue(letters.step_letters(ctx, g, seq, 0, events, state, now, setup=True), now)
         ctx.store.log(game_id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
     letters.write_forum(ctx, game_id)
@@ -85,7 +92,7 @@ def roster_file(ctx: Context, game_id: str) -> dict[str, dict[str, Any]]:
         entries = read_roster(doc)
     except RosterError as e:
         raise EngineError(f"roster file {path}: {e}") from None
-    return {fold(x.name): {"role": x.role, "data": dict(x.data)} for x in entries}
+    return {fold(x.name): {"role": x.role, "data": dict(x.data), "gender": x.gender} for x in entries}
 
 
 def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
@@ -105,8 +112,12 @@ def finish(ctx: Context, game_id: str, now: datetime) -> GameRow:
 
 
 def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetime, *, role: str | None = None,
-               data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj") -> PlayerRow:
-    """Register a player (during registration only); the name and address must be free."""
+               data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj",
+               gender: str | None = None) -> PlayerRow:
+    """Register a player (during registration only); the name and address must be free.
+
+    ``gender`` (``"f"`` or ``"m"``) makes the texts agree with the player; without it they are neutral.
+    """
     g = ctx.game(game_id)
     if g.phase != "registration":
         raise EngineError(f"game {game_id} has started: players can only be replaced (pbem player replace)")
@@ -129,9 +140,11 @@ def add_player(ctx: Context, game_id: str, name: str, address: str, now: datetim
     if data:
         seat["data"] = dict(data)
     row = PlayerRow(game=game_id, name=name, address=address, status="active", seat=seat, password=password,
-                    registered_at=iso(now))
+                    registered_at=iso(now), gender=gender)
     ctx.store.add_player(row)
-    ctx.store.log(game_id, iso(now), by, "player add", {"name": name, "address": address, "role": role})
+    ctx.store.log(game_id, iso(now), by, "player add", {"name": name, "address": address, "role": role,
+                                                        **({"gender": gender} if gender else {})})
+    ctx.forget_roster(game_id)
     return row
 
 
@@ -140,6 +153,7 @@ def remove_player(ctx: Context, game_id: str, name: str, now: datetime) -> None:
     with ctx.store.atomic():
         ctx.store.set_player_status(game_id, p.name, "removed")
         ctx.store.log(game_id, iso(now), "mj", "player remove", {"name": p.name})
+    ctx.forget_roster(game_id)
 
 
 def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now: datetime) -> None:
@@ -155,5 +169,7 @@ def replace_player(ctx: Context, game_id: str, name: str, new_address: str, now:
     with ctx.store.atomic():
         ctx.store.set_player_address(game_id, p.name, new_address)
         ctx.store.set_player_status(game_id, p.name, "active")
+        ctx.store.set_missed(game_id, {p.name: 0})  # a new person: a fresh start
         ctx.store.log(game_id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
                                                                     "new": new_address})
+    ctx.forget_roster(game_id)

@@ -22,7 +22,7 @@ from pbem.store import Store
 
 # a message's "done" row: (message_id, status, game, sender, verdict, processed_at, key)
 Mark = tuple[str, str, str, str, str, str, str]
-ANSWER_KINDS = ("ack", "notice")  # the kinds that count against the reply cap
+ANSWER_KINDS = ("ack", "notice", "stranger")  # the kinds that count against the reply cap
 
 
 class Outgoing:
@@ -34,6 +34,7 @@ class Outgoing:
         # letters of the batch being processed (None outside `holding`), and answers among them by address
         self._held: list[tuple[Letter | Callable[[], Letter], datetime]] | None = None
         self._held_replies: Counter[str] = Counter()
+        self._held_kinds: Counter[tuple[str, str]] = Counter()  # (address, kind) of the letters held
         # ... and its messages: their "done" rows, and the Message-IDs already processed (before or in the batch)
         self._held_marks: list[Mark] = []
         self._held_ids: set[str] = set()
@@ -53,6 +54,7 @@ class Outgoing:
         if self._held is not None:
             self._held.extend((letter, now) for letter in letters)
             self._held_replies.update(letter.to for letter in letters if letter.kind in ANSWER_KINDS)
+            self._held_kinds.update((letter.to, letter.kind) for letter in letters)
             return
         queue(self.store, letters, sender=self.config.address, sender_name=self.sender_name(letters[0].game),
               now=now)
@@ -63,12 +65,18 @@ class Outgoing:
             self.queue([letter()], now)
             return
         self._held.append((letter, now))
+        self._held_kinds[(to, kind)] += 1
         if kind in ANSWER_KINDS:
             self._held_replies[to] += 1
 
     def held_replies(self, address: str) -> int:
         """Answers to this address held in the open batch (not stored yet, but they count against the cap)."""
         return self._held_replies[address] if self._held is not None else 0
+
+    def sent_since(self, address: str, kind: str, since: datetime) -> int:
+        """Letters of a kind to this address since a time: stored, or held in the open batch."""
+        held = self._held_kinds[(address, kind)] if self._held is not None else 0
+        return self.store.sent_since(address, kind, iso(since)) + held
 
     def seen(self, message_id: str, key: str) -> bool:
         """Was a mail with this Message-ID processed already (before, or earlier in the open batch)?"""
@@ -94,13 +102,13 @@ class Outgoing:
         if self._held is None:
             return lambda: None
         letters, marks = len(self._held), len(self._held_marks)
-        replies, ids = Counter(self._held_replies), set(self._held_ids)
+        replies, ids, kinds = Counter(self._held_replies), set(self._held_ids), Counter(self._held_kinds)
 
         def undo() -> None:
             if self._held is not None:
                 del self._held[letters:]
                 del self._held_marks[marks:]
-                self._held_replies, self._held_ids = replies, ids
+                self._held_replies, self._held_ids, self._held_kinds = replies, ids, kinds
         return undo
 
     @contextmanager
@@ -111,6 +119,7 @@ class Outgoing:
         as before; rendering, composing and writing them in one go is cheaper.
         """
         self._held, self._held_replies, self._held_marks, self._held_ids = [], Counter(), [], set()
+        self._held_kinds = Counter()
         try:
             yield
             self.store.mark_messages(self._held_marks)
@@ -122,3 +131,4 @@ class Outgoing:
         finally:
             self._held = None
             self._held_replies, self._held_marks, self._held_ids = Counter(), [], set()
+            self._held_kinds = Counter()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from pbem.clock import add_duration, iso, parse_iso
+from pbem.clock import iso, next_deadline, parse_iso
 from pbem.engine import lifecycle, turns
 from pbem.engine.context import Context, EngineError
 from pbem.outbox import Letter
@@ -34,12 +34,12 @@ def _due_game(ctx: Context, g: GameRow, now: datetime) -> list[str]:
     done: list[str] = []
     if g.phase == "registration" and g.deadline and parse_iso(g.deadline) <= now:
         try:
-            lifecycle.start_game(ctx, g.id, now)
+            lifecycle.start_game(ctx, g.id, now, base=parse_iso(g.deadline))
             done.append(f"{g.id}: started")
         except EngineError as e:
             done.append(_extend_registration(ctx, g, now, e))
         return done
-    fire = turns.fire_at(g)
+    fire = turns.fire_at(g, ctx.settings(g.id))
     if g.deadline is None or fire is None:  # not running, or nothing to decide
         return done
     if now >= fire:
@@ -53,7 +53,8 @@ def _due_game(ctx: Context, g: GameRow, now: datetime) -> list[str]:
 def _extend_registration(ctx: Context, g: GameRow, now: datetime, why: EngineError) -> str:
     """The game cannot start (too few players...): registration goes on for its length again; the MJ is told."""
     s = ctx.settings(g.id)
-    new_deadline = add_duration(now, s.registration, ctx.config.timezone)
+    new_deadline = next_deadline(parse_iso(g.deadline) if g.deadline else now, s.registration,
+                                 ctx.config.timezone, now)
     with ctx.store.atomic():
         ctx.store.save_game(GameRow(**{**g.__dict__, "deadline": iso(new_deadline)}))
         t = ctx.renderer(g.id).mail_text("notice_mj", tag=ctx.tag(g.id), text=str(why),
@@ -63,26 +64,37 @@ def _extend_registration(ctx: Context, g: GameRow, now: datetime, why: EngineErr
     return f"{g.id}: registration extended ({why})"
 
 
+GRACE_NOTICE = 0.0
+"""The mark in ``reminders_sent`` of the notice sent at the deadline during a grace period (hours are > 0)."""
+
+
 def _reminders(ctx: Context, g: GameRow, deadline: datetime, now: datetime) -> list[str]:
-    """Remind the players still awaited, once per configured hour before the deadline."""
+    """Remind the players still awaited, once per configured hour before the deadline; with a grace
+    period, tell them once at the deadline that their orders are still accepted until it ends."""
     s = ctx.settings(g.id)
     hours = [h for h in s.reminder_hours if now >= deadline - timedelta(hours=h) and h not in g.reminders_sent]
-    if not hours:
+    grace = s.grace is not None and now >= deadline and GRACE_NOTICE not in g.reminders_sent
+    if not hours and not grace:
         return []
-    state = ctx.state(g)
+    state = ctx.state_cached(g)
     ruleset = ctx.ruleset(g.id)
-    current = ctx.store.current_orders(g.id, g.turn)
+    current = ctx.store.ordered_players(g.id, g.turn)
     r = ctx.renderer(g.id)
+    until = turns.final_close(g, s) if grace else None
+    which = "grace" if grace else str(max(hours))
+    awaited = ctx.required_cached(g.id, state)  # asked, required: not removed, not abandoned
     reminders = []
     for p in ctx.store.players(g.id):
-        prompts = [pr for pr in ruleset.prompts(state) if pr.player == p.name and pr.required]
-        if prompts and p.name not in current:
+        if p.name in awaited and p.name not in current:
             t = r.mail_text("reminder", tag=ctx.tag(g.id), player=p.name, deadline=ctx.local(g.deadline),
-                            title=ruleset.step_title(state).get(s.language), hours=max(hours),
+                            title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
+                            grace_until=ctx.local(iso(until)) if until else None,
                             salutation=ctx.salutation(g.id, state, p.name))
-            reminders.append(Letter(f"remind-{g.turn}-{max(hours)}-{p.name}", g.id, g.turn, "reminder", p.address,
+            reminders.append(Letter(f"remind-{g.turn}-{which}-{p.name}", g.id, g.turn, "reminder", p.address,
                                     t.subject, t.body))
+    # at the deadline, the reminders of the hours before it are past: only the grace notice goes
+    sent = {*g.reminders_sent, *hours, *([GRACE_NOTICE] if grace else [])}
     with ctx.store.atomic():
-        ctx.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": tuple(sorted({*g.reminders_sent, *hours}))}))
+        ctx.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": tuple(sorted(sent))}))
         ctx.outgoing.queue(reminders, now)
-    return [f"{g.id}: {len(reminders)} reminders"]
+    return [f"{g.id}: {len(reminders)} {'grace notices' if grace else 'reminders'}"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from pbem import serial
-from pbem.clock import add_duration, iso, parse_iso
+from pbem.clock import iso, next_deadline, parse_iso
+from pbem.config import GameConfig
 from pbem.core import Event, Order, Ruleset
 from pbem.dice import Dice
 from pbem.engine import letters
@@ -29,8 +30,13 @@ from pbem.store import GameRow
 StepOrders = tuple[dict[str, list[Order]], list[str], dict[str, dict[str, Any]]]
 
 
-def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None) -> GameRow:
-    """Store the new state and open the next step with its deadline (or finish the game)."""
+def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None,
+              *, base: datetime | None = None) -> GameRow:
+    """Store the new state and open the next step with its deadline (or finish the game).
+
+    The deadline is counted on the game's calendar from ``base`` (the scheduled close of the step
+    before, or the scheduled start), not from ``now``: see `pbem.clock.next_deadline`.
+    """
     ruleset = ctx.ruleset(g.id)
     s = ctx.settings(g.id)
     prompts = ruleset.prompts(state)
@@ -40,40 +46,78 @@ def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, ph
     if outcome is None and prompts:
         key = prompts[0].deadline
         length = s.deadlines.get(key) or s.deadlines["turn"]
-        end = add_duration(now, length, ctx.config.timezone)
+        end = next_deadline(base or now, length, ctx.config.timezone, now)
         deadline = iso(end)
         # a reminder that would fall when the step opens (short steps) is pointless: skip it
         skipped = [h for h in s.reminder_hours if end - timedelta(hours=h) <= now]
     new_phase = "finished" if outcome is not None else (phase or g.phase)
     g = GameRow(**{**g.__dict__, "state": serial.dumps(state), "turn": turn, "deadline": deadline,
                    "early_at": None, "reminders_sent": tuple(skipped), "phase": new_phase,
-                   "seed_revealed": g.seed_revealed or outcome is not None})
+                   "seed_revealed": g.seed_revealed or outcome is not None, "opened_at": iso(now)})
     ctx.store.save_game(g)
     return g
 
 
-def fire_at(g: GameRow) -> datetime | None:
-    """When the open step of a running game resolves (its deadline, or earlier when all orders are in)."""
+def grace_of(s: GameConfig) -> timedelta:
+    """How long after the deadline a step waits for the orders still missing (njudge's grace)."""
+    return s.grace.delta if s.grace is not None else timedelta(0)
+
+
+def final_close(g: GameRow, s: GameConfig) -> datetime | None:
+    """The latest a running step can close: its deadline, plus the grace period if there is one."""
     if g.phase != "running" or g.deadline is None:
         return None
-    deadline = parse_iso(g.deadline)
-    return min(deadline, parse_iso(g.early_at)) if g.early_at else deadline
+    return parse_iso(g.deadline) + grace_of(s)
+
+
+def fire_at(g: GameRow, s: GameConfig) -> datetime | None:
+    """When the open step of a running game resolves: its deadline (plus grace while orders are missing),
+    or earlier when all orders are in."""
+    last = final_close(g, s)
+    if last is None:
+        return None
+    return min(last, parse_iso(g.early_at)) if g.early_at else last
+
+
+def in_grace(g: GameRow, s: GameConfig, when: datetime) -> bool:
+    """Is ``when`` past the deadline but inside the grace period of the open step?"""
+    last = final_close(g, s)
+    return last is not None and g.deadline is not None and parse_iso(g.deadline) < when <= last
+
+
+def late_for(ctx: Context, g: GameRow, received: datetime) -> tuple[str, datetime] | None:
+    """The step a mail came too late for: it arrived before the open step was opened, so it was
+    written for the step before it, which is resolved.  (title of that step, when it closed)."""
+    if g.phase != "running" or g.turn < 2 or not g.opened_at or received >= parse_iso(g.opened_at):
+        return None
+    closed = ctx.store.step_closed(g.id, g.turn - 1)
+    if closed is None:
+        return None
+    return closed[0], parse_iso(closed[1])
 
 
 def check_early(ctx: Context, game_id: str, now: datetime) -> None:
-    """All required orders in: resolve early, after the configured delay (never later than the deadline)."""
+    """All required orders in: resolve early, after the configured delay (never later than the deadline).
+
+    During the grace period (the deadline has passed) the step resolves as soon as the last orders are in.
+    """
     s = ctx.settings(game_id)
     g = ctx.game(game_id)
     if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
         return
     required = ctx.required_cached(game_id, ctx.state_cached(g))
     if required and required <= ctx.store.ordered_players(game_id, g.turn):
-        early = min(parse_iso(g.deadline), now + timedelta(minutes=s.early_delay_minutes))
+        deadline = parse_iso(g.deadline)
+        early = now if now >= deadline else min(deadline, now + timedelta(minutes=s.early_delay_minutes))
         ctx.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
 
 
 def effective_orders(ctx: Context, game_id: str, turn: int, state: Any) -> StepOrders:
-    """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources."""
+    """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources.
+
+    A player who wrote PASSER gets the rules' defaults too, but as his own choice (source ``pass``):
+    he answered, so he is not among the defaulted.  A removed player's orders no longer count.
+    """
     ruleset = ctx.ruleset(game_id)
     current = ctx.store.current_orders(game_id, turn)
     removed = {p.name for p in ctx.store.players(game_id, include_removed=True) if p.status == "removed"}
@@ -84,16 +128,34 @@ def effective_orders(ctx: Context, game_id: str, turn: int, state: Any) -> StepO
         p = prompt.player
         if p in orders:
             continue
-        if p in current and p not in removed:
-            orders[p] = list(current[p].orders)
-            sources[p] = {"source": current[p].source, "message": current[p].message_key,
-                          "received_at": current[p].received_at, "lines": current[p].lines}
+        given = current.get(p) if p not in removed else None
+        if given is not None and given.source == "pass":
+            orders[p] = ruleset.default_orders(state, p)
+            sources[p] = {"source": "pass", "message": given.message_key, "received_at": given.received_at,
+                          "lines": given.lines, "applied": [o.text or o.verb for o in orders[p]]}
+        elif given is not None:
+            orders[p] = list(given.orders)
+            sources[p] = {"source": given.source, "message": given.message_key,
+                          "received_at": given.received_at, "lines": given.lines}
         else:
             orders[p] = ruleset.default_orders(state, p)
             defaults.append(p)
             sources[p] = {"source": "default", "message": None, "received_at": None,
                           "lines": [o.text or o.verb for o in orders[p]]}
     return orders, defaults, sources
+
+
+def count_missed(ctx: Context, game_id: str, orders: Mapping[str, Any], defaults: Sequence[str]) -> dict[str, int]:
+    """NMR: each prompted player's steps in a row without orders, after this step (an answer, PASSER
+    included, starts the count again; a removed player's count stays)."""
+    players = {p.name: p for p in ctx.store.players(game_id, include_removed=True)}
+    missed: dict[str, int] = {}
+    for name in orders:
+        p = players.get(name)
+        if p is None or p.status != "active":
+            continue
+        missed[name] = p.missed + 1 if name in defaults else 0
+    return missed
 
 
 def compute_step(ctx: Context, game_id: str, turn: int, state: Any, seed: str, given: StepOrders | None = None,
@@ -112,8 +174,9 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
             write_forum: bool = True) -> bool:
     """Resolve the open step now.  Idempotent: a step already resolved is left alone (False).
 
-    ``closed_at`` records when the step really closed (its deadline) when it is resolved late;
-    the next step still opens from ``now``, so players always get a full step after their results.
+    ``closed_at`` is when the step closed; by default its scheduled close when that has come (a
+    tick a few minutes late, or a restart, closes it at its deadline), else ``now`` (the MJ resolves
+    it early).  The next deadline follows the calendar (`next_base`), and the results go out now.
     """
     g = ctx.game(game_id)
     if g.phase != "running":
@@ -125,19 +188,43 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
     if not ruleset.prompts(state):
         return False
     s = ctx.settings(game_id)
+    if closed_at is None:
+        fire = fire_at(g, s)
+        closed_at = fire if fire is not None and fire <= now else now
     title = ruleset.step_title(state).get(s.language)
     new_state, events, dice, orders, defaults, sources = compute_step(ctx, game_id, g.turn, state, g.seed)
-    with ctx.store.atomic():
-        seq = ctx.store.next_seq(game_id)
-        rec = record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
-                     sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at or now)
-        ctx.store.add_record(rec)
-        g2 = open_step(ctx, g, new_state, g.turn + 1, now)
-        ctx.outgoing.queue(letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now), now)
-        crashpoint("mid-resolution")
+    missed = count_missed(ctx, game_id, orders, defaults)
+    before = ctx.out_of_play(game_id)
+    try:
+        with ctx.store.atomic():
+            seq = ctx.store.next_seq(game_id)
+            rec = record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
+                         sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at)
+            ctx.store.add_record(rec)
+            ctx.store.set_missed(game_id, missed)
+            ctx.forget_roster(game_id)
+            g2 = open_step(ctx, g, new_state, g.turn + 1, now, base=next_base(g, ctx.after_early(game_id), closed_at))
+            ctx.outgoing.queue(letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now,
+                                                    missed=missed, abandoned_before=before), now)
+            crashpoint("mid-resolution")
+    finally:
+        ctx.forget_roster(game_id)  # read again after a rollback too
     if write_forum:
         letters.write_forum(ctx, game_id)
     return True
+
+
+def next_base(g: GameRow, after_early: str, closed_at: datetime) -> datetime:
+    """Where the next step's deadline is counted from: the deadline of the step that closed.
+
+    A step that closed before its deadline (all orders in, or the MJ) counts from its deadline too
+    (``after_early = "calendar"``: the same slots as if it had run its course), or from when it closed
+    (``after_early = "length"``: a full step from then).  The grace period never moves the calendar.
+    """
+    deadline = parse_iso(g.deadline) if g.deadline else closed_at
+    if closed_at < deadline and after_early == "length":
+        return closed_at
+    return deadline
 
 
 def immediate(ctx: Context, g: GameRow, state: Any, player: str, order: Order, now: datetime,
@@ -218,6 +305,8 @@ class GameStatus:
     players: int
     prompted: int
     waiting: list[str]
+    missed: dict[str, int] = field(default_factory=dict)  # players silent one step or more in a row (NMR)
+    abandoned: list[str] = field(default_factory=list)  # no longer waited for (nmr_abandon)
 
 
 def status(ctx: Context, game_id: str) -> GameStatus:
@@ -226,13 +315,17 @@ def status(ctx: Context, game_id: str) -> GameStatus:
     waiting: list[str] = []
     prompted = 0
     if g.phase == "running":
-        prompts = [p for p in ctx.ruleset(game_id).prompts(ctx.state(g)) if p.required]
+        required = ctx.required_cached(game_id, ctx.state_cached(g))
         ordered = ctx.store.ordered_players(game_id, g.turn)
-        prompted = len({p.player for p in prompts})
-        waiting = sorted({p.player for p in prompts if p.player not in ordered})
+        prompted = len(required)
+        waiting = sorted(required - ordered)
+    players = ctx.store.players(game_id)
+    s = ctx.settings(game_id)
     return GameStatus(ruleset=g.ruleset, phase=g.phase, turn=g.turn, deadline=ctx.local(g.deadline),
                       early=ctx.local(g.early_at), commitment=g.commitment,
-                      players=len(ctx.store.players(game_id)), prompted=prompted, waiting=waiting)
+                      players=len(players), prompted=prompted, waiting=waiting,
+                      missed={p.name: p.missed for p in players if p.missed},
+                      abandoned=sorted(p.name for p in players if s.nmr_abandon and p.missed >= s.nmr_abandon))
 
 
 @contextmanager

@@ -48,6 +48,13 @@ LOOP_GUARD_HEADERS: tuple[str, ...] = (
     "authentication-results",
     "x-pbem-game",
     "x-pbem-kind",
+    # what tells bulk mail from a person's (`pbem.mail.senders.is_bulk`)
+    "feedback-id",
+    "x-spam-flag",
+    "x-spam-status",
+    "x-mailer",
+    "x-campaign",
+    "x-mailjet-campaign",
 )
 """The headers kept in `IncomingMail.headers` (lower-case names, top-level part only)."""
 
@@ -149,10 +156,12 @@ def normalise_text(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-# A reply attribution, on one line or wrapped over two ("Le ... <\naddr> a écrit :").
+# A reply attribution, on one line or wrapped over two or three by the client ("Le ... <\naddr> a écrit :",
+# "Le ... Alice Dupont\n<alice@example.org>\na écrit :").
 _ATTRIBUTION_START = re.compile(r"^(?:le|on|am|el|il)\s", re.IGNORECASE)
 _ATTRIBUTION_END = re.compile(
-    r"(?:\sa\s+[ée]crit|\swrote|\sschrieb|\sescribió|\sha\s+scritto)\s*:$", re.IGNORECASE
+    r"(?:(?:^|\s)a\s+[ée]crit|(?:^|\s)wrote|(?:^|\s)schrieb|(?:^|\s)escribió|(?:^|\s)ha\s+scritto)\s*:$",
+    re.IGNORECASE,
 )
 # Lines that start what is not the player's writing: everything from there on is dropped.
 _CUT_LINE = re.compile(
@@ -186,15 +195,19 @@ def _is_end_line(stripped: str) -> bool:
     return word in _END_WORDS
 
 
-def _is_attribution(line: str, following: str | None) -> bool:
+def _is_attribution(line: str, following: list[str]) -> bool:
+    """Is ``line`` an attribution, alone or continued on the next one or two lines (``following``)?"""
     if line.endswith(":") and _ATTRIBUTION_END.search(line):
         return True
-    return (
-        following is not None
-        and following.endswith(":")
-        and _ATTRIBUTION_START.match(line) is not None
-        and _ATTRIBUTION_END.search(following.strip()) is not None
-    )
+    if _ATTRIBUTION_START.match(line) is None:
+        return False
+    for end in following[:2]:
+        end = end.strip()
+        if not end:
+            return False
+        if end.endswith(":") and _ATTRIBUTION_END.search(end) is not None:
+            return True
+    return False
 
 
 def _is_reply_header(lines: list[str], index: int) -> bool:
@@ -224,8 +237,7 @@ def clean_order_text(text: str) -> str:
             continue
         if stripped == "--" or _CUT_LINE.match(stripped):
             break
-        following = lines[index + 1] if index + 1 < len(lines) else None
-        if _is_attribution(stripped, following) or _is_reply_header(lines, index):
+        if _is_attribution(stripped, lines[index + 1 : index + 3]) or _is_reply_header(lines, index):
             break
         kept.append(line)
         if _is_end_line(stripped):

@@ -87,6 +87,34 @@ def is_automatic(mail: IncomingMail, own_addresses: Collection[str]) -> str | No
     return None
 
 
+_BULK_LOCALPARTS = re.compile(
+    r"^(?:no-?reply|do-?not-?reply|donotreply|ne-?pas-?repondre|notifications?|notify|alerts?|newsletters?|"
+    r"news|mailer|bounces?|digest|marketing|campaigns?|info-?lettre)(?:[+._-].*)?$",
+    re.IGNORECASE,
+)
+_BULK_MAILERS = re.compile(r"phpbb|vbulletin|invision|mybb|discourse|xenforo|mailchimp|sendinblue|brevo|mailjet|"
+                           r"sendgrid|mailgun|sparkpost|hubspot", re.IGNORECASE)
+
+
+def is_bulk(mail: IncomingMail) -> str | None:
+    """Why a stranger's mail looks sent in bulk (a forum notification, a newsletter, spam), or None.
+
+    Only asked of mail from unknown addresses: a player is answered whatever his mail looks like.
+    """
+    local = mail.from_addr.rpartition("@")[0]
+    if _BULK_LOCALPARTS.match(local):
+        return f"bulk: sent from {local}@"
+    if mail.header("x-spam-flag").strip().lower() == "yes" or mail.header("x-spam-status").lower().startswith("yes"):
+        return "bulk: marked as spam"
+    for name in ("feedback-id", "x-campaign", "x-mailjet-campaign"):
+        if name in mail.headers:
+            return f"bulk: {name}"
+    mailer = mail.header("x-mailer")
+    if mailer and _BULK_MAILERS.search(mailer):
+        return f"bulk: sent by {mailer[:40]}"
+    return None
+
+
 # --- authentication ---
 
 REQUIREMENTS = frozenset({"none", "dkim", "spf", "dkim_or_spf"})

@@ -91,6 +91,8 @@ class FactExpectation:
 class PromptExpectation:
     player: str
     kind: str | None
+    required: bool | None = None
+    """``attendu``: the step waits for this player (True) or asks him without waiting (False)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ class Step:
     patch: Mapping[str, Any] | None
     resolve: bool
     expect: Expectations
+    repeat: int = 1
+    """``repeter``: the step is played this many times in a row (the same orders each time); checked after the last."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,9 @@ class Case:
     state_file: Path | None
     expect: Expectations
     steps: tuple[Step, ...] = field(default_factory=tuple)
+    position: Mapping[str, Any] | None = None
+    """``[position]``: a game's own description of a position (Pour le Roi: the cards in play), read by its
+    ``scenario_setup``."""
 
 
 # ---------------------------------------------------------------- reading
@@ -333,16 +340,16 @@ def _prompts(r: _Reader) -> tuple[PromptExpectation, ...] | None:
             if isinstance(item, str):
                 out.append(PromptExpectation(item, None))
                 continue
-            if isinstance(item, Mapping) and isinstance(item.get("joueur"), str) and set(item) <= {"joueur", "type"}:
-                kind = item.get("type")
-                if kind is None or isinstance(kind, str):
-                    out.append(PromptExpectation(item["joueur"], kind))
+            if isinstance(item, Mapping) and isinstance(item.get("joueur"), str) and set(item) <= {"joueur", "type", "attendu"}:
+                kind, required = item.get("type"), item.get("attendu")
+                if (kind is None or isinstance(kind, str)) and (required is None or isinstance(required, bool)):
+                    out.append(PromptExpectation(item["joueur"], kind, required))
                     continue
             break
         else:
             return tuple(out)
-    raise r.fail("sollicites", _expected("une liste de joueurs, ou de tables { joueur = \"…\", type = \"…\" }",
-                                         "a list of players, or of tables { joueur = \"…\", type = \"…\" }"))
+    raise r.fail("sollicites", _expected("une liste de joueurs, ou de tables { joueur = \"…\", type = \"…\", attendu = true }",
+                                         "a list of players, or of tables { joueur = \"…\", type = \"…\", attendu = true }"))
 
 
 def _outcome(r: _Reader) -> OutcomeExpectation | None:
@@ -403,16 +410,20 @@ def _orders(r: _Reader) -> tuple[tuple[str, tuple[str, ...]], ...]:
 def _steps(top: _Reader) -> tuple[Step, ...]:
     out = []
     for i, s in enumerate(top.tables("etape"), 1):
-        s.allow("titre", "etat", "ordres", "des", "resoudre", "attendu")
+        s.allow("titre", "etat", "ordres", "des", "resoudre", "repeter", "attendu")
         patch = s.table("etat")
         resolve = s.flag("resoudre", True)
+        repeat = s.whole("repeter")
+        if repeat is not None and (repeat < 1 or not resolve):
+            raise s.fail("repeter", _expected("un nombre entier d'au moins 1, dans une étape résolue",
+                                              "a whole number, 1 or more, in a step that is resolved"))
         out.append(Step(i, s.text("titre"), _orders(s), _forced(s), dict(patch.data) if patch else None,
-                        bool(resolve), _expectations(s, setup=False)))
+                        bool(resolve), _expectations(s, setup=False), repeat or 1))
     return tuple(out)
 
 
 TOP_KEYS = ("jeu", "titre", "regle", "origine", "graine", "joueurs_fichier", "options", "des", "etat",
-            "etat_fichier", "attendu", "etape", *TABLES)
+            "etat_fichier", "position", "attendu", "etape", *TABLES)
 
 
 def _roster(path: Path, top: _Reader, doc: Mapping[str, Any]) -> list[RosterEntry]:
@@ -462,6 +473,10 @@ def parse_case(path: Path, doc: Mapping[str, Any]) -> Case:
         raise top.fail("graine", _expected("un texte sans accents (ASCII)", "an ASCII text"))
     entries = _roster(path, top, doc)
     options = top.table("options")
+    position = top.table("position")
+    if position is not None and not entries:
+        raise top.fail("position", Msg("une position demande une liste de joueurs ([[joueur]])",
+                                       "a position needs a roster ([[joueur]])"))
     state = top.table("etat")
     state_file_name = top.text("etat_fichier")
     state_file = (path.parent / state_file_name) if state_file_name else None
@@ -479,6 +494,7 @@ def parse_case(path: Path, doc: Mapping[str, Any]) -> Case:
         seed=seed, options=dict(options.data) if options else {}, roster=tuple(e.seat() for e in entries),
         forced=_forced(top), state=dict(state.data) if state else None, state_file=state_file,
         expect=_expectations(top, setup=True), steps=_steps(top),
+        position=dict(position.data) if position is not None else None,
     )
 
 

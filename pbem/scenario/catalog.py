@@ -25,7 +25,7 @@ from pbem.dice import Dice
 from pbem.render import TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("pmb", "intrigue", "1626")
+GAMES = ("pmb", "intrigue", "1626", "pourleroi")
 _EMITTERS = {"tell", "public", "mj", "_pub", "Event"}
 _AUDIENCES = {"public": "public", "players": "joueurs", "mj": "MJ"}
 
@@ -70,7 +70,8 @@ def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
     """Whole games of bot orders (the conformance test's way), each step's events."""
     ruleset = games.get(game)
     bots = importlib.import_module(f"pbem.games.{game_package(game).name}.bots")
-    rosters = {"pmb": [f"Joueur {i:02d}" for i in range(40)], "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia"]}
+    rosters = {"pmb": [f"Joueur {i:02d}" for i in range(40)], "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia"],
+               "pourleroi": ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"]}
     modes: list[dict[str, JSON]] = (
         [{"mode": "simultaneous"}, {"mode": "sequential", "refund_loser": True}] if game == "intrigue" else [{}])
     for seed in seeds:
@@ -98,7 +99,7 @@ def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
                 yield events
 
 
-def _case_events(game: str) -> Iterable[list[Event]]:
+def case_events(game: str) -> Iterable[list[Event]]:
     from pbem.scenario import run_case
 
     for path in sorted((ROOT / "docs" / "rules" / f"{game}-cases").glob("*.toml")):
@@ -109,7 +110,7 @@ def _case_events(game: str) -> Iterable[list[Event]]:
 def observed(game: str, seeds: Iterable[int] = range(8)) -> dict[str, KindSeen]:
     """Every event kind seen in bot games (pmb, intrigue) and in the game's case files."""
     seen: dict[str, KindSeen] = {}
-    sources: list[Iterable[list[Event]]] = [_case_events(game)]
+    sources: list[Iterable[list[Event]]] = [case_events(game)]
     if game != "1626":
         sources.append(_bot_games(game, seeds))
     for source in sources:

@@ -323,19 +323,25 @@ def check_rolls(out: Outcomes, pattern: str, count: int) -> Check:
                                   f"found {len(hits)}; rolls of this step: {shown or 'none'}"))
 
 
-def _prompt_text(p: PromptExpectation | Prompt, with_kind: bool = True) -> str:
-    kind = p.kind if isinstance(p, Prompt) else p.kind
-    return f"{p.player} ({kind})" if with_kind and kind else p.player
+def _prompt_text(p: PromptExpectation | Prompt, lang: str) -> str:
+    details = [p.kind] if p.kind else []
+    if (isinstance(p, Prompt) and not p.required) or (isinstance(p, PromptExpectation) and p.required is not None):
+        waited = p.required if isinstance(p, PromptExpectation) else False
+        details.append(("waited for" if waited else "not waited for") if lang == "en" else ("attendu" if waited else "non attendu"))
+    return f"{p.player} ({', '.join(details)})" if details else p.player
 
 
 def check_prompts(out: Outcomes, expected: Sequence[PromptExpectation]) -> Check:
     found = out.prompts
     ok = len(found) == len(expected) and all(
-        f.player == x.player and (x.kind is None or f.kind == x.kind) for f, x in zip(found, expected, strict=True))
-    wanted = ", ".join(_prompt_text(x) for x in expected) or "-"
-    what = Msg(f"sollicités ensuite : {wanted}", f"prompted next: {wanted}")
-    shown = ", ".join(_prompt_text(p) for p in found) or "-"
-    return Check(ok, what, None if ok else Msg(f"trouvé : {shown}", f"found {shown}"))
+        f.player == x.player and (x.kind is None or f.kind == x.kind) and (x.required is None or f.required == x.required)
+        for f, x in zip(found, expected, strict=True))
+
+    def listed(items: Sequence[PromptExpectation | Prompt], lang: str) -> str:
+        return ", ".join(_prompt_text(p, lang) for p in items) or "-"
+
+    what = Msg(f"sollicités ensuite : {listed(expected, 'fr')}", f"prompted next: {listed(expected, 'en')}")
+    return Check(ok, what, None if ok else Msg(f"trouvé : {listed(found, 'fr')}", f"found {listed(found, 'en')}"))
 
 
 def check_outcome(out: Outcomes, x: OutcomeExpectation) -> Check:

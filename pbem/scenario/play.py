@@ -12,7 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import games
-from pbem.core import MJ, Event, Msg, Order, OrderError, OrderNotAllowedError, Ruleset, SetupError
+from pbem.core import (
+    MJ,
+    Event,
+    Msg,
+    Order,
+    OrderError,
+    OrderNotAllowedError,
+    PositionError,
+    Ruleset,
+    SetupError,
+)
 from pbem.dice import Dice, ForcedDiceError, Forcing, Roll
 from pbem.names import fold, match_name
 from pbem.render import Renderer
@@ -113,12 +123,14 @@ class _Player:
         setup_error: Msg | None = None
         if case.roster:
             try:
-                self.state, events = self.ruleset.setup(list(case.roster), dict(case.options), dice)
+                self.state, events = self._setup(dice)
                 phase.events = list(events)
             except SetupError as e:
                 setup_error = e.msg
             except ForcedDiceError as e:
                 phase.failure = e.msg
+            except CaseError:
+                raise
             except Exception as e:  # a crashing set-up is the case's failure, not a traceback
                 phase.failure = _crash("la mise en place a échoué", "the set-up failed", e)
             if self.state is not None and case.state is not None:
@@ -136,6 +148,23 @@ class _Player:
             self._check(phase, case.expect, [], forcing, setup_error)
         return phase
 
+    def _setup(self, dice: Dice) -> tuple[Any, list[Event]]:
+        """The ruleset's set-up; with ``[position]``, its ``scenario_setup`` (a `PositionError` is the file's fault)."""
+        case = self.case
+        if case.position is None:
+            state, events = self.ruleset.setup(list(case.roster), dict(case.options), dice)
+            return state, list(events)
+        arrange = getattr(self.ruleset, "scenario_setup", None)
+        if arrange is None:
+            raise CaseError(case.path, "position", Msg(
+                f"{self.ruleset.title} ne lit pas de [position] : décrivez la position avec [etat]",
+                f"{self.ruleset.title} reads no [position]: describe the position with [etat]"))
+        try:
+            state, events = arrange(list(case.roster), dict(case.options), dict(case.position), dice)
+        except PositionError as e:
+            raise CaseError(case.path, f"position.{e.key}", e.msg) from None
+        return state, list(events)
+
     def _checks(self, expect: Expectations, phase: Phase, errors: list[LineError], forcing: Forcing,
                 setup_error: Msg | None = None) -> list[Check]:
         state = self.state
@@ -150,40 +179,51 @@ class _Player:
 
     def step(self, step: Step) -> Phase:
         self._patch(dict(step.patch) if step.patch is not None else None, f"etape[{step.number}].etat")
-        rs = self.ruleset
-        phase = Phase(step.number, rs.step_title(self.state))
+        phase = Phase(step.number, self.ruleset.step_title(self.state))
         forcing = Forcing(step.forced)
-        dice = Dice(self.case.seed, f"step-{step.number}", forcing)
-        prompts = rs.prompts(self.state)
-        prompted = {p.player for p in prompts}
-        accepted: dict[str, list[Order]] = {}
         errors: list[LineError] = []
+        rolls: list[Roll] = []
         try:
-            for player, lines in step.orders:
-                for line in lines:
-                    self._line(phase, player, line, prompted, accepted, errors, dice)
-            if step.resolve:
-                orders: dict[str, list[Order]] = {}
-                for p in prompts:
-                    if p.player in orders:
-                        continue
-                    mine = accepted.get(p.player)
-                    if mine:
-                        orders[p.player] = mine
-                    else:
-                        orders[p.player] = rs.default_orders(self.state, p.player)
-                        if orders[p.player]:
-                            phase.defaults.append((p.player, [o.text or o.verb for o in orders[p.player]]))
-                self.state, events = rs.resolve(self.state, orders, dice)
-                phase.events += events
+            for k in range(step.repeat):
+                # each repetition is a step of its own for the dice (as in a game), all under this step's forcing
+                dice = Dice(self.case.seed, f"step-{step.number}" + (f".{k + 1}" if k else ""), forcing)
+                try:
+                    self._play_once(step, phase, errors, dice)
+                finally:
+                    rolls += dice.rolls
         except ForcedDiceError as e:
             phase.failure = e.msg
         except Exception as e:  # a ruleset that crashes is reported as the case's failure, with where it broke
             phase.failure = _crash("l'étape a échoué", "the step failed", e)
-        phase.rolls = list(dice.rolls)
+        phase.rolls = rolls
         if phase.failure is None:
             self._check(phase, step.expect, errors, forcing)
         return phase
+
+    def _play_once(self, step: Step, phase: Phase, errors: list[LineError], dice: Dice) -> None:
+        """The step's orders read, then (unless ``resoudre = false``) the step resolved, defaults for the silent."""
+        rs = self.ruleset
+        prompts = rs.prompts(self.state)
+        prompted = {p.player for p in prompts}
+        accepted: dict[str, list[Order]] = {}
+        for player, lines in step.orders:
+            for line in lines:
+                self._line(phase, player, line, prompted, accepted, errors, dice)
+        if not step.resolve:
+            return
+        orders: dict[str, list[Order]] = {}
+        for p in prompts:
+            if p.player in orders:
+                continue
+            mine = accepted.get(p.player)
+            if mine:
+                orders[p.player] = mine
+            else:
+                orders[p.player] = rs.default_orders(self.state, p.player)
+                if orders[p.player]:
+                    phase.defaults.append((p.player, [o.text or o.verb for o in orders[p.player]]))
+        self.state, events = rs.resolve(self.state, orders, dice)
+        phase.events += events
 
     def _check(self, phase: Phase, expect: Expectations, errors: list[LineError], forcing: Forcing,
                setup_error: Msg | None = None) -> None:

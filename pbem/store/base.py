@@ -43,6 +43,7 @@ class StoreBase:
         # who plays from an address, answers recently sent to an address
         self._seqs: dict[str, int] = {}
         self._ordered: dict[tuple[str, int], set[str]] = {}
+        self._received: dict[tuple[str, int], dict[str, str]] = {}  # stored orders' receipt times, by player
         self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
         self._replies: dict[tuple[str, str], int] = {}
         # orders given in the current transaction, written at its end: the rows to insert, in order, and
@@ -87,6 +88,7 @@ class StoreBase:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
             self._seqs.clear()
             self._ordered.clear()
+            self._received.clear()
             self._by_address.clear()
             self._replies.clear()
             raise
@@ -96,6 +98,7 @@ class StoreBase:
                 self._games = None
                 self._seqs.clear()
                 self._ordered.clear()
+                self._received.clear()
                 self._by_address.clear()
                 self._replies.clear()
 
@@ -126,6 +129,8 @@ class StoreBase:
                 },
                 pk="id",
             )
+        if "opened_at" not in self._t("games").columns_dict:  # databases created before this column
+            self._t("games").add_column("opened_at", str)
         if "players" not in self.db.table_names():
             t("players").create(
                 {
@@ -135,6 +140,10 @@ class StoreBase:
                 pk=("game", "name"),
             )
             t("players").create_index(["game", "address"])
+        if "missed" not in self._t("players").columns_dict:  # databases created before this column
+            self._t("players").add_column("missed", int, not_null_default=0)
+        if "gender" not in self._t("players").columns_dict:
+            self._t("players").add_column("gender", str)
         if "orders" not in self.db.table_names():
             t("orders").create(
                 {

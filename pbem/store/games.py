@@ -30,7 +30,7 @@ class GameRows(StoreBase):
             "id": row.id, "ruleset": row.ruleset, "phase": row.phase, "seed": row.seed,
             "commitment": row.commitment, "turn": row.turn, "deadline": row.deadline, "early_at": row.early_at,
             "state": row.state, "reminders_sent": _j(row.reminders_sent), "created_at": row.created_at,
-            "seed_revealed": int(row.seed_revealed),
+            "seed_revealed": int(row.seed_revealed), "opened_at": row.opened_at,
         }
 
     def game(self, game_id: str) -> GameRow | None:
@@ -44,7 +44,7 @@ class GameRows(StoreBase):
             id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
             turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
             reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=r["created_at"],
-            seed_revealed=bool(r["seed_revealed"]),
+            seed_revealed=bool(r["seed_revealed"]), opened_at=r.get("opened_at"),
         )
         if self._games is not None:
             self._games[game_id] = g
@@ -64,7 +64,8 @@ class GameRows(StoreBase):
         self._by_address.clear()
         self._t("players").upsert(
             {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
-             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at},
+             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at,
+             "missed": row.missed, "gender": row.gender},
             pk=("game", "name"),
         )
 
@@ -75,7 +76,8 @@ class GameRows(StoreBase):
     @staticmethod
     def _player(r: dict[str, Any]) -> PlayerRow:
         return PlayerRow(game=r["game"], name=r["name"], address=r["address"], status=r["status"],
-                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"])
+                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"],
+                         missed=r.get("missed") or 0, gender=r.get("gender"))
 
     def player_by_address(self, game: str, address: str) -> PlayerRow | None:
         key = (game, address)
@@ -95,6 +97,25 @@ class GameRows(StoreBase):
     def set_player_status(self, game: str, name: str, status: str) -> None:
         self._by_address.clear()
         self._t("players").update((game, name), {"status": status})
+
+    def set_gender(self, game: str, name: str, gender: str | None) -> None:
+        self._t("players").update((game, name), {"gender": gender})
+
+    def genders(self, game: str) -> dict[str, str]:
+        """The players who gave a gender: name -> ``"f"`` or ``"m"``."""
+        return {r[0]: r[1] for r in self.db.execute(
+            "select name, gender from players where game = ? and gender is not null", [game])}
+
+    def set_missed(self, game: str, missed: dict[str, int]) -> None:
+        """How many steps in a row each of these players was asked and sent nothing."""
+        self.db.conn.executemany("update players set missed = ? where game = ? and name = ?",
+                                 [(n, game, name) for name, n in missed.items()])
+
+    def players_out_of_play(self, game: str, abandon_after: int) -> set[str]:
+        """The players no longer waited for: removed, or silent ``abandon_after`` steps in a row (0: never)."""
+        return {r[0] for r in self.db.execute(
+            "select name from players where game = ? and (status != 'active' or (? > 0 and missed >= ?))",
+            [game, abandon_after, abandon_after])}
 
     def set_player_address(self, game: str, name: str, address: str) -> None:
         self._by_address.clear()

@@ -47,6 +47,7 @@ class OrderRows(StoreBase):
             rows.append([*row, int(last[key] == i and self._order_state[key] is not None)])
         touched = list(self._order_state)
         self._order_rows, self._order_state = [], {}
+        self._received.clear()  # the stored rows change now
         with self.atomic():
             self.db.conn.executemany(
                 "update orders set current = 0 where game = ? and turn = ? and player = ? and current = 1", touched)
@@ -54,8 +55,26 @@ class OrderRows(StoreBase):
                 "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
                 "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
+    def received_at_of(self, game: str, turn: int, player: str) -> str | None:
+        """When the mail of a player's orders in force for a step arrived (None: no orders), read once per
+        transaction for the whole step: the mail path asks it of every order mail."""
+        if (game, turn, player) in self._order_state:
+            pending = self._order_state[(game, turn, player)]
+            return pending.received_at if pending is not None else None
+        memo = self._received.get((game, turn)) if self._games is not None else None
+        if memo is None:
+            memo = {r[0]: r[1] for r in self.db.execute(
+                "select player, received_at from orders indexed by orders_current where game = ? and turn = ? "
+                "and current = 1", [game, turn])}
+            if self._games is not None:
+                self._received[(game, turn)] = memo
+        return memo.get(player)
+
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
         """The orders in force for a step (one player's only, if named), by player, in the order they were given."""
+        if player is not None and (game, turn, player) in self._order_state:  # given in this transaction
+            pending = self._order_state[(game, turn, player)]
+            return {player: pending} if pending is not None else {}
         sql = "select * from orders indexed by orders_current where game = ? and turn = ? and current = 1"
         args: list[Any] = [game, turn]
         if player is not None:

@@ -30,7 +30,7 @@ class OutboxRows(StoreBase):
         before = self.db.conn.total_changes
         with self.atomic():
             self.db.conn.executemany(_OUTBOX_INSERT, [[item[k] for k in OUTBOX_FIELDS] for item in items])
-        if any(item["kind"] in ("ack", "notice") for item in items):
+        if any(item["kind"] in ("ack", "notice", "stranger") for item in items):
             self._replies.clear()  # memoised reply counts: read again when next needed
         return self.db.conn.total_changes - before
 
@@ -95,10 +95,35 @@ class OutboxRows(StoreBase):
         return rows
 
     def unreported_failures(self, game: str) -> list[dict[str, Any]]:
-        """Mails of a game that could not be delivered and that no MJ digest has mentioned yet."""
+        """Mails of a game that could not be delivered (or bounced) and that no MJ digest has mentioned yet."""
         return list(self._q(
-            "select id, rcpt, subject, last_error from outbox where game = ? and status = 'failed' and reported = 0 "
-            "order by created_at, rowid", [game]))
+            "select id, rcpt, subject, last_error, status from outbox where game = ? "
+            "and status in ('failed', 'bounced') and reported = 0 order by created_at, rowid", [game]))
+
+    def outbox_row(self, item_id: str) -> dict[str, Any] | None:
+        """One outgoing mail's row (without its bytes)."""
+        rows = self._q("select id, game, turn, kind, rcpt, subject, status, sent_at, created_at from outbox "
+                       "where id = ?", [item_id])
+        return rows[0] if rows else None
+
+    def last_sent_to(self, rcpt: str, kinds: Sequence[str]) -> dict[str, Any] | None:
+        """The latest mail of these kinds sent to an address (a bounce that names only its recipient)."""
+        rows = self._q(
+            f"select id, game, turn, kind, rcpt, subject, status, sent_at, created_at from outbox where rcpt = ? "
+            f"and status in ('sent', 'bounced') and kind in ({', '.join('?' * len(kinds))}) "
+            "order by sent_at desc, rowid desc limit 1", [rcpt, *kinds])
+        return rows[0] if rows else None
+
+    def mark_bounced(self, item_id: str, why: str) -> None:
+        """The mail bounced: its row says why, for the MJ's next digest."""
+        self.db.execute("update outbox set status = 'bounced', last_error = ?, reported = 0 where id = ?",
+                        [why[:500], item_id])
+
+    def sent_since(self, rcpt: str, kind: str, since: str) -> int:
+        """How many mails of a kind were queued to an address since a time."""
+        row = self.db.execute("select count(*) from outbox where rcpt = ? and kind = ? and created_at >= ?",
+                              [rcpt, kind, since]).fetchone()
+        return int(row[0])
 
     def mark_reported(self, item_ids: Sequence[str]) -> None:
         for item_id in item_ids:
@@ -110,7 +135,8 @@ class OutboxRows(StoreBase):
         if self._games is not None and key in self._replies:
             return self._replies[key]
         row = self.db.execute(
-            "select count(*) from outbox where rcpt = ? and kind in ('ack', 'notice') and created_at >= ?", [rcpt, since]
+            "select count(*) from outbox where rcpt = ? and kind in ('ack', 'notice', 'stranger') and created_at >= ?",
+            [rcpt, since]
         ).fetchone()
         if self._games is not None:
             self._replies[key] = int(row[0])

@@ -38,6 +38,12 @@ class RecordRows(StoreBase):
         rows = list(self._q("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn]))
         return rows[0] if rows else None
 
+    def step_closed(self, game: str, turn: int) -> tuple[str, str] | None:
+        """(title, when it closed) of a resolved step, without reading its states."""
+        row = self.db.execute("select title, resolved_at from records where game = ? and kind = 'step' and turn = ?",
+                              [game, turn]).fetchone()
+        return (row[0], row[1]) if row else None
+
     def record(self, game: str, seq: int) -> dict[str, Any] | None:
         rows = list(self._q("select * from records where game = ? and seq = ?", [game, seq]))
         return rows[0] if rows else None

@@ -22,6 +22,7 @@ class GameRow:
     reminders_sent: tuple[float, ...]
     created_at: str
     seed_revealed: bool
+    opened_at: str | None = None  # UTC ISO: when the open step was opened (its results mailed); late mail is older
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class PlayerRow:
     seat: dict[str, Any]  # role / data fixed by the MJ
     password: str | None
     registered_at: str
+    missed: int = 0  # steps in a row this player was asked and sent nothing (NMR)
+    gender: str | None = None  # "f" or "m" when the player gave one: texts agree with it, else they are neutral
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,6 @@ class OrderSet:
     player: str
     orders: list[Order]
     lines: list[str]
-    source: str  # mail | mj | default
+    source: str  # mail | mj | pass | correction | default
     message_key: str | None
     received_at: str

@@ -35,6 +35,7 @@ from pbem.games.g1626 import RULESET, State, seats_from_toml
 from pbem.games.g1626.orders import decode
 from pbem.games.g1626.tables import difficulty, mastery, title, title_bonuses
 from pbem.render import Renderer
+from pbem.render import install_vocabulary as vocabulary
 
 from .test_1626_support import CARACS, ROOT, FakeDice, game, result, run, sheet, specialist
 
@@ -542,7 +543,7 @@ def _all_events() -> list[Event]:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_templates_render_every_event_kind(lang: str) -> None:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined)
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
     module = env.get_template(f"1626/events.{lang}.j2").module
     events = _all_events()
     assert {e.kind for e in events} == {"sheet", "test_result", "test_secret", "mj_note", "opposed_result",
@@ -560,7 +561,7 @@ def test_templates_render_every_event_kind(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("viewer", ["Armand", MJ, PUBLIC])
 def test_status_templates_render_views(lang: str, viewer: str) -> None:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined)
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
     state = game(options={"secret_tests": True})
     text = env.get_template(f"1626/status.{lang}.j2").render(view=RULESET.view(state, viewer))
     assert "Isaac de Porthau" in text
@@ -576,8 +577,8 @@ def test_events_hold_json_data_only() -> None:
 def test_templates_give_the_same_text_with_trim_blocks(lang: str) -> None:
     """The mail renderer uses trim_blocks/lstrip_blocks: the texts must not depend on it."""
     plain, trimmed = (
-        jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined,
-                           **options)
+        vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined,
+                           **options))
         for options in ({}, {"trim_blocks": True, "lstrip_blocks": True})
     )
     for event in _all_events():

@@ -18,7 +18,9 @@ PLAYERS = {"Armand": "joueur0@example.org", "Isaac": "joueur1@example.org", "Hen
 
 
 class Mails:
-    """The outbox, read again after each tick: (to, kind, subject, body) of the mails not seen yet."""
+    """The outbox, read again after each tick: (to, kind, subject, body) of the mails not seen yet.
+
+    French non-breaking spaces read as plain spaces, so that the texts below are written as typed."""
 
     def __init__(self, root: Path) -> None:
         self.box = mailbox.Maildir(str(root / "mail" / "outbox"), create=False)
@@ -31,8 +33,8 @@ class Mails:
                 continue
             self.seen.add(key)
             m = email.message_from_bytes(self.box.get_bytes(key), policy=default)
-            body = m.get_body(("plain",)).get_content().replace("\r\n", "\n")
-            out.append((str(m["To"]), str(m["X-PBEM-Kind"]), str(m["Subject"]), body))
+            body = m.get_body(("plain",)).get_content().replace("\r\n", "\n").replace("\u00a0", " ")
+            out.append((str(m["To"]), str(m["X-PBEM-Kind"]), str(m["Subject"]).replace("\u00a0", " "), body))
         return out
 
 
@@ -160,7 +162,7 @@ def test_1626_demo_session_by_mail(tmp_path: Path) -> None:
     lines = demo_1626(tmp_path / "1626")
     assert any("game gant: running" in line for line in lines)
     box = mailbox.Maildir(str(tmp_path / "1626" / "mail" / "outbox"), create=False)
-    bodies = [(str(m["To"]), m.get_body(("plain",)).get_content()) for m in
+    bodies = [(str(m["To"]), m.get_body(("plain",)).get_content().replace("\u00a0", " ")) for m in
               (email.message_from_bytes(box.get_bytes(k), policy=default) for k in box.keys())]
     henri = next(b for to, b in bodies if to == "joueur2@example.org" and "Eloquance" in b)
     assert "vouliez-vous dire Eloquence ?" in henri

@@ -32,7 +32,7 @@ def test_R6_heritage_le_joueur_obtient_5000_plus_1d6_fois_1000_livres() -> None:
     state, events = RULESET.setup([Seat("Armand", data=sheet(dons=["Héritage"]))], {}, dice)
     assert state.characters["Armand"].heritage == 9000
     assert [(r.purpose, r.low, r.high) for r in dice.rolls] == [("inheritance (Armand): d6", 1, 6)]
-    assert "Héritage : 9\u202f000 livres (5\u202f000 + 4 × 1\u202f000)" in Renderer("1626", "fr").event_text(events[0])
+    assert "Héritage\u00a0: 9\u202f000 livres (5\u202f000 + 4 × 1\u202f000)" in Renderer("1626", "fr").event_text(events[0])
 
 
 def test_R6_heritage_written_on_the_sheet_is_kept_not_rolled_again() -> None:
@@ -66,13 +66,13 @@ def test_stats_heritage_each_sum_one_time_in_six() -> None:
 def test_R6_hargneux_la_pugnacite_du_joueur_augmente_de_2() -> None:
     state = game(dons=["Hargneux"], pugnacite=6)
     assert RULESET.view(state, "Armand")["characters"][0]["pugnacity"] == 8
-    assert "Pugnacité : 8 (6 + 2, hargneux)" in fiche(state)
+    assert "Pugnacité\u00a0: 8 (6 + 2, hargneux)" in fiche(state)
     assert RULESET.view(game(pugnacite=6), "Armand")["characters"][0]["pugnacity"] == 6
 
 
 def test_R6_hargneux_without_a_base_pugnacite_shows_the_bonus_ruling() -> None:
     """Pugnacité is computed in the combat rules, not in chapter I: without a base on the sheet, the +2 is shown."""
-    assert "Pugnacité : + 2 (hargneux), à ajouter à la valeur de base que calcule le MJ" in fiche(game(dons=["Hargneux"]))
+    assert "Pugnacité\u00a0: + 2 (hargneux), à ajouter à la valeur de base que calcule le MJ" in fiche(game(dons=["Hargneux"]))
     assert "Pugnacité" not in fiche(game())
 
 
@@ -86,18 +86,18 @@ def test_R6_robuste_PV_and_the_wounds_the_MJ_applies() -> None:
     (event,) = events
     assert event.kind == "pv_change" and event.audience == Audience.to("Armand")
     assert (event.data["before"], event.data["pv"], event.data["pv_max"]) == (31, 24, 31)
-    assert "Points de vie : 24 sur 31 (EN × 5 + BR, robuste)" in fiche(state)
+    assert "Points de vie\u00a0: 24 sur 31 (EN × 5 + BR, robuste)" in fiche(state)
     state, _, _ = run(state, "SOIN Armand de Sillègue 5", player=MJ)
     assert RULESET.view(state, "Armand")["characters"][0]["pv"] == 29
     state, events, _ = run(state, "SOIN 9 Armand", player=MJ)
-    assert events[0].data["amount"] == 2 and "Points de vie : 31 (EN × 5 + BR, robuste)" in fiche(state)
+    assert events[0].data["amount"] == 2 and "Points de vie\u00a0: 31 (EN × 5 + BR, robuste)" in fiche(state)
 
 
 def test_wounds_may_take_PV_below_zero_and_the_MJ_decides_what_follows() -> None:
     state, events, _ = run(game(), "BLESSURE Armand 30", player=MJ)
     assert events[0].data["pv"] == -4
     assert Renderer("1626", "fr").event_text(events[0]) == (
-        "Blessure d'Armand de Sillègue : − 30 PV ; il lui reste −4 PV sur 26. "
+        "Blessure d'Armand de Sillègue\u00a0: − 30 PV\u00a0; il lui reste −4 PV sur 26. "
         "À 0 PV ou moins, la suite est à l'appréciation du MJ.")
 
 
@@ -115,12 +115,12 @@ def test_BLESSURE_and_SOIN_are_checked() -> None:
 def test_R6_chance_inouie_evite_un_coup_mortel() -> None:
     state = game(dons={"Chance inouïe": 1})
     state, events, _ = run(state, "BLESSURE Armand 30", player=MJ)
-    assert "Chance inouïe peut éviter ce coup (1 fois encore dans la partie) : le joueur écrit CHANCE." in (
+    assert "Chance inouïe peut éviter ce coup (1 fois encore dans la partie)\u00a0: le joueur écrit CHANCE." in (
         Renderer("1626", "fr").event_text(events[0]))
     state, events, _ = run(state, "CHANCE")
     assert events[0].audience == Audience.to("Armand") and events[0].data["pv"] == 26
     assert Renderer("1626", "fr").event_text(events[0]) == (
-        "Chance inouïe : par un incroyable coup du sort, Armand de Sillègue évite le coup qui lui coûtait 30 PV ; "
+        "Chance inouïe\u00a0: par un incroyable coup du sort, Armand de Sillègue évite le coup qui lui coûtait 30 PV\u00a0; "
         "26 PV sur 26. Plus aucune chance en réserve.")
     assert state.characters["Armand"].chance_used == 1
 
@@ -134,7 +134,7 @@ def test_R6_chance_inouie_autant_de_fois_qu_il_possede_ce_don() -> None:
     with pytest.raises(OrderNotAllowedError) as caught:
         RULESET.parse_order(state, "Armand", "CHANCE", [])
     assert caught.value.msg.fr == "Armand de Sillègue n'a plus de « Chance inouïe » (ses 2 chances sont employées)"
-    assert "Chance inouïe : aucune restante sur 2" in fiche(state)
+    assert "Chance inouïe\u00a0: aucune restante sur 2" in fiche(state)
     with pytest.raises(OrderNotAllowedError):
         RULESET.parse_order(game(), "Armand", "CHANCE", [])  # no gift at all
 
@@ -210,7 +210,7 @@ def test_R6_the_other_gifts_are_the_MJs_ruling(gift: str) -> None:
 def test_R2_les_talents_toujours_perfectibles_TALENT_changes_a_score() -> None:
     state, events, _ = run(game(), "TALENT Armand Escrime +2", player=MJ)
     assert state.characters["Armand"].talents["Escrime"] == 7 and events[0].audience == Audience.to("Armand")
-    assert Renderer("1626", "fr").event_text(events[0]) == "Le MJ change un talent d'Armand de Sillègue : Escrime 5 → 7."
+    assert Renderer("1626", "fr").event_text(events[0]) == "Le MJ change un talent d'Armand de Sillègue\u00a0: Escrime 5 → 7."
     state, _, _ = run(state, "TALENT Armand Gascon =4", player=MJ)  # a talent outside the list, with the MJ's accord
     assert state.characters["Armand"].talents["Gascon"] == 4
     state, _, _ = run(state, "TALENT Armand armes à feu 6", player=MJ)
@@ -233,7 +233,7 @@ def test_R6_riche_maitresse_sans_quoi_ce_don_disparait_DON_takes_a_gift_away() -
     state, events, _ = run(state, "DON Armand -Riche maîtresse ou Riche amant", player=MJ)
     assert "Riche maîtresse ou Riche amant" not in state.characters["Armand"].gifts
     assert Renderer("1626", "fr").event_text(events[0]) == (
-        "Le MJ retire à Armand de Sillègue le don « Riche maîtresse ou Riche amant ».")
+        "Le MJ retire à Armand de Sillègue le don «\u00a0Riche maîtresse ou Riche amant\u00a0».")
 
 
 def test_R6_DON_gives_a_gift_when_its_constraints_hold() -> None:
@@ -260,7 +260,7 @@ def test_R6_DON_gives_a_gift_when_its_constraints_hold() -> None:
 def test_R7_le_prestige_devient_negatif_si_le_personnage_est_reconnu_par_ses_ennemis() -> None:
     state, events, _ = run(game(prestige=600), "RECONNU Armand ENNEMIS", player=MJ)
     assert Renderer("1626", "fr").event_text(events[0]) == (
-        "Le MJ indique qu'Armand de Sillègue est un personnage reconnu par des ennemis : "
+        "Le MJ indique qu'Armand de Sillègue est un personnage reconnu par des ennemis\u00a0: "
         "les bonus de prestige (Homme de confiance) deviennent des malus.")
     e = result(state, "TEST Baratin CH SR 15", 5)
     assert e["total"] == 5 + 4 - 1 + 5

@@ -39,8 +39,8 @@ def test_opposed_result_reaches_both_players() -> None:
     _, events, _ = run(game(), "TEST Escrime AG CONTRE Isaac", 7, 3)
     assert [(e.kind, e.audience) for e in events] == [("opposed_result", Audience.to("Armand", "Isaac"))]
     assert Renderer("1626", "fr").event_text(events[0]) == (
-        "Test n° 1, en opposition : Armand de Sillègue, Escrime / Agilité : 6 + 5 + d10 = 7 → 18 ; "
-        "contre Isaac de Porthau, Escrime / Agilité : 6 + 5 + d10 = 3 → 14. Armand de Sillègue l'emporte de 4.")
+        "Test n° 1, en opposition\u00a0: Armand de Sillègue, Escrime / Agilité\u00a0: 6 + 5 + d10 = 7 → 18\u00a0; "
+        "contre Isaac de Porthau, Escrime / Agilité\u00a0: 6 + 5 + d10 = 3 → 14. Armand de Sillègue l'emporte de 4.")
 
 
 def test_opposed_the_opponent_tests_the_same_talent_unless_told_ruling() -> None:
@@ -88,8 +88,8 @@ def test_opposed_reroll_gives_up_after_five_ties() -> None:
 
 
 @pytest.mark.parametrize(("rule", "fr"), [
-    ("defender", "Égalité (16 partout) : l'avantage reste au défenseur, Isaac de Porthau."),
-    ("draw", "Égalité (16 partout) : personne ne l'emporte, le MJ tranche."),
+    ("defender", "Égalité (16 partout)\u00a0: l'avantage reste au défenseur, Isaac de Porthau."),
+    ("draw", "Égalité (16 partout)\u00a0: personne ne l'emporte, le MJ tranche."),
 ])
 def test_opposed_a_tie_is_worded(rule: str, fr: str) -> None:
     _, events, _ = run(game(options={"opposed_ties": rule}), "TEST Escrime AG CONTRE Isaac", 5, 5)

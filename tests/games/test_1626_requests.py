@@ -130,7 +130,7 @@ def test_R3_REFUSER_drops_the_request_and_tells_the_player() -> None:
     (event,) = events
     assert event.kind == "request_refused" and event.audience == Audience.to("Armand")
     assert Renderer("1626", "fr").event_text(event) == (
-        "Le MJ ne retient pas votre demande de test n° 1 (Escrime/AG) : « inutile, la porte est ouverte ».")
+        "Le MJ ne retient pas votre demande de test n° 1 (Escrime/AG)\u00a0: «\u00a0inutile, la porte est ouverte\u00a0».")
     with pytest.raises(OrderNotAllowedError):
         RULESET.parse_order(state, "Armand", "REFUSER", [])
 
@@ -263,10 +263,10 @@ def test_history_lists_every_test_with_its_result() -> None:
     _, events, _ = run(state, "HISTORIQUE")
     assert events[0].kind == "history" and events[0].audience == Audience.to("Armand")
     assert Renderer("1626", "fr").event_text(events[0]).splitlines() == [
-        "Tests lancés :",
-        "  n° 1 : Armand de Sillègue, Escrime/AG (SR 15) : 18, réussi de 3",
-        "  n° 2 : Armand de Sillègue, test secret",
-        "  n° 3 : Armand de Sillègue, Escrime/AG contre Isaac de Porthau (Escrime/AG) : 13 contre 19, perd de 6",
+        "Tests lancés\u00a0:",
+        "  n° 1\u00a0: Armand de Sillègue, Escrime/AG (SR 15)\u00a0: 18, réussi de 3",
+        "  n° 2\u00a0: Armand de Sillègue, test secret",
+        "  n° 3\u00a0: Armand de Sillègue, Escrime/AG contre Isaac de Porthau (Escrime/AG)\u00a0: 13 contre 19, perd de 6",
     ]
     _, events, _ = run(state, "HISTORIQUE Isaac", player=MJ)
     assert [h["number"] for h in events[0].data["history"]] == [3] and events[0].audience == Audience.mj()
@@ -279,13 +279,13 @@ def test_DEMANDES_lists_what_waits_for_the_MJ() -> None:
     state, _, _ = run(state, "TEST Baratin CH SECRET", player="Isaac")
     _, events, _ = run(state, "DEMANDES", player=MJ)
     assert Renderer("1626", "fr").event_text(events[0]).splitlines() == [
-        "Demandes de test en attente du MJ :",
-        "  n° 1 : Armand de Sillègue, Escrime/AG, SR proposé 12",
-        "  n° 2 : Isaac de Porthau, Baratin/CH (secret)",
+        "Demandes de test en attente du MJ\u00a0:",
+        "  n° 1\u00a0: Armand de Sillègue, Escrime/AG, SR proposé 12",
+        "  n° 2\u00a0: Isaac de Porthau, Baratin/CH (secret)",
     ]
     _, events, _ = run(state, "DEMANDES", player="Isaac")
     assert Renderer("1626", "fr").event_text(events[0]).splitlines() == [
-        "Demandes de test en attente du MJ :", "  n° 2 : test secret"]
+        "Demandes de test en attente du MJ\u00a0:", "  n° 2\u00a0: test secret"]
 
 
 def test_state_with_requests_and_history_round_trips() -> None:

@@ -15,11 +15,18 @@ from pbem.games.courtisans.etiquette import salutation
 
 
 def _mails(d) -> list[tuple[str, str, str, str]]:
-    """(kind, recipient, subject, body) of every mail sent, in the order they were queued."""
+    """(kind, recipient, subject, body) of every mail sent, in the order they were queued.
+
+    The order is the outbox's (queue time, then row): Maildir file names do not sort by time (their
+    microseconds have no leading zeros), so the last mail to a player is not the last file name."""
     box = mailbox.Maildir(str(d.root / "mail" / "outbox"), create=False)
+    sent = {str(m["Message-ID"]): m for m in (email.message_from_bytes(box.get_bytes(k), policy=default)
+                                              for k in box.keys())}
     out = []
-    for key in sorted(box.keys()):
-        m = email.message_from_bytes(box.get_bytes(key), policy=default)
+    for item in d.store.outbox_items(game="courtisans"):
+        raw = d.store.outbox_raw(item["id"])
+        mid = str(email.message_from_bytes(raw, policy=default)["Message-ID"])
+        m = sent[mid]
         out.append((str(m["X-PBEM-Kind"]), str(m["To"]), str(m["Subject"]), m.get_body(("plain",)).get_content()))
     return out
 

@@ -59,7 +59,7 @@ def test_s12_marriage_asked_of_the_king_and_the_spouse_cannot_refuse():
     state = turn_of(game(), B)
     state, events = play(state, B, "MARIAGE Vilenie", "PASSER", dice=Rigged(5))
     assert c(state, B).spouse == A and c(state, A).spouse == B
-    assert "Le Roi consent : M. de la Fourberye épouse Mme de la Vilenie, désormais Mme de la Fourberye" in text(events)
+    assert "Le Roi consent\u00a0: M. de la Fourberye épouse Mme de la Vilenie, désormais Mme de la Fourberye" in text(events)
 
 
 def test_s12_the_wife_takes_the_name_and_titles_and_the_couple_shares_7000_livres():
@@ -109,7 +109,7 @@ def test_s12_the_husband_dies_the_wife_takes_his_titles_not_his_charges_nor_pens
     assert c(state, B).status == "mort" and set(c(state, A).possessions) == {43, 14}
     assert set(state.maison) == {19, 37}
     assert address(state, A) == "Mme la Duchesse de la Fourberye"  # a widow keeps the name and now holds the title
-    assert "Ses titres vont à son épouse, Mme la Duchesse de la Fourberye : Duc (n° 14)" in text(events)
+    assert "Ses titres vont à son épouse, Mme la Duchesse de la Fourberye\u00a0: Duc (n° 14)" in text(events)
 
 
 def test_s12_a_spouse_in_the_bastille_earns_nothing_the_other_earns_all_of_his_own():
@@ -393,7 +393,7 @@ def test_s19_widowed_king_dies_the_round_stops_at_once_new_chambellan_new_sovere
     assert c(state, D).livres == 0 and c(state, D).status == "cour" and state.wars == ()
     assert state.crown.king and state.crown.queen
     assert [p["player"] for p in first(events, "round_stops").data["skipped"]] == [C, D, A]
-    assert "Le tour de jeu cesse immédiatement : Mme de Malveyance, M. d'Aubigny et Mme de la Vilenie ne joueront pas " \
+    assert "Le tour de jeu cesse immédiatement\u00a0: Mme de Malveyance, M. d'Aubigny et Mme de la Vilenie ne joueront pas " \
            "et ne toucheront pas de revenus cette manche." in text(events)
 
 

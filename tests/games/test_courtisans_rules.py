@@ -259,7 +259,7 @@ def test_s5_request_to_the_king_refused_cote_minus_one_card_to_the_maison():
     state = deal(turn_of(game(), B), B, 8)
     state, events = play(state, B, "JOUER Comte SUR moi", "PASSER", dice=Rigged(6))
     assert c(state, B).cote_roi == 4 and 8 in state.maison and 8 not in c(state, B).possessions
-    assert "Requête au Roi : dé 6 contre une cote de 5 : refusée." in text(events)
+    assert "Requête au Roi\u00a0: dé 6 contre une cote de 5\u00a0: refusée." in text(events)
 
 
 def test_s5_only_the_lettre_de_cachet_comes_back_to_the_hand():

@@ -27,6 +27,7 @@ from pbem.games.intrigue import IntrigueState, invariant_problems, money_conserv
 from pbem.games.intrigue.bots import candidate_lines, random_orders
 from pbem.games.intrigue.state import MOTIFS, START_MONEY, Palace, Piece, Post
 from pbem.render import Renderer
+from pbem.render import install_vocabulary as vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 A, B, C = "Alice", "Bob", "Carla"
@@ -710,14 +711,14 @@ EVENT_KINDS = {
 
 @pytest.fixture(scope="module")
 def env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined)
+    return vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
 
 
 @pytest.fixture(scope="module")
 def trim_env() -> jinja2.Environment:
     """The settings of pbem.render: trim_blocks and lstrip_blocks."""
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined,
-                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True))
 
 
 def test_every_event_kind_renders(env: jinja2.Environment) -> None:

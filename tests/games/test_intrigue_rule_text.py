@@ -248,3 +248,13 @@ def test_french_texts_use_no_break_spaces_and_narrow_thousands() -> None:
     joined = "\n".join(texts)
     assert not re.search(r" [:;?!]", joined), re.findall(r".{20} [:;?!]", joined)[:3]
     assert not re.search(r"\d \d{3}\b", joined) and "\u202f000" in joined
+
+
+def test_french_decision_asked_elides_de_before_a_vowel() -> None:
+    """« Décision attendue d'Alice » (FRENCH.md: elision), not « de Alice »; « de Bob » stays."""
+    st = build(parks={A: [(B, "livre"), (C, "livre")]}, round_=2)
+    st = IntrigueState(**{**st.__dict__, "step": "bribes"})
+    _, ev = step(st)
+    texts = event_texts(ev, "decision_asked")
+    assert any(t.startswith("Décision attendue d'Alice : ") for t in texts), texts
+    assert not any("attendue de Alice" in t for t in texts)

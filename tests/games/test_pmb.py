@@ -28,7 +28,7 @@ from pbem.dice import Dice
 from pbem.games import get
 from pbem.games.pmb import RULESET
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import State
+from pbem.games.pmb.state import Betrayal, State
 
 from .test_pmb_helpers import FakeDice, new_game, play, public, to
 
@@ -209,7 +209,11 @@ def test_O5_help_lists_exactly_the_allowed_orders() -> None:
 
 def test_O6_prompts_every_living_free_player() -> None:
     st = new_game()
-    assert [p.player for p in RULESET.prompts(st)] == st.order
+    # the Grand Mestre has nobody in the infirmary at the start, and the fidèles have no target from the
+    # Lord Commandant yet (fidele_squads = "cible", the merged default): nothing to decide, not asked
+    fideles = [n for n in st.order if st.players[n].rank == "fidele"]
+    assert fideles == ["Lancel", "Kevan"]
+    assert [p.player for p in RULESET.prompts(st)] == [n for n in st.order if n not in ("Pycelle", *fideles)]
     st.players["Arya"].alive = False
     st.players["Bran"].location = "cachots"
     st.players["Varys"].hidden = True
@@ -221,6 +225,21 @@ def test_O6_prompts_every_living_free_player() -> None:
     with pytest.raises(OrderNotAllowedError):
         RULESET.parse_order(st, "Varys", "ENQUETE Robb", [])
     assert RULESET.parse_order(st, "Varys", "SORTIR", []).verb == "SORTIR"
+
+
+def test_O6b_only_players_with_an_order_to_give_are_asked() -> None:
+    """Who must decide: a player with no order possible this turn is not asked (and never waited for)."""
+    st = new_game()
+    assert "Pycelle" not in {p.player for p in RULESET.prompts(st)}
+    st.infirmary = ["Arya"]  # someone came through the infirmary: the Mestre may give a potion
+    assert "Pycelle" in {p.player for p in RULESET.prompts(st)}
+    st = new_game()
+    st.betrayals.append(Betrayal("Jon", "Robb", "stark", st.turn - 1))  # Jon betrayed last turn
+    assert "Jon" not in {p.player for p in RULESET.prompts(st)}  # his squad goes by itself
+    st = new_game()
+    assert "Lancel" not in {p.player for p in RULESET.prompts(st)}  # no CIBLE yet: nothing to attack
+    st.fidele_target = "Robb"  # the Lord Commandant named a target last turn: the fidèles may go for him
+    assert {"Lancel", "Kevan"} <= {p.player for p in RULESET.prompts(st)}
 
 
 # ---------------------------------------------------------------- C: squads

@@ -17,6 +17,7 @@ from pbem.games.pmb import RULESET
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.bots import random_orders
 from pbem.games.pmb.state import State
+from pbem.render import install_vocabulary as vocabulary
 
 from .test_pmb_helpers import FakeDice, new_game, play, to
 
@@ -209,7 +210,7 @@ def _emitted_kinds() -> set[str]:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_M_every_event_kind_renders_in_both_languages(lang: str) -> None:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined)
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
     module = env.get_template(f"pmb/events.{lang}.j2").module
     kinds = _emitted_kinds()
     assert len(kinds) > 50
@@ -253,14 +254,14 @@ def test_M2_status_as_mailed_one_fact_per_line(lang: str) -> None:
     st.players["Robb"].learn_team("Kevan", "lannister")
     text = env.get_template(f"pmb/status.{lang}.j2").render(view=RULESET.view(st, "Robb"))
     lines = text.splitlines()
-    sep = " : " if lang == "fr" else ": "
+    sep = "\u00a0: " if lang == "fr" else ": "  # French: the non-breaking space before « : » (render.french_spaces)
     known = [ln for ln in lines if ln.startswith("- ")]
     assert len(known) == 7 and all(ln.count(sep) == 1 for ln in known), known
     assert f"- Kevan{sep}Lannister" in known
     assert any(ln.endswith("(influence 7).") for ln in lines)
     st.players["Robb"].alive = False
     dead = env.get_template(f"pmb/status.{lang}.j2").render(view=RULESET.view(st, "Robb"))
-    assert ("Vous avez perdu la vie ; vous étiez chef Stark." if lang == "fr" else "(dead)") in dead
+    assert ("Vous avez perdu la vie\u00a0; vous étiez chef Stark." if lang == "fr" else "(dead)") in dead
 
 
 # Speed is measured by `make bench` (scripts/bench.py, section 6), never in a timed test.
@@ -268,3 +269,21 @@ def test_M2_status_as_mailed_one_fact_per_line(lang: str) -> None:
 
 def _unused(_: Sequence[object]) -> None:  # keep imports honest for ruff
     pass
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_M3_the_mj_reads_each_cause_of_death_in_his_language(lang: str) -> None:
+    """The MJ's death line names the cause in words (« meurt : escouade »), never the code (« squad »)."""
+    from pbem.core import Audience, Event
+    from pbem.render import Renderer
+
+    r = Renderer("pmb", lang)
+    words = {"fr": {"squad": "escouade", "garde": "défense d'un Garde Royal", "poison": "poison",
+                    "execution": "exécution", "betrayal": "trahison manquée"},
+             "en": {"squad": "squad", "garde": "a Garde Royal's defence", "poison": "poison",
+                    "execution": "execution", "betrayal": "failed betrayal"}}[lang]
+    for cause, word in words.items():
+        text = r.event_text(Event("death_cause", Audience.mj(), {"player": "Margaery", "role": "tyrell_chef",
+                                                                  "cause": cause, "by": "lannister"}))
+        said = text.split(": ", 1)[1] if lang == "en" else text.split("meurt\u00a0: ", 1)[1]
+        assert said.startswith(word + ","), (cause, text)

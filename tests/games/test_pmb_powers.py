@@ -308,7 +308,7 @@ def test_L6c_confession_to_the_surviving_lord_commandant_then_verdict_death() ->
 def test_L6d_no_verdict_means_release_to_culpucier_option_death() -> None:
     st, _ = play(new_game(), _arrest("Loras"))
     st, _ = play(st, {})
-    assert RULESET.default_orders(st, "Tywin")[0].args == ("Loras", "LIBERE")
+    assert RULESET.default_orders(st, "Tywin")[0].args == ("Loras", "LIBERE", "defaut")
     st2, ev = play(st, {})
     assert st2.players["Loras"].alive and st2.players["Loras"].location in ("culpucier", "fossedragon")
     assert to(ev, "Loras", "verdict_released")[0]["prisoner"] == "Loras"
@@ -316,6 +316,19 @@ def test_L6d_no_verdict_means_release_to_culpucier_option_death() -> None:
     st.options["verdict_default"] = "mort"
     st3, _ = play(st, {})
     assert not st3.players["Loras"].alive
+
+
+def test_L6m_a_silent_lord_commandants_verdict_is_told_as_the_default() -> None:
+    """The engine gives a silent player his `default_orders`: the verdict they carry is still « par défaut »
+    (found by a scenario case: it read « defaulted = false » for a Lord Commandant who said nothing)."""
+    st, _ = play(new_game(), _arrest("Loras"))
+    st, _ = play(st, {})
+    _, ev = play(st, {})  # silent: his default_orders, as the engine sends them
+    assert to(ev, "Loras", "verdict_released") == [{"prisoner": "Loras", "defaulted": True}]
+    _, ev = play(st, {"Tywin": ["VERDICT Loras LIBERE"]})
+    assert to(ev, "Loras", "verdict_released") == [{"prisoner": "Loras", "defaulted": False}]
+    _, ev = play(st, {"Tywin": ["CIBLE Garlan"]})  # orders, but no verdict: the default, said so
+    assert to(ev, "Loras", "verdict_released") == [{"prisoner": "Loras", "defaulted": True}]
 
 
 def test_L6e_lord_commandant_killed_prisoner_kills_the_torturer_and_escapes() -> None:
@@ -498,6 +511,29 @@ def _kill(st: State, *names: str) -> State:
     for n in names:
         st.players[n].alive = False
     return st
+
+
+def test_R3d_a_betrayal_the_turn_the_chef_dies_is_void_and_told_even_to_a_converted_sergent() -> None:
+    """TRAHIR is decided after the defeats (docs/rules/pmb.md §7): Robb killed the same turn, Jon betrays nobody and is
+    told, also when the defeat made him a Tyrell (found by the scenario case R3d: he was told nothing then)."""
+    lines = {"Jon": ["TRAHIR"], "Margaery": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"]}  # 7 + 7 > 7
+    for first, team in (("Jon", "tyrell"), ("Arya", "lannister")):
+        survivors = [first] + [n for n in ("Jon", "Arya", "Sansa", "Rickon", "ser Schlingue") if n != first]
+        if team == "lannister":  # Jon last of the draw: the quarter that goes to the Lannister
+            survivors = [n for n in survivors if n != "Jon"] + ["Jon"]
+        dice = FakeDice().force("denounces a teammate", False).force("stark survivors split", survivors)
+        st, ev = play(_lone_original(new_game()), lines, dice)
+        assert st.players["Jon"].team == team
+        assert to(ev, "Jon", "betrayal_void") == [{"reason": "chef"}], team
+        assert st.betrayals == [] and to(ev, "Tywin", "betrayal_known") == []
+
+
+def test_R3e_a_betrayal_void_because_the_lannister_fell_says_so() -> None:
+    st = _lone_original(_kill(new_game(), "Varys", "Petyr"))
+    dice = FakeDice().force("Conseil member dies", True)
+    lines = {"Jon": ["TRAHIR"], "Robb": ["ESCOUADE Pycelle"], "Margaery": ["ESCOUADE Pycelle"], "Olenna": ["ESCOUADE Pycelle"]}
+    _, ev = play(st, lines, dice)
+    assert to(ev, "Jon", "betrayal_void") == [{"reason": "lannister"}]
 
 
 def test_D1_third_conseil_death_lannister_defeat_gardes_join_the_clan_of_their_choice() -> None:

@@ -59,7 +59,7 @@ def inbox(env, user: str, expect: int, timeout: float = 10.0) -> list[email.mess
 
 
 def text(m) -> str:
-    return m.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    return m.get_body(("plain",)).get_content().replace("\r\n", "\n").replace("\u00a0", " ").replace("\u202f", " ")
 
 
 @pytest.fixture
@@ -84,7 +84,7 @@ def test_register_order_ack_deadline_results_over_real_servers(game, mail_env):
         rep.fetched += tick(cfg, store, T0).fetched
     assert [p.name for p in store.players("toy1")] == ["Joueur 0", "Joueur 1", "Joueur 2"]
     ack = inbox(mail_env, "p01", 1)[0]
-    assert "inscrit sous le nom Joueur 0" in text(ack) and ack["X-PBEM-Kind"] == "ack"
+    assert "inscription enregistrée sous le nom Joueur 0" in text(ack) and ack["X-PBEM-Kind"] == "ack"
     assert ack["In-Reply-To"].startswith("<p01-")
 
     Engine(cfg, store).start_game("toy1", T0)
@@ -94,7 +94,7 @@ def test_register_order_ack_deadline_results_over_real_servers(game, mail_env):
     tick(cfg, store, T0 + timedelta(minutes=1))
     acks = [m for m in inbox(mail_env, "p02", 3) if m["X-PBEM-Kind"] == "ack"]
     assert "GUESS 8\n    -> OK" in text(acks[-1])
-    assert "Bonjour MJ" in text(acks[-1])  # an unknown line is echoed with its error, not silently dropped
+    assert "Texte ignoré, qui n'est pas un ordre :\n  Bonjour MJ," in text(acks[-1])  # listed, not an error
 
     tick(cfg, store, T0 + timedelta(days=2))  # the deadline fires: defaults for the silent, results mailed
     for u in PLAYERS:
@@ -102,7 +102,7 @@ def test_register_order_ack_deadline_results_over_real_servers(game, mail_env):
         assert len(results) == 1, u
         assert "Étape 1 — vos résultats" in str(results[0]["Subject"])
     digest = [m for m in inbox(mail_env, "p04", 2) if m["X-PBEM-Kind"] == "digest" and m["X-PBEM-Turn"] == "1"]
-    assert "En retard (ordres par défaut) : Joueur 0, Joueur 2" in text(digest[0])
+    assert "Sans ordres à temps (ordres par défaut) : Joueur 0 et Joueur 2." in text(digest[0])
     # the game mailbox is never marked \Seen by pbem: the MJ reads it too
     with mail_env.imap("game") as c:
         c.select_folder("INBOX", readonly=True)

@@ -22,6 +22,7 @@ from pbem.core import (
     PlayerName,
     Prompt,
     Seat,
+    StepWord,
     replace,
 )
 from pbem.dice import Dice
@@ -42,6 +43,9 @@ class CourtisansRuleset:
     name = "courtisans"
     title = "Courtisans"
     state_type = CourtState
+    step_word = StepWord("tour", "turn", feminine=False)  # a step is one player's turn; a manche has several
+    after_early = "length"  # « 2 jours après que les actions du joueur précédent aient été publiées »
+    game_words = frozenset({"passer", "pass"})  # PASSER is an action of the game (do nothing), not the common PASSER
     default_options: Mapping[str, JSON] = {f.name: getattr(Options(), f.name) for f in dataclasses.fields(Options)}
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[CourtState, list[Event]]:

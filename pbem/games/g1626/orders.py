@@ -59,6 +59,13 @@ VERBS: dict[str, str] = {
     "don": "DON", "gift": "DON",
 }
 MJ_VERBS = ("RECONNU", "INCONNU", "PRESTIGE", "SR", "LANCER", "REFUSER", "BLESSURE", "SOIN", "TALENT", "DON")
+ENGLISH: dict[str, tuple[str, ...]] = {
+    "TEST": ("ROLL", "CHECK"), "FICHE": ("SHEET",), "RECONNU": ("RECOGNISED",), "INCONNU": ("UNRECOGNISED",),
+    "SR": ("DC",), "LANCER": ("GO",), "REFUSER": ("REFUSE", "DENY"), "DEMANDES": ("REQUESTS",),
+    "HISTORIQUE": ("HISTORY",), "BLESSURE": ("WOUND", "DAMAGE"), "SOIN": ("HEAL",), "CHANCE": ("LUCK",),
+    "TALENT": ("SKILL",), "DON": ("GIFT",),
+}
+"""The English words of each order, listed in AIDE/HELP (`VERBS` understands them)."""
 ENEMY_WORDS = ("ennemis", "ennemi", "ennemies", "enemies", "enemy", "hostile", "hostiles")
 SR_WORD = re.compile(r"^(sr|dc)[=:]?(-?\d+)?$")
 SIGNED = re.compile(r"^([+-])(\d+)$")

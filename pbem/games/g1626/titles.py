@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.core import MJ, Msg, Order, OrderHelp, PlayerName
-from pbem.games.g1626.orders import decode, request_of
+from pbem.core import MJ, Msg, Order, OrderHelp, PlayerName, replace
+from pbem.games.g1626.orders import ENGLISH, decode, request_of
 from pbem.games.g1626.sheet import de
 from pbem.games.g1626.state import State
 
@@ -134,4 +134,10 @@ def help_lines(state: State, player: PlayerName, valid_caracs: str) -> list[Orde
             OrderHelp("PRESTIGE <personnage> +n|-n|=n", Msg("ajuster (ou fixer, =n) le prestige",
                                                             "adjust (or set, =n) the prestige")),
         ]
-    return lines
+    return [replace(h, aliases=_aliases(h.syntax)) for h in lines]
+
+
+def _aliases(syntax: str) -> tuple[str, ...]:
+    """The English words of the orders a help line shows (« BLESSURE … / SOIN … » has two)."""
+    verbs = [part.split()[0] for part in syntax.split(" / ") if part.split()]
+    return tuple(dict.fromkeys(word for verb in verbs for word in ENGLISH.get(verb, ())))

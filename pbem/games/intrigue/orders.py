@@ -35,6 +35,10 @@ VERBS: dict[str, str] = {
     "conflict": CONFLICT,
 }
 
+ENGLISH: dict[str, tuple[str, ...]] = {BRIBE: ("BRIBE",), KEEP: ("KEEP",), POST: ("POST",), PLACE: ("PLACE",),
+                                     CONFLICT: ("CONFLICT",)}
+"""The English word of each order, listed in AIDE/HELP (`VERBS` understands them)."""
+
 MOTIF_ALIASES: dict[str, str] = {
     "balance": "balance",
     "balances": "balance",

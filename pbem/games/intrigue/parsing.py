@@ -42,10 +42,10 @@ def _kind_for(state: IntrigueState, player: str) -> str:
 
 
 def parse_order(state: IntrigueState, player: PlayerName, line: str, accepted: Sequence[Order]) -> Order:
+    verb, rest = split_verb(line)  # first: a line without an order word is no order (the engine's prose)
     if player == MJ or player not in state.seats:
         raise OrderNotAllowedError(Msg("le MJ n'a pas d'ordre de jeu à Intrigue (utilisez POUR <joueur> : ...)",
                                        "the MJ has no game orders in Intrigue (use POUR <player>: ...)"))
-    verb, rest = split_verb(line)
     text = line.strip()
     if state.over:
         raise OrderNotAllowedError(Msg("la partie est terminée", "the game is over"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, PlayerName, Prompt, Seat
+from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, PlayerName, Prompt, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.intrigue import decisions, opening, parsing, sequential, simultaneous, views
 from pbem.games.intrigue.state import IntrigueState
@@ -31,6 +31,7 @@ class IntrigueRuleset:
     name = "intrigue"
     title = "Intrigue"
     state_type = IntrigueState
+    step_word = StepWord("étape", "step", feminine=True)  # a manche has several steps (bribes, decisions...)
     default_options: Mapping[str, JSON] = opening.DEFAULT_OPTIONS
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[IntrigueState, list[Event]]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.core import JSON, MJ, PUBLIC, Msg, OrderHelp, Outcome, PlayerName
+from pbem.core import JSON, MJ, PUBLIC, Msg, OrderHelp, Outcome, PlayerName, replace
 from pbem.games.intrigue import sequential
 from pbem.games.intrigue.decisions import awaited, bribe_targets, keep_candidates
-from pbem.games.intrigue.orders import de_name, fmt, motif_label
+from pbem.games.intrigue.orders import ENGLISH, de_name, fmt, motif_label
 from pbem.games.intrigue.simultaneous import involvements
 from pbem.games.intrigue.state import LAST_ROUND, MOTIF_NAMES, IntrigueState
 from pbem.games.intrigue.table import (
@@ -161,4 +161,4 @@ def help_for(state: IntrigueState, player: PlayerName) -> list[OrderHelp]:
         out.append(OrderHelp(
             f"PLACER <{hand}> CHEZ <{others}>",
             Msg("deux ordres, dans deux palais adverses différents", "two orders, in two different opponents' palaces")))
-    return out
+    return [replace(h, aliases=ENGLISH.get(h.syntax.split()[0], ())) for h in out]

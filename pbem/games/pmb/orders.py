@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pbem.core import MJ, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError
@@ -19,6 +20,8 @@ PROTECTION = "PROTECTION"
 ARRESTATION = "ARRESTATION"
 CIBLE = "CIBLE"
 VERDICT = "VERDICT"
+DEFAULT_VERDICT = "defaut"
+"""Third argument of the VERDICT that `default_orders` gives a silent Lord Commandant."""
 DECOUVRIR = "DECOUVRIR"
 GARDE = "GARDE"
 NOMMER = "NOMMER"
@@ -29,29 +32,38 @@ SORTIR = "SORTIR"
 PROMOUVOIR = "PROMOUVOIR"
 
 VERBS: dict[str, str] = {
-    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE,
-    "enquete": ENQUETE, "investigate": ENQUETE,
-    "temoins": TEMOINS, "witnesses": TEMOINS,
+    "escouade": ESCOUADE, "squad": ESCOUADE, "assassiner": ESCOUADE, "attack": ESCOUADE, "assassinate": ESCOUADE,
+    "kill": ESCOUADE,
+    "enquete": ENQUETE, "investigate": ENQUETE, "enquire": ENQUETE, "inquire": ENQUETE,
+    "temoins": TEMOINS, "witnesses": TEMOINS, "witness": TEMOINS,
     "potion": POTION,
-    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION,
+    "protection": PROTECTION, "proteger": PROTECTION, "protect": PROTECTION, "defend": PROTECTION,
     "arrestation": ARRESTATION, "arreter": ARRESTATION, "arrest": ARRESTATION,
     "cible": CIBLE, "target": CIBLE,
-    "verdict": VERDICT,
-    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR,
-    "garde": GARDE, "bodyguard": GARDE,
-    "nommer": NOMMER, "appoint": NOMMER,
+    "verdict": VERDICT, "judge": VERDICT,
+    "decouvrir": DECOUVRIR, "discover": DECOUVRIR, "scan": DECOUVRIR, "uncover": DECOUVRIR,
+    "garde": GARDE, "bodyguard": GARDE, "guard": GARDE,
+    "nommer": NOMMER, "appoint": NOMMER, "nominate": NOMMER,
     "affecter": AFFECTER, "assign": AFFECTER,
     "trahir": TRAHIR, "betray": TRAHIR,
     "rallier": RALLIER, "rally": RALLIER,
-    "sortir": SORTIR, "emerge": SORTIR,
+    "sortir": SORTIR, "emerge": SORTIR, "surface": SORTIR,
     "promouvoir": PROMOUVOIR, "promote": PROMOUVOIR,
 }
 POTION_WORDS: dict[str, str] = {
     "poison": R.POISON, "confusion": R.CONFUSION, "revelation": R.REVELATION, "puissance": R.PUISSANCE,
     "power": R.PUISSANCE, "vigilance": R.VIGILANCE,
 }
-VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT",
-                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE"}
+VERDICT_WORDS: dict[str, str] = {"mort": "MORT", "death": "MORT", "execution": "MORT", "execute": "MORT",
+                                 "libere": "LIBERE", "liberer": "LIBERE", "release": "LIBERE", "relache": "LIBERE",
+                                 "free": "LIBERE", "spare": "LIBERE"}
+ENGLISH: dict[str, tuple[str, ...]] = {
+    ESCOUADE: ("SQUAD", "ATTACK", "KILL"), ENQUETE: ("INVESTIGATE",), TEMOINS: ("WITNESSES",),
+    PROTECTION: ("PROTECT",), ARRESTATION: ("ARREST",), CIBLE: ("TARGET",), VERDICT: ("JUDGE",),
+    DECOUVRIR: ("DISCOVER", "SCAN"), GARDE: ("BODYGUARD", "GUARD"), NOMMER: ("APPOINT",), AFFECTER: ("ASSIGN",),
+    TRAHIR: ("BETRAY",), RALLIER: ("RALLY",), SORTIR: ("EMERGE",), PROMOUVOIR: ("PROMOTE",),
+}
+"""The English words of each order, listed in AIDE/HELP (`VERBS` understands them all)."""
 
 HELP: dict[str, OrderHelp] = {
     ESCOUADE: OrderHelp("ESCOUADE <cible>", Msg("rejoindre l'escouade de votre camp contre cette cible (une par tour)",
@@ -67,7 +79,8 @@ HELP: dict[str, OrderHelp] = {
     ARRESTATION: OrderHelp("ARRESTATION [<joueur>]", Msg("participer à l'arrestation (le Lord Commandant désigne le suspect)",
                                                          "take part in the arrest (the Lord Commandant names the suspect)")),
     CIBLE: OrderHelp("CIBLE <joueur>", Msg("désigner aux fidèles leur cible du tour suivant", "name the fidèles' target for next turn")),
-    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier", "execute, or release to Culpucier")),
+    VERDICT: OrderHelp("VERDICT <prisonnier> MORT|LIBERE", Msg("condamner à mort ou relâcher à Culpucier",
+                                                                "execute (MORT, or DEATH), or release to Culpucier (LIBERE, or RELEASE)")),
     DECOUVRIR: OrderHelp("DECOUVRIR <joueur>", Msg("découvrir le rôle d'un adversaire", "discover an opponent's role")),
     GARDE: OrderHelp("GARDE <homme de main>", Msg("se faire protéger par un Homme de Main (ni l'un ni l'autre en escouade)",
                                                  "be guarded by an Homme de Main (neither in a squad)")),
@@ -78,6 +91,9 @@ HELP: dict[str, OrderHelp] = {
     SORTIR: OrderHelp("SORTIR", Msg("sortir de votre cachette à Culpucier et retrouver vos pouvoirs", "leave your hiding place and regain your powers")),
     PROMOUVOIR: OrderHelp("PROMOUVOIR <recrue>", Msg("valider la promotion d'une recrue dans la Garde Royale", "promote a recruit into the Garde Royale")),
 }
+
+
+HELP = {verb: replace(h, aliases=ENGLISH.get(verb, ())) for verb, h in HELP.items()}
 
 
 def _no(fr: str, en: str) -> OrderNotAllowedError:
@@ -219,7 +235,7 @@ def _target(st: State, tokens: list[str], *, alive: bool = True) -> tuple[str, l
     else:
         name, rest = take_name(tokens, st.order)
     if alive and not st.players[name].alive:
-        raise _no(f"{name} est mort", f"{name} is dead")
+        raise _no(f"{name} n'est plus en vie", f"{name} is dead")
     return name, rest
 
 
@@ -332,11 +348,11 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             rest = rest[1:]
         _no_more(rest)
         if any(o.verb == NOMMER and o.args[0] == target for o in accepted):
-            raise _no("déjà nommé", "already appointed")
+            raise _no(f"{target} est déjà dans vos nominations", f"{target} is already appointed")
         t = st.players[target]
         if not any(v.team == p.team and (target in v.candidates or (v.anyone and t.team == p.team and t.rank == R.HM))
                    for v in st.vacancies):
-            raise _no(f"{target} ne peut pas être nommé sergent", f"{target} cannot be appointed sergent")
+            raise _no(f"{target} ne peut pas devenir sergent", f"{target} cannot be appointed sergent")
         return Order(NOMMER, (target,), line)
     if verb == AFFECTER:
         hm, rest = _target(st, rest)
@@ -357,7 +373,7 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             raise _no(f"la fiole {kind} est déjà vide", f"the {kind} vial is already empty")
         patient, rest = _target(st, rest[1:])
         if patient not in st.infirmary:
-            raise _no(f"{patient} n'est pas passé par l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
+            raise _no(f"{patient} n'a pas séjourné à l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
         if st.players[patient].potion is not None:
             raise _no(f"{patient} a déjà reçu une potion", f"{patient} already had a potion")
         replacement = None
@@ -379,11 +395,11 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
 
 def _why_not(st: State, p: Player, verb: str) -> tuple[str, str]:
     if not p.alive:
-        return ("vous êtes mort", "you are dead")
+        return ("vous n'êtes plus en vie", "you are dead")
     if p.location == R.CACHOTS:
         return ("vous êtes dans les cachots", "you are in the cells")
     if p.hidden:
-        return ("vous êtes caché : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
+        return ("vous vous cachez : seul SORTIR est possible", "you are hiding: only SORTIR is possible")
     if p.rally:
         return ("vous devez d'abord RALLIER un rebelle", "you must first RALLIER a rebel")
     if verb == ESCOUADE and is_traitor_now(st, p.name):

@@ -11,7 +11,7 @@ from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.context import Ctx
 from pbem.games.pmb.options import option
-from pbem.games.pmb.state import Betrayal, Prisoner, State, Vacancy
+from pbem.games.pmb.state import Betrayal, Player, Prisoner, State, Vacancy
 
 
 def first(orders: Sequence[Order], verb: str, *, with_args: bool | None = None) -> Order | None:
@@ -49,10 +49,13 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
     released: list[str] = []
     lc = ctx.lord_commandant()
     given: dict[str, str] = {}
+    chosen: set[str] = set()
     if lc is not None:
         for o in orders.get(lc.name, ()):
             if o.verb == O.VERDICT:
                 given[str(o.args[0])] = str(o.args[1])
+                if O.DEFAULT_VERDICT not in o.args[2:]:
+                    chosen.add(str(o.args[0]))
     default = default_verdict(st.options)
     keep: list[Prisoner] = []
     for pr in st.prisoners:
@@ -67,13 +70,13 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
         if verdict == "MORT":
             ctx.kill(pr.name, "execution", R.LANNISTER)
             st.torturer = min(R.TORTURER_MAX, st.torturer + R.TORTURER_STEP)
-            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+            ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
         else:
             p = ctx.w(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             released.append(pr.name)
-            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in given)
+            ctx.tell("verdict_released", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
     st.prisoners = keep
     return released
 
@@ -456,21 +459,33 @@ def living_fideles(ctx: Ctx) -> list[str]:
             if (q := roster[i]).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
 
 
-def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str]) -> None:
-    """TRAHIR orders, after the defeats of the turn: a sergent whose chef died, or who has no
-    loyalists left to betray him to, betrays nobody (and is told so)."""
+def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str],
+                  start: Mapping[str, Player]) -> None:
+    """TRAHIR orders, after the defeats of the turn.  The order was accepted, so a sergent who can no
+    longer betray at the end of the turn betrays nobody and is told why: his chef died (his team fell,
+    he may even have been converted), the Lannister fell, or he is no longer the one original
+    sergent among two or more (another sergent died)."""
     st = ctx.st
     for n in ctx.ordering(orders, O.TRAHIR):
         if n not in acting:
             continue
         p = ctx.p(n)
-        chef = ctx.chef(p.team)
-        if chef is None or R.LANNISTER in st.defeated or p.team not in R.REBEL_TEAMS or not p.alive:
-            if p.alive:
-                ctx.tell("betrayal_void", [n])
+        if not p.alive:
             continue
-        if not O.can_betray(st, p):
+        team = start[n].team  # his team when he gave the order
+        chef = ctx.chef(team) if team in R.REBEL_TEAMS else None
+        if R.LANNISTER in st.defeated:
+            reason = "lannister"
+        elif chef is None or p.team != team:
+            reason = "chef"
+        elif not O.can_betray(st, p):
+            reason = "sergents"
+        else:
+            reason = ""
+        if reason:
+            ctx.tell("betrayal_void", [n], reason=reason)
             continue
+        assert chef is not None
         st.betrayals.append(Betrayal(n, chef.name, p.team, ctx.turn))
         loyal = donjon_residents(ctx)
         facts = [ctx.reveal(loyal, chef.name), ctx.reveal(loyal, n)]

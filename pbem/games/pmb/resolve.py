@@ -111,7 +111,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     after_deaths(ctx, lc_at_start)
     defeats(ctx)
     cells(ctx, lc_at_start)  # after the defeats: the prisoner confesses the role he holds at the end of the turn
-    betrayals_new(ctx, orders, acting_free)
+    betrayals_new(ctx, orders, acting_free, state.players)
     fidele_order(ctx, orders, lc_at_start)
     victory(ctx)
     if not st.finished:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core import JSON, MJ, PUBLIC, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat
+from pbem.core import JSON, MJ, PUBLIC, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
@@ -24,6 +24,8 @@ class PmbRuleset:
     title = "Pour Ma Belle"
     state_type: type[Any] = State
     default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
+    step_word = StepWord("tour", "turn", feminine=False)
+    prompts_public = False  # who has something to decide can betray a role (a traitor, the Mestre): no counts
 
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Refuse an unknown option or value (`SetupError` naming the allowed ones); `setup` calls it,
@@ -34,12 +36,15 @@ class PmbRuleset:
         return S.setup(roster, options, dice)
 
     def prompts(self, state: State) -> list[Prompt]:
+        """Who must decide: the living, free players who have an order to give this turn (not a Mestre
+        with nobody in the infirmary, nor a traitor whose squad goes by itself)."""
         if state.finished:
             return []
         out: list[Prompt] = []
         for n in state.order:
             p = state.players[n]
-            if not p.alive or (p.location == R.CACHOTS and not O.out_on_verdict(state, p)):
+            # O.allowed: alive, free (or a prisoner released on his verdict, prison_turns = 1), with an order to give
+            if not p.alive or (p.location == R.CACHOTS and not O.out_on_verdict(state, p)) or not O.allowed(state, n):
                 continue
             if p.hidden:
                 out.append(Prompt(n, "hiding", "turn", required=False))
@@ -60,7 +65,8 @@ class PmbRuleset:
         if p is None or p.rank != R.LORD_COMMANDANT or not p.alive:
             return []
         verdict = default_verdict(state.options)
-        return [Order(O.VERDICT, (pr.name, verdict), f"VERDICT {pr.name} {verdict}")
+        # marked as the default, so that the verdict is told as « par défaut » (the engine sends these for a silent player)
+        return [Order(O.VERDICT, (pr.name, verdict, O.DEFAULT_VERDICT), f"VERDICT {pr.name} {verdict}")
                 for pr in state.prisoners if pr.awaiting_verdict]
 
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
@@ -88,6 +94,8 @@ class PmbRuleset:
             "defeated": list(state.defeated),
             "finished": state.finished,
             "winner": state.winner,
+            "levels": levels(state),
+            "donjon_influence": {"garde": R.GARDE_INFLUENCE, "conseil": R.CONSEIL_INFLUENCE},
         }
         if player == MJ:
             common["roles"] = {n: state.players[n].code for n in state.order}
@@ -119,6 +127,19 @@ class PmbRuleset:
 
     def players(self, state: State) -> list[str]:
         return list(state.order)
+
+
+def levels(state: State) -> list[dict[str, JSON]]:
+    """Port-Réal's three levels, highest first, with their influence and places (public rule facts).
+
+    ``level`` is the rule text's number (3 Colline de Visenya, 2 FosseDragon, 1 Culpucier);
+    ``places`` its capacity (fixed at set-up from the number of players, or by the option
+    ``places``), ``None`` for Culpucier, which has no limit.  Who is where stays private.
+    """
+    caps: dict[str, int | None] = {R.VISENYA: state.capacity.get(R.VISENYA), R.FOSSEDRAGON:
+                                   state.capacity.get(R.FOSSEDRAGON), R.CULPUCIER: None}
+    number = {R.VISENYA: 3, R.FOSSEDRAGON: 2, R.CULPUCIER: 1}
+    return [{"level": number[lv], "influence": R.INFLUENCE[lv], "places": caps[lv]} for lv in R.LEVELS]
 
 
 RULESET = PmbRuleset()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat
+from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.pourleroi import flow as F
 from pbem.games.pourleroi import gift as G
 from pbem.games.pourleroi import king as K
 from pbem.games.pourleroi import orders as O
+from pbem.games.pourleroi import positions as P
 from pbem.games.pourleroi import setup as S
 from pbem.games.pourleroi.cards import label
 from pbem.games.pourleroi.state import State
@@ -23,10 +24,22 @@ class PourLeRoiRuleset:
     name = "pourleroi"
     title = "Pour le Roi (et Moi)"
     state_type: type[Any] = State
+    step_word = StepWord("étape", "step", feminine=True)  # each decision asked by mail (a card, an auction...)
+    after_early = "length"  # the game goes at the pace of the answers: each step's time counts from the one before
+    game_words = frozenset({"passe", "passer", "pass"})  # PASSE is the auction's pass, not the common PASSER
     default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         state, ev = S.setup(roster, options, dice)
+        return F.advance(state, dice, ev), ev
+
+    def scenario_setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], position: Mapping[str, Any],
+                       dice: Dice) -> tuple[State, list[Event]]:
+        """For ``pbem scenario run``: the set-up with exactly the cards of ``position`` in play, then on to the
+        first decision (`pbem.games.pourleroi.positions`; `PositionError` if the position is wrong)."""
+        state, _ = S.setup(roster, options, dice)
+        state = P.arrange(state, position)
+        ev = S.setup_events(state, position=True)
         return F.advance(state, dice, ev), ev
 
     def prompts(self, state: State) -> list[Prompt]:

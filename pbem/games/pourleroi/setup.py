@@ -93,14 +93,20 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
         seats=seats, options=opts, material=material, ministries=ministries, secondary=n > 2,
         offices=dict.fromkeys(ministries, PRIMARY_START), deck=tuple(deck), out_of_box=tuple(out_of_box),
         removed=tuple(removed), hands={p: () for p in seats})
-    ev = [
+    return state, setup_events(state)
+
+
+def setup_events(state: State, *, position: bool = False) -> list[Event]:
+    """What the set-up tells: the table, the board, the deck (``position``: a scenario's position set the cards)."""
+    material, n = state.material, len(state.seats)
+    return [
         Event("setup", Audience.public(), {
-            "seats": list(seats), "ministries": [{**C.ministry_data(material, m), "value": PRIMARY_START,
-                                                  "secondary": secondary_value(PRIMARY_START) if n > 2 else 0}
-                                                 for m in ministries],
-            "secondary": n > 2, "deck": len(deck), "out_of_box": len(out_of_box), "removed": len(removed),
-            "gold_per_value": prep.gold_per_value, "source": material.source,
-            "unpayable_bids": opts.unpayable_bids}),
-        Event("setup_removed", Audience.mj(), {"cards": [C.card_data(material, c) for c in removed]}),
+            "seats": list(state.seats), "ministries": [{**C.ministry_data(material, m), "value": state.offices[m],
+                                                        "secondary": secondary_value(state.offices[m]) if n > 2 else 0}
+                                                       for m in state.ministries],
+            "secondary": state.secondary, "deck": len(state.deck), "out_of_box": len(state.out_of_box),
+            "removed": len(state.removed), "gold_per_value": material.preparation[str(n)].gold_per_value,
+            "source": material.source, "unpayable_bids": state.options.unpayable_bids,
+            **({"position": True} if position else {})}),
+        Event("setup_removed", Audience.mj(), {"cards": [C.card_data(material, c) for c in state.removed]}),
     ]
-    return state, ev

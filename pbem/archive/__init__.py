@@ -1,0 +1,125 @@
+"""`pbem archive`: a game's public record as a static HTML site, readable offline.
+
+Every page is built from what the forum may show, nothing else: for each resolved step (and the
+setup) its forum post (`letters.forum_text`, BBCode made safe HTML by `bbcode.to_html`), its
+picture (`letters.forum_picture`) and its public view, from which the charts over the game are
+drawn (`series`).  Once the game is over and its seed revealed, the archive also carries the
+verification that `pbem verify` prints.  No page has a script, and nothing is fetched from
+elsewhere: the style sheet, the pictures and the charts are files beside the pages.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from pbem import serial
+from pbem.archive import series
+from pbem.archive.bbcode import to_html
+from pbem.archive.charts import Chart, svg
+from pbem.audit import verification_report
+from pbem.engine import Engine, letters
+from pbem.engine.records import record_events
+from pbem.pictures.raster import size
+from pbem.render import TEMPLATES
+
+
+@dataclass(frozen=True)
+class Post:
+    """One step of the public record, as the archive shows it."""
+
+    turn: int
+    title: str
+    page: str
+    html: str
+    picture: str | None
+    picture_size: tuple[int, int] | None
+
+
+@dataclass
+class Archive:
+    """What was written: the folder, its pages, pictures and charts."""
+
+    folder: Path
+    pages: list[Path] = field(default_factory=list)
+    pictures: list[Path] = field(default_factory=list)
+    charts: list[Path] = field(default_factory=list)
+    verified: bool | None = None
+
+
+def build(engine: Engine, game_id: str, folder: Path) -> Archive:
+    """Write the archive of ``game_id`` into ``folder`` (its former content is replaced)."""
+    ctx = engine.ctx
+    g = ctx.game(game_id)
+    ruleset = ctx.ruleset(game_id)
+    s = ctx.settings(game_id)
+    if folder.exists():
+        shutil.rmtree(folder)
+    (folder / "images").mkdir(parents=True)
+    out = Archive(folder)
+    posts: list[Post] = []
+    steps: list[tuple[str, dict[str, Any]]] = []
+    outcome = None
+    for rec in ctx.store.records(game_id):
+        if rec["kind"] == "action":
+            continue
+        state = serial.loads(ruleset.state_type, rec["state_after"])
+        events = record_events(rec)
+        outcome = ruleset.outcome(state)
+        text = letters.forum_text(ctx, game_id, state, events, rec["title"], outcome)
+        view, _ = letters.forum_inputs(ctx, game_id, state, events)
+        steps.append(("départ" if rec["kind"] == "setup" else str(rec["turn"]), view))
+        picture = letters.forum_picture(ctx, game_id, state, events, rec["title"])
+        name = f"turn-{rec['turn']}"
+        image = None
+        if picture is not None:
+            image = f"images/{name}.png"
+            (folder / image).write_bytes(picture.png)
+            out.pictures.append(folder / image)
+        posts.append(Post(rec["turn"], rec["title"], f"{name}.html", to_html(text), image,
+                          size(picture.png) if picture is not None else None))
+    charts = series.charts(s.ruleset, steps)
+    if charts:
+        (folder / "charts").mkdir()
+    for chart in charts:
+        path = folder / "charts" / f"{chart.slug}.svg"
+        path.write_text(svg(chart), encoding="utf-8")
+        out.charts.append(path)
+    verification = None
+    if g.seed_revealed:
+        lines, ok = verification_report(engine.export(game_id, include_seed=True), None)
+        verification = {"lines": lines, "ok": ok, "seed": g.seed, "commitment": g.commitment}
+        out.verified = ok
+    env = _environment(ctx.config.templates_dir)
+    common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
+              "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
+              "verification": verification}
+    (folder / "style.css").write_text(env.get_template("archive/style.css.j2").render(), encoding="utf-8")
+    pages: list[tuple[str, str, dict[str, Any]]] = [
+        ("index.html", "archive/index.html.j2", {"charts": [_chart_info(c) for c in charts]})]
+    pages += [(p.page, "archive/post.html.j2", {"post": p, "previous": posts[i - 1] if i else None,
+                                                 "next": posts[i + 1] if i + 1 < len(posts) else None})
+              for i, p in enumerate(posts)]
+    if verification is not None:
+        pages.append(("verification.html", "archive/verification.html.j2", {}))
+    for page, template, extra in pages:
+        (folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
+        out.pages.append(folder / page)
+    return out
+
+
+def _chart_info(chart: Chart) -> dict[str, str]:
+    return {"src": f"charts/{chart.slug}.svg", "title": chart.title}
+
+
+def _environment(overrides: Path | None) -> jinja2.Environment:
+    """HTML templates, escaped by default; the MJ's ``templates/archive/`` overrides come first."""
+    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(TEMPLATES))]
+    if overrides is not None and overrides.is_dir():
+        loaders.insert(0, jinja2.FileSystemLoader(str(overrides)))
+    return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)

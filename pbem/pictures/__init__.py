@@ -1,0 +1,68 @@
+"""Pictures of a step's public board, for the forum: public view and public events in, PNG out.
+
+A game's drawing module (``pbem/pictures/<game>.py``) has one function,
+``draw(view, events, title) -> Scene``: it is given the public view (`Ruleset.view(state, PUBLIC)`),
+the step's public events and the step's title, and nothing else: no state, no ruleset, no other
+view.  `board_picture` is the only way in and refuses an event that is not public, so what a
+picture can show is bounded by what the forum post may show (`pbem.engine.letters` gives both
+the same inputs).  A game without a drawing module has no picture (1626: its public view holds
+only the characters' names and a count of tests, nothing worth a board).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core import Event
+from pbem.pictures.raster import png
+from pbem.pictures.scene import Scene
+
+DRAWERS: dict[str, str] = {
+    "intrigue": "pbem.pictures.intrigue",
+    "pmb": "pbem.pictures.pmb",
+    "courtisans": "pbem.pictures.courtisans",
+    "pourleroi": "pbem.pictures.pourleroi",
+}
+"""Ruleset name -> the module that draws its board."""
+
+Drawer = Callable[[Mapping[str, Any], Sequence[Event], str], Scene]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawn board: the scene (what is drawn, for tests and digests) and its PNG bytes."""
+
+    scene: Scene
+    png: bytes
+
+    @property
+    def digest(self) -> str:
+        return self.scene.digest()
+
+
+def has_picture(ruleset: str) -> bool:
+    return ruleset in DRAWERS
+
+
+def drawer(ruleset: str) -> Drawer:
+    draw: Drawer = importlib.import_module(DRAWERS[ruleset]).draw
+    return draw
+
+
+def board_scene(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], title: str) -> Scene | None:
+    """The scene of a step's public board (None for a game that has no picture)."""
+    if ruleset not in DRAWERS:
+        return None
+    hidden = [e.kind for e in events if e.audience.kind != "public"]
+    if hidden:
+        raise ValueError(f"a picture is drawn from public events only, not {', '.join(hidden)}")
+    return drawer(ruleset)(view, list(events), title)
+
+
+def board_picture(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], title: str) -> Picture | None:
+    """The picture of a step's public board (None for a game that has no picture)."""
+    scene = board_scene(ruleset, view, events, title)
+    return None if scene is None else Picture(scene, png(scene))

@@ -1,0 +1,171 @@
+"""`pbem archive`: the public record as static HTML whose every link resolves, with no script and nothing from elsewhere."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.archive.bbcode import to_html
+from pbem.audit import verification_report
+from pbem.cli import main
+from pbem.render import bbcode_escape
+
+
+class Links(HTMLParser):
+    """Every href and src of a page, and the tags seen."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.links += [v for k, v in attrs if k in ("href", "src") and v is not None]
+
+
+def links_of(page: Path) -> Links:
+    parser = Links()
+    parser.feed(page.read_text("utf-8"))
+    return parser
+
+
+@pytest.mark.parametrize("game", ["intrigue", "pmb", "1626"])
+def test_every_href_and_src_resolves_to_a_file_of_the_archive(archives: dict[str, Any], game: str) -> None:
+    a = archives[game]
+    assert a.pages and (a.folder / "index.html") in a.pages
+    reached = set()
+    for page in a.pages:
+        found = links_of(page)
+        assert "script" not in found.tags and "iframe" not in found.tags
+        for link in found.links:
+            assert not re.match(r"[a-z]+:", link) and not link.startswith("//"), (page.name, link)  # nothing from elsewhere
+            target = (page.parent / link.split("#")[0]).resolve()
+            assert target.is_file(), (page.name, link)
+            assert a.folder.resolve() in target.parents
+            reached.add(target)
+    # and everything written is reached from some page
+    for path in [*a.pages, *a.pictures, *a.charts, a.folder / "style.css"]:
+        assert path.resolve() in reached or path.name == "index.html", path
+
+
+def test_one_page_per_post_and_the_pictures_and_charts_of_each_game(archives: dict[str, Any],
+                                                                       recorded_games: dict[str, Any]) -> None:
+    for game, a in archives.items():
+        d = recorded_games[game]
+        records = [r for r in d.store.records(d.game_id) if r["kind"] != "action"]
+        posts = [p for p in a.pages if p.name.startswith("turn-")]
+        assert len(posts) == len(records)
+        assert len(a.pictures) == (0 if game == "1626" else len(records))
+        assert len(a.charts) == {"intrigue": 1, "pmb": 1, "1626": 0}[game]
+        index = (a.folder / "index.html").read_text("utf-8")
+        for p in posts:
+            assert f'href="{p.name}"' in index
+        for c in a.charts:
+            assert f'src="charts/{c.name}"' in index
+
+
+def test_the_intrigue_chart_is_each_players_money_after_each_step(archives: dict[str, Any],
+                                                                     recorded_games: dict[str, Any]) -> None:
+    from pbem import serial
+    from pbem.core import PUBLIC
+
+    d = recorded_games["intrigue"]
+    rs = d.engine.ruleset(d.game_id)
+    svg = ET.parse(archives["intrigue"].charts[0]).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = svg.findall(f"{ns}polyline")
+    names = [t.text for t in svg.findall(f"{ns}text")]
+    views = [rs.view(serial.loads(rs.state_type, r["state_after"]), PUBLIC) for r in d.store.records(d.game_id)
+             if r["kind"] != "action"]
+    seats = [p["name"] for p in views[-1]["board"]["players"]]
+    assert len(lines) == len(seats) and all(s in names for s in seats)
+    top = max(p["money"] for v in views for p in v["board"]["players"])
+    for line in lines:
+        assert len(line.get("points", "").split()) == len(views)  # one point per step
+    assert any(t and t.replace("\u202f", " ").replace(" ", "").isdigit() and int(t.replace("\u202f", "")) >= top
+               for t in names)  # the axis reaches the richest
+
+
+def test_the_pmb_chart_counts_the_living(archives: dict[str, Any]) -> None:
+    svg = archives["pmb"].charts[0].read_text("utf-8")
+    assert "Les vivants" in svg and "En vie" in svg and "<script" not in svg
+
+
+@pytest.mark.parametrize("game", ["intrigue", "pmb"])
+def test_after_the_end_the_verification_is_linked_and_says_what_pbem_verify_says(
+        archives: dict[str, Any], recorded_games: dict[str, Any], game: str) -> None:
+    d = recorded_games[game]
+    a = archives[game]
+    assert d.engine.game(d.game_id).seed_revealed
+    page = (a.folder / "verification.html").read_text("utf-8")
+    lines, ok = verification_report(d.engine.export(d.game_id, include_seed=True), None)
+    assert ok and a.verified is True
+    for line in lines:
+        assert line in page
+    assert d.engine.game(d.game_id).seed in page and d.engine.game(d.game_id).commitment in page
+    assert 'href="verification.html"' in (a.folder / "index.html").read_text("utf-8")
+
+
+def test_a_running_game_has_no_verification(archives: dict[str, Any]) -> None:
+    assert not (archives["1626"].folder / "verification.html").exists()
+    assert "verification.html" not in (archives["1626"].folder / "index.html").read_text("utf-8")
+
+
+def test_the_archive_holds_no_private_fact(archives: dict[str, Any], recorded_games: dict[str, Any]) -> None:
+    """No address, no MJ-only event, no private letter's text: only what the forum posts say."""
+    d = recorded_games["pmb"]
+    text = "".join(p.read_text("utf-8") for p in archives["pmb"].pages)
+    for p in d.store.players(d.game_id):
+        assert p.address not in text
+    assert "[MJ]" not in text  # MJ-only events (« [MJ] Rôles : ... ») never reach the forum
+    assert "Vous êtes" not in text  # nor a player's own role letter
+
+
+# ---------------------------------------------------------------- BBCode made safe
+
+
+def test_bbcode_is_escaped_first_then_only_pbems_tags_become_html() -> None:
+    name = bbcode_escape('Zoé<script>alert("x")</script> [b]gras[/b] [url=javascript:x]a[/url]')
+    out = to_html(f"[b]Tour 1[/b]\nMort de {name}.\n\n[table][tr][td]a & b[/td][/tr]\n[tr][td]c[/td][/tr][/table]")
+    assert "<script" not in out and "&lt;script&gt;" in out
+    assert "<strong>Tour 1</strong>" in out
+    assert "<strong>gras" not in out and "[\u200bb]gras[\u200b/b]" in out  # a player's tags stay text
+    assert "href=" not in out
+    assert '<table class="bb"><tr><td>a &amp; b</td></tr><tr><td>c</td></tr></table>' in out
+
+
+def test_bbcode_links_only_to_http_addresses() -> None:
+    assert to_html("[url=https://forum.example/t?a=1&b=2]forum[/url]") == (
+        '<div class="p"><a href="https://forum.example/t?a=1&amp;b=2" rel="nofollow noopener">forum</a></div>')
+    assert "<a " not in to_html('[url=javascript:alert(1)]x[/url] [url=https://x" onclick="y]z[/url]')
+
+
+def test_pbem_archive_command(recorded_games: dict[str, Any], tmp_path: Path) -> None:
+    d = recorded_games["intrigue"]
+    config = d.root / "config.toml"
+    config.write_text(f'''[pbem]
+database = "{d.root / 'pbem.sqlite'}"
+address = "pourmabelle.lejeu@example.org"
+forum_dir = "{d.root / 'forum'}"
+[mailbox]
+kind = "maildir"
+path = "{d.root / 'mail' / 'inbox'}"
+[outbox]
+kind = "maildir"
+path = "{d.root / 'mail' / 'outbox'}"
+[games.intrigue]
+ruleset = "intrigue"
+mj = "mj@example.org"
+''', encoding="utf-8")
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["--config", str(config), "archive", "intrigue", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "18 pages, 16 pictures and 1 chart in" in result.output
+    assert (out / "index.html").is_file() and (out / "verification.html").is_file()
