@@ -161,6 +161,9 @@ def test_the_resolution_indexes_answer_what_a_roster_scan_would_also_after_chang
         ctx = Ctx(state.fork(), Dice("ef" * 32, "test"))
         for verb in ("ESCOUADE", "SORTIR", "TRAHIR"):
             assert ctx.ordering(orders, verb) == [n for n in state.order if any(o.verb == verb for o in orders.get(n, ()))]
+            # each player's first order of the verb, by roster position
+            assert [ctx.first_order(i, verb) for i in range(len(state.order))] == [
+                next((o for o in orders.get(n, ()) if o.verb == verb), None) for n in state.order]
         assert _indexed(ctx) == _scans(ctx.st)
         # changes made during a turn: the indexes follow them
         living = [n for n in state.order if state.players[n].alive]
@@ -174,6 +177,9 @@ def test_the_resolution_indexes_answer_what_a_roster_scan_would_also_after_chang
         ctx.kill(living[2], "test", "")
         assert _indexed(ctx) == _scans(ctx.st)
         assert ctx.roster == [ctx.st.players[n] for n in state.order]
+        # the records at the start of the turn stay those of the state given, copied players too
+        assert all(ctx.at_start(i) is state.players[n] for i, n in enumerate(state.order))
+        assert any(ctx.at_start(i) is not ctx.roster[i] for i in range(len(state.order)))
         assert serial.dumps(state) != serial.dumps(ctx.st)  # the fork changed, not the state
         checked += 1
     assert checked >= 2

@@ -26,6 +26,8 @@ class Ctx:
     """A `State.fork` of the state given to the resolution: its players are that state's own records
     until `w` copies them, so every change to a player goes through `w` (or a method that uses it)."""
     dice: Dice
+    start: Mapping[str, Player] | None = None
+    """The players of the state ``st`` was forked from (None: a copy of ``st``'s, taken now)."""
     events: list[Event] = field(default_factory=list)
     deaths: list[Death] = field(default_factory=list)
     survivors: list[str] = field(default_factory=list)
@@ -46,8 +48,10 @@ class Ctx:
     """The players by roster position (``st.players[st.order[i]]``, kept so by `w`): a walk over
     the roster reads the records without a lookup by name."""
     _pos: dict[str, int] = field(init=False, repr=False)
-    _own: set[str] = field(default_factory=set, init=False, repr=False)
-    """The players already copied into ``st`` by `w`."""
+    _start: Mapping[str, Player] = field(init=False, repr=False)
+    _copied: bytearray = field(init=False, repr=False)
+    """By roster position: 1 for a player already copied into ``st`` by `w` (a flag read by
+    position, not a set of names: no hash lookup)."""
     # Indexes of roster positions, built on first use, once per resolution, so that no per-player
     # or per-squad loop scans the whole roster.  Each holds a superset of the players it answers
     # for (every change that could add one goes through `set_rank`, `set_sergent`,
@@ -57,12 +61,16 @@ class Ctx:
     _by_sergent: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _donjon: RosterList | None = field(default=None, init=False, repr=False)
     _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
+    _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
+    """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
         self.p = players.__getitem__
         self.roster = list(map(players.__getitem__, order))
         self._pos = dict(zip(order, range(len(order)), strict=True))
+        self._copied = bytearray(len(order))
+        self._start = self.start if self.start is not None else dict(players)
 
     @property
     def turn(self) -> int:
@@ -72,13 +80,18 @@ class Ctx:
         """The player of that name, to change: copied on his first change of the turn, so that the
         state given to the resolution keeps its record (copy on write).  A record read with `p`
         before is then stale: read him again after a change."""
-        if name in self._own:
-            return self.p(name)
-        p = self.p(name).clone()
+        i = self._pos[name]
+        if self._copied[i]:
+            return self.roster[i]
+        p = self.roster[i].clone()
         self.st.players[name] = p
-        self.roster[self._pos[name]] = p
-        self._own.add(name)
+        self.roster[i] = p
+        self._copied[i] = 1
         return p
+
+    def at_start(self, i: int) -> Player:
+        """The record of the player at roster position ``i`` in the state given to the resolution."""
+        return self.roster[i] if not self._copied[i] else self._start[self.st.order[i]]
 
     # --- indexes ---
 
@@ -165,29 +178,47 @@ class Ctx:
         """The players (of the roster) with at least one order of one of ``verbs``, roster order.
 
         ``orders`` must be the orders of this resolution (the index is built from the first call's)."""
-        if self._by_verb is None:
-            by_verb: dict[str, list[int]] = {}
-            unordered: set[str] = set()
-            pos = self._pos
-            for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
-                if not mine:
-                    continue
-                i = pos.get(n)
-                if i is None:
-                    continue
-                for o in mine:
-                    at = by_verb.get(o.verb)
-                    if at is None:
-                        by_verb[o.verb] = [i]
-                    elif at[-1] != i:  # one player's orders come together: a repeat is the last one
-                        if i < at[-1]:
-                            unordered.add(o.verb)
-                        at.append(i)
-            self._by_verb = {verb: RosterList(at, ordered=verb not in unordered) for verb, at in by_verb.items()}
+        return self._names(self.ordering_at(orders, *verbs))
+
+    def ordering_at(self, orders: Mapping[str, Sequence[Order]], *verbs: str) -> list[int]:
+        """`ordering`, as roster positions."""
+        by_verb = self._by_verb if self._by_verb is not None else self._index_orders(orders)
         if len(verbs) == 1:
-            found = self._by_verb.get(verbs[0])
-            return self._names(found.in_order()) if found is not None else []
-        return self._names(sorted(set().union(*(self._by_verb[v].in_order() for v in verbs if v in self._by_verb))))
+            found = by_verb.get(verbs[0])
+            return found.in_order() if found is not None else []
+        return sorted(set().union(*(by_verb[v].in_order() for v in verbs if v in by_verb)))
+
+    def first_order(self, i: int, verb: str) -> Order | None:
+        """The first order of ``verb`` of the player at roster position ``i`` (None if he gave none),
+        from the orders the first `ordering` call indexed."""
+        assert self._first_of is not None, "ordering() indexes the orders first"
+        found = self._first_of.get(verb)
+        return found.get(i) if found is not None else None
+
+    def _index_orders(self, orders: Mapping[str, Sequence[Order]]) -> dict[str, RosterList]:
+        by_verb: dict[str, list[int]] = {}
+        first_of: dict[str, dict[int, Order]] = {}
+        unordered: set[str] = set()
+        pos = self._pos
+        for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
+            if not mine:
+                continue
+            i = pos.get(n)
+            if i is None:
+                continue
+            for o in mine:
+                at = by_verb.get(o.verb)
+                if at is None:
+                    by_verb[o.verb] = [i]
+                    first_of[o.verb] = {i: o}
+                elif at[-1] != i:  # one player's orders come together: a repeat is the last one
+                    if i < at[-1]:
+                        unordered.add(o.verb)
+                    at.append(i)
+                    first_of[o.verb][i] = o
+        self._by_verb = {verb: RosterList(at, ordered=verb not in unordered) for verb, at in by_verb.items()}
+        self._first_of = first_of
+        return self._by_verb
 
     def team_members(self, team: str) -> list[Player]:
         """`State.team_members`: the living members of ``team``, roster order."""
