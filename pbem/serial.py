@@ -4,6 +4,9 @@ Ruleset states are typed dataclasses; the store keeps them as JSON.  Supported
 field types: str, int, float, bool, None, Enum, nested dataclasses, and
 list/tuple/frozenset/set/dict (str keys) of those, plus ``X | None``.
 Encoding is deterministic (sets are sorted) so equal states give equal bytes.
+A dataclass may define ``__post_load__(self)``: `from_data` calls it once the object is decoded,
+for what the JSON cannot say (which equal values are one object, say); it must not change the
+object's value.
 """
 
 from __future__ import annotations
@@ -44,9 +47,20 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@cache
+def _post_load(cls: type) -> Any:
+    return getattr(cls, "__post_load__", None)
+
+
+@cache
+def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    hints = _hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
 def from_data(tp: Any, data: Any) -> Any:
     """Decode JSON-compatible data into type ``tp`` (a dataclass, container or scalar type)."""
-    if tp is Any:
+    if tp is Any or tp is str:  # (a str needs no decoding: the shortcut only saves the tests below)
         return data
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
@@ -62,6 +76,8 @@ def from_data(tp: Any, data: Any) -> Any:
         return data
     if origin in (list, typing.List):  # noqa: UP006
         (arg,) = typing.get_args(tp) or (Any,)
+        if arg is str:
+            return list(data)
         return [from_data(arg, v) for v in data]
     if origin is tuple:
         args = typing.get_args(tp)
@@ -70,17 +86,24 @@ def from_data(tp: Any, data: Any) -> Any:
         return tuple(from_data(a, v) for a, v in zip(args, data, strict=True))
     if origin in (frozenset, set):
         (arg,) = typing.get_args(tp) or (Any,)
+        if arg is str:
+            return origin(data)
         return origin(from_data(arg, v) for v in data)
     if origin is dict or origin is typing.Mapping or origin is getattr(typing, "Mapping", None):
         kt, vt = typing.get_args(tp) or (Any, Any)
+        if kt is str and vt is str:
+            return dict(data)
         return {from_data(kt, k): from_data(vt, v) for k, v in data.items()}
     if origin is not None and str(origin) == "<class 'collections.abc.Mapping'>":
         kt, vt = typing.get_args(tp)
         return {from_data(kt, k): from_data(vt, v) for k, v in data.items()}
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        kwargs = {f.name: from_data(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data}
-        return tp(**kwargs)
+        kwargs = {name: from_data(hint, data[name]) for name, hint in _field_hints(tp) if name in data}
+        obj = tp(**kwargs)
+        loaded = _post_load(tp)
+        if loaded is not None:
+            loaded(obj)
+        return obj
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
     if tp is float and isinstance(data, int):

@@ -10,7 +10,8 @@ test: the numbers depend on the machine, only the ratios are meant to be compare
 3. SMTP sending (`pbem.outbox.send_due` through `SmtpTransport`) vs a bare smtplib loop;
 4. IMAP round trips per poll (2,000 new messages; an idle poll);
 5. daemon idle RSS (`pbem run` on the embedded Maildir default);
-6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players;
+6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players (CPU time of a
+   loaded state, best of rounds in fresh processes; `scripts/bench_pmb.py`, optionally beside another checkout);
 7. a hosting day: 100 games of three rulesets, 4,000 players in one database, one pass ingesting
    8,000 order mails and resolving every due step, compared with the same games each alone;
 8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE.
@@ -24,6 +25,7 @@ Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start
 gm@pbem.test, emptied before and after.
 
     .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency] [--profile] [-n 2000]
+        [--pmb-rounds 5] [--pmb-compare ../main-checkout]
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem import config as configmod  # noqa: E402
 from pbem.clock import iso  # noqa: E402
-from pbem.engine import Engine, run_resolve  # noqa: E402
+from pbem.engine import Engine  # noqa: E402
 from pbem.store import Store  # noqa: E402
 
 GAME_ADDRESS = "jeu@pbem.test"
@@ -840,70 +842,39 @@ def bench_rss() -> None:
 # --------------------------------------------------------------------------- 6. Pour Ma Belle resolution
 
 
-PMB_PREP_BUDGET = 240  # seconds allowed to build one size's bot orders
+def bench_pmb(sizes: list[int], rounds: int, compare: Path | None) -> None:
+    """Section 6: see `scripts/bench_pmb.py` (how it is measured, and why so)."""
+    import bench_pmb as B  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
 
-
-def bench_pmb(sizes: list[int]) -> None:
-    from pbem.core import OrderError, Seat
-    from pbem.dice import Dice
-    from pbem.games import get
-    from pbem.games.pmb.bots import random_orders
-
-    say("\n[6] Pour Ma Belle: resolve() of one turn by player count (bot orders, default options)")
-    rs = get("pmb")
-    results: list[tuple[int, float]] = []
+    vs = f", side by side with {compare}" if compare is not None else ""
+    say(f"\n[6] Pour Ma Belle: resolve() of one turn by player count (bot orders, default options; state loaded "
+        f"from its JSON as the engine does; CPU time, best of {rounds} rounds in fresh processes, sizes "
+        f"alternated{vs})")
+    result = B.measure(sizes, rounds, 1, compare, say, player_names)
     for n in sizes:
-        t_prep = time.perf_counter()
-        try:
-            state, _events = rs.setup([Seat(name) for name in player_names(n)], {}, Dice(SEED, "setup"))
-        except Exception as e:  # noqa: BLE001
-            say(f"    {n} players: setup refused: {e}")
-            row("6 PMB resolve", f"{n} players", f"setup refused: {e}", "", False)
+        if "error" in result["info"][n]:
+            row("6 PMB resolve", f"{n} players", f"not measured: {result['info'][n]['error']}", "", False)
+    this, other = result["trees"]["this"], result["trees"].get("compare")
+    done = [n for n in sizes if n in this]
+    for i, n in enumerate(done):
+        t = this[n]["resolve"]
+        before = f" (compared: {other[n]['resolve'] * 1000:.1f} ms)" if other else ""
+        say(f"    {n:>6} players: resolve {t * 1000:9.1f} ms{before}; state load {this[n]['load'] * 1000:8.1f} ms"
+            + (f" (compared: {other[n]['load'] * 1000:.1f} ms)" if other else ""))
+        if i == 0 or sizes.index(n) != sizes.index(done[i - 1]) + 1:
+            target, met = (f"<= {B.SMALL_TARGET_MS:g} ms", t * 1000 <= B.SMALL_TARGET_MS) if n == 40 else ("", None)
+            row("6 PMB resolve", f"{n} players", f"{t * 1000:.1f} ms{before}", target, met)
             continue
-        orders: dict[str, list[Any]] = {}
-        accepted = rejected = 0
-        gave_up = False
-        for i, prompt in enumerate(rs.prompts(state)):
-            if time.perf_counter() - t_prep > PMB_PREP_BUDGET:
-                gave_up = True
-                break
-            p = prompt.player
-            if p in orders:
-                continue
-            mine: list[Any] = []
-            for line in random_orders(state, p, i):
-                try:
-                    mine.append(rs.parse_order(state, p, line, mine))
-                    accepted += 1
-                except OrderError:
-                    rejected += 1
-            orders[p] = mine or rs.default_orders(state, p)
-        prep = time.perf_counter() - t_prep
-        if gave_up:
-            say(f"    {n:>6} players: NOT MEASURED: generating and parsing the bot orders took over "
-                f"{PMB_PREP_BUDGET} s ({len(orders)} of {len(state.order)} players done; parsing is O(players) per "
-                "order line: pbem.names.take_name folds every name at each call)")
-            row("6 PMB resolve", f"{n} players", "not measured (order prep > budget)", "", False)
-            continue
-        runs = []
-        reps = 5 if n <= 400 else (3 if n <= 4000 else 1)
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            run_resolve(rs, state, orders, Dice(SEED, "step-1"))  # as the engine runs it
-            runs.append(time.perf_counter() - t0)
-        best = min(runs)
-        results.append((n, best))
-        say(f"    {n:>6} players: resolve {best * 1000:9.1f} ms (best of {reps}); {accepted} order lines "
-            f"accepted, {rejected} refused; setup+bots {prep:.1f} s")
-    for i, (n, t) in enumerate(results):
-        if i == 0 or sizes.index(n) != sizes.index(results[i - 1][0]) + 1:
-            target, met = ("<= 10 ms", t * 1000 <= 10) if n == 40 else ("", None)
-            row("6 PMB resolve", f"{n} players", f"{t * 1000:.1f} ms", target, met)
-        else:
-            pn, pt = results[i - 1]
-            growth = (t / pt) ** (1 / max(1e-9, __import__("math").log10(n / pn)))
-            row("6 PMB resolve", f"{n} players", f"{t * 1000:.1f} ms (x{growth:.1f} per 10x players)",
-                "growth ~10 per 10x (<= 15)", growth <= 15)
+        pn = done[i - 1]
+        g = B.growth(this[pn]["resolve"], t, pn, n)
+        was = f", compared x{B.growth(other[pn]['resolve'], other[n]['resolve'], pn, n):.1f}" if other else ""
+        judged = (pn, n) == (4000, 40000)
+        row("6 PMB resolve", f"{n} players", f"{t * 1000:.1f} ms (x{g:.1f} per 10x players{was})",
+            f"<= x{B.GROWTH_TARGET:g} per 10x" if judged else "", g <= B.GROWTH_TARGET if judged else None)
+    if done:
+        n = done[-1]
+        was = f" (compared: {other[n]['load'] * 1000:.0f} ms)" if other else ""
+        row("6 PMB resolve", f"state load at {n} players", f"{this[n]['load'] * 1000:.0f} ms{was}", "", None)
 
 
 # --------------------------------------------------------------------------- main
@@ -928,6 +899,9 @@ def main() -> int:
     ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
     ap.add_argument("--pmb-sizes", default="40,400,4000,40000")
+    ap.add_argument("--pmb-rounds", type=int, default=5, help="rounds of the PMB section (best of them)")
+    ap.add_argument("--pmb-compare", type=Path, default=os.environ.get("PBEM_BENCH_COMPARE") or None,
+                    help="another checkout whose PMB resolution is measured alongside (or PBEM_BENCH_COMPARE)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     say(f"pbem benchmark: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.n} order mails")
@@ -959,7 +933,7 @@ def main() -> int:
             bench_latency(env)
     if "pmb" in only:
         if ruleset == "pmb":
-            bench_pmb([int(x) for x in args.pmb_sizes.split(",")])
+            bench_pmb([int(x) for x in args.pmb_sizes.split(",")], args.pmb_rounds, args.pmb_compare)
         else:
             row("6 PMB resolve", "pbem.games.pmb", "not importable", "", None)
     print_table()

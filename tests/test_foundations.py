@@ -136,6 +136,30 @@ def test_serial_round_trips_and_is_canonical(items, where):
     assert serial.dumps(serial.loads(_Outer, text)) == text
 
 
+_POST_LOADS: list[str] = []
+
+
+@dataclass
+class _Shared:
+    owner: str
+    members: list[str]
+
+    def __post_load__(self) -> None:
+        _POST_LOADS.append(self.owner)
+        self.members = [self.owner if m == self.owner else m for m in self.members]
+
+
+def test_serial_calls_post_load_once_per_decoded_object_and_the_json_stays_the_same():
+    _POST_LOADS.clear()
+    built = [_Shared("Arya", ["Bran", "Arya"]), _Shared("Bran", ["Bran"])]
+    assert _POST_LOADS == []  # built in memory: not called
+    text = serial.dumps(built)
+    back = serial.loads(list[_Shared], text)
+    assert _POST_LOADS == ["Arya", "Bran"]
+    assert back == built and serial.dumps(back) == text
+    assert back[0].members[1] is back[0].owner and back[1].members[0] is back[1].owner
+
+
 # --- names ---
 
 NAMES = ["ser Schlingue", "Arya", "Arya Stark", "Éléonore", "Jaime", "Jaqen"]

@@ -13,7 +13,7 @@ def residents(st: State, level: str) -> list[str]:
 
 
 def _move(ctx: Ctx, name: str, to: str, moves: dict[str, str]) -> None:
-    p = ctx.p(name)
+    p = ctx.w(name)
     moves.setdefault(name, p.location)
     p.location = to
     p.since = ctx.turn
@@ -25,8 +25,7 @@ def redistribute(ctx: Ctx) -> None:
     cap_v, cap_f = st.capacity[R.VISENYA], st.capacity[R.FOSSEDRAGON]
     moves: dict[str, str] = {}
     at: dict[str, list[str]] = {R.VISENYA: [], R.FOSSEDRAGON: [], R.CULPUCIER: []}
-    for n in st.order:  # `residents` of the three levels in one pass
-        p = st.players[n]
+    for n, p in zip(st.order, ctx.roster, strict=True):  # `residents` of the three levels in one pass
         if p.alive and not p.hidden and p.location in at:
             at[p.location].append(n)
     visenya, fosse = at[R.VISENYA], at[R.FOSSEDRAGON]

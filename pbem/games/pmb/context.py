@@ -1,4 +1,4 @@
-"""The working context of one resolution: a fresh state, the dice, the events, and who learned what."""
+"""The working context of one resolution: the new state, the dice, the events, and who learned what."""
 
 from __future__ import annotations
 
@@ -23,7 +23,11 @@ class Death:
 @dataclass
 class Ctx:
     st: State
+    """A `State.fork` of the state given to the resolution: its players are that state's own records
+    until `w` copies them, so every change to a player goes through `w` (or a method that uses it)."""
     dice: Dice
+    start: Mapping[str, Player] | None = None
+    """The players of the state ``st`` was forked from (None: a copy of ``st``'s, taken now)."""
     events: list[Event] = field(default_factory=list)
     deaths: list[Death] = field(default_factory=list)
     survivors: list[str] = field(default_factory=list)
@@ -39,123 +43,206 @@ class Ctx:
     confused: set[str] = field(default_factory=set)
     """Patients under the confusion potion this turn: unknowingly fidèles Lannister, they remember none of it."""
     p: Callable[[str], Player] = field(init=False, repr=False)
-    """The player of that name (``st.players[name]``)."""
-    # Indexes built on first use, once per resolution, so that no per-player or per-squad
-    # loop scans the whole roster.  Each holds a superset of the players it answers for
-    # (every change that could add one goes through `set_rank`, `set_sergent`,
-    # `set_location`); each query filters it with the same test as a roster scan would,
-    # and answers in roster order.
-    _pos: dict[str, int] | None = field(default=None, init=False, repr=False)
+    """The player of that name (``st.players[name]``), to read: to change him, `w`."""
+    roster: list[Player] = field(init=False, repr=False)
+    """The players by roster position (``st.players[st.order[i]]``, kept so by `w`): a walk over
+    the roster reads the records without a lookup by name."""
+    _pos: dict[str, int] = field(init=False, repr=False)
+    _start: Mapping[str, Player] = field(init=False, repr=False)
+    _copied: bytearray = field(init=False, repr=False)
+    """By roster position: 1 for a player already copied into ``st`` by `w` (a flag read by
+    position, not a set of names: no hash lookup)."""
+    # Indexes of roster positions, built on first use, once per resolution, so that no per-player
+    # or per-squad loop scans the whole roster.  Each holds a superset of the players it answers
+    # for (every change that could add one goes through `set_rank`, `set_sergent`,
+    # `set_location`); each query filters it with the same test as a roster scan would, and
+    # answers in roster order.
     _by_rank: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
-    _by_sergent: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
-    _donjon: set[str] | None = field(default=None, init=False, repr=False)
+    _by_sergent: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
+    _donjon: RosterList | None = field(default=None, init=False, repr=False)
     _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
+    _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
+    """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
 
     def __post_init__(self) -> None:
-        self.p = self.st.players.__getitem__
+        players, order = self.st.players, self.st.order
+        self.p = players.__getitem__
+        self.roster = list(map(players.__getitem__, order))
+        self._pos = dict(zip(order, range(len(order)), strict=True))
+        self._copied = bytearray(len(order))
+        self._start = self.start if self.start is not None else dict(players)
 
     @property
     def turn(self) -> int:
         return self.st.turn
 
+    def w(self, name: str) -> Player:
+        """The player of that name, to change: copied on his first change of the turn, so that the
+        state given to the resolution keeps its record (copy on write).  A record read with `p`
+        before is then stale: read him again after a change."""
+        i = self._pos[name]
+        if self._copied[i]:
+            return self.roster[i]
+        p = self.roster[i].clone()
+        self.st.players[name] = p
+        self.roster[i] = p
+        self._copied[i] = 1
+        return p
+
+    def at_start(self, i: int) -> Player:
+        """The record of the player at roster position ``i`` in the state given to the resolution."""
+        return self.roster[i] if not self._copied[i] else self._start[self.st.order[i]]
+
     # --- indexes ---
 
     def pos(self) -> dict[str, int]:
         """Player name -> roster position."""
-        if self._pos is None:
-            self._pos = {n: i for i, n in enumerate(self.st.order)}
         return self._pos
 
-    def _in_roster_order(self, names: set[str]) -> list[str]:
-        if len(names) <= 1:
-            return list(names)
-        return sorted(names, key=self.pos().__getitem__)
+    def _names(self, at: Sequence[int]) -> list[str]:
+        order = self.st.order
+        return [order[i] for i in at]
 
-    def holders(self, *ranks: str) -> Sequence[str]:
-        """Everyone who held one of ``ranks`` at some point of this resolution (filter on the
-        current rank), roster order.  (Read it before the next `set_rank`: it may grow.)"""
+    def holding(self, *ranks: str) -> list[int]:
+        """The roster positions of everyone who held one of ``ranks`` at some point of this
+        resolution (filter on the current record, ``roster[i]``), ascending.  (Read it before the
+        next `set_rank`: it may grow.)"""
         if self._by_rank is None:
-            self._by_rank = {}
-            players = self.st.players
-            for n in self.st.order:
-                rank = players[n].rank
-                (self._by_rank.get(rank) or self._by_rank.setdefault(rank, RosterList())).append_last(n)
+            by_rank: dict[str, list[int]] = {}
+            for i, p in zip(self._pos.values(), self.roster, strict=True):  # `_pos`'s own ints: no new ones
+                at = by_rank.get(p.rank)
+                if at is None:
+                    by_rank[p.rank] = [i]
+                else:
+                    at.append(i)
+            self._by_rank = {rank: RosterList(at) for rank, at in by_rank.items()}
         if len(ranks) == 1:
             found = self._by_rank.get(ranks[0])
-            return found.in_order(self.pos()) if found is not None else ()
-        return self._in_roster_order(set().union(*(self._by_rank[r].members for r in ranks if r in self._by_rank)))
+            return found.in_order() if found is not None else []
+        return sorted(set().union(*(self._by_rank[r].in_order() for r in ranks if r in self._by_rank)))
+
+    def holders(self, *ranks: str) -> list[str]:
+        """`holding`, as names."""
+        return self._names(self.holding(*ranks))
 
     def set_rank(self, name: str, rank: str) -> None:
-        self.p(name).rank = rank
+        self.w(name).rank = rank
         if self._by_rank is not None:
-            self._by_rank.setdefault(rank, RosterList()).add(name, self.pos())
+            self._by_rank.setdefault(rank, RosterList()).add(self._pos[name])
 
     def set_sergent(self, name: str, sergent: str | None) -> None:
-        self.p(name).sergent = sergent
+        self.w(name).sergent = sergent
         if self._by_sergent is not None and sergent is not None:
-            self._by_sergent.setdefault(sergent, set()).add(name)
+            self._by_sergent.setdefault(sergent, RosterList()).add(self._pos[name])
 
     def set_location(self, name: str, location: str) -> None:
-        self.p(name).location = location
+        self.w(name).location = location
         if self._donjon is not None and location == R.DONJON:
-            self._donjon.add(name)
+            self._donjon.add(self._pos[name])
 
     def chef(self, team: str) -> Player | None:
         """`State.chef`: the living chef of ``team``."""
-        for n in self.holders(R.CHEF):
-            p = self.p(n)
+        roster = self.roster
+        for i in self.holding(R.CHEF):
+            p = roster[i]
             if p.team == team and p.rank == R.CHEF and p.alive:
                 return p
         return None
 
     def lord_commandant(self) -> Player | None:
         """`State.lord_commandant`: the living Lord Commandant."""
-        for n in self.holders(R.LORD_COMMANDANT):
-            p = self.p(n)
+        roster = self.roster
+        for i in self.holding(R.LORD_COMMANDANT):
+            p = roster[i]
             if p.rank == R.LORD_COMMANDANT and p.alive:
                 return p
         return None
 
     def rank_holder(self, rank: str) -> str | None:
         """The first living, free, visible holder of ``rank`` (roster order)."""
-        for n in self.holders(rank):
-            p = self.p(n)
+        roster = self.roster
+        for i in self.holding(rank):
+            p = roster[i]
             if p.alive and p.rank == rank and not p.hidden and p.location != R.CACHOTS:
-                return n
+                return self.st.order[i]
         return None
 
     def donjon_residents(self) -> list[str]:
         """Living players in the Donjon Rouge, roster order."""
         if self._donjon is None:
-            self._donjon = {n for n in self.st.order if self.st.players[n].location == R.DONJON}
-        return [n for n in self._in_roster_order(self._donjon) if (p := self.p(n)).alive and p.location == R.DONJON]
+            self._donjon = RosterList([i for i, p in enumerate(self.roster) if p.location == R.DONJON])
+        roster, order = self.roster, self.st.order
+        return [order[i] for i in self._donjon.in_order() if (p := roster[i]).alive and p.location == R.DONJON]
 
     def ordering(self, orders: Mapping[str, Sequence[Order]], *verbs: str) -> list[str]:
         """The players (of the roster) with at least one order of one of ``verbs``, roster order.
 
         ``orders`` must be the orders of this resolution (the index is built from the first call's)."""
-        if self._by_verb is None:
-            self._by_verb = {}
-            pos = self.pos()
-            for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
-                if n in pos:
-                    for o in mine:
-                        (self._by_verb.get(o.verb) or self._by_verb.setdefault(o.verb, RosterList())).add(n, pos)
+        return self._names(self.ordering_at(orders, *verbs))
+
+    def ordering_at(self, orders: Mapping[str, Sequence[Order]], *verbs: str) -> list[int]:
+        """`ordering`, as roster positions."""
+        by_verb = self._by_verb if self._by_verb is not None else self._index_orders(orders)
         if len(verbs) == 1:
-            found = self._by_verb.get(verbs[0])
-            return list(found.in_order(self.pos())) if found is not None else []
-        return self._in_roster_order(set().union(*(self._by_verb[v].members for v in verbs if v in self._by_verb)))
+            found = by_verb.get(verbs[0])
+            return found.in_order() if found is not None else []
+        return sorted(set().union(*(by_verb[v].in_order() for v in verbs if v in by_verb)))
+
+    def first_order(self, i: int, verb: str) -> Order | None:
+        """The first order of ``verb`` of the player at roster position ``i`` (None if he gave none),
+        from the orders the first `ordering` call indexed."""
+        assert self._first_of is not None, "ordering() indexes the orders first"
+        found = self._first_of.get(verb)
+        return found.get(i) if found is not None else None
+
+    def _index_orders(self, orders: Mapping[str, Sequence[Order]]) -> dict[str, RosterList]:
+        by_verb: dict[str, list[int]] = {}
+        first_of: dict[str, dict[int, Order]] = {}
+        unordered: set[str] = set()
+        pos = self._pos
+        for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
+            if not mine:
+                continue
+            i = pos.get(n)
+            if i is None:
+                continue
+            for o in mine:
+                at = by_verb.get(o.verb)
+                if at is None:
+                    by_verb[o.verb] = [i]
+                    first_of[o.verb] = {i: o}
+                elif at[-1] != i:  # one player's orders come together: a repeat is the last one
+                    if i < at[-1]:
+                        unordered.add(o.verb)
+                    at.append(i)
+                    first_of[o.verb][i] = o
+        self._by_verb = {verb: RosterList(at, ordered=verb not in unordered) for verb, at in by_verb.items()}
+        self._first_of = first_of
+        return self._by_verb
+
+    def team_members(self, team: str) -> list[Player]:
+        """`State.team_members`: the living members of ``team``, roster order."""
+        return [p for p in self.roster if p.team == team and p.alive]
 
     def hms_of(self, sergent: str, team: str) -> list[str]:
         """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""
         if self._by_sergent is None:
-            self._by_sergent = {}
-            for n in self.st.order:
-                s = self.st.players[n].sergent
+            by_sergent: dict[str, list[int]] = {}
+            for i, p in zip(self._pos.values(), self.roster, strict=True):
+                s = p.sergent
                 if s is not None:
-                    self._by_sergent.setdefault(s, set()).add(n)
-        return [n for n in self._in_roster_order(self._by_sergent.get(sergent, set()))
-                if (q := self.p(n)).alive and q.team == team and q.rank == R.HM and q.sergent == sergent]
+                    at = by_sergent.get(s)
+                    if at is None:
+                        by_sergent[s] = [i]
+                    else:
+                        at.append(i)
+            self._by_sergent = {s: RosterList(at) for s, at in by_sergent.items()}
+        found = self._by_sergent.get(sergent)
+        if found is None:
+            return []
+        roster, order = self.roster, self.st.order
+        return [order[i] for i in found.in_order()
+                if (q := roster[i]).alive and q.team == team and q.rank == R.HM and q.sergent == sergent]
 
     # --- events and knowledge ---
 
@@ -173,7 +260,7 @@ class Ctx:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
         value = code if code is not None else self.p(subject).code
         for r in recipients:
-            self.p(r).learn_role(subject, value)
+            self.w(r).learn_role(subject, value)
         return {"player": subject, "role": value}
 
     def aware(self, members: Sequence[str]) -> list[str]:
@@ -192,13 +279,13 @@ class Ctx:
         """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
         team = team if team is not None else self.p(subject).team
         for r in recipients:
-            self.p(r).learn_team(subject, team)
+            self.w(r).learn_team(subject, team)
         return {"player": subject, "team": team}
 
     def kill(self, name: str, cause: str, by: str) -> None:
-        p = self.p(name)
-        if not p.alive:
+        if not self.p(name).alive:
             return
+        p = self.w(name)
         p.alive = False
         p.died = self.turn
         self.deaths.append(Death(name, cause, by))
@@ -217,34 +304,33 @@ class Ctx:
 
 
 class RosterList:
-    """Names in roster order, for an index that mostly grows in that order: appending in order
-    costs nothing, a name added out of order makes the next read sort the list once."""
+    """Roster positions, for an index that mostly grows in roster order: appending in order costs
+    nothing, a position added out of order makes the next read sort the list once."""
 
-    __slots__ = ("names", "members", "_sorted")
+    __slots__ = ("_at", "_members", "_sorted")
 
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.members: set[str] = set()
-        self._sorted = True
+    def __init__(self, at: list[int] | None = None, *, ordered: bool = True) -> None:
+        """``at``: positions without repeats; ascending unless ``ordered`` is False (then sorted,
+        and repeats dropped, on the first read)."""
+        self._at: list[int] = at if at is not None else []
+        self._members: set[int] | None = None  # built when the index first grows
+        self._sorted = ordered
 
-    def append_last(self, name: str) -> None:
-        """Add a name known to come after every name already there (a roster walk)."""
-        self.names.append(name)
-        self.members.add(name)
-
-    def add(self, name: str, pos: Mapping[str, int]) -> None:
-        if name in self.members:
+    def add(self, i: int) -> None:
+        if self._members is None:
+            self._members = set(self._at)
+        if i in self._members:
             return
-        if self.names and self._sorted and pos[name] < pos[self.names[-1]]:
+        if self._sorted and self._at and i < self._at[-1]:
             self._sorted = False
-        self.names.append(name)
-        self.members.add(name)
+        self._at.append(i)
+        self._members.add(i)
 
-    def in_order(self, pos: Mapping[str, int]) -> list[str]:
+    def in_order(self) -> list[int]:
         if not self._sorted:
-            self.names.sort(key=pos.__getitem__)
+            self._at = sorted(set(self._at))
             self._sorted = True
-        return self.names
+        return self._at
 
 
 class RosterSubset(Sequence[str]):

@@ -58,6 +58,7 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
             contact = ctx.dice.choice(pool, f"rebel met by {n} (no valid RALLIER)")
         assert contact is not None
         c = ctx.p(contact)
+        p = ctx.w(n)
         p.rally = False
         p.team = c.team
         ctx.set_rank(n, R.HM)
@@ -86,10 +87,11 @@ def after_deaths(ctx: Ctx, lc_at_start: str | None) -> None:
     hms_of: dict[str, list[str]] = {}
     if dead_sergents:
         dead = set(dead_sergents)
-        for n in ctx.holders(R.HM):
-            q = st.players[n]
+        roster, order = ctx.roster, st.order
+        for i in ctx.holding(R.HM):
+            q = roster[i]
             if q.alive and q.rank == R.HM and q.sergent in dead:
-                hms_of.setdefault(q.sergent, []).append(n)
+                hms_of.setdefault(q.sergent, []).append(order[i])
     # sergents: the chef names a new one among the dead sergent's Hommes de Main (next turn)
     vacant = {v.dead for v in st.vacancies}
     for name in dead_sergents:
@@ -149,6 +151,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
         if not p.alive:
             continue
         if p.rank in R.CONSEIL:
+            p = ctx.w(n)
             p.hidden = True
             p.location = R.CULPUCIER
             p.since = ctx.turn
@@ -156,6 +159,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
         elif p.rank in R.GARDES or p.rank == R.FIDELE:
             if not rebels_standing:
                 continue
+            p = ctx.w(n)
             p.rally = True
             if p.rank in R.GARDES:
                 p.location = free_place(ctx, f"place in Port-Réal for {n}")
@@ -163,8 +167,8 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
             ctx.tell("must_rally", [n], location=p.location)
     # no Lord Commandant any more: the prisoners walk out to Culpucier
     for pr in st.prisoners:
-        p = ctx.p(pr.name)
-        if p.alive:
+        if ctx.p(pr.name).alive:
+            p = ctx.w(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             ctx.tell("escaped", [pr.name])
@@ -174,7 +178,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
 def _rebel_defeat(ctx: Ctx, team: str, by: str, standing: list[str]) -> None:
     st = ctx.st
     st.vacancies = [v for v in st.vacancies if v.team != team]
-    survivors = [q.name for q in st.team_members(team)]
+    survivors = [q.name for q in ctx.team_members(team)]
     if not standing or not survivors:
         return
     if by in standing:
@@ -190,7 +194,7 @@ def _rebel_defeat(ctx: Ctx, team: str, by: str, standing: list[str]) -> None:
     for dest, names in groups:
         chef = ctx.chef(dest) if dest != R.LANNISTER else None
         for n in sorted(names, key=rank.__getitem__):
-            p = ctx.p(n)
+            p = ctx.w(n)
             p.team = dest
             ctx.set_rank(n, R.FIDELE if dest == R.LANNISTER else R.HM)
             ctx.set_sergent(n, None)

@@ -36,6 +36,7 @@ def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     for n in ctx.ordering(orders, O.SORTIR):
         p = ctx.p(n)
         if p.alive and p.hidden:
+            p = ctx.w(n)
             p.hidden = False
             p.location = R.CULPUCIER
             p.since = ctx.turn
@@ -71,6 +72,7 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
             st.torturer = min(R.TORTURER_MAX, st.torturer + R.TORTURER_STEP)
             ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
         else:
+            p = ctx.w(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             released.append(pr.name)
@@ -101,6 +103,7 @@ def potions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> dict[str, str | 
         ctx.tell("potion_wasted", [gm], potion=kind, patient=patient)
         return confused
     st.potions_used.append(kind)
+    p = ctx.w(patient)
     p.potion = kind
     ctx.tell("potion_given", [gm], potion=kind, patient=patient)
     if kind == R.CONFUSION:
@@ -141,7 +144,7 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         if chef is None or v.team in st.defeated:
             continue
         if v.anyone:
-            pool = [q.name for q in st.team_members(v.team) if q.rank == R.HM and q.location != R.CACHOTS]
+            pool = [q.name for q in ctx.team_members(v.team) if q.rank == R.HM and q.location != R.CACHOTS]
         else:
             pool = [c for c in v.candidates if ctx.p(c).alive and ctx.p(c).rank == R.HM and ctx.p(c).team == v.team]
         if not pool:
@@ -156,7 +159,8 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         new = min(named, key=first_named.__getitem__) if named else ctx.dice.choice(pool, f"{v.team} new sergent (chef silent)")
         promote(ctx, chef.name, new, v.dead)
     st.vacancies = keep
-    unassigned = [n for n in ctx.holders(R.HM) if (q := ctx.p(n)).alive and q.rank == R.HM and q.sergent is None]
+    roster, order = ctx.roster, st.order
+    unassigned = [order[i] for i in ctx.holding(R.HM) if (q := roster[i]).alive and q.rank == R.HM and q.sergent is None]
     for team in R.REBEL_TEAMS:
         chef = ctx.chef(team)
         if chef is None:
@@ -164,7 +168,7 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         loose = [n for n in unassigned if ctx.p(n).team == team]
         if not loose:
             continue
-        members = st.team_members(team)
+        members = ctx.team_members(team)
         sgts = [q.name for q in members if q.rank == R.SERGENT]
         if not sgts:
             continue
@@ -266,6 +270,7 @@ def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     gardes = sum(1 for q in st.players.values() if q.alive and q.rank in R.GARDES)
     if not p.alive or not p.recruit or gardes >= st.garde_places or p.location == R.CACHOTS:
         return
+    p = ctx.w(name)
     ctx.set_rank(name, R.GARDE)
     p.recruit = False
     ctx.set_location(name, R.DONJON)
@@ -341,7 +346,7 @@ def arrest(ctx: Ctx, target: str | None) -> None:
             ctx.fled.add(target)
             ctx.tell("chef_warned", [target], bodyguard=guard, event="arrest")
         target = guard
-        t = ctx.p(target)
+    t = ctx.w(target)
     t.location = R.CACHOTS
     t.since = ctx.turn
     st.prisoners.append(Prisoner(target, ctx.turn))
@@ -365,6 +370,7 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
             continue
         lc = ctx.lord_commandant()
         if lc_at_start is None or not ctx.p(lc_at_start).alive or lc is None:
+            p = ctx.w(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             st.torturer = max(R.TORTURER_MIN, st.torturer - R.TORTURER_STEP)
@@ -448,8 +454,9 @@ def fidele_order(ctx: Ctx, orders: Mapping[str, Sequence[Order]], lc_at_start: s
 
 
 def living_fideles(ctx: Ctx) -> list[str]:
-    return [n for n in ctx.holders(R.FIDELE)
-            if (q := ctx.p(n)).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
+    roster, order = ctx.roster, ctx.st.order
+    return [order[i] for i in ctx.holding(R.FIDELE)
+            if (q := roster[i]).alive and q.rank == R.FIDELE and q.location != R.CACHOTS and not q.rally]
 
 
 def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str],
@@ -504,6 +511,7 @@ def betrayals_end(ctx: Ctx) -> None:
                 ctx.tell("vacancy", [chef.name], dead=b.sergent,
                          candidates=[], anyone=True)
         else:
+            s = ctx.w(b.sergent)
             s.team = R.LANNISTER
             ctx.set_rank(b.sergent, R.FIDELE)
             s.recruit = True

@@ -38,14 +38,14 @@ def resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> 
 
 
 def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
-    st = state.clone()
-    ctx = Ctx(st, dice)
+    st = state.fork()  # players copied on their first change (`Ctx.w`)
+    ctx = Ctx(st, dice, state.players)
     if st.finished:
         return st, []
     lc = ctx.lord_commandant()
     lc_at_start = lc.name if lc is not None else None
     players = st.players
-    acting = Acting(state)
+    acting = Acting(ctx)
 
     # the potion first: a confused patient's orders are replaced before anything reads them
     confused = potions(ctx, orders)
@@ -60,7 +60,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         acting.update(released)  # out of the cells from this turn: his orders of this turn count
     promotions(ctx, orders)
     ctx.protected, arrest_target = missions(ctx, orders)
-    acting_free = Acting(state, acting.released, set(confused))
+    acting_free = Acting(ctx, acting.released, set(confused))
 
     # who attacks whom
     traitors = {b.sergent: b.chef for b in st.betrayals if b.turn == st.turn - 1}
@@ -69,13 +69,17 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     attacking: set[str] = set()
     rebel_teams, fidele, escouade = R.REBEL_TEAMS, R.FIDELE, O.ESCOUADE
     # those who may attack: an ESCOUADE order, a traitor's squad, a confused patient's; roster order
-    candidates = ctx.ordering(orders, escouade)
+    # (walked by roster position: the records come without a lookup by name)
+    candidates = ctx.ordering_at(orders, escouade)
     if traitors or confused:
-        candidates = sorted(set(candidates) | traitors.keys() | confused.keys(), key=ctx.pos().__getitem__)
-    for n in candidates:
-        if n not in acting:
+        pos = ctx.pos()
+        candidates = sorted(set(candidates).union(map(pos.__getitem__, traitors.keys() | confused.keys())))
+    order, roster = st.order, ctx.roster
+    for i in candidates:
+        n = order[i]
+        if not acting.at(i, n):
             continue
-        p = players[n]
+        p = roster[i]
         if not p.alive:
             continue
         target: str | None
@@ -84,11 +88,8 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         elif n in traitors:
             target, camp = traitors[n], R.LANNISTER
         elif p.team in rebel_teams or p.rank == fidele:
-            target, camp = None, p.team
-            for o in orders.get(n, ()):  # the first ESCOUADE order
-                if o.verb == escouade:
-                    target = str(o.args[0])
-                    break
+            o = ctx.first_order(i, escouade)
+            target, camp = (str(o.args[0]) if o is not None else None), p.team
             if p.rank == fidele and fidele_targets is not None and target not in fidele_targets:
                 target = None  # option fidele_squads = "cible": the parser refuses it already
         else:
@@ -98,7 +99,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         t = players.get(target)
         if t is None or not t.alive:
             continue
-        attacks.append((n, camp, target))
+        attacks.append((n, camp, t.name))  # the roster's own string for the name the order gave
         attacking.add(n)
     bodyguards(ctx, orders, acting_free, attacking)
     for sq in form_squads(ctx, attacks):
@@ -125,12 +126,12 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
 
 
 class Acting:
-    """Who acts this turn: free at its start (read from the state given to `resolve`, which is
-    never changed, so that no roster walk is needed), or released by this turn's verdict;
-    minus the ``excluded`` (the confused, for what they would do of their own will)."""
+    """Who acts this turn: free at its start (read from the records of the state given to
+    `resolve`, which is never changed, so that no roster walk is needed), or released by this
+    turn's verdict; minus the ``excluded`` (the confused, for what they would do of their own will)."""
 
-    def __init__(self, start: State, released: set[str] | None = None, excluded: set[str] | None = None) -> None:
-        self.start = start.players
+    def __init__(self, ctx: Ctx, released: set[str] | None = None, excluded: set[str] | None = None) -> None:
+        self.ctx = ctx
         self.released: set[str] = released if released is not None else set()
         self.excluded: set[str] = excluded or set()
 
@@ -138,12 +139,19 @@ class Acting:
         self.released.update(names)
 
     def __contains__(self, name: object) -> bool:
-        if not isinstance(name, str) or name in self.excluded:
+        if not isinstance(name, str):
             return False
-        if name in self.released:
+        i = self.ctx.pos().get(name)
+        return i is not None and self.at(i, name)
+
+    def at(self, i: int, name: str) -> bool:
+        """Whether the player at roster position ``i`` (of that ``name``) acts."""
+        if self.excluded and name in self.excluded:
+            return False
+        if self.released and name in self.released:
             return True
-        p = self.start.get(name)
-        return p is not None and p.alive and p.location != R.CACHOTS and not p.hidden and not p.rally
+        p = self.ctx.at_start(i)
+        return p.alive and p.location != R.CACHOTS and not p.hidden and not p.rally
 
 
 def with_confusion(orders: Mapping[str, Sequence[Order]], confused: Mapping[str, str | None]) -> dict[str, Sequence[Order]]:

@@ -15,6 +15,9 @@ from typing import Any
 from pbem.games.pmb import roles as R
 
 _CODE_TEAM: dict[str, str] = {code: R.split_code(code)[0] for code in R.ROLE_CODES}
+_WORDS: dict[str, str] = {w: w for w in R.TEAMS + R.LANNISTER_CODES + R.REBEL_RANKS + R.LEVELS + (R.DONJON, R.CACHOTS)
+                          + R.POTIONS}
+"""The vocabulary's own string objects, by value (see `State.__post_load__`)."""
 
 
 def role_fact(name: str, code: str) -> str:
@@ -159,6 +162,7 @@ class Vacancy:
 class State:
     turn: int = 1
     order: list[str] = field(default_factory=list)
+    """The roster, in its order; fixed at set-up (never changed in place: `fork` shares it)."""
     players: dict[str, Player] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     capacity: dict[str, int] = field(default_factory=dict)
@@ -181,11 +185,43 @@ class State:
     finished: bool = False
     winner: str | None = None
 
+    def __post_load__(self) -> None:
+        """Called by `pbem.serial.from_data` on a state read from JSON: one object per name and per
+        word of the vocabulary, as in a state built in memory, instead of a copy at each place the
+        text held it.  A roster walk then compares and looks up by identity instead of reading every
+        copy (at 40,000 players, that is most of the memory a turn would touch).  Values are unchanged."""
+        names = {n: n for n in self.players}  # the JSON decoder already shares equal keys
+        self.order = [names.get(n, n) for n in self.order]
+        words = _WORDS
+        for p in self.players.values():
+            p.name = names.get(p.name, p.name)
+            p.team = words.get(p.team, p.team)
+            p.rank = words.get(p.rank, p.rank)
+            p.location = words.get(p.location, p.location)
+            if p.sergent is not None:
+                p.sergent = names.get(p.sergent, p.sergent)
+            if p.potion is not None:
+                p.potion = words.get(p.potion, p.potion)
+        self.donjon = [names.get(n, n) for n in self.donjon]
+
     def clone(self) -> State:
+        """A copy that shares nothing mutable with this state (its players copied too)."""
+        s = self.fork()
+        s.order = list(self.order)
+        s.players = {n: p.clone() for n, p in self.players.items()}
+        return s
+
+    def fork(self) -> State:
+        """A copy whose ``players`` dict is new but holds this state's `Player` records themselves.
+
+        For the resolution (`pbem.games.pmb.context.Ctx.w`), which copies a record before its first
+        change (copy on write): a turn then allocates in proportion to what happens in it rather than
+        to the roster, and the state it was given stays as it was.  Anyone else changing a player of
+        a forked state must `clone` first."""
         s = State(
             turn=self.turn,
-            order=list(self.order),
-            players={n: p.clone() for n, p in self.players.items()},
+            order=self.order,  # fixed at set-up, never changed: shared
+            players=dict(self.players),
             options=dict(self.options),
             capacity=dict(self.capacity),
             torturer=self.torturer,
