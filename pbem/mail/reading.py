@@ -380,14 +380,14 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
                 pairs = []
         found = unusable = False
         for name, addr in pairs:
-            if any(c.isspace() for c in addr.strip()):
+            if _has_space(addr.strip()):
                 if "<" in raw:  # a space inside angle brackets: no address, and no guessing at a part of it
                     unusable = True
                     continue
                 name, addr = _split_bare(name, addr)
             addr = normalise_address(_UNSAFE.sub("", addr))
             local, _at, domain = addr.rpartition("@")
-            if local and domain and not any(c.isspace() for c in addr):
+            if local and domain and not _has_space(addr):
                 result.append((decode_header_text(name) if name else "", addr))
                 found = True
         if not found and not unusable:
@@ -395,6 +395,12 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
             if match:
                 result.append(("", normalise_address(match.group(0))))
     return result
+
+
+def _has_space(text: str) -> bool:
+    """Is there white space (as `str.isspace` counts it) in ``text``?  (`str.split` looks in C, not a
+    character at a time in Python: an address is checked twice a header.)"""
+    return bool(text) and text.split() != [text]
 
 
 def _split_bare(name: str, addr: str) -> tuple[str, str]:
