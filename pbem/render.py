@@ -479,10 +479,13 @@ def _tidy(text: str) -> str:
     """No trailing spaces, at most one blank line in a row, one final newline."""
     if not any(c in text for c in _ODD_BREAKS):  # "\n" line ends only (the usual case): string methods only
         text = "\n".join([line.rstrip() for line in text.split("\n")]).strip("\n")
-        while "\n\n\n" in text:
-            text = text.replace("\n\n\n", "\n\n")
+        if "\n\n\n" in text:  # (one pass: replacing "\n\n\n" until none is left took two or three)
+            text = _BLANK_RUN.sub("\n\n", text)
         return text + "\n"
     return _tidy_by_lines(text)
+
+
+_BLANK_RUN = re.compile("\n\n\n+")
 
 
 def _tidy_by_lines(text: str) -> str:
