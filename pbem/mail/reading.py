@@ -305,8 +305,8 @@ def decode_header_text(value: str | None) -> str:
     if value.isascii() and value.isprintable() and "=?" not in value:  # the usual case: nothing to decode
         return " ".join(value.split())
     value = _FOLDING.sub("", _fix_8bit(value))
-    if value.isascii() and "=?" not in value:
-        return " ".join(_UNSAFE.sub(" ", value).split())
+    if value.isascii() and "=?" not in value:  # a folded line (a long Authentication-Results)
+        return " ".join((value if value.isprintable() else _UNSAFE.sub(" ", value)).split())
     if "=?" in value:
         pieces: list[str] = []
         pending = b""
