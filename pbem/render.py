@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -307,6 +307,8 @@ class Renderer:
         self._modules: dict[int, tuple[Any, Any]] = {}
         # each template's globals in one plain dict (by environment and name, for one template version)
         self._template_globals: dict[tuple[int, str], tuple[jinja2.Template, dict[str, Any]]] = {}
+        # texts the engine asks for again and again (a player's ETAT): by key, with the version they show
+        self._remembered: dict[Hashable, tuple[object, str]] = {}
 
     def set_genders(self, genders: Mapping[str, str]) -> None:
         """The players' genders (name -> "f" / "m"), for `agree` in every text (the same mapping: nothing to do)."""
@@ -317,6 +319,7 @@ class Renderer:
         if changed:
             self._modules.clear()
             self._messages.clear()
+            self._remembered.clear()
 
     def agree(self, name: str, masculine: str, feminine: str, neutral: str | None = None) -> str:
         """The form that agrees with the player ``name``: « est mort » / « est morte »; without a gender,
@@ -368,6 +371,18 @@ class Renderer:
         if text is None:
             text = self._messages[memo] = self._message(key, params)
         return text
+
+    def remembered(self, key: Hashable, version: object, make: Callable[[], str]) -> str:
+        """``make()``, made once for a key and a version of what it shows, while the genders stay the same.
+
+        For a text that is a function of what ``key`` and ``version`` name, asked for by many mails of
+        one pass: a player's ETAT is his view of one stored state (key: the player, version: the state's
+        JSON).  One text is kept per key: another version replaces it.
+        """
+        hit = self._remembered.get(key)
+        if hit is None or hit[0] != version:
+            hit = self._remembered[key] = (version, make())
+        return hit[1]
 
     def _message(self, key: str, params: dict[str, Any]) -> str:
         module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module

@@ -256,6 +256,24 @@ def test_a_message_is_rendered_again_when_its_words_or_the_genders_change(tmp_pa
     assert r.message("all", names=names) == "Arya, Jon"
 
 
+def test_a_remembered_text_is_made_again_for_another_version_or_other_genders(tmp_path):
+    from pbem import render
+
+    r = render.Renderer("g", "fr", root=tmp_path)
+    made: list[str] = []
+
+    def make(text: str):
+        return lambda: made.append(text) or text
+
+    assert r.remembered(("status", "Arya"), "state 1", make("a")) == "a"
+    assert r.remembered(("status", "Arya"), "state 1", make("b")) == "a"  # the same state: not made again
+    assert r.remembered(("status", "Bran"), "state 1", make("c")) == "c"
+    assert r.remembered(("status", "Arya"), "state 2", make("d")) == "d"
+    r.set_genders({"Arya": "f"})
+    assert r.remembered(("status", "Arya"), "state 2", make("e")) == "e"
+    assert made == ["a", "c", "d", "e"]
+
+
 def test_iso_tells_the_two_autumn_half_past_twos_apart():
     from pbem.clock import iso
 
