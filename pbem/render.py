@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -150,11 +150,39 @@ class GuardedLoader(FrenchLoader):
         return source, filename, uptodate
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, with ``view.turn`` on a plain dict looked up as an item at once.
+
+    Jinja tries ``getattr`` first and falls back to the item: on a dict (the rulesets' views,
+    the events' data) that costs a raised AttributeError for every ``view.x`` of a template,
+    about a third of rendering a status.  A plain dict has no attributes but its class's, so
+    for any other name the outcome is the same, only without the exception.
+    """
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        try:  # (Jinja's own, inlined: a super() call would cost more than the dict case saves on an ack)
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
+
+
 def _environment(finalize: Any, root: Path, overrides: Path | None) -> jinja2.Environment:
     packaged = FrenchLoader(str(root))
     loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([GuardedLoader(overrides), packaged])
                                  if overrides is not None else packaged)
-    env = jinja2.Environment(
+    env = _Environment(
         loader=loader,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -277,10 +305,14 @@ class Renderer:
         self.step = StepNoun(step or StepWord(), lang)
         self.overrides = overrides if overrides is not None and overrides.is_dir() else None
         self.mail, self.forum = _environments(root, self.overrides, lang)
-        self._messages: dict[str, str] = {}
+        self._messages: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
         self.genders: Mapping[str, str] = {}
         # the game's events modules, made with this renderer's `agree` (by environment, for one template version)
         self._modules: dict[int, tuple[Any, Any]] = {}
+        # each template's globals in one plain dict (by environment and name, for one template version)
+        self._template_globals: dict[tuple[int, str], tuple[jinja2.Template, dict[str, Any]]] = {}
+        # texts the engine asks for again and again (a player's ETAT): by key, with the version they show
+        self._remembered: dict[Hashable, tuple[object, str]] = {}
 
     def set_genders(self, genders: Mapping[str, str]) -> None:
         """The players' genders (name -> "f" / "m"), for `agree` in every text (the same mapping: nothing to do)."""
@@ -291,6 +323,7 @@ class Renderer:
         if changed:
             self._modules.clear()
             self._messages.clear()
+            self._remembered.clear()
 
     def agree(self, name: str, masculine: str, feminine: str, neutral: str | None = None) -> str:
         """The form that agrees with the player ``name``: « est mort » / « est morte »; without a gender,
@@ -333,12 +366,27 @@ class Renderer:
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
-        if not params:  # "done", "end_of_orders"...: the same text each time (renderers last one pass)
-            text = self._messages.get(key)
-            if text is None:
-                text = self._messages[key] = self._message(key, params)
-            return text
-        return self._message(key, params)
+        # "done", « Vos ordres pour le tour 2 »...: the same words give the same text (renderers last one
+        # pass, and forget their texts when the genders change); only plain values are keys
+        if not all(type(value) in _PLAIN_VALUES for value in params.values()):
+            return self._message(key, params)
+        memo = (key, tuple(params.items()))
+        text = self._messages.get(memo)
+        if text is None:
+            text = self._messages[memo] = self._message(key, params)
+        return text
+
+    def remembered(self, key: Hashable, version: object, make: Callable[[], str]) -> str:
+        """``make()``, made once for a key and a version of what it shows, while the genders stay the same.
+
+        For a text that is a function of what ``key`` and ``version`` name, asked for by many mails of
+        one pass: a player's ETAT is his view of one stored state (key: the player, version: the state's
+        JSON).  One text is kept per key: another version replaces it.
+        """
+        hit = self._remembered.get(key)
+        if hit is None or hit[0] != version:
+            hit = self._remembered[key] = (version, make())
+        return hit[1]
 
     def _message(self, key: str, params: dict[str, Any]) -> str:
         module: Any = self.mail.get_template(f"common/messages.{self.lang}.j2").module
@@ -354,17 +402,38 @@ class Renderer:
     def mail_text(self, base: str, **context: Any) -> Rendered:
         """Render a mail template: its ``subject`` variable (set at top level) and its body."""
         template = self.mail.get_template(self._name(self.mail, base))
-        ctx = {**self._globals(), "render_events": self.events_text, **context}
-        module = template.make_module(ctx)
-        subject = str(getattr(module, "subject", "")).replace("\r", " ").replace("\n", " ").strip()
-        body = _tidy(str(module))
-        return Rendered(subject, body)
+        body, exported = self._render(template, self.events_text, context)
+        subject = str(exported.get("subject", "")).replace("\r", " ").replace("\n", " ").strip()
+        return Rendered(subject, _tidy(body))
 
     def forum_text(self, **context: Any) -> str:
         """The BBCode forum report."""
         template = self.forum.get_template(self._name(self.forum, "forum"))
         ctx = {**self._globals(), "render_events": lambda evs: self.events_text(evs, self.forum), **context}
         return _tidy(template.render(ctx))
+
+    def _render(self, template: jinja2.Template, render_events: Callable[[Sequence[Event]], list[str]],
+                context: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The text of a template and the variables it exports (``subject``), as `Template.make_module` gives them.
+
+        The context is built as Jinja builds it (the template's globals, then ours, then the
+        caller's) from the globals copied into a plain dict once per template: Jinja reads them
+        through a `ChainMap`, twice a render, which cost about a quarter of rendering an ack.
+        """
+        key = (id(template.environment), template.name or "")
+        hit = self._template_globals.get(key)
+        if hit is None or hit[0] is not template:  # first use, or the template was edited (refresh_templates)
+            hit = self._template_globals[key] = (template, dict(template.globals))
+        known = hit[1]
+        ctx = jinja2.runtime.new_context(template.environment, template.name, template.blocks,
+                                         {**known, **self._globals(), "render_events": render_events, **context},
+                                         shared=True, globals=known)
+        body = template.environment.concat(template.root_render_func(ctx))
+        return body, ctx.get_exported()
+
+
+_PLAIN_VALUES = (str, int, float, bool, type(None))
+"""Values a `Renderer.message` text is remembered by (immutable, compared by value)."""
 
 
 @cache
@@ -431,10 +500,13 @@ def _tidy(text: str) -> str:
     """No trailing spaces, at most one blank line in a row, one final newline."""
     if not any(c in text for c in _ODD_BREAKS):  # "\n" line ends only (the usual case): string methods only
         text = "\n".join([line.rstrip() for line in text.split("\n")]).strip("\n")
-        while "\n\n\n" in text:
-            text = text.replace("\n\n\n", "\n\n")
+        if "\n\n\n" in text:  # (one pass: replacing "\n\n\n" until none is left took two or three)
+            text = _BLANK_RUN.sub("\n\n", text)
         return text + "\n"
     return _tidy_by_lines(text)
+
+
+_BLANK_RUN = re.compile("\n\n\n+")
 
 
 def _tidy_by_lines(text: str) -> str:

@@ -130,3 +130,28 @@ def test_the_help_lists_the_english_words_of_each_order(tmp_path):
     assert "  ESCOUADE <cible>   (en anglais : SQUAD, ATTACK ou KILL)" in ack
     assert "  AIDE                cette aide (HELP)" in ack
     e.store.close()
+
+
+def test_aide_and_etat_describe_the_game_as_it_is_when_each_mail_is_read(tmp_path):
+    """The texts of AIDE and ETAT are made once for a writer and a stored state: a mail read after the game
+    started, or after a step was resolved, gets the new text; two mails read in the same state, the same."""
+    cfg = make_config(tmp_path)
+    e = Engine(cfg, Store(cfg.database))
+    e.new_game("toy1", T0, seed="ab" * 32)
+    for i, name in enumerate(["Arya", "Bran", "Cersei"]):
+        e.add_player("toy1", name, f"p{i}@pbem.test", T0)
+    feed(e, make_mail("p0@pbem.test", "AIDE", message_id="<h1@x>"), "h1")
+    assert "La partie n'a pas encore commencé" in last_ack(e)
+    e.start_game("toy1", T0)
+    feed(e, make_mail("p0@pbem.test", "AIDE", message_id="<h2@x>"), "h2")
+    ack = last_ack(e)
+    assert "La partie n'a pas encore commencé" not in ack and "GUESS <1-10>" in ack.split("Ordres possibles pour")[1]
+    e.store.store_raw([("s1", make_mail("p0@pbem.test", "ETAT", message_id="<s1@x>")),
+                       ("s2", make_mail("p0@pbem.test", "ETAT", message_id="<s2@x>"))], T0.isoformat())
+    e.process_pending(T0)  # one batch: both read in step 1
+    first, second = (body(m).split("Voici ce que")[1] for m in outbox_messages(e.store, kind="ack", rcpt="p0@pbem.test")[-2:])
+    assert "step : 1" in first and first == second
+    e.resolve("toy1", T0)
+    feed(e, make_mail("p0@pbem.test", "ETAT", message_id="<s3@x>"), "s3")
+    assert "step : 2" in last_ack(e) and "step : 1" not in last_ack(e)
+    e.store.close()

@@ -236,6 +236,68 @@ def test_template_edits_are_picked_up_at_the_next_pass(tmp_path, monkeypatch):
     assert calls == [1]
 
 
+def test_a_dict_in_a_template_reads_as_jinja_reads_it(tmp_path):
+    """pbem's environment looks ``view.x`` up in a dict directly: the text must be what Jinja's own gives,
+    a dict's methods included, and a missing key is as undefined as before."""
+    import jinja2
+
+    from pbem import render
+
+    source = ("{% set subject = 'S' %}{{ d.turn }} {{ d['turn'] }} {{ d.items()|list|length }} "
+              "{{ d.get('x', 'none') }} {{ d.missing is defined }} {{ d.keys is defined }}"
+              "{% for k, v in d.items() %} {{ k }}={{ v.inner if v is mapping else v }}{% endfor %}\n")
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "page.fr.j2").write_text(source)
+    d = {"turn": 3, "items": "shadowed by the method", "deep": {"inner": "b"}}
+    expected = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True).from_string(
+        source).render(d=d)
+    r = render.Renderer("g", "fr", root=tmp_path)
+    assert r.mail_text("page", d=d).body == expected
+    assert expected.startswith("3 3 3 none False True turn=3 items=shadowed")
+    (tmp_path / "common" / "strict.fr.j2").write_text("{{ d.missing }}\n")
+    with pytest.raises(jinja2.UndefinedError):
+        r.mail_text("strict", d=d)
+
+
+def test_a_message_is_rendered_again_when_its_words_or_the_genders_change(tmp_path):
+    """Short messages are remembered by their words: another word, another gender, or a list, and the
+    text is made again."""
+    from pbem import render
+
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "messages.fr.j2").write_text(
+        '{% macro came(p) %}{{ p.name }} est {{ p.agree(p.name, "venu", "venue") }}{% endmacro %}'
+        "{% macro all(p) %}{{ p.names|join(', ') }}{% endmacro %}\n")
+    r = render.Renderer("g", "fr", root=tmp_path)
+    assert r.message("came", name="Arya") == "Arya est venu"
+    assert r.message("came", name="Jon") == "Jon est venu"
+    r.set_genders({"Arya": "f"})
+    assert r.message("came", name="Arya") == "Arya est venue"
+    assert r.message("came", name="Jon") == "Jon est venu"
+    names = ["Arya"]
+    assert r.message("all", names=names) == "Arya"
+    names.append("Jon")  # a list is no key: its text is made each time
+    assert r.message("all", names=names) == "Arya, Jon"
+
+
+def test_a_remembered_text_is_made_again_for_another_version_or_other_genders(tmp_path):
+    from pbem import render
+
+    r = render.Renderer("g", "fr", root=tmp_path)
+    made: list[str] = []
+
+    def make(text: str):
+        return lambda: made.append(text) or text
+
+    assert r.remembered(("status", "Arya"), "state 1", make("a")) == "a"
+    assert r.remembered(("status", "Arya"), "state 1", make("b")) == "a"  # the same state: not made again
+    assert r.remembered(("status", "Bran"), "state 1", make("c")) == "c"
+    assert r.remembered(("status", "Arya"), "state 2", make("d")) == "d"
+    r.set_genders({"Arya": "f"})
+    assert r.remembered(("status", "Arya"), "state 2", make("e")) == "e"
+    assert made == ["a", "c", "d", "e"]
+
+
 def test_iso_tells_the_two_autumn_half_past_twos_apart():
     from pbem.clock import iso
 

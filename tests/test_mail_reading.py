@@ -395,3 +395,11 @@ def test_decode_header_text_is_one_clean_line(value: str) -> None:
     decoded = decode_header_text(value)
     assert not any(c in decoded for c in "\r\n\t\x00\x85\u2028\u2029")
     assert decoded == decoded.strip()
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab@.<>\"é") + [" ", "\t", "\n", "\x1f", "\x85", "\u00a0", "\u2003",
+                                                             "\u3000", "\u200b", "\ufeff"]), max_size=12))
+def test_an_address_has_white_space_exactly_when_a_character_is_one(text: str) -> None:
+    from pbem.mail.reading import _has_space
+
+    assert _has_space(text) == any(c.isspace() for c in text)

@@ -81,6 +81,18 @@ def test_shapes_that_once_fooled_the_fast_reader(raw: bytes) -> None:
     assert fast == slow
 
 
+@pytest.mark.parametrize(("raw", "fields"), [
+    (b"From: a@b\nSubject:  x\n\nhi\n", [("From", "a@b"), ("Subject", "x")]),
+    (b"From: a@b\r\nSubject: x\r\n y\r\n\r\nhi\r\n", [("From", "a@b"), ("Subject", "x\r\n y")]),
+    (b"From: a@b\r\nX-Empty:\r\n\nhi\n", [("From", "a@b"), ("X-Empty", "")]),  # CRLF fields, LF empty line
+    (b"From: a@b\nX-Tab:\tv  \n\r\nhi\r\n", [("From", "a@b"), ("X-Tab", "v  ")]),
+])
+def test_header_fields_as_the_standard_library_reads_them(raw: bytes, fields: list[tuple[str, str]]) -> None:
+    split = mime._headers(raw)
+    assert split is not None and split[0] == fields
+    assert split[0] == list(email.message_from_bytes(raw, policy=compat32).raw_items())
+
+
 @pytest.mark.parametrize("raw", [
     b"From x@y Mon Jan  1 00:00:00 2026\nFrom: a@b\n\nhi\n",  # mbox line
     b"From: a@b\rSubject: x\r\rhi\r",  # lone CRs
@@ -90,6 +102,9 @@ def test_shapes_that_once_fooled_the_fast_reader(raw: bytes) -> None:
     b"From: a@b\nContent-Type: multipart/mixed; boundary*=utf-8''zz\n\n--zz\n\nhi\n--zz--\n",
     b" folded first\nFrom: a@b\n\nhi\n",
     b"From: a@b\nnot a header\n\nhi\n",
+    b"From: a@b\nnot a header: though a colon follows\n\nhi\n",  # a field found inside a line is no field
+    b"From: a@b\r\nSubject: x\r\n  junk line\r\nbroken\r\n\r\nhi\r\n",
+    b"From: a@b\n: no name\n\nhi\n",
     b"From: a@b\nSubject: only headers\n",
 ])
 def test_unusual_shapes_go_to_the_standard_parser(raw: bytes) -> None:

@@ -96,26 +96,33 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
                                             common_pass=_common_pass(ctx, game_id)).body)
         return True
     tag = ctx.tag(game_id)
+    # AIDE and ETAT say what the stored state (and phase) lets this writer do and see: the same text for
+    # each of his mails read in that state, made once (`Renderer.remembered`), rendered with the ack
+    shown = (g.state, g.phase)
     if cmd == "HELP":
-        helps = ruleset.help(state, actor) if state is not None else []
         result.verdicts.append(LineVerdict(line, True))
-        help_context = dict(tag=tag, helps=helps, mj=actor == MJ, registration=g.phase == "registration",
-                            common_pass=_common_pass(ctx, game_id))
-        # what the text says is fixed now; rendered with the ack
-        result.extra.append(lambda: r.mail_text("help_common", **help_context).body)
+        writer = actor
+
+        def help_text() -> str:
+            return r.mail_text("help_common", tag=tag, helps=ruleset.help(state, writer) if state is not None else [],
+                               mj=writer == MJ, registration=shown[1] == "registration",
+                               common_pass=_common_pass(ctx, game_id)).body
+        result.extra.append(lambda: r.remembered(("help", game_id, writer), shown, help_text))
         return True
     if cmd == "STATUS":
         result.verdicts.append(LineVerdict(line, True))
         if state is None:
             result.extra.append(say("not_started_sentence"))
             return True
-        view = ruleset.view(state, actor)
         player = actor
+
+        def view_text() -> str:
+            return r.mail_text("status", view=ruleset.view(state, player), player=player, tag=tag).body
 
         def status() -> Callable[[], str]:  # after this mail's own orders are recorded: they are part of it
             orders = letters.orders_text(ctx, game_id, player) if player != MJ and g.phase == "running" else ""
             # the orders are fixed now; the status is rendered with the ack
-            return lambda: r.mail_text("status", view=view, player=player, tag=tag).body + (
+            return lambda: r.remembered(("status", game_id, player), shown, view_text) + (
                 "\n" + orders if orders else "")
         result.extra.append(AfterOrders(status))
         return True

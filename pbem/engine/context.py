@@ -57,6 +57,7 @@ class Context:
         self._renderers: dict[str, Renderer] = {}
         self._out_of_play: dict[str, frozenset[str]] = {}
         self._genders: dict[str, dict[str, str]] = {}
+        self._game_words: dict[str, frozenset[str]] = {}
         # subject tag or game id (lower-case) -> game id, for routing
         self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
         self.by_tag.update({gid.lower(): gid for gid in config.games})
@@ -160,8 +161,11 @@ class Context:
 
     def game_words(self, game_id: str) -> frozenset[str]:
         """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
-        a line beginning with one is the game's order."""
-        words: frozenset[str] = frozenset(getattr(self.ruleset(game_id), "game_words", ()))
+        a line beginning with one is the game's order.  (Asked of every line of every mail: kept by ruleset.)"""
+        name = self.settings(game_id).ruleset
+        words = self._game_words.get(name)
+        if words is None:
+            words = self._game_words[name] = frozenset(getattr(registry.get(name), "game_words", ()))
         return words
 
     def prompts_public(self, game_id: str) -> bool:

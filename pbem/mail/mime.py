@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from email.message import Message
 from itertools import pairwise
 
-# one header field: a name, a colon, the rest of the line and its continuation lines (a surrogate stands for 8-bit)
-_FIELD = re.compile(r"([\x21-\x39\x3b-\x7e]+):[ \t]*([^\n]*\n(?:[ \t][^\n]*\n)*)")
-_FIELDS = re.compile(r"(?:[\x21-\x39\x3b-\x7e]+:[^\n]*\n(?:[ \t][^\n]*\n)*)*\r?\n")
+# one header field: a name, a colon, the blanks after it, the rest of the line and its continuation lines
+# (a surrogate stands for 8-bit)
+_FIELD = re.compile(r"([\x21-\x39\x3b-\x7e]+):([ \t]*)([^\n]*\n(?:[ \t][^\n]*\n)*)")
 _BOUNDARY = re.compile(r';\s*boundary\s*=\s*(?:"([^"\\<>]*)"|([^";\\<>\s]+))\s*(?:;|$)', re.IGNORECASE)
 _SIMPLE_TYPE = re.compile(r"\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:;|$)")
 _PLAIN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
@@ -122,16 +122,20 @@ def _headers(data: bytes) -> tuple[list[tuple[str, str]], int] | None:
     end = data.find(b"\n\n")
     crlf_end = data.find(b"\n\r\n")
     if crlf_end >= 0 and (end < 0 or crlf_end < end):
-        body_at = crlf_end + 3
+        body_at, blank = crlf_end + 3, 2
     elif end >= 0:
-        body_at = end + 2
+        body_at, blank = end + 2, 1
     else:
         return None  # no blank line after the headers: rare, left to the standard parser
     block = data[:body_at].decode("ascii", "surrogateescape")
-    if _FIELDS.fullmatch(block) is None:
-        return None  # a line that is neither a header nor a continuation
+    fields = _FIELD.findall(block)
+    # Fields found apart are all fields only if they are the whole block but its empty line: any line
+    # that is neither a header nor a continuation is text no field takes (nor can the empty line be).
+    # (One pass: checking the block against a whole-block pattern first read it twice.)
+    if sum(len(name) + len(blanks) + len(value) for name, blanks, value in fields) + len(fields) != len(block) - blank:
+        return None
     # as compat32's header_source_parse: leading blanks of the first line go, folding stays
-    return [(name, value.rstrip("\r\n")) for name, value in _FIELD.findall(block)], body_at
+    return [(name, value.rstrip("\r\n")) for name, _blanks, value in fields], body_at
 
 
 def _usable_headers(part: Part, top_level: bool) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from email.message import Message
 from email.policy import compat32
+from functools import lru_cache
 from html.parser import HTMLParser
 from types import MappingProxyType
 
@@ -305,8 +306,8 @@ def decode_header_text(value: str | None) -> str:
     if value.isascii() and value.isprintable() and "=?" not in value:  # the usual case: nothing to decode
         return " ".join(value.split())
     value = _FOLDING.sub("", _fix_8bit(value))
-    if value.isascii() and "=?" not in value:
-        return " ".join(_UNSAFE.sub(" ", value).split())
+    if value.isascii() and "=?" not in value:  # a folded line (a long Authentication-Results)
+        return " ".join((value if value.isprintable() else _UNSAFE.sub(" ", value)).split())
     if "=?" in value:
         pieces: list[str] = []
         pending = b""
@@ -371,30 +372,45 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
     """(display name, normalised address) pairs; display names are RFC 2047-decoded after parsing."""
     result: list[tuple[str, str]] = []
     for raw in values:
-        raw = _FOLDING.sub("", _fix_8bit(raw))
-        pairs = _simple_addresses(raw)
-        if pairs is None:
-            try:
-                pairs = email.utils.getaddresses([raw])
-            except Exception:  # the parser has raised on odd inputs in some Python versions
-                pairs = []
-        found = unusable = False
-        for name, addr in pairs:
-            if any(c.isspace() for c in addr.strip()):
-                if "<" in raw:  # a space inside angle brackets: no address, and no guessing at a part of it
-                    unusable = True
-                    continue
-                name, addr = _split_bare(name, addr)
-            addr = normalise_address(_UNSAFE.sub("", addr))
-            local, _at, domain = addr.rpartition("@")
-            if local and domain and not any(c.isspace() for c in addr):
-                result.append((decode_header_text(name) if name else "", addr))
-                found = True
-        if not found and not unusable:
-            match = _BARE_ADDRESS.search(raw)
-            if match:
-                result.append(("", normalise_address(match.group(0))))
+        result.extend(_header_addresses(raw))
     return result
+
+
+@lru_cache(maxsize=4096)
+def _header_addresses(raw: str) -> tuple[tuple[str, str], ...]:
+    """The pairs of one address header's value (remembered: a game's mail comes from its players' few
+    addresses, always to the same one)."""
+    result: list[tuple[str, str]] = []
+    raw = _FOLDING.sub("", _fix_8bit(raw))
+    pairs = _simple_addresses(raw)
+    if pairs is None:
+        try:
+            pairs = email.utils.getaddresses([raw])
+        except Exception:  # the parser has raised on odd inputs in some Python versions
+            pairs = []
+    found = unusable = False
+    for name, addr in pairs:
+        if _has_space(addr.strip()):
+            if "<" in raw:  # a space inside angle brackets: no address, and no guessing at a part of it
+                unusable = True
+                continue
+            name, addr = _split_bare(name, addr)
+        addr = normalise_address(_UNSAFE.sub("", addr))
+        local, _at, domain = addr.rpartition("@")
+        if local and domain and not _has_space(addr):
+            result.append((decode_header_text(name) if name else "", addr))
+            found = True
+    if not found and not unusable:
+        match = _BARE_ADDRESS.search(raw)
+        if match:
+            result.append(("", normalise_address(match.group(0))))
+    return tuple(result)
+
+
+def _has_space(text: str) -> bool:
+    """Is there white space (as `str.isspace` counts it) in ``text``?  (`str.split` looks in C, not a
+    character at a time in Python: an address is checked twice a header.)"""
+    return bool(text) and text.split() != [text]
 
 
 def _split_bare(name: str, addr: str) -> tuple[str, str]:

@@ -12,6 +12,7 @@ import hmac
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pbem.mail.reading import IncomingMail, normalise_address
 
@@ -41,12 +42,18 @@ def _base_address(addr: str) -> str:
     return f"{local.partition('+')[0]}@{domain}" if at else normalise_address(addr)
 
 
+@lru_cache(maxsize=64)
+def _own(addresses: tuple[str, ...]) -> frozenset[str]:
+    """Our own addresses as compared (the same for every mail)."""
+    return frozenset(_base_address(a) for a in addresses)
+
+
 def is_automatic(mail: IncomingMail, own_addresses: Collection[str]) -> str | None:
     """Why we must not answer this mail (``"category: detail"``), or None for a human sender.
 
     Categories: ``own`` (our own mail), ``bounce``, ``auto-reply``, ``list``.
     """
-    own = {_base_address(a) for a in own_addresses}
+    own = _own(tuple(own_addresses))
     if mail.headers.get("x-pbem-game") or mail.headers.get("x-pbem-kind"):
         return "own: X-PBEM header"
     if mail.from_addr and _base_address(mail.from_addr) in own:
@@ -193,15 +200,17 @@ def _strip_comments_slow(value: str) -> str:
 
 def parse_authentication_results(value: str) -> tuple[str, list[AuthResult]]:
     """``"mx.google.com; dkim=pass header.d=x.org; spf=fail ..."`` -> (authserv-id, results)."""
-    segments = [s.strip() for s in _strip_comments(value).split(";")]
-    head = segments[0].split() if segments else []
+    segments = _strip_comments(value).split(";")  # (split() below drops the blanks around each segment)
+    head = segments[0].split()
     authserv_id = head[0].lower() if head else ""
     results: list[AuthResult] = []
     for segment in segments[1:]:
         tokens = segment.split()
-        if not tokens or "=" not in tokens[0]:
+        if not tokens:
             continue
-        method, _eq, result = tokens[0].partition("=")
+        method, eq, result = tokens[0].partition("=")
+        if not eq:
+            continue
         props: dict[str, str] = {}
         for token in tokens[1:]:
             key, eq, prop = token.partition("=")
@@ -238,6 +247,12 @@ def _verdict_of(results: list[AuthResult], method: str, keys: tuple[str, ...], f
     return verdict
 
 
+@lru_cache(maxsize=64)
+def _trusted(ids: tuple[str, ...]) -> frozenset[str]:
+    """The trusted authserv-ids as compared (a game's list, the same for every mail)."""
+    return frozenset(t.strip().lower() for t in ids)
+
+
 def auth_verdict(mail: IncomingMail, trusted_authserv_ids: Collection[str], require: str) -> AuthVerdict:
     """Check ``require`` (``none``, ``dkim``, ``spf``, ``dkim_or_spf``) against our server's Authentication-Results.
 
@@ -252,7 +267,7 @@ def auth_verdict(mail: IncomingMail, trusted_authserv_ids: Collection[str], requ
         )
     if require == "none":
         return AuthVerdict(True, "no authentication required")
-    trusted = {t.strip().lower() for t in trusted_authserv_ids}
+    trusted = _trusted(tuple(trusted_authserv_ids))
     results: list[AuthResult] | None = None
     for header in mail.headers.get("authentication-results", ()):
         authserv_id, parsed = parse_authentication_results(header)

@@ -113,13 +113,22 @@ class StoreBase:
         if "messages" not in self.db.table_names():
             t("messages").create(
                 {
-                    "key": str, "message_id": str, "received_at": str, "raw": bytes, "size": int,
+                    "key": str, "message_id": str, "received_at": str, "size": int,
                     "status": str, "game": str, "sender": str, "verdict": str, "processed_at": str,
                 },
                 pk="key",
             )
             t("messages").create_index(["message_id"])
             t("messages").create_index(["status"])
+        if "message_bytes" not in self.db.table_names():
+            # A message's bytes apart from its row: marking it processed rewrites the row, which is then
+            # a few dozen bytes, not the message's kilobytes (a batch's commit wrote one page a mail).
+            t("message_bytes").create({"key": str, "raw": bytes}, pk="key")
+        if "raw" in self._t("messages").columns_dict:  # databases created before message_bytes: moved once
+            with self.db.atomic():
+                self.db.execute("insert into message_bytes (key, raw) select key, raw from messages "
+                                "where raw is not null on conflict (key) do nothing")
+                self._t("messages").transform(drop={"raw"})
         if "games" not in self.db.table_names():
             t("games").create(
                 {

@@ -34,15 +34,19 @@ class MessageRows(StoreBase):
         with self.atomic():
             before = self.db.conn.total_changes
             self.db.conn.executemany(
-                "insert into messages (key, message_id, received_at, raw, size, status, game, sender, verdict, "
-                "processed_at) values (?, '', ?, ?, ?, 'new', '', '', '', '') on conflict (key) do nothing",
-                [(key, w, raw, len(raw)) for (key, raw), w in zip(items, when, strict=True)])
-            return self.db.conn.total_changes - before
+                "insert into messages (key, message_id, received_at, size, status, game, sender, verdict, "
+                "processed_at) values (?, '', ?, ?, 'new', '', '', '', '') on conflict (key) do nothing",
+                [(key, w, len(raw)) for (key, raw), w in zip(items, when, strict=True)])
+            added = self.db.conn.total_changes - before
+            self.db.conn.executemany("insert into message_bytes (key, raw) values (?, ?) on conflict (key) do nothing",
+                                     items)
+            return added
 
     def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, str]]:
         """(key, raw, received_at) of stored messages not processed yet, oldest first."""
         rows = self.db.execute(
-            "select key, raw, received_at from messages where status = 'new' order by received_at, rowid limit ?",
+            "select m.key, b.raw, m.received_at from messages m join message_bytes b on b.key = m.key "
+            "where m.status = 'new' order by m.received_at, m.rowid limit ?",
             [limit],
         ).fetchall()
         return [(r[0], bytes(r[1]), r[2]) for r in rows]
@@ -136,7 +140,7 @@ class MessageRows(StoreBase):
         return n
 
     def message_raw(self, key: str) -> bytes | None:
-        row = self.db.execute("select raw from messages where key = ?", [key]).fetchone()
+        row = self.db.execute("select raw from message_bytes where key = ?", [key]).fetchone()
         return bytes(row[0]) if row else None
 
     def message_count(self, status: str | None = None) -> int:
