@@ -10,13 +10,13 @@ from pathlib import Path
 
 import click
 
-from pbem.cli_shell import NOW, _config, _date, _engine, _lang, _now, _step, _t, _when
+from pbem.cli_shell import NOW, CommandLine, _config, _date, _engine, _lang, _now, _step, _t, _when
 from pbem.cli_text import UserError, count
 from pbem.clock import iso
 from pbem.wording import join_list, plural
 
 
-@click.group()
+@click.group(cls=CommandLine)
 @click.option("--config", "config_path", envvar="PBEM_CONFIG", default="config.toml", show_default=True,
               type=click.Path(dir_okay=False), help="Config file (env PBEM_CONFIG).")
 @click.option("-v", "--verbose", is_flag=True, help="Log what the daemon does.")

@@ -3,9 +3,13 @@ its messages, and the reading of ``--now`` and date options (user mistakes becom
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any
 
 import click
 
@@ -17,6 +21,7 @@ from pbem.core import SetupError
 from pbem.engine import Engine, EngineError
 from pbem.engine.when import WhenError, parse_moment
 from pbem.passlock import PassLock
+from pbem.render import french_spaces
 from pbem.store import Store
 from pbem.wording import join_list
 
@@ -129,3 +134,81 @@ def _date(ctx: click.Context, option: str, value: str | None, now: datetime) -> 
 
 
 NOW = click.option("--now", "now", metavar="ISO", help="Simulated current time (ISO, game time zone if naive).")
+
+
+# click's own usage errors (missing argument, unknown option…), said in French as the rest of the CLI;
+# the English ones stay click's
+_USAGE_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"^Missing argument '(.+)'\.$", r"il manque l'argument \1"),
+    (r"^Missing option '(.+)'\.$", r"il manque l'option \1"),
+    (r"^No such option:? '?(.+?)'?\.?(?: Did you mean (?P<hint>.+)\?)?$", r"option inconnue : \1"),
+    (r"^No such command '(.+?)'\.(?: \(Did you mean (?:one of: )?(?P<hint>.+)\?\))?$", r"commande inconnue « \1 »"),
+    (r"^Got unexpected extra arguments? \((.+)\)$", r"argument en trop : \1"),
+    (r"^Invalid value for '(.+?)': (.+)$", r"valeur incorrecte pour \1 : \2"),
+    (r"^Option '(.+)' requires an argument\.$", r"l'option \1 attend une valeur"),
+    (r"^Missing command\.$", "il manque la commande"),
+))
+_VALUE_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"'(.*)' is not a valid float\.", r"« \1 » n'est pas un nombre"),
+    (r"'(.*)' is not a valid integer\.", r"« \1 » n'est pas un nombre entier"),
+    (r"'(.*)' is not one of (.+)\.", r"« \1 » n'est pas l'une des valeurs \2"),
+    (r"'(.*)' is not a valid boolean\.", r"« \1 » n'est ni oui ni non"),
+    (r"File '(.*)' does not exist\.", r"le fichier \1 n'existe pas"),
+))
+
+
+def usage_error_text(e: click.UsageError, lang: str) -> str:
+    """One line for a mistake in the command line, with how to get help: « Erreur : il manque l'argument
+    GAME_ID (pbem game status --help montre l'usage) »."""
+    message = e.format_message()
+    where = e.ctx.command_path if e.ctx is not None else "pbem"
+    if lang == "en":
+        return f"Error: {message} ({where} --help shows the usage)"
+    for pattern, french in _USAGE_FR:
+        m = pattern.match(message)
+        if m:
+            hint = m.groupdict().get("hint")
+            message = m.expand(french)
+            for value, said in _VALUE_FR:
+                message = value.sub(said, message)
+            if hint:
+                message += " ; vouliez-vous dire " + hint.replace("'", "") + " ?"
+            break
+    return f"Erreur\u00a0: {french_spaces(message)} ({where} --help montre l'usage)"
+
+
+class CommandLine(click.Group):
+    """The `pbem` group: click's usage errors in one line, in the configured language."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        try:
+            return super().main(*args, **{**kwargs, "standalone_mode": False})
+        except click.exceptions.NoArgsIsHelpError as e:  # `pbem game` alone: its help, as click shows it
+            click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message(), err=True)
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            click.echo(usage_error_text(e, _lang_before_context()), err=True)
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Abandon." if _lang_before_context() == "fr" else "Aborted.", err=True)
+            sys.exit(1)
+
+
+def _lang_before_context() -> str:
+    """The configured language when no click context is left (French when the config cannot be read)."""
+    path = os.environ.get("PBEM_CONFIG", "config.toml")
+    argv = sys.argv[1:]
+    for i, a in enumerate(argv):
+        if a == "--config" and i + 1 < len(argv):
+            path = argv[i + 1]
+        elif a.startswith("--config="):
+            path = a.split("=", 1)[1]
+    try:
+        return configmod.load(path).language
+    except (configmod.ConfigError, OSError):
+        return "fr"

@@ -161,3 +161,17 @@ def test_a_command_that_changes_the_game_waits_for_a_running_pass_then_says_so(t
     assert "étape 1 résolue" in invoke("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")[1]
     assert lock.acquire()  # the command gave the lock back
     lock.release()
+
+
+@pytest.mark.parametrize("args,said", [
+    (["game", "status"], "Erreur : il manque l'argument GAME_ID (pbem game status --help montre l'usage)"),
+    (["game", "stat"], "Erreur : commande inconnue « stat » ; vouliez-vous dire start, status ?"),
+    (["game", "extend", "toy1", "--hours", "abc"], "valeur incorrecte pour --hours : « abc » n'est pas un nombre"),
+    (["tick", "--nwo", "x"], "Erreur : option inconnue : --nwo ; vouliez-vous dire --now ?"),
+    (["game", "status", "toy1", "de", "trop"], "Erreur : argument en trop : de trop"),
+])
+def test_a_mistake_in_the_command_line_gets_one_line_in_french_with_where_to_look(args, said):
+    result = CliRunner().invoke(main, args, prog_name="pbem")
+    out = result.output.replace("\u00a0", " ")
+    assert result.exit_code == 2 and said in out, out
+    assert len(out.strip().splitlines()) == 1 and "Usage:" not in out and "Traceback" not in out
