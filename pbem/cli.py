@@ -415,8 +415,8 @@ def outbox() -> None:
 
 
 @outbox.command("list")
-@click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]))
-@click.option("--game", "game_id")
+@click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]), help="Only the mails in this state.")
+@click.option("--game", "game_id", help="Only this game's mails.")
 @click.pass_context
 def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> None:
     """Outgoing mails with their state.
@@ -460,7 +460,7 @@ def mail() -> None:
 
 
 @mail.command("list")
-@click.option("--status", type=click.Choice(["new", "done", "error"]))
+@click.option("--status", type=click.Choice(["new", "done", "error"]), help="Only the mail with this status.")
 @click.pass_context
 def mail_list(ctx: click.Context, status: str | None) -> None:
     """Stored inbound mail with its verdict.

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli_shell import NOW, _date, _engine, _lang, _now, _t
+from pbem.cli_shell import NOW, HelpCommand, _date, _engine, _lang, _now, _t
 from pbem.cli_text import UserError
 from pbem.clock import parse_iso
 from pbem.engine import Engine
 
 
-@click.command("pause")
+@click.command("pause", cls=HelpCommand)
 @click.argument("game_id")
 @click.option("--from", "start", metavar="DATE", help="When the pause begins (default: now).")
 @click.option("--until", "until", metavar="DATE", help="When play resumes (default: until you resume it).")
@@ -36,7 +36,7 @@ def game_pause(ctx: click.Context, game_id: str, start: str | None, until: str |
         click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
 
 
-@click.command("resume")
+@click.command("resume", cls=HelpCommand)
 @click.argument("game_id")
 @click.option("--at", "at", metavar="DATE", help="Resume later, at this date (default: now).")
 @NOW
@@ -58,7 +58,7 @@ def _pause_news(e: Engine, game_id: str, news: object) -> str:
     return pause_text(e.ctx, game_id, news)  # type: ignore[arg-type]
 
 
-@click.command("missing")
+@click.command("missing", cls=HelpCommand)
 @click.argument("game_id")
 @NOW
 @click.pass_context
@@ -71,7 +71,7 @@ def game_missing(ctx: click.Context, game_id: str, now: str | None) -> None:
         click.echo(e.missing_text(game_id, _now(now)).rstrip())
 
 
-@click.command("preview")
+@click.command("preview", cls=HelpCommand)
 @click.argument("game_id")
 @NOW
 @click.pass_context
@@ -85,7 +85,7 @@ def turn_preview(ctx: click.Context, game_id: str, now: str | None) -> None:
         click.echo(e.preview_text(game_id, _now(now)).rstrip())
 
 
-@click.command("publish")
+@click.command("publish", cls=HelpCommand)
 @click.argument("game_id")
 @click.argument("number", type=int, required=False)
 @click.option("--chronicle", type=click.File(encoding="utf-8"), help="A file (or - for stdin): the text that "
@@ -105,7 +105,7 @@ def turn_publish(ctx: click.Context, game_id: str, number: int | None, chronicle
         click.echo(_t("published", game=game_id, news=published_text(e.ctx, game_id, done)))
 
 
-@click.command("absence")
+@click.command("absence", cls=HelpCommand)
 @click.argument("game_id")
 @click.argument("name")
 @click.option("--from", "start", metavar="DATE", help="When the absence begins (default: now).")

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from pbem import config as configmod
+from pbem.cli_help import HELP, option_help
 from pbem.cli_text import UserError, say
 from pbem.cli_text import when as _local_text
 from pbem.clock import parse_iso, utcnow
@@ -177,8 +178,140 @@ def usage_error_text(e: click.UsageError, lang: str) -> str:
     return f"Erreur\u00a0: {french_spaces(message)} ({where} --help montre l'usage)"
 
 
-class CommandLine(click.Group):
-    """The `pbem` group: click's usage errors in one line, in the configured language."""
+# click's help, in French when the configured language is: the headings, the option types, the extras
+_HEADINGS_FR = {"Options": "Options", "Commands": "Commandes", "Positional arguments": "Arguments"}
+_METAVARS_FR = {"TEXT": "TEXTE", "INTEGER": "ENTIER", "FLOAT": "NOMBRE", "FILENAME": "FICHIER", "FILE": "FICHIER",
+                "PATH": "CHEMIN"}
+_METAVAR = re.compile(r"\b(" + "|".join(_METAVARS_FR) + r")\b")
+
+
+class _FrenchHelpFormatter(click.HelpFormatter):
+    """click's help layout with French headings: « Usage : », « Options : », « Commandes : »."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, "Usage\u00a0: " if prefix is None else prefix)
+
+    def write_heading(self, heading: str) -> None:
+        self.write(f"{'':>{self.current_indent}}{_HEADINGS_FR.get(heading, heading)}\u00a0:\n")
+
+
+def _help_path(ctx: click.Context) -> str:
+    """The command's path without the program name, as `pbem.cli_help.HELP` keys it: "game status"."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
+def _help_lang(ctx: click.Context) -> str:
+    """The configured language for a help text: the config once `pbem` has read ``--config``, else the
+    command line `pbem` was given (``pbem --help`` is answered before its options are read)."""
+    root = ctx.find_root()
+    if isinstance(root.obj, dict) and "config" in root.obj:
+        with ctx.scope(cleanup=False):
+            return _lang()
+    return _lang_before_context(root.meta.get("pbem.argv"))
+
+
+class HelpCommand(click.Command):
+    """A `pbem` command whose help is French (`pbem.cli_help.HELP`) when the configured language is French,
+    its docstring and options' ``help=`` otherwise."""
+
+    def get_help(self, ctx: click.Context) -> str:
+        ctx.meta["pbem.help_lang"] = lang = _help_lang(ctx)
+        if lang == "en":
+            return super().get_help(ctx)
+        formatter = _FrenchHelpFormatter(width=ctx.terminal_width, max_width=ctx.max_content_width)
+        with ctx.scope(cleanup=False):  # the subcommands' short help finds the language in it
+            self.format_help(ctx, formatter)
+        return formatter.getvalue().rstrip("\n")
+
+    def _french(self, ctx: click.Context | None) -> bool:
+        return ctx is not None and ctx.meta.get("pbem.help_lang") == "fr"
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        ctx = click.get_current_context(silent=True)
+        entry = HELP.get(f"{_help_path(ctx)} {self.name}".strip()) if ctx is not None and self._french(ctx) else None
+        if entry is None:
+            return super().get_short_help_str(limit)
+        return _short_help(entry.text, limit)
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        entry = HELP.get(_help_path(ctx)) if self._french(ctx) else None
+        if entry is None:
+            return super().format_help_text(ctx, formatter)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(entry.text)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        if self._french(ctx):
+            pieces = ["COMMANDE [ARGUMENTS]..." if p == "COMMAND [ARGS]..." else p for p in pieces]
+        return pieces
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if not self._french(ctx):
+            return super().format_options(ctx, formatter)
+        path = _help_path(ctx)
+        records = [_french_record(path, p, ctx, p is self.get_help_option(ctx)) for p in self.get_params(ctx)
+                   if isinstance(p, click.Option) and p.get_help_record(ctx) is not None]
+        if records:
+            with formatter.section("Options"):
+                formatter.write_dl(records)
+        if isinstance(self, click.Group):
+            self.format_commands(ctx, formatter)
+
+
+def _short_help(text: str, limit: int) -> str:
+    """A command's line in its group's list: the first sentence of its description, cut to ``limit``."""
+    words = re.split(r"[ \n]+", text.split("\n\n", 1)[0].strip())  # not at the non-breaking spaces
+    line = ""
+    for word in words:
+        if len(line) + 1 + len(word) > limit:
+            return line + "…"
+        line = f"{line} {word}".strip()
+        if word.endswith("."):
+            break
+    return line
+
+
+def _french_record(path: str, option: click.Option, ctx: click.Context, is_help: bool) -> tuple[str, str]:
+    """An option's line of the help, in French: « --hours NOMBRE  Ajoute ce nombre d'heures… »."""
+    opts, _ = option.get_help_record(ctx) or ("", "")
+    text = option_help(path, "help" if is_help else option.name or "") or ""
+    extras = []
+    extra = option.get_help_extra(ctx)
+    if "envvars" in extra:
+        extras.append("variable d'environnement\u00a0: " + ", ".join(extra["envvars"]))
+    if "default" in extra:
+        extras.append(f"par défaut\u00a0: {extra['default']}")
+    if "range" in extra:
+        extras.append(extra["range"])
+    if "required" in extra:
+        extras.append("obligatoire")
+    if extras:
+        text = (text + "  [" + "\u00a0; ".join(extras) + "]").strip()
+    return _METAVAR.sub(lambda m: _METAVARS_FR[m.group(1)], opts), text
+
+
+class HelpGroup(HelpCommand, click.Group):
+    """A `pbem` group: its help as `HelpCommand`'s, and so are its subcommands' and subgroups'."""
+
+    command_class = HelpCommand
+    group_class: type[click.Group] | type[type] | None = type  # a subgroup is a HelpGroup too
+
+
+class CommandLine(HelpGroup):
+    """The `pbem` group: click's usage errors in one line, in the configured language; the help of every
+    command in it too."""
+
+    group_class = HelpGroup
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["pbem.argv"] = list(args)  # `pbem --help` reads the language before --config is parsed
+        return super().parse_args(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs.get("standalone_mode", True):
@@ -199,10 +332,11 @@ class CommandLine(click.Group):
             sys.exit(1)
 
 
-def _lang_before_context() -> str:
-    """The configured language when no click context is left (French when the config cannot be read)."""
+def _lang_before_context(argv: list[str] | None = None) -> str:
+    """The configured language when no click context is left, from the command line (``argv``, default
+    the process's) and the environment (French when the config cannot be read)."""
     path = os.environ.get("PBEM_CONFIG", "config.toml")
-    argv = sys.argv[1:]
+    argv = sys.argv[1:] if argv is None else argv
     for i, a in enumerate(argv):
         if a == "--config" and i + 1 < len(argv):
             path = argv[i + 1]
