@@ -42,7 +42,7 @@ def _engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = Tr
     if game_id is not None and game_id not in cfg.games:
         raise UserError(say(lang, "unknown_game", game=game_id, games=join_list(cfg.games, lang) or "-"), lang)
     with PassLock(cfg.database) as lock:
-        if writes and not lock.acquire(cfg.lock_wait_seconds, who=f"pbem {ctx.command_path.partition(' ')[2]}"):
+        if writes and not lock.acquire(cfg.lock_wait_seconds, who=_command_name(ctx)):
             raise UserError(_busy(lock, lang), lang)
         store = Store(cfg.database, synchronous=cfg.synchronous)
         try:
@@ -54,6 +54,15 @@ def _engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = Tr
             raise UserError(text, lang) from None
         finally:
             store.close()
+
+
+def _command_name(ctx: click.Context) -> str:
+    """« pbem turn resolve », however pbem was started (``python -m pbem``, a wrapper): for the lock's file."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["pbem", *reversed(names)])
 
 
 def _busy(lock: PassLock, lang: str) -> str:
