@@ -81,7 +81,7 @@ def turn_preview(ctx: click.Context, game_id: str, now: str | None) -> None:
 
     Example: pbem turn preview pmb1
     """
-    with _engine(ctx, game_id, writes=False) as e:
+    with _engine(ctx, game_id) as e:  # (the preview resolves on a copy it rolls back: it needs the lock)
         click.echo(e.preview_text(game_id, _now(now)).rstrip())
 
 

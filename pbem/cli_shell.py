@@ -151,8 +151,9 @@ NOW = click.option("--now", "now", metavar="ISO", help="Simulated current time (
 _USAGE_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
     (r"^Missing argument '(.+)'\.$", r"il manque l'argument \1"),
     (r"^Missing option '(.+)'\.$", r"il manque l'option \1"),
-    (r"^No such option:? '?(.+?)'?\.?(?: Did you mean (?P<hint>.+)\?)?$", r"option inconnue : \1"),
-    (r"^No such command '(.+?)'\.(?: \(Did you mean (?:one of: )?(?P<hint>.+)\?\))?$", r"commande inconnue « \1 »"),
+    # click writes « Did you mean 'x'? » for one near name and « (Did you mean one of: 'x', 'y'?) » for several
+    (r"^No such option:? '?([^' ]+)'?\.?(?: \(?Did you mean (?:one of: )?(?P<hint>.+?)\?\)?)?$", r"option inconnue : \1"),
+    (r"^No such command '(.+?)'\.(?: \(?Did you mean (?:one of: )?(?P<hint>.+?)\?\)?)?$", r"commande inconnue « \1 »"),
     (r"^Got unexpected extra arguments? \((.+)\)$", r"argument en trop : \1"),
     (r"^Invalid value for '(.+?)': (.+)$", r"valeur incorrecte pour \1 : \2"),
     (r"^Option '(.+)' requires an argument\.$", r"l'option \1 attend une valeur"),
@@ -163,6 +164,8 @@ _VALUE_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"'(.*)' is not a valid integer\.", r"« \1 » n'est pas un nombre entier"),
     (r"'(.*)' is not one of (.+)\.", r"« \1 » n'est pas l'une des valeurs \2"),
     (r"'(.*)' is not a valid boolean\.", r"« \1 » n'est ni oui ni non"),
+    (r"Path '(.*)' does not exist\.", r"le chemin \1 n'existe pas"),
+    (r"File '(.*)' is a directory\.", r"\1 est un dossier, pas un fichier"),
     (r"File '(.*)' does not exist\.", r"le fichier \1 n'existe pas"),
 ))
 
@@ -325,19 +328,21 @@ class CommandLine(HelpGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs.get("standalone_mode", True):
             return super().main(*args, **kwargs)
+        given = kwargs.get("args", args[0] if args else None)  # (CliRunner and callers pass their own)
+        argv = None if given is None else list(given)
         try:
             return super().main(*args, **{**kwargs, "standalone_mode": False})
         except click.exceptions.NoArgsIsHelpError as e:  # `pbem game` alone: its help, as click shows it
             click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message(), err=True)
             sys.exit(e.exit_code)
         except click.UsageError as e:
-            click.echo(usage_error_text(e, _lang_before_context()), err=True)
+            click.echo(usage_error_text(e, _lang_before_context(argv)), err=True)
             sys.exit(e.exit_code)
         except click.ClickException as e:
             e.show()
             sys.exit(e.exit_code)
         except click.exceptions.Abort:
-            click.echo("Abandon." if _lang_before_context() == "fr" else "Aborted.", err=True)
+            click.echo("Abandon." if _lang_before_context(argv) == "fr" else "Aborted.", err=True)
             sys.exit(1)
 
 

@@ -154,6 +154,8 @@ def test_a_command_that_changes_the_game_waits_for_a_running_pass_then_says_so(t
         assert len(out.strip().splitlines()) == 1
         code, out = invoke("orders", "set", "toy1", "Arya", "GUESS 4")
         assert code == 1 and "réessayez dans un instant" in out
+        code, out = invoke("turn", "preview", "toy1")  # it resolves on a copy it rolls back: it writes too
+        assert code == 1 and "réessayez dans un instant" in out and "Traceback" not in out
         code, out = invoke("game", "status", "toy1")  # reading does not wait
         assert code == 0 and "étape 1" in out and "on attend : Arya et Bran" in out
     finally:
@@ -169,9 +171,20 @@ def test_a_command_that_changes_the_game_waits_for_a_running_pass_then_says_so(t
     (["game", "extend", "toy1", "--hours", "abc"], "valeur incorrecte pour --hours : « abc » n'est pas un nombre"),
     (["tick", "--nwo", "x"], "Erreur : option inconnue : --nwo ; vouliez-vous dire --now ?"),
     (["game", "status", "toy1", "de", "trop"], "Erreur : argument en trop : de trop"),
+    (["gme"], "Erreur : commande inconnue « gme » ; vouliez-vous dire game ?"),
+    (["game", "pause", "toy1", "--rom", "x"], "Erreur : option inconnue : --rom ; vouliez-vous dire --from, --now, --reason ?"),
+    (["scenario", "run", "/nulle/part.toml"], "le chemin /nulle/part.toml n'existe pas"),
 ])
 def test_a_mistake_in_the_command_line_gets_one_line_in_french_with_where_to_look(args, said):
     result = CliRunner().invoke(main, args, prog_name="pbem")
     out = result.output.replace("\u00a0", " ")
     assert result.exit_code == 2 and said in out, out
     assert len(out.strip().splitlines()) == 1 and "Usage:" not in out and "Traceback" not in out
+
+
+def test_a_mistake_in_the_command_line_is_said_in_english_with_an_english_config(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CONFIG.format(tmp=tmp_path).replace("[pbem]\n", '[pbem]\nlanguage = "en"\n'))
+    result = CliRunner().invoke(main, ["--config", str(cfg), "game", "status"], prog_name="pbem")
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: Missing argument 'GAME_ID'. (pbem game status --help shows the usage)"
