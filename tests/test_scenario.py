@@ -386,7 +386,7 @@ def test_cli_exit_codes_and_output(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "Summary: 2 cases, 1 failed." in r.output
     assert "Events:" not in r.output and "✗ state: players.Garlan.alive = true" in r.output
     r = runner.invoke(main, ["scenario", "run", str(tmp_path / "absent.toml")])
-    assert r.exit_code == 2 and "does not exist" in r.output
+    assert r.exit_code == 2 and "absent.toml n'existe pas" in r.output and "Traceback" not in r.output
     (tmp_path / "vide").mkdir()
     r = runner.invoke(main, ["scenario", "run", str(tmp_path / "vide")])
     assert r.exit_code == 2 and r.output == f"{tmp_path / 'vide'} : aucun fichier de cas .toml\n"
