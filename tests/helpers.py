@@ -33,6 +33,19 @@ def make_mail(sender: str, body: str, subject: str = "[TOY] ordres", to: str = G
     return m.as_bytes()
 
 
+def toy_config_toml(tmp: Path, *, top: str = "", game: str = "", with_game: bool = True) -> str:
+    """The config.toml the CLI tests write: local Maildirs under ``tmp`` and one toy game ``toy1`` (tag TOY).
+
+    ``top`` adds lines to ``[pbem]``, ``game`` to ``[games.toy1]``."""
+    text = (f'\n[pbem]\n{top + chr(10) if top else ""}database = "{tmp}/db.sqlite"\naddress = "jeu@pbem.test"\n'
+            f'forum_dir = "{tmp}/forum"\n\n[mailbox]\nkind = "maildir"\npath = "{tmp}/inbox"\n\n'
+            f'[outbox]\nkind = "maildir"\npath = "{tmp}/outbox"\n')
+    if with_game:
+        text += '\n[games.toy1]\nruleset = "toy"\ntag = "TOY"\nmj = "mj@pbem.test"\nregistration = "1d"\n'
+        text += f"{game}\n" if game else ""
+    return text
+
+
 def make_config(tmp: Path, *, ruleset: str = "toy", game_id: str = "toy1", tag: str = "TOY",
                 extra_game: dict[str, Any] | None = None, top: dict[str, Any] | None = None,
                 mailbox: dict[str, Any] | None = None, outbox: dict[str, Any] | None = None,

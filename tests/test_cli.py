@@ -8,29 +8,9 @@ import click
 import helpers  # noqa: F401  (registers the toy ruleset)
 import pytest
 from click.testing import CliRunner
+from helpers import toy_config_toml
 
 from pbem.cli import main
-
-CONFIG = """
-[pbem]
-database = "{tmp}/db.sqlite"
-address = "jeu@pbem.test"
-forum_dir = "{tmp}/forum"
-
-[mailbox]
-kind = "maildir"
-path = "{tmp}/inbox"
-
-[outbox]
-kind = "maildir"
-path = "{tmp}/outbox"
-
-[games.toy1]
-ruleset = "toy"
-tag = "TOY"
-mj = "mj@pbem.test"
-registration = "1d"
-"""
 
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
@@ -52,7 +32,7 @@ def test_every_command_has_help_and_an_example(name, cmd):
 @pytest.fixture
 def run(tmp_path):
     cfg = tmp_path / "config.toml"
-    cfg.write_text(CONFIG.format(tmp=tmp_path))
+    cfg.write_text(toy_config_toml(tmp_path))
     runner = CliRunner()
 
     def invoke(*args: str, ok: bool = True) -> str:
@@ -115,11 +95,11 @@ def test_doctor_checks_without_writing(run, tmp_path):
 
 def test_config_errors_name_the_key(tmp_path):
     cfg = tmp_path / "config.toml"
-    cfg.write_text(CONFIG.format(tmp=tmp_path).replace('registration = "1d"', 'registration = "soon"'))
+    cfg.write_text(toy_config_toml(tmp_path).replace('registration = "1d"', 'registration = "soon"'))
     result = CliRunner().invoke(main, ["--config", str(cfg), "game", "list"])
     assert result.exit_code == 1
     assert "games.toy1.registration" in result.output and "une durée comme 48" in result.output.replace("\u00a0", " ")
-    cfg.write_text(CONFIG.format(tmp=tmp_path).replace('kind = "maildir"\npath = "' + str(tmp_path) + '/inbox"',
+    cfg.write_text(toy_config_toml(tmp_path).replace('kind = "maildir"\npath = "' + str(tmp_path) + '/inbox"',
                                                        'kind = "imap"'))
     result = CliRunner().invoke(main, ["--config", str(cfg), "doctor"])
     assert result.exit_code == 1 and "mailbox.host : obligatoire" in result.output.replace("\u00a0", " ")
@@ -134,7 +114,7 @@ def test_a_command_that_changes_the_game_waits_for_a_running_pass_then_says_so(t
     from pbem.passlock import PassLock
 
     cfg = tmp_path / "config.toml"
-    cfg.write_text(CONFIG.format(tmp=tmp_path).replace('[pbem]\n', '[pbem]\nlock_wait_seconds = 0.2\n'))
+    cfg.write_text(toy_config_toml(tmp_path, top="lock_wait_seconds = 0.2"))
     runner = CliRunner()
 
     def invoke(*args: str) -> tuple[int, str]:
@@ -184,7 +164,7 @@ def test_a_mistake_in_the_command_line_gets_one_line_in_french_with_where_to_loo
 
 def test_a_mistake_in_the_command_line_is_said_in_english_with_an_english_config(tmp_path):
     cfg = tmp_path / "config.toml"
-    cfg.write_text(CONFIG.format(tmp=tmp_path).replace("[pbem]\n", '[pbem]\nlanguage = "en"\n'))
+    cfg.write_text(toy_config_toml(tmp_path, top='language = "en"'))
     result = CliRunner().invoke(main, ["--config", str(cfg), "game", "status"], prog_name="pbem")
     assert result.exit_code == 2
     assert result.output.strip() == "Error: Missing argument 'GAME_ID'. (pbem game status --help shows the usage)"

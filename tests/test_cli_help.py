@@ -9,25 +9,11 @@ import re
 import click
 import pytest
 from click.testing import CliRunner
+from helpers import toy_config_toml
 
 from pbem.cli import main
 from pbem.cli_help import HELP, SHARED_OPTIONS, option_help
 
-ENGLISH = """
-[pbem]
-language = "en"
-database = "{tmp}/db.sqlite"
-address = "jeu@pbem.test"
-forum_dir = "{tmp}/forum"
-
-[mailbox]
-kind = "maildir"
-path = "{tmp}/inbox"
-
-[outbox]
-kind = "maildir"
-path = "{tmp}/outbox"
-"""
 BAD = re.compile(r" [:;?!]|« | »|\(s\)|\(e\)")  # as tests/test_typography.py
 
 
@@ -65,7 +51,7 @@ def _help(name: str, env: dict[str, str], *config: str) -> str:
 @pytest.fixture
 def english(tmp_path):
     path = tmp_path / "config.toml"
-    path.write_text(ENGLISH.format(tmp=tmp_path), encoding="utf-8")
+    path.write_text(toy_config_toml(tmp_path, top='language = "en"', with_game=False), encoding="utf-8")
     return str(path)
 
 

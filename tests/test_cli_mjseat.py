@@ -7,39 +7,17 @@ from __future__ import annotations
 import helpers  # noqa: F401  (registers the toy ruleset)
 import pytest
 from click.testing import CliRunner
+from helpers import toy_config_toml
 
 from pbem.cli import main
 from pbem.folder import DATA
-
-CONFIG = """
-[pbem]
-database = "{tmp}/db.sqlite"
-address = "jeu@pbem.test"
-forum_dir = "{tmp}/forum"
-{top}
-
-[mailbox]
-kind = "maildir"
-path = "{tmp}/inbox"
-
-[outbox]
-kind = "maildir"
-path = "{tmp}/outbox"
-
-[games.toy1]
-ruleset = "toy"
-tag = "TOY"
-mj = "mj@pbem.test"
-registration = "1d"
-{game}
-"""
 
 
 @pytest.fixture
 def cli(tmp_path):
     def invoke(*args: str, top: str = "", game: str = "", extra: str = "") -> tuple[int, str]:
         cfg = tmp_path / "config.toml"
-        cfg.write_text(CONFIG.format(tmp=tmp_path, top=top, game=game) + extra)
+        cfg.write_text(toy_config_toml(tmp_path, top=top, game=game) + extra)
         result = CliRunner().invoke(main, ["--config", str(cfg), *args])
         assert "Traceback" not in result.output, result.output
         assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), \

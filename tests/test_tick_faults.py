@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import body, make_config, make_mail, outbox_messages, pbem_command, pbem_env
+from helpers import body, make_config, make_mail, outbox_messages, pbem_command, pbem_env, toy_config_toml
 
 from pbem.cli import main
 from pbem.engine import Engine
@@ -26,36 +26,9 @@ from pbem.store import Store
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 
-CONFIG = """
-[pbem]
-database = "{tmp}/db.sqlite"
-address = "jeu@pbem.test"
-forum_dir = "{tmp}/forum"
-lock_wait_seconds = {wait}
-
-[mailbox]
-kind = "maildir"
-path = "{tmp}/inbox"
-
-[outbox]
-kind = "maildir"
-path = "{tmp}/outbox"
-
-[games.toy1]
-ruleset = "toy"
-tag = "TOY"
-mj = "mj@pbem.test"
-registration = "1d"
-early_resolution = false
-
-[games.toy1.deadlines]
-turn = "2d"
-"""
-
-
 def _setup(tmp: Path, *, wait: float = 10, players: int = 3) -> Path:
     cfg_path = tmp / "config.toml"
-    cfg_path.write_text(CONFIG.format(tmp=tmp, wait=wait))
+    cfg_path.write_text(toy_config_toml(tmp, top=f"lock_wait_seconds = {wait}", game="early_resolution = false"))
     from pbem import config as configmod
 
     cfg = configmod.load(cfg_path)
@@ -105,7 +78,7 @@ def test_defect1_registration_by_mail_refuses_an_unusable_address_with_the_reaso
 
 def test_defect1_player_add_refuses_an_unusable_address(tmp_path):
     cfg_path = tmp_path / "config.toml"
-    cfg_path.write_text(CONFIG.format(tmp=tmp_path, wait=1))
+    cfg_path.write_text(toy_config_toml(tmp_path, top="lock_wait_seconds = 1", game="early_resolution = false"))
     runner = CliRunner()
     assert runner.invoke(main, ["--config", str(cfg_path), "game", "new", "toy1"]).exit_code == 0
     result = runner.invoke(main, ["--config", str(cfg_path), "player", "add", "toy1", "José", "josé@exemple.fr"])
