@@ -85,18 +85,66 @@ _KEYWORD = re.compile(r"[A-Za-z0-9_-]+")
 _DIGITS = re.compile(r"[0-9]+")
 _TOKEN = re.compile(r'[^\x00-\x20\x7f()<>@,;:\\"/\[\]?=]+')  # RFC 2045's token (UTF-8 allowed, RFC 6532)
 _PVALUE = re.compile(r'[^\x00-\x20\x7f()";\\]+')
+# The usual header read whole by a few regular expressions (`_fast`): white space and comments with no
+# nesting, quote or escape (which both readings read alike), a token for authserv-id, keywords and
+# unquoted values.  Possessive throughout, so nothing backtracks; any other header is read step by step.
+_C = r'(?:[ \t\r\n]++|\([^()\\"]*+\))*+'
+_KW = r"[A-Za-z0-9_-]++"
+_F_HEAD = rf'{_C}(?P<id>[^\x00-\x20\x7f()<>@,;:\\"/\[\]?=]++){_C}(?:(?P<version>[0-9]++){_C})?+'
+_F_RESULT = rf"(?P<method>{_KW}){_C}(?:/{_C}(?P<mversion>[0-9]++){_C})?+={_C}(?P<result>{_KW}){_C}"
+_F_PROPERTY = rf'(?P<key>{_KW}){_C}(?:\.{_C}(?P<name>{_KW}){_C})?+={_C}(?P<value>[^\x00-\x20\x7f()";\\]++)?+{_C}'
+_F_PROPERTIES = "(?:" + re.sub(r"\?P<\w+>", "", _F_PROPERTY) + ")*+"
+_FAST_HEAD = re.compile(_F_HEAD)
+_FAST_SEGMENT = re.compile(rf";{_C}(?:{_F_RESULT}(?P<properties>{_F_PROPERTIES}))?+")
+_FAST_PROPERTY = re.compile(_F_PROPERTY)
 
 
 def parse(value: str, max_chars: int = MAX_CHARS) -> Header:
     """The header's value (folded or not) read; raises `AuthResError` saying what is wrong."""
     if len(value) > max_chars:
         raise AuthResError(f"longer than {max_chars} characters")
-    header = Reader(value, quotes_in_comments=False).header()
+    header = _fast(value) or Reader(value, quotes_in_comments=False).header()
     if '"' in value and "(" in value:
         other = Reader(value, quotes_in_comments=True).header()
         if other != header:
             raise AuthResError("reads two ways (a quoted string inside a comment)")
     return header
+
+
+def _fast(value: str) -> Header | None:
+    """The usual header read whole by `_FAST_HEAD` and `_FAST_SEGMENT`, or None to read it step by step.
+
+    The segments must follow each other to the end (nothing skipped).  Reads exactly as `Reader`
+    would (the tests compare them), and leaves to it whatever it would refuse or read otherwise:
+    no result, ``none``, a reason, too many items.
+    """
+    head = _FAST_HEAD.match(value)
+    if head is None:
+        return None
+    version = head.group("version") or ""
+    if version and version.lstrip("0") != "1":
+        return None
+    results: list[Result] = []
+    items = 0
+    end = head.end()
+    for segment in _FAST_SEGMENT.finditer(value, end):
+        if segment.start() != end:
+            return None
+        end = segment.end()
+        method = segment.group("method")
+        if method is None:
+            continue
+        properties = tuple(Property(p.group("key").lower(), p.group("name").lower(), p.group("value") or "")
+                           if p.group("name") is not None else Property("", p.group("key").lower(), p.group("value") or "")
+                           for p in _FAST_PROPERTY.finditer(segment.group("properties")))
+        if properties and not properties[0].ptype and properties[0].name == "reason":
+            return None
+        items += 1 + len(properties)
+        results.append(Result(method.lower(), segment.group("result").lower(), segment.group("mversion") or "", "",
+                              properties))
+    if end != len(value) or not results or items > MAX_ITEMS:
+        return None
+    return Header(head.group("id").lower(), version, tuple(results))
 
 
 class Reader:
@@ -117,20 +165,9 @@ class Reader:
     # --- the grammar (RFC 8601 section 2.2) ---
 
     def header(self) -> Header:
-        self._cfws()
-        authserv_id = self._value()
-        if not authserv_id:
-            raise self._error("no authserv-id")
-        self._cfws()
-        if self._at("=") or self._at("."):
-            raise self._error(f"no authserv-id (it starts with a result, {authserv_id[:40]}=…)")
-        version = self._match(_DIGITS)
-        if version:
-            self._cfws()
-            if version.lstrip("0") != "1":
-                raise self._error(f"unknown version {version[:20]}")
-        if not self._at(";"):
-            raise self._error("expected ';' after the authserv-id")
+        authserv_id, version = self._head()
+        if version and version.lstrip("0") != "1":
+            raise self._error(f"unknown version {version[:20]}")
         results: list[Result] = []
         none = False
         while self.pos < len(self.text):
@@ -141,20 +178,36 @@ class Reader:
                 continue
             if none:
                 raise self._error("a result after 'none'")
-            method = self._keyword("a method")
+            method = self._keyword("a method").lower()
             self._cfws()
-            if method.lower() == "none" and not results and not self._at("=") and not self._at("/"):
+            if method == "none" and not results and not self._at("=") and not self._at("/"):
                 none = True
                 continue
+            version_of_method, result = self._method_rest()
             self._count_item()
-            results.append(self._result(method.lower()))
-            if self.pos < len(self.text) and not self._at(";"):
-                raise self._error("expected ';' or the end after a result")
+            results.append(self._properties(method, version_of_method, result))
         if not results and not none:
             raise self._error("no result, not even 'none'")
         return Header(authserv_id.lower(), version, tuple(results))
 
-    def _result(self, method: str) -> Result:
+    def _head(self) -> tuple[str, str]:
+        """The authserv-id and the version (``""`` if none), up to the first ``;``."""
+        self._cfws()
+        authserv_id = self._value()
+        if not authserv_id:
+            raise self._error("no authserv-id")
+        self._cfws()
+        if self._at("=") or self._at("."):
+            raise self._error(f"no authserv-id (it starts with a result, {authserv_id[:40]}=…)")
+        version = self._match(_DIGITS)
+        if version:
+            self._cfws()
+        if not self._at(";"):
+            raise self._error("expected ';' after the authserv-id")
+        return authserv_id, version
+
+    def _method_rest(self) -> tuple[str, str]:
+        """After the method: its version (``/1``) and ``=`` the result."""
         version = ""
         if self._at("/"):
             self.pos += 1
@@ -167,6 +220,10 @@ class Reader:
         self._cfws()
         result = self._keyword("a result").lower()
         self._cfws()
+        return version, result
+
+    def _properties(self, method: str, version: str, result: str) -> Result:
+        """The reason and properties of a result, up to the next ``;`` or the end."""
         reason = ""
         properties: list[Property] = []
         while self.pos < len(self.text) and not self._at(";"):
