@@ -22,7 +22,7 @@ and property values with ``/``, ``+`` or ``=`` (a DKIM ``header.b``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_CHARS = 16_384
 """The longest header read: real ones hold a few hundred characters (several signatures, a few thousand)."""
@@ -34,8 +34,10 @@ class AuthResError(ValueError):
     """The header does not follow RFC 8601 (or is too long, or reads two ways): none of it is believed."""
 
 
-@dataclass(frozen=True)
-class Property:
+# (named tuples, not dataclasses: a dozen are made for every mail read, at a tenth of the cost)
+
+
+class Property(NamedTuple):
     """One ``ptype.name=value`` of a result (``header.d=example.org``); ptype ``""`` for a bare ``key=value``."""
 
     ptype: str
@@ -48,8 +50,7 @@ class Property:
         return f"{self.ptype}.{self.name}" if self.ptype else self.name
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """One ``method=result`` of the header, with its reason and properties (method, result, keys lower-case)."""
 
     method: str
@@ -59,12 +60,12 @@ class Result:
     properties: tuple[Property, ...] = ()
 
     def values(self, key: str) -> tuple[str, ...]:
-        """Every value of a property (``header.d``), in the order written."""
-        return tuple(p.value for p in self.properties if p.key == key)
+        """Every value of a property (``header.d``, or ``x-bits`` for a bare one), in the order written."""
+        ptype, _dot, name = key.rpartition(".")
+        return tuple(p.value for p in self.properties if p.name == name and p.ptype == ptype)
 
 
-@dataclass(frozen=True)
-class Header:
+class Header(NamedTuple):
     """A whole header: who wrote it (``authserv_id``, lower-case), its version, and its results (none: ``()``)."""
 
     authserv_id: str
@@ -131,17 +132,15 @@ def _fast(value: str) -> Header | None:
         if segment.start() != end:
             return None
         end = segment.end()
-        method = segment.group("method")
+        method, method_version, result, written = segment.group("method", "mversion", "result", "properties")
         if method is None:
             continue
-        properties = tuple(Property(p.group("key").lower(), p.group("name").lower(), p.group("value") or "")
-                           if p.group("name") is not None else Property("", p.group("key").lower(), p.group("value") or "")
-                           for p in _FAST_PROPERTY.finditer(segment.group("properties")))
+        properties = tuple(Property(key.lower(), name.lower(), pvalue) if name else Property("", key.lower(), pvalue)
+                           for key, name, pvalue in _FAST_PROPERTY.findall(written))
         if properties and not properties[0].ptype and properties[0].name == "reason":
             return None
         items += 1 + len(properties)
-        results.append(Result(method.lower(), segment.group("result").lower(), segment.group("mversion") or "", "",
-                              properties))
+        results.append(Result(method.lower(), result.lower(), method_version or "", "", properties))
     if end != len(value) or not results or items > MAX_ITEMS:
         return None
     return Header(head.group("id").lower(), version, tuple(results))
