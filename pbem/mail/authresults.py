@@ -17,6 +17,10 @@ strings inside comments honoured, and refused unless both readings succeed and a
 Leniencies, each seen in real headers, none of which can start a result: empty results
 (``;;``, a trailing ``;``), a property without a ptype (``action=none``, ``x-bits=2048``),
 and property values with ``/``, ``+`` or ``=`` (a DKIM ``header.b``).
+
+Why not the ``authres`` package (1.2.0, which dkimpy's ARC code uses too): it copies the rest of
+the header at every token (quadratic: 0.37 s for 37 KB here), nests comments by recursion (a
+RecursionError past a thousand ``(``), and silently drops a property it cannot read.
 """
 
 from __future__ import annotations
