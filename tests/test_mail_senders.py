@@ -156,6 +156,19 @@ def test_gmail_pass() -> None:
         ("mx.google.com; dkim=pass header.d=com", "dkim", False, "unaligned", "none"),
         ("mx.google.com; none", "dkim_or_spf", False, "none", "none"),
         ("MX.Google.Com; DKIM=PASS header.d=GMAIL.COM", "dkim", True, "pass", "none"),
+        # header.d is the signing domain; header.i counts only without it
+        ("mx.google.com; dkim=pass header.d=evil.example header.i=@gmail.com", "dkim", False, "unaligned", "none"),
+        ("mx.google.com; dkim=pass header.i=@gmail.com", "dkim", True, "pass", "none"),
+        # one result vouching for two domains vouches for none; a value that is no domain aligns with nothing
+        ("mx.google.com; dkim=pass header.d=gmail.com header.d=evil.example", "dkim", False, "unaligned", "none"),
+        ("mx.google.com; dkim=pass header.d=header.i=@gmail.com", "dkim", False, "unaligned", "none"),
+        ('mx.google.com; spf=pass smtp.mailfrom="x@gmail.com"@evil.example', "spf", False, "none", "unaligned"),
+        # the server's own DMARC verdict: a fail refuses, whatever DKIM and SPF say
+        ("mx.google.com; dkim=pass header.d=gmail.com; dmarc=fail header.from=gmail.com", "dkim", False, "pass",
+         "none"),
+        ("mx.google.com; dkim=pass header.d=gmail.com; dmarc=fail", "dkim", False, "pass", "none"),
+        ("mx.google.com; dkim=pass header.d=gmail.com; dmarc=none header.from=gmail.com", "dkim", True, "pass",
+         "none"),
     ],
 )
 def test_alignment(header: str, require: str, ok: bool, dkim: str, spf: str) -> None:
@@ -198,6 +211,20 @@ def test_only_the_topmost_header_counts() -> None:
     verdict = auth_verdict(untrusted_on_top, TRUSTED, "dkim")
     assert not verdict.ok and "written by relay.example, not by a trusted server" in verdict.reason
     assert auth_verdict(untrusted_on_top, ["relay.example", "mx.google.com"], "dkim").ok is False
+
+
+def test_a_header_that_does_not_read_is_refused_saying_why() -> None:
+    verdict = auth_verdict(incoming(authentication_results="mx.google.com; dkim=pass (unclosed"), TRUSTED, "dkim")
+    assert not verdict.ok and verdict.reason == "topmost Authentication-Results unreadable: unclosed comment at " \
+                                                "character 26"
+    verdict = auth_verdict(incoming(), TRUSTED, "dkim")
+    assert not verdict.ok and verdict.reason == "no Authentication-Results header"
+
+
+def test_a_strange_authserv_id_is_not_repeated_in_the_reason() -> None:
+    mail = incoming(authentication_results='"see http://phish.example"; dkim=pass header.d=gmail.com')
+    verdict = auth_verdict(mail, TRUSTED, "dkim")
+    assert not verdict.ok and "written by ?, not by a trusted server" in verdict.reason and "phish" not in verdict.reason
 
 
 def test_requirements() -> None:

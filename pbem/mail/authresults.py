@@ -201,7 +201,7 @@ class Reader:
             raise self._error("no authserv-id")
         self._cfws()
         if self._at("=") or self._at("."):
-            raise self._error(f"no authserv-id (it starts with a result, {authserv_id[:40]}=…)")
+            raise self._error("no authserv-id (the header starts with a result)")
         version = self._match(_DIGITS)
         if version:
             self._cfws()

@@ -148,7 +148,12 @@ _DOMAIN = re.compile(r"[\w-]+(?:\.[\w-]+)+")
 
 def _domain(value: str) -> str:
     """The domain of ``local@domain``, ``@domain`` or ``domain``, lower-case; ``""`` if it does not look like one."""
-    domain = value.rpartition("@")[2].strip().rstrip(".").lower()
+    return _bare_domain(value.rpartition("@")[2])
+
+
+def _bare_domain(value: str) -> str:
+    """``value`` lower-case if it is a domain name (``header.d``), else ``""``."""
+    domain = value.strip().rstrip(".").lower()
     return domain if _DOMAIN.fullmatch(domain) else ""
 
 
@@ -161,8 +166,8 @@ def domains_align(a: str, b: str) -> bool:
 
 def _signed_domain(item: authresults.Result) -> str:
     """The one domain a DKIM result vouches for: ``header.d`` (``header.i`` only without it); ``""`` if several."""
-    values = item.values("header.d") or item.values("header.i")
-    domains = {_domain(v) for v in values}
+    signed = item.values("header.d")
+    domains = {_bare_domain(v) for v in signed} if signed else {_domain(v) for v in item.values("header.i")}
     return domains.pop() if len(domains) == 1 else ""
 
 
