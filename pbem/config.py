@@ -143,7 +143,8 @@ class GameConfig:
     nmr_abandon: int = 0  # silent this many steps in a row: abandoned, no longer waited for (0: never)
     auth: str = "none"  # none | dkim | spf | dkim_or_spf
     trusted_authserv: tuple[str, ...] = ("mx.google.com",)
-    """The mailbox's `MailboxConfig.trusted_authserv`, or the game's own list (an older config) when the mailbox sets none."""
+    """The mailbox's `MailboxConfig.trusted_authserv`, or the game's own list (an older config) when the
+    mailbox sets none."""
     passwords: bool = False
     min_players: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)

@@ -388,6 +388,16 @@ def test_a_megabyte_header_costs_steps_under_its_length(name: str) -> None:
         assert reader.steps <= len(value), (name, quotes, reader.steps)
 
 
+def test_the_whole_header_reading_of_a_megabyte_header_is_linear_too() -> None:
+    """`parse` reads the usual header with a few regular expressions first: possessive, so linear.
+
+    A generous bound per header (each takes well under a second): this only catches one gone quadratic."""
+    for name, value in _PATHOLOGICAL.items():
+        started = time.perf_counter()
+        authresults._fast(value)
+        assert time.perf_counter() - started < 10, name
+
+
 def test_a_megabyte_header_in_a_mail_is_refused_at_once() -> None:
     """Through the real path (read the mail, then its topmost header): the cap answers before any reading.
 

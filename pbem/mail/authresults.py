@@ -100,7 +100,7 @@ _F_RESULT = rf"(?P<method>{_KW}){_C}(?:/{_C}(?P<mversion>[0-9]++){_C})?+={_C}(?P
 _F_PROPERTY = rf'(?P<key>{_KW}){_C}(?:\.{_C}(?P<name>{_KW}){_C})?+={_C}(?P<value>[^\x00-\x20\x7f()";\\]++)?+{_C}'
 _F_PROPERTIES = "(?:" + re.sub(r"\?P<\w+>", "", _F_PROPERTY) + ")*+"
 _FAST_HEAD = re.compile(_F_HEAD)
-_FAST_SEGMENT = re.compile(rf";{_C}(?:{_F_RESULT}(?P<properties>{_F_PROPERTIES}))?+")
+_FAST_SEGMENT = re.compile(rf"(?:;{_C})++(?:{_F_RESULT}(?P<properties>{_F_PROPERTIES}))?+")
 _FAST_PROPERTY = re.compile(_F_PROPERTY)
 
 
@@ -108,7 +108,8 @@ def parse(value: str, max_chars: int = MAX_CHARS) -> Header:
     """The header's value (folded or not) read; raises `AuthResError` saying what is wrong."""
     if len(value) > max_chars:
         raise AuthResError(f"longer than {max_chars} characters")
-    header = _fast(value) or Reader(value, quotes_in_comments=False).header()
+    fast = _fast(value)
+    header = fast if fast is not None else Reader(value, quotes_in_comments=False).header()
     if '"' in value and "(" in value:
         other = Reader(value, quotes_in_comments=True).header()
         if other != header:
@@ -144,8 +145,10 @@ def _fast(value: str) -> Header | None:
         if properties and not properties[0].ptype and properties[0].name == "reason":
             return None
         items += 1 + len(properties)
+        if items > MAX_ITEMS:
+            return None
         results.append(Result(method.lower(), result.lower(), method_version or "", "", properties))
-    if end != len(value) or not results or items > MAX_ITEMS:
+    if end != len(value) or not results:
         return None
     return Header(head.group("id").lower(), version, tuple(results))
 
