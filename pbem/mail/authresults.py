@@ -14,6 +14,14 @@ servers reflect the envelope address inside a comment (``(domain of "a)b"@x.org 
 follows read as a result.  So a header whose comments hold a ``"`` is also read with quoted
 strings inside comments honoured, and refused unless both readings succeed and agree.
 
+What no reader can catch: a server that writes what the sender chose with neither quotes nor
+escapes (a HELO name holding ``) ; dkim=pass …`` copied raw into a comment).  The server's own
+DMARC result, which refuses the mail when it fails (`pbem.mail.senders.auth_verdict`), is the
+defence left there.
+
+The usual header is read whole by a few regular expressions (`_fast`); any other, step by step
+(`Reader`, which counts its steps).  Both read alike, which the tests check on random headers.
+
 Leniencies, each seen in real headers, none of which can start a result: empty results
 (``;;``, a trailing ``;``), a property without a ptype (``action=none``, ``x-bits=2048``),
 and property values with ``/``, ``+`` or ``=`` (a DKIM ``header.b``).
