@@ -91,6 +91,9 @@ class MailboxConfig:
     processed_folder: str | None = None
     batch_size: int = 500
     idle: bool = True
+    trusted_authserv: tuple[str, ...] = ("mx.google.com",)
+    """The authserv-id of the server that delivers to this mailbox: the one whose Authentication-Results
+    (the topmost header) `auth` believes (``pbem doctor`` reads it from the newest mails)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,8 @@ class GameConfig:
     nmr_abandon: int = 0  # silent this many steps in a row: abandoned, no longer waited for (0: never)
     auth: str = "none"  # none | dkim | spf | dkim_or_spf
     trusted_authserv: tuple[str, ...] = ("mx.google.com",)
+    """The mailbox's `MailboxConfig.trusted_authserv`, or the game's own list (an older config) when the
+    mailbox sets none."""
     passwords: bool = False
     min_players: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -192,7 +197,8 @@ _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll
 _OUTBOX_ONLY = {"retry_days", "retry_base_seconds", "retry_max_seconds", "timeout_seconds", "connect_timeout_seconds",
                 "send_budget_seconds"}
 _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_command", "oauth2_token_command",
-              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", *_OUTBOX_ONLY}
+              "security", "cafile", "folder", "processed_folder", "batch_size", "idle", "trusted_authserv",
+              *_OUTBOX_ONLY}
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "nmr_alert",
                "nmr_abandon", "auth", "trusted_authserv", "passwords", "min_players", "options", "commit_seed",
@@ -302,6 +308,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         processed_folder=_get(mb, "processed_folder", "mailbox", str, None),
         batch_size=_get(mb, "batch_size", "mailbox", int, 500),
         idle=_get(mb, "idle", "mailbox", bool, True),
+        trusted_authserv=_authserv_ids(mb, "mailbox") or ("mx.google.com",),
     )
     if mkind == "imap":
         for key in ("host", "user"):
@@ -318,7 +325,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
                           "(default 5) with a backoff capped at retry_max_seconds (default 1800)",
                           "outbox.max_attempts : n'est plus utilisé ; les échecs passagers sont réessayés pendant "
                           "retry_days (5 par défaut), à intervalles d'au plus retry_max_seconds (1800 par défaut)")
-    _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle"}, "outbox")
+    _check_keys(ob, _KNOWN_BOX - {"folder", "processed_folder", "batch_size", "idle", "trusted_authserv"}, "outbox")
     okind = _choice(ob, "kind", "outbox", ("maildir", "smtp"), "maildir")
     opw, otok = _secret(ob, "outbox")
     outbox = OutboxConfig(
@@ -348,7 +355,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
 
     games: dict[str, GameConfig] = {}
     for gid, g in _get(data, "games", "config", dict, {}).items():
-        games[gid] = _game(gid, g, language, root)
+        games[gid] = _game(gid, g, language, root, mailbox.trusted_authserv if "trusted_authserv" in mb else None)
     tags = [g.tag.lower() for g in games.values()]
     if len(set(tags)) != len(tags):
         raise ConfigError("games: two games share the same tag; each game needs its own subject tag",
@@ -382,7 +389,8 @@ def _whole(top: Mapping[str, Any], key: str, default: int) -> int:
     return int(value)
 
 
-def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
+def _game(gid: str, g: Any, language: str, root: Path, mailbox_authserv: tuple[str, ...] | None) -> GameConfig:
+    """One ``[games.X]`` table; ``mailbox_authserv`` is ``mailbox.trusted_authserv`` when the config sets it."""
     where = f"games.{gid}"
     if not isinstance(g, dict):
         raise ConfigError(f"{where}: expected a table", f"{where} : attendu une table [{where}]")
@@ -444,7 +452,7 @@ def _game(gid: str, g: Any, language: str, root: Path) -> GameConfig:
         nmr_alert=_count(g, "nmr_alert", where, 2),
         nmr_abandon=_count(g, "nmr_abandon", where, 0),
         auth=_choice(g, "auth", where, ("none", "dkim", "spf", "dkim_or_spf"), "none"),
-        trusted_authserv=tuple(_get(g, "trusted_authserv", where, list, ["mx.google.com"])),
+        trusted_authserv=_game_authserv(g, where, mailbox_authserv),
         passwords=_get(g, "passwords", where, bool, False),
         min_players=_get(g, "min_players", where, int, 0),
         options={**defaults, **options},
@@ -483,6 +491,46 @@ def _count(g: Mapping[str, Any], key: str, where: str, default: int) -> int:
         raise ConfigError(f"{where}.{key}: expected a number of steps (0: never), got {value!r}",
                           f"{where}.{key} : attendu un nombre d'étapes (0 : jamais), pas {value!r}")
     return int(value)
+
+
+_AUTHSERV_ID = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def _authserv_ids(table: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    """``trusted_authserv``: a server name (``"mx.google.com"``) or a list of them, lower-case; ``()`` if absent."""
+    if "trusted_authserv" not in table:
+        return ()
+    value = _get(table, "trusted_authserv", where, (str, list), [])
+    names = [value] if isinstance(value, str) else value
+    if (isinstance(value, list) and not value) or not all(isinstance(n, str) and _AUTHSERV_ID.fullmatch(n.strip())
+                                                           for n in names):
+        raise ConfigError(f"{where}.trusted_authserv: expected the name of the server that writes the "
+                          f"Authentication-Results of your mail, as in \"mx.google.com\" (pbem doctor shows it), "
+                          f"got {value!r}",
+                          f"{where}.trusted_authserv : le nom du serveur qui écrit l'en-tête Authentication-Results "
+                          f"de votre courrier, comme \"mx.google.com\" (pbem doctor le montre), pas {value!r}")
+    return tuple(n.strip().lower() for n in names)
+
+
+def _game_authserv(g: Mapping[str, Any], where: str, mailbox_authserv: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The trusted authserv-ids for a game's mail: the mailbox's; a game's own list only in an older config.
+
+    Every game's mail comes through the one mailbox, so a game's list that differs from the
+    mailbox's is an error that says which line to remove.
+    """
+    own = _authserv_ids(g, where) if "trusted_authserv" in g else None
+    if own is None:
+        return mailbox_authserv or ("mx.google.com",)
+    if mailbox_authserv is not None and set(own) != set(mailbox_authserv):
+        raise ConfigError(
+            f"{where}.trusted_authserv: {list(own)} differs from mailbox.trusted_authserv {list(mailbox_authserv)}; "
+            "Authentication-Results is written by the server that delivers to the mailbox, the same for every "
+            f"game: remove trusted_authserv from [{where}] (and keep the right value in [mailbox])",
+            f"{where}.trusted_authserv : {list(own)} diffère de mailbox.trusted_authserv {list(mailbox_authserv)} ; "
+            "l'en-tête Authentication-Results est écrit par le serveur qui remet le courrier à la boîte, le même "
+            f"pour toutes les parties : retirez trusted_authserv de [{where}] (et gardez la bonne valeur dans "
+            "[mailbox])")
+    return own
 
 
 def _mj_password(g: Mapping[str, Any], where: str) -> SecretSource | None:

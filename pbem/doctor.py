@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from pbem import config as configmod
+from pbem.daemon import open_mailbox, open_transport
+from pbem.mail.inbox import ImapSource, MailSourceError, newest_maildir_headers
+from pbem.mail.reading import read_message
+from pbem.mail.senders import shown_authserv, topmost_header
 from pbem.wording import join_list, plural
+
+NEWEST = 5
+"""How many of the mailbox's newest mails `pbem doctor` reads to see who writes their Authentication-Results."""
+_NB = "\u00a0"  # the non-breaking space French puts before « : ; ! ? » and inside « »
 
 
 def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]]:
@@ -45,8 +54,7 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
     db = Path(cfg.database)
     yield ("base" if fr else "database"), True, (f"{db} ({'existe' if db.exists() else 'sera créée'})" if fr else
                                                  f"{db} ({'exists' if db.exists() else 'will be created'})")
-    from pbem.daemon import open_mailbox, open_transport
-
+    mailbox_ok = True
     if cfg.mailbox.kind == "maildir":
         path = Path(cfg.mailbox.path)
         yield "mailbox", True, (f"Maildir {path} ({'existe' if path.exists() else 'sera créé'})" if fr else
@@ -60,7 +68,10 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
             yield "mailbox", True, (f"connexion IMAP {mb.user}@{mb.host}:{mb.port} réussie, dossier {mb.folder} lisible"
                                     if fr else f"IMAP login {mb.user}@{mb.host}:{mb.port} ok, folder {mb.folder} readable")
         except Exception as e:
+            mailbox_ok = False
             yield "mailbox", False, f"IMAP {mb.user}@{mb.host}:{mb.port}: {e}"
+    if mailbox_ok:
+        yield from _authserv_check(cfg, lang)
     if cfg.outbox.kind == "maildir":
         yield "outbox", True, f"Maildir {cfg.outbox.path}"
     else:
@@ -73,6 +84,100 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
                                    else f"SMTP login {who}@{cfg.outbox.host}:{cfg.outbox.port} ok")
         except Exception as e:
             yield "outbox", False, f"SMTP {cfg.outbox.host}:{cfg.outbox.port}: {e}"
+
+
+def _authserv_check(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, bool, str]]:
+    """Who wrote the topmost Authentication-Results of the mailbox's newest mails, against trusted_authserv.
+
+    Only when a game checks senders (``auth`` other than ``none``).  A mismatch is a warning
+    that names the value to put; the mails are only read (IMAP EXAMINE and BODY.PEEK).
+    """
+    fr = lang != "en"
+    checked = [g for g in cfg.games.values() if g.auth != "none"]
+    if not checked:
+        return
+    what = "trusted_authserv"
+    for g in checked:
+        if g.trusted_authserv != cfg.mailbox.trusted_authserv:
+            yield what, True, (f"attention{_NB}: trusted_authserv est réglé dans [games.{g.id}]{_NB}; mettez-le "
+                               "plutôt dans [mailbox] (c'est le serveur qui remet le courrier à la boîte)" if fr else
+                               f"warning: trusted_authserv is set in [games.{g.id}]; put it in [mailbox] instead "
+                               "(it is the server that delivers to the mailbox)")
+    try:
+        blocks = _newest_headers(cfg)
+    except (MailSourceError, OSError) as e:
+        yield what, True, (f"attention{_NB}: les derniers courriels de la boîte sont illisibles ({e}){_NB}; "
+                           "trusted_authserv n'est pas vérifié" if fr else
+                           f"warning: the mailbox's newest mails could not be read ({e}); trusted_authserv not checked")
+        return
+    if not blocks:
+        yield what, True, (f"attention{_NB}: la boîte est vide{_NB}; écrivez au jeu depuis une autre adresse, puis "
+                           "relancez pbem doctor pour vérifier trusted_authserv" if fr else
+                           "warning: the mailbox is empty; write to the game from another address, then run "
+                           "pbem doctor again to check trusted_authserv")
+        return
+    writers: Counter[str] = Counter()
+    unreadable: list[str] = []
+    for block in blocks:
+        mail = read_message(block)
+        header, problem = topmost_header(mail)
+        if header is not None:
+            writers[shown_authserv(header.authserv_id)] += 1
+        elif "authentication-results" in mail.headers:
+            unreadable.append(problem)
+    n = len(blocks)
+    of_newest = ((f"des {n} derniers courriels" if n > 1 else "du dernier courriel") if fr else
+                 (f"the {n} newest mails" if n > 1 else "the newest mail"))
+    if not writers and not unreadable:
+        none = (f"aucun des {n} derniers courriels de la boîte ne porte" if n > 1 else
+                "le dernier courriel de la boîte ne porte pas")
+        yield what, True, (f"attention{_NB}: {none} d'en-tête Authentication-Results{_NB}; le serveur qui remplit la "
+                           f"boîte n'en écrit pas, et auth refusera votre courrier et celui des joueurs{_NB}: mettez "
+                           "plutôt passwords = true" if fr else
+                           f"warning: no Authentication-Results header in {of_newest} of the mailbox; the server "
+                           "that fills it writes none, and auth will refuse your mail and the players': set "
+                           "passwords = true instead")
+        return
+    if unreadable:
+        yield what, True, (f"attention{_NB}: l'en-tête Authentication-Results du dessus est illisible dans "
+                           f"{plural(len(unreadable), 'courriel')} sur {n} ({unreadable[0]}){_NB}; pbem refusera "
+                           "un tel courriel" if fr else
+                           f"warning: the topmost Authentication-Results does not read in {len(unreadable)} of {n} "
+                           f"mails ({unreadable[0]}); pbem will refuse such mail")
+    if not writers:
+        return
+    writer = writers.most_common(1)[0][0]
+    for trusted in sorted({g.trusted_authserv for g in checked}):
+        listed = ", ".join(f'"{t}"' for t in trusted)
+        if writer in trusted:
+            yield what, True, (f"[{listed}]{_NB}: c'est bien le serveur qui a écrit l'en-tête Authentication-Results "
+                               f"du dessus {of_newest} de la boîte" if fr else
+                               f"[{listed}]: the server that wrote the topmost Authentication-Results of {of_newest} "
+                               "of the mailbox")
+        else:
+            yield what, True, (f"attention{_NB}: l'en-tête Authentication-Results du dessus {of_newest} de la boîte "
+                               f"est écrit par «{_NB}{writer}{_NB}», pas par trusted_authserv = [{listed}]{_NB}; pbem "
+                               f"refusera le courrier des parties qui vérifient les expéditeurs{_NB}: mettez "
+                               f'trusted_authserv = ["{writer}"] dans [mailbox]' if fr else
+                               f"warning: the topmost Authentication-Results of {of_newest} of the mailbox is written "
+                               f'by "{writer}", not by trusted_authserv = [{listed}]; pbem will refuse the mail of the '
+                               f'games that check senders: put trusted_authserv = ["{writer}"] in [mailbox]')
+    others = sorted(set(writers) - {writer})
+    if others:
+        yield what, True, (f"attention{_NB}: d'autres serveurs ont écrit l'en-tête du dessus de certains courriels "
+                           f"({join_list(others, lang)}){_NB}: des courriels transférés{_NB}? pbem les refusera"
+                           if fr else f"warning: other servers wrote the topmost header of some mails "
+                           f"({join_list(others, lang)}): forwarded mail? pbem will refuse it")
+
+
+def _newest_headers(cfg: configmod.Config) -> list[bytes]:
+    """The header blocks of the mailbox's `NEWEST` newest mails, only read (nothing marked, moved or created)."""
+    mb = cfg.mailbox
+    if mb.kind == "maildir":
+        return newest_maildir_headers(mb.path, NEWEST, mb.processed_folder)
+    source = open_mailbox(cfg, _NoCursors())
+    assert isinstance(source, ImapSource)
+    return source.newest_headers(NEWEST)
 
 
 def _roster_check(g: configmod.GameConfig, where: str, lang: str) -> Iterator[tuple[str, bool, str]]:

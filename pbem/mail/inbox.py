@@ -41,6 +41,9 @@ SecretProvider = Callable[[], str]
 # Longest single IDLE before re-issuing it (RFC 2177: servers may drop an IDLE after 30 min).
 _IDLE_CHUNK_SECONDS = 25 * 60
 
+HEADER_PEEK_BYTES = 65_536
+"""The most of a message `newest_maildir_headers` and `ImapSource.newest_headers` read (its header block)."""
+
 
 @dataclass(frozen=True)
 class RawMessage:
@@ -312,6 +315,44 @@ class MaildirSource:
 
     def close(self) -> None:
         pass
+
+
+def newest_maildir_headers(path: str | os.PathLike[str], count: int, processed_folder: str | None = None,
+                           max_bytes: int = HEADER_PEEK_BYTES) -> list[bytes]:
+    """The header blocks of the ``count`` newest messages of a Maildir and its processed folder, newest first.
+
+    Only reads (for `pbem doctor`): nothing is created, marked or moved.
+    """
+    roots = [Path(path)]
+    if processed_folder:
+        roots.append(Path(processed_folder) if os.path.isabs(processed_folder) else Path(path) / f".{processed_folder}")
+    found: list[tuple[int, str]] = []
+    for root in roots:
+        for sub in ("new", "cur"):
+            try:
+                entries = list(os.scandir(root / sub))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for entry in entries:
+                if entry.name.startswith(".") or not entry.is_file():
+                    continue
+                with contextlib.suppress(FileNotFoundError):
+                    found.append((entry.stat().st_mtime_ns, entry.path))
+    found.sort(reverse=True)
+    blocks: list[bytes] = []
+    for _mtime, file in found[:count]:
+        try:
+            with open(file, "rb") as f:
+                blocks.append(_header_block(f.read(max_bytes)))
+        except OSError:
+            continue
+    return blocks
+
+
+def _header_block(data: bytes) -> bytes:
+    """A message's first bytes up to the blank line that ends its header (all of them without one)."""
+    ends = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := data.find(sep)) >= 0]
+    return data[: min(ends)] if ends else data
 
 
 # --------------------------------------------------------------------------- IMAP
@@ -616,6 +657,43 @@ class ImapSource:
         except _IMAP_ERRORS as e:
             _quiet_shutdown(client)
             raise MailSourceError(f"IMAP {self._where()}: cannot open {self.folder!r}: {_text(e)}") from e
+
+    def newest_headers(self, count: int, max_bytes: int = HEADER_PEEK_BYTES) -> list[bytes]:
+        """The header blocks of the ``count`` newest messages (highest UIDs) of the folder, then of the
+        processed folder if the folder holds fewer; newest first.
+
+        Only reads (for `pbem doctor`): folders opened with EXAMINE, headers fetched with
+        BODY.PEEK, nothing marked or moved.
+        """
+        try:
+            client = self._connect()
+        except MailSourceError:
+            raise
+        except _IMAP_ERRORS as e:
+            raise MailSourceError(f"IMAP {self._where()} connect failed: {type(e).__name__}: {_text(e)}") from e
+        blocks: list[bytes] = []
+        try:
+            for folder in (self.folder, self.processed_folder):
+                if folder is None or len(blocks) >= count:
+                    continue
+                try:
+                    client.select_folder(folder, readonly=True)
+                except imaplib.IMAP4.error:
+                    if folder == self.folder:
+                        raise
+                    continue  # (no processed folder yet)
+                uids = sorted(client.search("ALL"))[len(blocks) - count:]
+                fetched = client.fetch(uids, [f"BODY.PEEK[HEADER]<0.{max_bytes}>"]) if uids else {}
+                for uid in reversed(uids):
+                    item = fetched.get(uid, {})
+                    block = next((v for k, v in item.items() if k.startswith(b"BODY[HEADER]")), None)
+                    if isinstance(block, (bytes, bytearray)):
+                        blocks.append(bytes(block))
+            client.logout()
+        except _IMAP_ERRORS as e:
+            _quiet_shutdown(client)
+            raise MailSourceError(f"IMAP {self._where()}: cannot read the newest mails: {_text(e)}") from e
+        return blocks
 
 
 _FETCH_UID = re.compile(rb"\bUID (\d+)")

@@ -59,6 +59,9 @@ LOOP_GUARD_HEADERS: tuple[str, ...] = (
 )
 """The headers kept in `IncomingMail.headers` (lower-case names, top-level part only)."""
 
+_NOT_DECODED = frozenset({"authentication-results"})
+"""Kept as written, only unfolded: RFC 8601 has no encoded words, and decoding one the sender wrote
+(in the envelope address the receiving server reflects) could make a ``;`` or a ``)`` of it."""
 _ADDRESS_HEADERS = ("from", "reply-to", "to", "cc", "delivered-to", "x-original-to", "envelope-to")
 _TEXT_HEADERS = ("subject", "message-id", "date", "in-reply-to", "references")
 _WANTED = frozenset(LOOP_GUARD_HEADERS + _ADDRESS_HEADERS + _TEXT_HEADERS)
@@ -333,6 +336,13 @@ def decode_header_text(value: str | None) -> str:
         value = "".join(pieces)
     value = _FORMAT_CHARS.sub("", _UNSAFE.sub(" ", value))
     return " ".join(value.split())
+
+
+def unfold_header_text(value: str | None) -> str:
+    """A header value unfolded, every run of white space or control characters one space, nothing decoded."""
+    if not value:
+        return ""
+    return " ".join(_UNSAFE.sub(" ", _FOLDING.sub("", _fix_8bit(value))).split())
 
 
 _BARE_ADDRESS = re.compile(r"(?<![^\s<>\"'@,;:()\[\]])[^\s<>\"'@,;:()\[\]]++@[^\s<>\"'@,;:()\[\]]++")
@@ -686,7 +696,7 @@ def _read(raw: bytes, problems: list[str], fast: bool) -> IncomingMail:
         )
     ]
     headers = {
-        key: tuple(decode_header_text(value) for value in found[key])
+        key: tuple((unfold_header_text if key in _NOT_DECODED else decode_header_text)(value) for value in found[key])
         for key in LOOP_GUARD_HEADERS
         if key in found
     }

@@ -1,8 +1,9 @@
 """Who may we answer, and is the sender who they claim to be?
 
 Loop guards (`is_automatic`): bounces, auto-replies, mailing lists and our own
-mail never get an answer.  Authentication (`auth_verdict`): the
-Authentication-Results our own receiving server added, with From alignment.
+mail never get an answer.  Authentication (`auth_verdict`): the topmost
+Authentication-Results, when our own receiving server wrote it (read by
+`pbem.mail.authresults`), with From alignment and its DMARC verdict.
 Per-player passwords (`check_password`).  No game rules, no database.
 """
 
@@ -10,10 +11,11 @@ from __future__ import annotations
 
 import hmac
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pbem.mail import authresults
 from pbem.mail.reading import IncomingMail, normalise_address
 
 # --- loop guards ---
@@ -137,91 +139,22 @@ class AuthVerdict:
     """``pass`` (aligned with From), ``unaligned``, ``fail`` or ``none``."""
     spf: str = "none"
     """``pass`` (aligned with From), ``unaligned``, ``fail`` or ``none``."""
+    dmarc: str = "none"
+    """The receiving server's own DMARC result (``fail`` refuses the mail whatever DKIM and SPF say)."""
 
 
-@dataclass(frozen=True)
-class AuthResult:
-    """One ``method=result`` of an Authentication-Results header, with its properties (``header.d`` ...)."""
-
-    method: str
-    result: str
-    props: dict[str, str]
-
-
-_INNER_COMMENT = re.compile(r"\([^()]*\)")
-
-
-def _strip_comments(value: str) -> str:
-    """Remove RFC 5322 comments (nested parentheses), leaving quoted strings alone."""
-    if "(" not in value:
-        return value
-    if '"' not in value and "\\" not in value:  # the usual header: comments without quotes or escapes
-        before = None
-        while before != value:  # innermost comments first; a nested one leaves a single space
-            before, value = value, _INNER_COMMENT.sub(" ", value)
-        return value.split("(", 1)[0]  # an unclosed comment runs to the end
-    return _strip_comments_slow(value)
-
-
-def _strip_comments_slow(value: str) -> str:
-    """`_strip_comments` character by character (quoted strings, escapes)."""
-    out: list[str] = []
-    depth = 0
-    quoted = False
-    escaped = False
-    for char in value:
-        if escaped:
-            escaped = False
-            if depth == 0:
-                out.append(char)
-            continue
-        if char == "\\":
-            escaped = True
-            if depth == 0:
-                out.append(char)
-            continue
-        if quoted:
-            if char == '"':
-                quoted = False
-            out.append(char)
-        elif char == '"' and depth == 0:
-            quoted = True
-            out.append(char)
-        elif char == "(":
-            depth += 1
-        elif char == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                out.append(" ")
-        elif depth == 0:
-            out.append(char)
-    return "".join(out)
-
-
-def parse_authentication_results(value: str) -> tuple[str, list[AuthResult]]:
-    """``"mx.google.com; dkim=pass header.d=x.org; spf=fail ..."`` -> (authserv-id, results)."""
-    segments = _strip_comments(value).split(";")  # (split() below drops the blanks around each segment)
-    head = segments[0].split()
-    authserv_id = head[0].lower() if head else ""
-    results: list[AuthResult] = []
-    for segment in segments[1:]:
-        tokens = segment.split()
-        if not tokens:
-            continue
-        method, eq, result = tokens[0].partition("=")
-        if not eq:
-            continue
-        props: dict[str, str] = {}
-        for token in tokens[1:]:
-            key, eq, prop = token.partition("=")
-            if eq and "." in key:
-                props.setdefault(key.lower(), prop.strip('"').lower())
-        results.append(AuthResult(method.split("/")[0].lower(), result.lower(), props))
-    return authserv_id, results
+_DOMAIN = re.compile(r"[\w-]+(?:\.[\w-]+)+")
 
 
 def _domain(value: str) -> str:
-    return value.rpartition("@")[2].strip().strip(".").lower()
+    """The domain of ``local@domain``, ``@domain`` or ``domain``, lower-case; ``""`` if it does not look like one."""
+    return _bare_domain(value.rpartition("@")[2])
+
+
+def _bare_domain(value: str) -> str:
+    """``value`` lower-case if it is a domain name (``header.d``), else ``""``."""
+    domain = value.strip().rstrip(".").lower()
+    return domain if _DOMAIN.fullmatch(domain) else ""
 
 
 def domains_align(a: str, b: str) -> bool:
@@ -231,7 +164,20 @@ def domains_align(a: str, b: str) -> bool:
     return a == b or a.endswith("." + b) or b.endswith("." + a)
 
 
-def _verdict_of(results: list[AuthResult], method: str, keys: tuple[str, ...], from_domain: str) -> str:
+def _signed_domain(item: authresults.Result) -> str:
+    """The one domain a DKIM result vouches for: ``header.d`` (``header.i`` only without it); ``""`` if several."""
+    signed = item.values("header.d")
+    domains = {_bare_domain(v) for v in signed} if signed else {_domain(v) for v in item.values("header.i")}
+    return domains.pop() if len(domains) == 1 else ""
+
+
+def _envelope_domain(item: authresults.Result) -> str:
+    domains = {_domain(v) for v in item.values("smtp.mailfrom")}
+    return domains.pop() if len(domains) == 1 else ""
+
+
+def _verdict_of(results: tuple[authresults.Result, ...], method: str,
+                domain_of: Callable[[authresults.Result], str], from_domain: str) -> str:
     verdict = "none"
     for item in results:
         if item.method != method:
@@ -240,8 +186,7 @@ def _verdict_of(results: list[AuthResult], method: str, keys: tuple[str, ...], f
             if verdict == "none":
                 verdict = "fail"
             continue
-        domains = [_domain(item.props[k]) for k in keys if k in item.props]
-        if any(domains_align(d, from_domain) for d in domains):
+        if domains_align(domain_of(item), from_domain):
             return "pass"
         verdict = "unaligned"
     return verdict
@@ -249,17 +194,41 @@ def _verdict_of(results: list[AuthResult], method: str, keys: tuple[str, ...], f
 
 @lru_cache(maxsize=64)
 def _trusted(ids: tuple[str, ...]) -> frozenset[str]:
-    """The trusted authserv-ids as compared (a game's list, the same for every mail)."""
+    """The trusted authserv-ids as compared (a mailbox's list, the same for every mail)."""
     return frozenset(t.strip().lower() for t in ids)
+
+
+_SHOWN_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
+
+
+def topmost_header(mail: IncomingMail) -> tuple[authresults.Header | None, str]:
+    """The topmost Authentication-Results header read, or None and why (there is none, it does not read).
+
+    `auth_verdict` believes nothing else; `pbem doctor` shows who wrote it.
+    """
+    values = mail.headers.get("authentication-results", ())
+    if not values:
+        return None, "no Authentication-Results header"
+    try:
+        return authresults.parse(values[0]), ""
+    except authresults.AuthResError as e:
+        return None, f"topmost Authentication-Results unreadable: {e}"
+
+
+def shown_authserv(authserv_id: str) -> str:
+    """An authserv-id as it may be shown in a log or a mail (it may come from a forger): a domain-like name or ``?``."""
+    return authserv_id if _SHOWN_ID.fullmatch(authserv_id) else "?"
 
 
 def auth_verdict(mail: IncomingMail, trusted_authserv_ids: Collection[str], require: str) -> AuthVerdict:
     """Check ``require`` (``none``, ``dkim``, ``spf``, ``dkim_or_spf``) against our server's Authentication-Results.
 
-    Only the topmost header whose authserv-id is trusted counts: the receiving server
-    adds its header on top, so a lower one with the same id was written by the sender.
-    DKIM passes when a passing signature's ``header.d`` (or ``header.i``) aligns with the
-    From domain; SPF when ``smtp.mailfrom`` aligns.  Raises ValueError for an unknown ``require``.
+    Only the topmost header counts, and only when its authserv-id is trusted: the server that
+    delivers to the mailbox adds its header on top of every other, so any header below it (with
+    whatever id) may have been written by the sender.  The header is read by `authresults`
+    (RFC 8601; a header that does not read is refused).  A DMARC ``fail`` refuses the mail.
+    DKIM passes when a passing signature's ``header.d`` (or, without one, ``header.i``) aligns
+    with the From domain; SPF when ``smtp.mailfrom`` aligns.  Raises ValueError for an unknown ``require``.
     """
     if require not in REQUIREMENTS:
         raise ValueError(
@@ -267,24 +236,27 @@ def auth_verdict(mail: IncomingMail, trusted_authserv_ids: Collection[str], requ
         )
     if require == "none":
         return AuthVerdict(True, "no authentication required")
+    header, problem = topmost_header(mail)
+    if header is None:
+        return AuthVerdict(False, problem)
     trusted = _trusted(tuple(trusted_authserv_ids))
-    results: list[AuthResult] | None = None
-    for header in mail.headers.get("authentication-results", ()):
-        authserv_id, parsed = parse_authentication_results(header)
-        if authserv_id in trusted:
-            results = parsed
-            break
-    if results is None:
-        return AuthVerdict(False, "no Authentication-Results from a trusted server")
+    if header.authserv_id not in trusted:
+        shown = shown_authserv(header.authserv_id)
+        return AuthVerdict(False, f"topmost Authentication-Results written by {shown}, not by a trusted server "
+                                  f"(trusted_authserv: {', '.join(sorted(trusted))})")
     from_domain = _domain(mail.from_addr)
     if not from_domain:
         return AuthVerdict(False, "no From address")
-    dkim = _verdict_of(results, "dkim", ("header.d", "header.i"), from_domain)
-    spf = _verdict_of(results, "spf", ("smtp.mailfrom",), from_domain)
+    dkim = _verdict_of(header.results, "dkim", _signed_domain, from_domain)
+    spf = _verdict_of(header.results, "spf", _envelope_domain, from_domain)
+    dmarc_results = [r.result for r in header.results if r.method == "dmarc"]
+    dmarc = "fail" if "fail" in dmarc_results else (dmarc_results[0] if dmarc_results else "none")
+    if dmarc == "fail":
+        return AuthVerdict(False, f"dmarc=fail dkim={dkim} spf={spf} (DMARC failed)", dkim, spf, dmarc)
     wanted = {"dkim": dkim == "pass", "spf": spf == "pass", "dkim_or_spf": dkim == "pass" or spf == "pass"}
     ok = wanted[require]
     reason = f"dkim={dkim} spf={spf} ({require} {'satisfied' if ok else 'required'})"
-    return AuthVerdict(ok, reason, dkim, spf)
+    return AuthVerdict(ok, reason, dkim, spf, dmarc)
 
 
 # --- passwords ---
