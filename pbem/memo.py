@@ -55,24 +55,18 @@ def memo(maxsize: int, max_key: int = MAX_KEY_CHARS) -> Callable[[Callable[P, R]
         fn: Callable[..., Any] = function
         cached = lru_cache(maxsize=maxsize)(fn)
         code = getattr(fn, "__code__", None)
-        one_text = code is not None and code.co_argcount == 1 and not code.co_flags & 0x0C  # no *args, **kwargs
+        one_text = code is not None and code.co_argcount == 1 and not code.co_flags & 0x0C  # (no *args, **kwargs)
 
-        if one_text:  # the hot case (`pbem.names.fold`): one argument, checked without a loop
-            def call(*args: Any, **kwargs: Any) -> Any:
-                arg = args[0] if len(args) == 1 and not kwargs else None
-                if arg is None:
-                    return fn(*args, **kwargs)
-                if type(arg) is str:
-                    if len(arg) > max_key:
-                        return fn(arg)
-                elif key_size(arg) > max_key:
-                    return fn(arg)
-                return cached(arg)
-        else:
-            def call(*args: Any, **kwargs: Any) -> Any:
-                size = sum(key_size(a) for a in args) + sum(key_size(v) for v in kwargs.values())
-                return fn(*args, **kwargs) if size > max_key else cached(*args, **kwargs)
+        def one(arg: Any) -> Any:  # the hot case (`pbem.names.fold`): one argument, no packing of arguments
+            if (len(arg) if type(arg) is str else key_size(arg)) > max_key:
+                return fn(arg)
+            return cached(arg)
 
+        def many(*args: Any, **kwargs: Any) -> Any:
+            size = sum(key_size(a) for a in args) + sum(key_size(v) for v in kwargs.values())
+            return fn(*args, **kwargs) if size > max_key else cached(*args, **kwargs)
+
+        call: Callable[..., Any] = one if one_text else many
         update_wrapper(call, fn)
         wrapper = cast(Any, call)
         wrapper.cache_info = cached.cache_info

@@ -5,8 +5,8 @@ a body, an HTML part, a player's or the MJ's line, a date, a name.  A *shape* is
 known to make naive parsers slow: ``<a `` repeated (html.parser rescans an unclosed tag from every
 ``<``), nested tags, unclosed quotes, ``>`` quote markers, one very long word, a line of spaces,
 many RFC 2047 words, deep MIME nesting, a huge header, one line of 1 MB, 100,000 short lines...
-Each case is one reader fed one shape at ``--size`` bytes; the input is built before the clock
-starts.  The engine cases go the whole way: the mail stored, read, routed, interpreted and
+Each case is one reader fed one shape at ``--size`` bytes (an order parser: a line as long as the
+engine lets through); the input is built before the clock starts.  The engine cases go the whole way: the mail stored, read, routed, interpreted and
 answered by `Engine.process_pending`, for a player and for the MJ of each game.
 
     .venv/bin/python scripts/hostile.py [--size 1000000] [--only read_message,html_to_text] [--list]
@@ -38,7 +38,9 @@ sys.path.insert(0, str(ROOT))
 from pbem import config as configmod  # noqa: E402
 from pbem import names as namesmod  # noqa: E402
 from pbem.clock import iso  # noqa: E402
-from pbem.engine import Engine, commands, mjmail, when  # noqa: E402
+from pbem.core import MJ, OrderError  # noqa: E402
+from pbem.engine import Engine, commands, mjmail, optional, when  # noqa: E402
+from pbem.limits import MAX_LINE_CHARS  # noqa: E402
 from pbem.mail import bounces, mime, prose, reading, senders  # noqa: E402
 from pbem.store import Store  # noqa: E402
 
@@ -168,6 +170,8 @@ for _name, _text in TEXT_SHAPES.items():
     MAIL_SHAPES[f"plain:{_name}"] = (lambda n, t=_text: _mail(t(n).encode()))
     MAIL_SHAPES[f"subject:{_name}"] = (lambda n, t=_text: _mail(subject=t(n).replace("\n", " ")))
     MAIL_SHAPES[f"to:{_name}"] = (lambda n, t=_text: _mail(headers=f"Cc: {t(n)}\n".replace("\n", " ") + "\n"))
+    MAIL_SHAPES[f"auth:{_name}"] = (lambda n, t=_text: _mail(
+        headers="Authentication-Results: mx.pbem.test; dkim=pass " + t(n).replace("\n", " ") + "\n"))
 
 LINE_SHAPES = [name for name in TEXT_SHAPES if name != "short-lines"]
 """The shapes a reader of one line is fed (a mail's lines are split before a line reader sees them)."""
@@ -250,6 +254,10 @@ def _dates(text: str) -> object:
     return out
 
 
+def _auth(raw: bytes) -> object:
+    return senders.auth_verdict(reading.read_message(raw), ("mx.pbem.test",), "dkim")
+
+
 def _prose(text: str) -> object:
     return prose.is_chatter(text), prose.looks_like_sentence(text)
 
@@ -268,6 +276,7 @@ def reader_cases() -> list[Case]:
     cases += _mail_case("read_bounce", bounces.read_bounce, mails)
     cases += _mail_case("is_automatic", _automatic, [m for m in mails if m.startswith(("subject:", "to:"))]
                         + ["many-headers", "bounce-report"])
+    cases += _mail_case("auth_verdict", _auth, [m for m in mails if m.startswith("auth:")] + ["auth-results-comments"])
     cases += _text_case("html_to_text", reading.html_to_text, list(TEXT_SHAPES))
     cases += _text_case("clean_order_text", reading.clean_order_text, list(TEXT_SHAPES))
     cases += _text_case("decode_header_text", reading.decode_header_text, LINE_SHAPES)
@@ -342,6 +351,34 @@ class Games:
         self.store.close()
 
 
+def order_cases(games: Callable[[], Games]) -> list[Case]:
+    """Each game's order parser, fed lines as long as the engine lets through (`MAX_LINE_CHARS`), each
+    beginning with one of the game's order words, for a player and for the MJ."""
+    cases: list[Case] = []
+    for gid in GAMES:
+        for shape in LINE_SHAPES:
+            def prepare(n: int, gid: str = gid, shape: str = shape) -> Callable[[], object]:
+                h = games()
+                state = h.engine.state(h.engine.game(gid))
+                ruleset = h.engine.ruleset(gid)
+                player = ruleset.players(state)[0]
+                verbs = {help.syntax.split()[0] for who in (player, MJ) for help in ruleset.help(state, who)}
+                tail = TEXT_SHAPES[shape](min(n, MAX_LINE_CHARS))
+                lines = [(who, f"{verb} {tail}"[:MAX_LINE_CHARS]) for verb in sorted(verbs) for who in (player, MJ)]
+
+                def call() -> object:
+                    out = []
+                    for who, line in lines:
+                        try:
+                            out.append(optional.parse_order(ruleset, state, who, line, [], author=None))
+                        except OrderError as e:
+                            out.append(type(e).__name__)
+                    return out
+                return call
+            cases.append(Case(f"orders-{gid}", shape, prepare))
+    return cases
+
+
 def engine_cases(games: Callable[[], Games]) -> list[Case]:
     cases: list[Case] = []
     for gid, g in GAMES.items():
@@ -401,7 +438,7 @@ def all_cases(tmp: Path) -> tuple[list[Case], Callable[[], None]]:
     def close() -> None:
         for h in holder:
             h.close()
-    return reader_cases() + engine_cases(games), close
+    return reader_cases() + order_cases(games) + engine_cases(games), close
 
 
 def worst_by_reader(results: list[Result]) -> dict[str, tuple[str, float]]:

@@ -1,8 +1,9 @@
 """Every reader of untrusted input, fed 1 MB of pathological input, answers in bounded time (issue #19).
 
 `scripts/hostile.py` feeds each reader (raw mail, MIME, charsets, HTML, quotes and signatures,
-headers, addresses, subject tags, passwords, prose, names, MJ lines, dates, bounces, and the engine
-end to end for a player and the MJ of every game) each shape known to make naive parsers slow.  It
+headers, addresses, Authentication-Results, subject tags, passwords, prose, names, MJ lines, dates,
+bounces, every game's order parser, and the engine end to end for a player and the MJ of every game)
+each shape known to make naive parsers slow.  It
 runs here in a subprocess: each case must finish within `CASE_TIMEOUT` seconds, ten times the target
 of issue #19 (a second for any input of at most 1 MB; `make bench` prints the figures), and no reader
 may raise.  No tight wall-clock bound: before the fix, the HTML case alone took hours.
@@ -77,9 +78,10 @@ def test_the_cases_cover_every_reader_and_shape_the_issue_names() -> None:
     readers = {name.split("/")[0] for name in listed}
     assert {"read_message", "mime.parse", "stdlib-fallback", "read_bounce", "html_to_text", "clean_order_text",
             "decode_header_text", "subject_tags", "addresses", "passwords", "prose", "names", "mjmail",
-            "when", "is_automatic", "asks_to_join"} <= readers
-    assert {f"engine-{game}-{who}" for game in ("pmb", "intrigue", "pourleroi", "courtisans", "1626")
-            for who in ("player", "mj")} <= readers
+            "when", "is_automatic", "asks_to_join", "auth_verdict"} <= readers
+    games = ("pmb", "intrigue", "pourleroi", "courtisans", "1626")
+    assert {f"engine-{game}-{who}" for game in games for who in ("player", "mj")} <= readers
+    assert {f"orders-{game}" for game in games} <= readers
     shapes = {name.split("/", 1)[1] for name in listed}
     assert {"html:a-tags", "html:nested-tags", "html:unclosed-quotes", "plain:quote-markers", "plain:long-word",
             "plain:spaces", "subject:encoded-words", "deep-nesting", "many-headers", "bare-header-line",

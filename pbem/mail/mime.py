@@ -23,7 +23,9 @@ from itertools import pairwise
 
 # one header field: a name, a colon, the blanks after it, the rest of the line and its continuation lines
 # (a surrogate stands for 8-bit)
-_FIELD = re.compile(r"([\x21-\x39\x3b-\x7e]++):([ \t]*+)([^\n]*+\n(?:[ \t][^\n]*+\n)*+)")
+# (tried at line starts only, taking what it takes for good: a long line that is no field is read once, not
+# again from each of its characters)
+_FIELD = re.compile(r"^([\x21-\x39\x3b-\x7e]++):([ \t]*+)([^\n]*+\n(?:[ \t][^\n]*+\n)*+)", re.MULTILINE)
 _BOUNDARY = re.compile(r';\s*boundary\s*=\s*(?:"([^"\\<>]*)"|([^";\\<>\s]+))\s*(?:;|$)', re.IGNORECASE)
 _SIMPLE_TYPE = re.compile(r"\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:;|$)")
 _PLAIN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})
@@ -128,21 +130,14 @@ def _headers(data: bytes) -> tuple[list[tuple[str, str]], int] | None:
     else:
         return None  # no blank line after the headers: rare, left to the standard parser
     block = data[:body_at].decode("ascii", "surrogateescape")
-    # Field after field from the start, up to the empty line: a line that is neither a header nor a
-    # continuation ends the reading (None).  (Searching for fields anywhere, then checking they cover the
-    # block, looked again from every character of a long line that is no field: the square of its length.)
-    fields: list[tuple[str, str]] = []
-    pos, stop = 0, len(block) - blank
-    field = _FIELD.match
-    while pos < stop:
-        found = field(block, pos, stop)
-        if found is None:
-            return None
-        name, _blanks, value = found.groups()
-        # as compat32's header_source_parse: leading blanks of the first line go, folding stays
-        fields.append((name, value.rstrip("\r\n")))
-        pos = found.end()
-    return fields, body_at
+    fields = _FIELD.findall(block)
+    # Fields found apart are all fields only if they are the whole block but its empty line: any line
+    # that is neither a header nor a continuation is text no field takes (nor can the empty line be).
+    # (One pass: checking the block against a whole-block pattern first read it twice.)
+    if sum(len(name) + len(blanks) + len(value) for name, blanks, value in fields) + len(fields) != len(block) - blank:
+        return None
+    # as compat32's header_source_parse: leading blanks of the first line go, folding stays
+    return [(name, value.rstrip("\r\n")) for name, _blanks, value in fields], body_at
 
 
 def _usable_headers(part: Part, top_level: bool) -> bool:

@@ -631,9 +631,6 @@ def read_message(raw: bytes) -> IncomingMail:
         return IncomingMail(message_id=_message_id("", raw), size=len(raw), problems=tuple(problems))
 
 
-_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
-
-
 def within_caps(raw: bytes, problems: list[str]) -> bytes:
     """The part of a raw mail that is read: all of it, or what the caps of `pbem.limits` let through
     (each cap met is listed in ``problems``, starting with one of `COSTLY_PROBLEMS`).
@@ -641,7 +638,7 @@ def within_caps(raw: bytes, problems: list[str]) -> bytes:
     Headers longer than `limits.MAX_HEADER_BYTES` are read up to the cap, and the body not at all; a mail
     longer than `limits.MAX_READ_BYTES` is read up to it (its text usually comes first).
     """
-    if _header_end(raw) < 0 and len(raw) > limits.MAX_HEADER_BYTES:
+    if len(raw) > limits.MAX_HEADER_BYTES and _header_end(raw) < 0:
         problems.append(f"too big: headers of more than {limits.MAX_HEADER_BYTES} bytes, the body not read")
         cut = raw.rfind(b"\n", 0, limits.MAX_HEADER_BYTES)
         return raw[:cut if cut > 0 else limits.MAX_HEADER_BYTES] + b"\n\n"
@@ -652,11 +649,13 @@ def within_caps(raw: bytes, problems: list[str]) -> bytes:
 
 
 def _header_end(raw: bytes) -> int:
-    """Where the blank line after the headers is, if within `limits.MAX_HEADER_BYTES`; else -1."""
+    """Where the blank line after the headers begins (the line break that ends the last header, its CR
+    aside), if within `limits.MAX_HEADER_BYTES`; else -1."""
     if raw.startswith((b"\n", b"\r\n")):
         return 0
-    blank = _BLANK_LINE.search(raw, 0, limits.MAX_HEADER_BYTES + 4)
-    return blank.start() if blank else -1
+    stop = limits.MAX_HEADER_BYTES + 4
+    ends = [at for at in (raw.find(b"\n\n", 0, stop), raw.find(b"\n\r\n", 0, stop)) if at >= 0]
+    return min(ends) if ends else -1
 
 
 def _standard_parse(raw: bytes, problems: list[str]) -> Message:
@@ -666,7 +665,7 @@ def _standard_parse(raw: bytes, problems: list[str]) -> Message:
     if why is not None:
         problems.append(why)
         end = _header_end(raw)
-        raw = raw[:end] + b"\n\n" if end >= 0 else raw
+        raw = raw[:end].rstrip(b"\r") + b"\n\n" if end >= 0 else raw
     return email.message_from_bytes(raw, policy=compat32)
 
 
@@ -686,9 +685,9 @@ def too_complex(raw: bytes) -> str | None:
 def read_envelope(raw: bytes, problem: str) -> IncomingMail:
     """Who wrote a mail and about what, its body not read: for a mail set aside (``problem`` says why,
     starting with one of `COSTLY_PROBLEMS`).  Only the headers are read, up to `limits.MAX_HEADER_BYTES`."""
-    blank = _BLANK_LINE.search(raw, 0, limits.MAX_HEADER_BYTES + 4)
-    if blank is not None:
-        head = raw[:blank.start()]
+    end = _header_end(raw)
+    if end >= 0:
+        head = raw[:end].rstrip(b"\r")
     else:
         cut = raw.rfind(b"\n", 0, limits.MAX_HEADER_BYTES)
         head = raw[:cut] if cut > 0 else raw[:limits.MAX_HEADER_BYTES]
@@ -726,9 +725,12 @@ def _read(raw: bytes, problems: list[str], fast: bool, whole: bytes | None = Non
     for name, value in message.raw_items():
         key = name.lower()
         if key in _WANTED:
-            values = found.setdefault(key, [])
-            if len(values) < limits.MAX_HEADER_VALUES:  # the topmost ones
-                values.append((value if isinstance(value, str) else str(value))[:limits.MAX_HEADER_CHARS])
+            text = (value if isinstance(value, str) else str(value))[:limits.MAX_HEADER_CHARS]
+            values = found.get(key)
+            if values is None:
+                found[key] = [text]
+            elif len(values) < limits.MAX_HEADER_VALUES:  # the topmost ones
+                values.append(text)
 
     def first(key: str) -> str:
         values = found.get(key)
