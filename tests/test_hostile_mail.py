@@ -212,3 +212,18 @@ def test_an_mj_line_longer_than_the_cap_is_answered_as_too_long(tmp_path: Path) 
     assert "ligne trop longue (500 caractères au plus)" in answer
     assert t.game().deadline == deadline  # (not extended)
     t.close()
+
+
+def test_a_mail_set_aside_and_requeued_by_the_mj_is_read_again_from_the_start(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    raw = make_mail(BRAN, "GUESS 3", message_id="<again@pbem.test>")
+    t.store.store_raw([("again", raw)], t.now.isoformat())
+    for _ in range(intake.MAX_READING_ATTEMPTS + 2):  # even setting it aside was killed: kept as an error
+        t.store.begin_reading(["again"])
+    t.engine.process_pending(t.now)
+    assert [m["status"] for m in t.store.messages() if m["key"] == "again"] == ["error"]
+    assert t.store.requeue_messages(["again"]) == 1  # (pbem mail retry, once the cause is fixed)
+    assert t.store.reading_attempts(["again"]) == {"again": 0}
+    assert t.engine.process_pending(t.now) == ["again"]
+    assert t.store.current_orders("toy1", 1)["Bran"].lines == ["GUESS 3"]
+    t.close()

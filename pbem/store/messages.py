@@ -158,15 +158,19 @@ class MessageRows(StoreBase):
     def requeue_messages(self, keys: Sequence[str]) -> int:
         """Put messages whose processing failed back to be processed again (after fixing what made them fail).
 
-        Messages refused by `requeue_refusals` are left as they are.
+        Messages refused by `requeue_refusals` are left as they are.  Their reading attempts are forgotten
+        (`begin_reading`): the MJ asks for them to be read again, from the start.
         """
         refused = self.requeue_refusals(keys)
         n = 0
         with self.atomic():
             for key in dict.fromkeys(keys):
                 if key not in refused:
-                    n += self.db.execute("update messages set status = 'new' where key = ? and status = 'error'",
-                                         [key]).rowcount
+                    requeued = self.db.execute("update messages set status = 'new' where key = ? and status = 'error'",
+                                               [key]).rowcount
+                    if requeued:
+                        self.db.execute("delete from message_attempts where key = ?", [key])
+                    n += requeued
         return n
 
     def message_raw(self, key: str) -> bytes | None:
