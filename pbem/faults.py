@@ -2,6 +2,7 @@
 
 A no-op unless that variable is set; it lets tests kill a real `pbem tick` exactly
 between two durable steps instead of hoping a timed kill lands there: ``after-fetch``,
+``reading`` (a stored mail being read, as a mail that costs too much would keep it),
 ``between-messages`` and ``batch-before-commit`` (inside an ingest batch, nothing of it
 committed), ``after-message`` (a batch committed), ``mid-resolution``, ``mid-send`` (a mail
 sent, its bookkeeping not written).  The random-kill test does without them.

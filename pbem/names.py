@@ -1,7 +1,8 @@
-"""Matching what a player typed against known names and keywords.
+"""Matching what a player typed against known names, keywords and numbers.
 
-Case- and accent-insensitive, multi-word names, and a "did you mean" for near misses.
-Rulesets use these helpers inside `parse_order`; they raise the core order errors.
+Case- and accent-insensitive, multi-word names, and a "did you mean" for near misses; whole
+numbers read within their range.  Rulesets use these helpers inside `parse_order`; they raise
+the core order errors.
 """
 
 from __future__ import annotations
@@ -9,17 +10,21 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError, UnknownKeywordError
+from pbem.limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_WORD_CHARS
+from pbem.memo import memo
 
 PLAYER = Msg("joueur", "player")
 KEYWORD = Msg("mot-clé", "keyword")
+NUMBER = Msg("nombre", "number")
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536, max_key=200)
 def fold(text: str) -> str:
     """Lower-case, strip accents, squeeze spaces and apostrophe variants: the key names are compared by."""
+    if text.isascii():  # no accent, no curly apostrophe: the same result, without a loop over every character
+        return " ".join(text.replace("`", "'").lower().split())
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
@@ -38,6 +43,9 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     otherwise an ambiguity or a "did you mean" error.
     """
     candidates = list(dict.fromkeys(names))
+    if len(typed) > MAX_LINE_CHARS:  # no name is that long (and its « did you mean » would cost its square)
+        raise OrderSyntaxError(Msg(f"{what.fr} inconnu\u00a0: «\u00a0{typed[:40]}…\u00a0» est trop long",
+                                   f"unknown {what.en}: '{typed[:40]}…' is too long"))
     key = fold(typed)
     if not key:
         raise OrderSyntaxError(Msg(f"{what.fr} manquant", f"missing {what.en}"))
@@ -52,7 +60,7 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
         raise OrderAmbiguousError(
             Msg(f"«\u00a0{typed}\u00a0» peut désigner {_either(listed, 'ou')}", f"'{typed}' may mean {_either(listed, 'or')}")
         )
-    close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)
+    close = _close_names(key, list(by_key))
     if close:
         guess = _either([by_key[c] for c in close], "ou")
         guess_en = _either([by_key[c] for c in close], "or")
@@ -65,9 +73,21 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     raise OrderSyntaxError(Msg(f"{what.fr} inconnu «\u00a0{typed}\u00a0»", f"unknown {what.en} '{typed}'"))
 
 
+def _close_names(key: str, keys: list[str]) -> list[str]:
+    """The three nearest names, if close enough: none for a text longer than `MAX_WORD_CHARS` more than the
+    longest name (it cannot be near one; and `difflib` costs the product of the two lengths)."""
+    if not keys or len(key) > max(map(len, keys)) + MAX_WORD_CHARS:
+        return []
+    return difflib.get_close_matches(key, keys, n=3, cutoff=0.6)
+
+
 def _either(names: Sequence[str], word: str) -> str:
     """« A, B ou C »: alternatives."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+_EXTRA_WORDS = 3
+"""Words beyond the longest name's that a run typed for a name may have and still be near it."""
 
 
 def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER) -> tuple[str, list[str]]:
@@ -79,13 +99,23 @@ def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER
     """
     candidates = list(dict.fromkeys(names))
     keys = {fold(n): n for n in candidates}
-    for end in range(len(tokens), 0, -1):
+    # a run of more words than the longest name has, and a few more, is no name and near none: only the
+    # runs that may be one are tried (else a line of many words cost the square of their number)
+    longest = max((len(k.split()) for k in keys), default=0) + _EXTRA_WORDS
+    for end in range(min(len(tokens), longest), 0, -1):
         key = fold(" ".join(tokens[:end]))
         if key in keys:
             return keys[key], list(tokens[end:])
     # No exact prefix: allow a unique-prefix or near-miss match on the first word(s).
     first_doubt: OrderAmbiguousError | None = None
-    for end in range(len(tokens), 0, -1):
+    if len(tokens) > longest:  # the whole run's error, as before, when no shorter run is near a name
+        try:
+            match_name(" ".join(tokens), candidates, what=what)
+        except OrderAmbiguousError as e:
+            first_doubt = e
+        except OrderSyntaxError:
+            pass
+    for end in range(min(len(tokens), longest), 0, -1):
         try:
             return match_name(" ".join(tokens[:end]), candidates, what=what), list(tokens[end:])
         except OrderSyntaxError:
@@ -98,9 +128,12 @@ def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER
     return match_name(" ".join(tokens), candidates, what=what), []
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _close_keywords(key: str, keywords: tuple[str, ...]) -> list[str]:
-    """The nearest keyword, if close enough (cached: mails repeat the same greetings and typos)."""
+    """The nearest keyword, if close enough (cached: mails repeat the same greetings and typos); none for
+    a word longer than `MAX_WORD_CHARS` (no keyword is that long)."""
+    if len(key) > MAX_WORD_CHARS:
+        return []
     return difflib.get_close_matches(key, keywords, n=1, cutoff=0.75)
 
 
@@ -111,6 +144,9 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
     ``{"escouade": "ESCOUADE", "squad": "ESCOUADE"}``.  A word near none of them raises
     `UnknownKeywordError`: read the verb of a line with this, so that prose is told from orders.
     """
+    if len(typed) > MAX_WORD_CHARS:  # no keyword is that long: not folded, not compared
+        raise UnknownKeywordError(Msg(f"{what.fr} inconnu «\u00a0{typed[:40]}…\u00a0»", f"unknown {what.en} '{typed[:40]}…'"),
+                                  typed)
     key = fold(typed)
     if key in keywords:
         return keywords[key]
@@ -123,3 +159,25 @@ def match_keyword(typed: str, keywords: dict[str, str], *, what: Msg = KEYWORD) 
             )
         )
     raise UnknownKeywordError(Msg(f"{what.fr} inconnu «\u00a0{typed}\u00a0»", f"unknown {what.en} '{typed}'"), typed)
+
+
+def is_number(typed: str) -> bool:
+    """Digits only (any script's decimal digits, as `int` reads them; not « ² »), at most `MAX_DIGITS` of them."""
+    return typed.isdecimal() and len(typed) <= MAX_DIGITS
+
+
+def whole_number(typed: str, low: int, high: int, *, what: Msg = NUMBER) -> int:
+    """The whole number ``typed`` is, between ``low`` and ``high`` included; `OrderSyntaxError` saying the range
+    otherwise (a number of many digits is never converted)."""
+    text = typed.strip()
+    if is_number(text) and low <= int(text) <= high:
+        return int(text)
+    shown = text if len(text) <= 12 else text[:12] + "…"
+    raise OrderSyntaxError(Msg(
+        f"{what.fr}\u00a0: un nombre entier de {french_number(low)} à {french_number(high)}, pas «\u00a0{shown}\u00a0»",
+        f"{what.en}: a whole number from {low:,} to {high:,}, not '{shown}'"))
+
+
+def french_number(n: int) -> str:
+    """« 99 999 »: thousands apart by a narrow no-break space."""
+    return f"{n:,}".replace(",", "\u202f")

@@ -28,6 +28,7 @@ from typing import Any
 from pbem.clock import iso
 from pbem.faults import crashpoint
 from pbem.mail.transport import PermanentFailure, Transport, TransportFailure
+from pbem.memo import memo
 from pbem.store import Store
 
 log = logging.getLogger("pbem")
@@ -280,11 +281,11 @@ def _fold_words(line: str) -> bytes | None:
     return ("\r\n".join(out) + "\r\n").encode("ascii")
 
 
-_recurring_line = lru_cache(maxsize=4096)(_header_line)
+_recurring_line = memo(maxsize=4096)(_header_line)
 """`_header_line` for values that recur from mail to mail (recipients, subjects)."""
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _subject_encoded(subject: str) -> str | None:
     """The Subject value encoded whole (RFC 2047, folded) when the email package's own folding would change it.
 
@@ -321,7 +322,7 @@ def _trailer(game: str, turn: int, kind: str) -> bytes:
                      _header_line("X-PBEM-Kind", kind), _MIME_TAIL])
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _email_header_line(name: str, value: str) -> bytes:
     """One header encoded (RFC 2047) and folded by the email package."""
     msg = EmailMessage(policy=SMTP)
@@ -350,13 +351,13 @@ def _qp_body(body: str) -> bytes:
 _QP_QUOTE = re.compile(r"([^\t\n\r !-<>-~]+)")
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _qp_escape(run: str) -> str:
     """``=XX`` escapes for a run of characters that need them (an accented letter is one run of two bytes)."""
     return "=" + run.encode("latin-1").hex("=").upper()
 
 
-@lru_cache(maxsize=8192)
+@memo(maxsize=8192)
 def _qp_line(line: bytes) -> bytes:
     """One body line encoded as `email.quoprimime.body_encode` encodes it, with its CRLF.
 

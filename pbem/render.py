@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -368,11 +368,14 @@ class Renderer:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
         # "done", « Vos ordres pour le tour 2 »...: the same words give the same text (renderers last one
         # pass, and forget their texts when the genders change); only plain values are keys
-        if not all(type(value) in _PLAIN_VALUES for value in params.values()):
-            return self._message(key, params)
+        if (not all(type(value) in _PLAIN_VALUES for value in params.values())
+                or sum(len(value) for value in params.values() if type(value) is str) > _MEMO_TEXT_CHARS):
+            return self._message(key, params)  # (a mail's subject, a line: not worth remembering)
         memo = (key, tuple(params.items()))
         text = self._messages.get(memo)
         if text is None:
+            if len(self._messages) >= _MEMO_ENTRIES:
+                self._messages.clear()
             text = self._messages[memo] = self._message(key, params)
         return text
 
@@ -434,9 +437,13 @@ class Renderer:
 
 _PLAIN_VALUES = (str, int, float, bool, type(None))
 """Values a `Renderer.message` text is remembered by (immutable, compared by value)."""
+_MEMO_TEXT_CHARS = 200
+"""A `Renderer.message` whose text values are longer than this in all is not remembered."""
+_MEMO_ENTRIES = 4096
+"""`Renderer.message` remembers this many texts at most (then starts again)."""
 
 
-@cache
+@lru_cache(maxsize=32)  # (by templates folder and language: a handful)
 def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2.Environment, jinja2.Environment]:
     """The mail and forum environments for a language, cached so compiled templates are reused."""
     envs = _environment(_finalize_plain, root, overrides), _environment(_finalize_forum, root, overrides)
@@ -460,12 +467,12 @@ def _loads(env: jinja2.Environment, name: str) -> bool:
     return True
 
 
-@cache
+@lru_cache(maxsize=4096)  # (the packaged and the MJ's template names)
 def _exists(root: Path, name: str) -> bool:
     return (root / name).is_file()
 
 
-@cache
+@lru_cache(maxsize=64)  # (by game and language)
 def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for
     (French texts with their non-breaking spaces, as the templates: `french_spaces`)."""

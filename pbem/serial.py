@@ -16,7 +16,7 @@ import enum
 import json
 import types
 import typing
-from functools import cache
+from functools import lru_cache
 from typing import Any, TypeVar, Union
 
 T = TypeVar("T")
@@ -42,17 +42,17 @@ def dumps(obj: Any) -> str:
     return json.dumps(to_data(obj), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-@cache
+@lru_cache(maxsize=1024)  # (by dataclass)
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-@cache
+@lru_cache(maxsize=1024)  # (by dataclass)
 def _post_load(cls: type) -> Any:
     return getattr(cls, "__post_load__", None)
 
 
-@cache
+@lru_cache(maxsize=1024)  # (by dataclass)
 def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
     hints = _hints(cls)
     return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))

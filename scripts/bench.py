@@ -14,7 +14,9 @@ test: the numbers depend on the machine, only the ratios are meant to be compare
    loaded state, best of rounds in fresh processes; `scripts/bench_pmb.py`, optionally beside another checkout);
 7. a hosting day: 100 games of three rulesets, 4,000 players in one database, one pass ingesting
    8,000 order mails and resolving every due step, compared with the same games each alone;
-8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE.
+8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE;
+9. hostile input: each reader of untrusted input (`scripts/hostile.py`), its slowest pathological case
+   at 100 KB and at 1 MB measured in the same run (their ratio is about 10 when the reader is linear).
 
 Ingest runs with `auth = "dkim"` on mails carrying the headers a receiving provider adds, and is
 reported per kind of mail (text only, text + HTML) as well as for the mix; `synchronous=FULL` is
@@ -24,7 +26,7 @@ Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start
 /tmp/pbem-mailsvc/env.sh); they are reported as skipped otherwise.  IMAP uses the mailbox of
 gm@pbem.test, emptied before and after.
 
-    .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency] [--profile] [-n 2000]
+    .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency,hostile] [--profile] [-n 2000]
         [--pmb-rounds 5] [--pmb-compare ../main-checkout]
 """
 
@@ -877,6 +879,33 @@ def bench_pmb(sizes: list[int], rounds: int, compare: Path | None) -> None:
         row("6 PMB resolve", f"state load at {n} players", f"{this[n]['load'] * 1000:.0f} ms{was}", "", None)
 
 
+# --------------------------------------------------------------------------- 9. hostile input
+
+
+def bench_hostile() -> None:
+    import hostile  # (scripts/hostile.py, beside this script)
+
+    say("\n[9] hostile input: every reader of untrusted input, its slowest pathological case at 100 KB and 1 MB")
+    worst: dict[int, dict[str, tuple[str, float]]] = {}
+    for size in (100_000, 1_000_000):
+        with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+            cases, close = hostile.all_cases(Path(tmp))
+            try:
+                results = hostile.run(cases, size)
+            finally:
+                close()
+        raised = [r.case.name for r in results if r.error]
+        if raised:
+            NOTES.append(f"hostile input at {size:,} bytes: raised in {', '.join(raised)}")
+        worst[size] = hostile.worst_by_reader(results)
+    for reader, (shape, big) in worst[1_000_000].items():
+        _shape, small = worst[100_000][reader]
+        say(f"    {reader:28} {big * 1000:8.1f} ms at 1 MB ({shape}), {small * 1000:7.1f} ms at 100 KB, "
+            f"x{big / max(small, 1e-6):.1f}")
+        row("9 hostile", f"{reader} (1 MB)", f"{big * 1000:.0f} ms, x{big / max(small, 1e-6):.0f} of 100 KB",
+            f"<= {hostile.TARGET_SECONDS:g} s", big <= hostile.TARGET_SECONDS)
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -896,7 +925,7 @@ def print_table() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=2000, help="number of order mails (default 2000)")
-    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency")
+    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
     ap.add_argument("--pmb-sizes", default="40,400,4000,40000")
     ap.add_argument("--pmb-rounds", type=int, default=5, help="rounds of the PMB section (best of them)")
@@ -931,6 +960,8 @@ def main() -> int:
             row("8 ack latency", "pbem run on IMAP IDLE", "skipped: no MAIL_* environment", "", False)
         else:
             bench_latency(env)
+    if "hostile" in only:
+        bench_hostile()
     if "pmb" in only:
         if ruleset == "pmb":
             bench_pmb([int(x) for x in args.pmb_sizes.split(",")], args.pmb_rounds, args.pmb_compare)

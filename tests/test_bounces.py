@@ -98,3 +98,11 @@ def test_a_bounce_about_a_mail_we_never_sent_changes_nothing(eng):
     eng.store.store_raw([("17", data)], T0.isoformat())
     assert eng.process_message("17", data, T0).endswith("names no mail we sent")
     assert eng.store.outbox_items("bounced") == []
+
+
+def test_a_report_in_a_charset_python_lacks_is_still_read() -> None:
+    raw = (b"From: MAILER-DAEMON@example.org\nSubject: Undelivered Mail Returned to Sender\nMIME-Version: 1.0\n"
+           b"Content-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\n\n"
+           b"--b\nContent-Type: text/plain; charset=\"x-bogus\"\n\nuser unknown: bob@example.org\n--b--\n")
+    bounce = read_bounce(raw)
+    assert bounce is not None and bounce.recipients == ("bob@example.org",) and bounce.kind == "unknown-user"

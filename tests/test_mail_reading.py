@@ -9,6 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pbem import limits
+from pbem.limits import MAX_TEXT_CHARS
 from pbem.mail.reading import (
     clean_order_text,
     decode_header_text,
@@ -291,8 +293,8 @@ def test_html_to_text() -> None:
 
 
 def test_long_text_is_truncated() -> None:
-    message = read_message(mail(BASIC, "a" * 1_200_000))
-    assert len(message.raw_text) == 1_000_000 and "text truncated" in message.problems
+    message = read_message(mail(BASIC, "a" * (MAX_TEXT_CHARS + 100)))
+    assert len(message.raw_text) == MAX_TEXT_CHARS and "text truncated" in message.problems
 
 
 def test_nested_multiparts_do_not_explode() -> None:
@@ -403,3 +405,41 @@ def test_an_address_has_white_space_exactly_when_a_character_is_one(text: str) -
     from pbem.mail.reading import _has_space
 
     assert _has_space(text) == any(c.isspace() for c in text)
+
+
+# --- caps on what is read (pbem.limits, issue #19)
+
+
+def test_headers_are_read_within_their_caps() -> None:
+    references = " ".join(f"<r{i}@x>" for i in range(100)) + " <" + "y" * 300 + "@x>"
+    to = ", ".join(f"p{i}@example.org" for i in range(limits.MAX_ADDRESSES + 50))
+    raw = (f"From: a@example.org\nTo: {to}\nSubject: {'s' * 5000}\nReferences: {references}\n"
+           f"Message-ID: <{'m' * 300}@x>\nIn-Reply-To: <{'i' * 300}@x>\n"
+           + "".join(f"Received: by relay{i}\n" for i in range(10))
+           + "".join(f"Authentication-Results: mx{i}; dkim=pass\n" for i in range(limits.MAX_HEADER_VALUES + 10))
+           + f"X-Mailer: {'z' * 40000}\n\nGUESS 3\n").encode()
+    mail = read_message(raw)
+    assert mail.text == "GUESS 3"
+    assert len(mail.subject) == limits.MAX_SUBJECT_CHARS
+    assert mail.references == tuple(f"<r{i}@x>" for i in range(80, 100))  # the last ones; the absurd one left out
+    assert mail.message_id.endswith("@pbem.invalid>") and len(mail.message_id) < 100 and mail.in_reply_to == ""
+    assert len(mail.to_addrs) == limits.MAX_ADDRESSES
+    assert len(mail.headers["authentication-results"]) == limits.MAX_HEADER_VALUES
+    assert mail.headers["authentication-results"][0] == "mx0; dkim=pass"  # the topmost ones
+    assert len(mail.header("x-mailer")) == limits.MAX_HEADER_CHARS
+
+
+def test_a_mail_whose_headers_pass_their_cap_is_read_for_its_headers_only() -> None:
+    raw = b"From: a@example.org\nSubject: [TOY] x\n" + b"X-Pad: y\n" * (limits.MAX_HEADER_BYTES // 9 + 10) + b"\nGUESS 3\n"
+    mail = read_message(raw)
+    assert mail.from_addr == "a@example.org" and mail.subject == "[TOY] x" and mail.text == ""
+    assert mail.problems[0] == f"too big: headers of more than {limits.MAX_HEADER_BYTES} bytes, the body not read"
+    assert mail.size == len(raw)
+
+
+def test_a_charset_name_python_does_not_ship_is_decoded_as_utf8() -> None:
+    body = "é".encode()
+    for charset in ("x-unknown", "punycode", "idna", "base64", "a" * 100, "utf-8\x00"):
+        message = read_message(mail(BASIC, body, content_type=f"text/plain; charset=\"{charset}\""))
+        assert message.text == "é", charset
+    assert read_message(mail(BASIC, "é".encode("latin-1"), content_type="text/plain; charset=ISO_8859-1")).text == "é"

@@ -3,7 +3,9 @@
 Stored mail is processed ``BATCH`` messages per transaction, in stages (read every message, then
 interpret each, then render, compose and store the answers and the "done" marks together, see
 `pbem.engine.outgoing`).  A message that raises is processed again alone; one that still fails is
-kept with status ``error`` and the MJ is told, so one bad mail never blocks the others.
+kept with status ``error`` and the MJ is told, so one bad mail never blocks the others.  A mail whose
+reading killed passes never finished is read alone, and after `MAX_READING_ATTEMPTS` set aside
+unread (`set_aside_retried`): answered once « message trop long ou illisible », never read again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import limits
 from pbem.clock import iso, parse_iso
 from pbem.config import GameConfig
 from pbem.core import MJ
@@ -25,7 +28,15 @@ from pbem.faults import crashpoint
 from pbem.mail.bounces import match as match_bounce
 from pbem.mail.bounces import read_bounce
 from pbem.mail.inbox import CredentialError, secret_provider
-from pbem.mail.reading import IncomingMail, plus_tag, read_message, subject_tags
+from pbem.mail.reading import (
+    COSTLY_PROBLEMS,
+    IncomingMail,
+    costly,
+    plus_tag,
+    read_envelope,
+    read_message,
+    subject_tags,
+)
 from pbem.mail.senders import auth_verdict, check_password, is_automatic, is_bulk
 from pbem.outbox import Letter
 from pbem.render import Renderer
@@ -35,6 +46,11 @@ log = logging.getLogger("pbem")
 
 BATCH = 100
 """Messages processed per transaction by `process_pending`."""
+
+BATCH_ATTEMPTS = 2
+"""Passes that read a stored mail in its batch; the next ones read it alone (`set_aside_retried`)."""
+MAX_READING_ATTEMPTS = 5
+"""Passes that may begin reading one stored mail: the next one sets it aside unread (`set_aside_retried`)."""
 
 
 def process_pending(ctx: Context, now: datetime) -> list[str]:
@@ -47,15 +63,16 @@ def process_pending(ctx: Context, now: datetime) -> list[str]:
     ``error`` (kept, with the reason, for the MJ) so that one bad mail never blocks the others,
     the deadlines or the outbox.
     """
-    done = []
-    pending = ctx.store.pending_messages()
+    done: list[str] = []
+    pending = set_aside_retried(ctx, ctx.store.pending_messages(), now, done)
     for i in range(0, len(pending), BATCH):
         chunk = pending[i:i + BATCH]
+        ctx.store.begin_reading([key for key, _raw, _r in chunk])  # committed: a pass killed now leaves a trace
         try:
             with gc_paused(), ctx.store.atomic():
                 with ctx.outgoing.holding():
                     # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
-                    mails = [read_message(raw) for _key, raw, _r in chunk]
+                    mails = [_read(raw) for _key, raw, _r in chunk]
                     ctx.outgoing.note_seen([m.message_id for m in mails])
                     for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
                         _process_stored(ctx, key, raw, now, received_at, mail)
@@ -69,6 +86,40 @@ def process_pending(ctx: Context, now: datetime) -> list[str]:
         crashpoint("after-message")
         done.extend(key for key, _raw, _r in chunk)
     return done
+
+
+def set_aside_retried(ctx: Context, pending: list[tuple[str, bytes, str]], now: datetime,
+                      done: list[str]) -> list[tuple[str, bytes, str]]:
+    """The stored mails to read in batches; those that passes began to read and never finished (killed
+    while reading: a mail that costs too much, a bug) are dealt with here, one per transaction.
+
+    Each pass that begins a batch counts one attempt for every mail of it, whichever one it was killed
+    reading.  After `BATCH_ATTEMPTS` of those, a mail is read alone, each attempt counted for it only
+    (the others of its batch go through); once `MAX_READING_ATTEMPTS` passes began it, it is not read
+    at all: its headers only tell who to answer « message trop long ou illisible », and it is marked
+    done.  Two attempts more (if even that was killed) and it is marked ``error`` without a word.  The
+    keys dealt with here are added to ``done``.
+    """
+    tried = ctx.store.reading_attempts([key for key, _raw, _r in pending])
+    fresh = []
+    for key, raw, received_at in pending:
+        attempts = tried[key]
+        if attempts < BATCH_ATTEMPTS:
+            fresh.append((key, raw, received_at))
+            continue
+        ctx.store.begin_reading([key])
+        if attempts < MAX_READING_ATTEMPTS:
+            _process_alone(ctx, key, raw, now, received_at)
+        elif attempts < MAX_READING_ATTEMPTS + 2:
+            mail = read_envelope(raw, f"too costly: {attempts} passes stopped while reading it")
+            with ctx.store.atomic():
+                _process_stored(ctx, key, raw, now, received_at, mail)
+        else:
+            with ctx.store.atomic():
+                ctx.store.mark_message(key, message_id="", status="error", game="", sender="", processed_at=iso(now),
+                                       verdict=f"error: {attempts} passes stopped while reading it; set aside unread")
+        done.append(key)
+    return fresh
 
 
 def process_message(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
@@ -105,11 +156,17 @@ def _process_alone(ctx: Context, key: str, raw: bytes, now: datetime, received_a
 def _process_stored(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None = None,
                     mail: IncomingMail | None = None) -> str:
     """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
-    mail = mail or read_message(raw)
+    mail = mail or _read(raw)
     verdict, game_id, sender = _process(ctx, key, mail, now, parse_iso(received_at) if received_at else now, raw)
     ctx.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
                            now=now)
     return verdict
+
+
+def _read(raw: bytes) -> IncomingMail:
+    """`read_message`, at the crash point ``reading`` (a pass killed while it reads a mail)."""
+    crashpoint("reading")
+    return read_message(raw)
 
 
 def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
@@ -171,8 +228,7 @@ def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
     if not ok:
         return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
     if not text.strip() and unreadable(mail):
-        _reply_plain(ctx, mail, "unreadable", now, game_id, problems=list(mail.problems))
-        return "unreadable: " + "; ".join(mail.problems), game_id, sender
+        return _unreadable(ctx, mail, now, game_id), game_id, sender
     limit = ctx.config.max_order_lines
     count = sum(1 for line in text.split("\n") if line.strip()) if text.count("\n") >= limit else 0
     if count > limit:  # refused whole: nothing of it is applied
@@ -294,12 +350,26 @@ def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: Playe
     return f"rejected: authentication failed ({reason})"
 
 
-_UNREADABLE = ("unreadable", "undecodable", "no text part", "defects")
+_UNREADABLE = ("unreadable", "undecodable", "no text part", "defects", *COSTLY_PROBLEMS)
 
 
 def unreadable(mail: IncomingMail) -> bool:
     """No text could be read because of the message's structure (not because the player wrote nothing)."""
     return any(problem.startswith(_UNREADABLE) for problem in mail.problems)
+
+
+def _unreadable(ctx: Context, mail: IncomingMail, now: datetime, game_id: str) -> str:
+    """A mail with no text read: « votre message n'a pas pu être lu », or, when a cap kept it from being read
+    (`pbem.limits`), « message trop long ou illisible » with the limit and what to do.  Returns the verdict."""
+    reason = costly(mail)
+    if reason is None:
+        _reply_plain(ctx, mail, "unreadable", now, game_id, problems=list(mail.problems))
+    else:
+        _reply_plain(ctx, mail, "too_costly", now, game_id, reason=reason, attempts=MAX_READING_ATTEMPTS,
+                     read_bytes=limits.MAX_READ_BYTES, header_bytes=limits.MAX_HEADER_BYTES,
+                     boundaries=limits.MAX_BOUNDARIES, lines=ctx.config.max_order_lines,
+                     line_chars=limits.MAX_LINE_CHARS)
+    return "unreadable: " + "; ".join(mail.problems)
 
 
 def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None,

@@ -10,12 +10,14 @@ from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxEr
 from pbem.engine import commands, turns
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.context import Context
+from pbem.limits import MAX_LINE_CHARS
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold, words
 from pbem.store import OrderSet
 
-MAX_LINE_LENGTH = 500
+MAX_LINE_LENGTH = MAX_LINE_CHARS
+"""A line longer than this is answered « ligne trop longue » and read no further (`pbem.limits`)."""
 
 
 def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail, text: str, key: str,

@@ -8,7 +8,8 @@ by its stem so every form of the verb is one; the rest is read for what the comm
 
 `parse` returns the command, raises `MjLineError` (a line meant as that command but not readable,
 with the command's syntax and an example), or returns None (the line is no MJ command: a game
-order, POUR, or prose).  `COMMANDS` lists every command with its syntax and one example, each of
+order, POUR, or prose; or a line longer than `pbem.limits.MAX_LINE_CHARS`, which is answered as
+any mail's over-long line).  `COMMANDS` lists every command with its syntax and one example, each of
 which `parse` accepts as written (a test checks it), for the help the MJ gets.
 Pure: no database, no clock of its own.
 """
@@ -25,6 +26,7 @@ from zoneinfo import ZoneInfo
 
 from pbem.core import Msg
 from pbem.engine import when
+from pbem.limits import MAX_LINE_CHARS
 from pbem.names import fold
 
 
@@ -183,7 +185,7 @@ def kind_of(tokens: Sequence[str]) -> tuple[str, int] | None:
 
 def closest(line: str) -> Syntax | None:
     """The MJ command whose word is nearest the line's first word (a typo: « prolnge »), if any is near."""
-    tok = when.tokens(line)
+    tok = when.tokens(line[:MAX_LINE_CHARS])  # (only its first word counts)
     if not tok:
         return None
     heads = {stem: kind for stem, kind in STEMS} | EXACT
@@ -206,6 +208,8 @@ def parse(line: str, *, now: datetime, tz: ZoneInfo, players: Sequence[str], dea
     ``players`` are the names a command may name; ``deadline_time`` is the hour a date without one
     means for a deadline (the time of day of the current deadline).
     """
+    if len(line) > MAX_LINE_CHARS:  # no command is that long: read as any mail's line (« ligne trop longue »)
+        return None
     tok = when.tokens(line)
     found = kind_of(tok)
     if found is None:
@@ -240,7 +244,7 @@ def _step(rest: list[str]) -> tuple[int | None, list[str]]:
     """« tour 3 », « l'étape 3 », « turn 3 », « n° 3 »: the step number, and the words without it."""
     for i, t in enumerate(rest):
         if t in STEP_WORDS and i + 1 < len(rest) and rest[i + 1].isdigit():
-            return int(rest[i + 1]), rest[:i] + rest[i + 2:]
+            return when.read_number(rest[i + 1]), rest[:i] + rest[i + 2:]
         if t in ("debut", "depart", "start") and (i == 0 or rest[i - 1] in ("du", "de", "le", "la", "l", "the")):
             return 0, rest[:i] + rest[i + 1:]
     return None, rest
@@ -343,7 +347,7 @@ def _resend(rest: list[str], _text: str, _line: str, _now: datetime, _tz: ZoneIn
     if turn is None:
         numbers = [i for i, t in enumerate(rest) if t.isdigit()]
         if numbers:
-            turn, rest = int(rest[numbers[0]]), rest[:numbers[0]] + rest[numbers[0] + 1:]
+            turn, rest = when.read_number(rest[numbers[0]]), rest[:numbers[0]] + rest[numbers[0] + 1:]
     names = _names_in(rest, players)
     forum = any(w in FORUM_WORDS for w in rest) and not any(w.startswith(("resultat", "prive", "result", "private"))
                                                            for w in rest)

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pbem.core import JSON, Msg, Order, Ruleset
 
 
-@cache
+@lru_cache(maxsize=64)  # (by ruleset class)
 def _takes_author(kind: type) -> bool:
     method = getattr(kind, "parse_order", None)
     try:

@@ -8,7 +8,9 @@ read against ``now`` in the game's time zone: a date without a year is the neare
 not long past (a weekday written beside it must agree), a day without an hour is left to the
 caller (a period's last day counts whole: « jusqu'au 16 » runs to the end of the 16th).
 
-Pure: no clock of its own (``now`` is given), no database.
+Pure: no clock of its own (``now`` is given), no database.  Every number has a range, said when it is
+left (a duration of a year at most, a year within ten of now, an hour of the day), and a text longer
+than a line (`pbem.limits.MAX_LINE_CHARS`) is not read: nothing written can overflow a date.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from zoneinfo import ZoneInfo
 
 from pbem.config import Duration
 from pbem.core import Msg
-from pbem.names import fold
+from pbem.limits import MAX_DIGITS, MAX_LINE_CHARS
+from pbem.names import fold, french_number
 
 
 class WhenError(ValueError):
@@ -29,6 +32,26 @@ class WhenError(ValueError):
     def __init__(self, msg: Msg):
         super().__init__(msg.en)
         self.msg = msg
+
+
+MAX_DURATION_DAYS = 366
+"""The longest duration read (« pendant 3 jours », « de 24 h »): a year, and a day for a leap year."""
+YEARS_AROUND = 10
+"""A written year is at most this many years from now (the caller's ``now``)."""
+
+
+def _too_long(text: str) -> None:
+    """`WhenError` for a text longer than a line: no date or duration is that long."""
+    if len(text) > MAX_LINE_CHARS:
+        raise WhenError(Msg(f"texte trop long pour une date ou une durée ({french_number(MAX_LINE_CHARS)} caractères "
+                            "au plus)", f"text too long for a date or a duration ({MAX_LINE_CHARS} characters at most)"))
+
+
+def read_number(t: str) -> int:
+    """A token of digits as a number; `WhenError` past `MAX_DIGITS` digits (no date or duration has them)."""
+    if len(t) > MAX_DIGITS:
+        raise WhenError(Msg(f"nombre trop grand : « {t[:12]}… »", f"number too large: '{t[:12]}…'"))
+    return int(t)
 
 
 MONTHS = {
@@ -95,7 +118,7 @@ def _number(tok: list[str], i: int) -> tuple[int | None, int]:
         return None, i
     t = tok[i]
     if t.isdigit():
-        return int(t), i + 1
+        return read_number(t), i + 1
     if t in NUMBER_WORDS:
         value, j = NUMBER_WORDS[t], i + 1
         if value >= 20 and j < len(tok) and tok[j] in NUMBER_WORDS and NUMBER_WORDS[tok[j]] < 10:
@@ -128,11 +151,14 @@ def read_duration(tok: list[str], i: int = 0) -> tuple[Duration | None, int]:
         elif unit == "h":
             seconds += n * 3600 + (1800 if half else 0)
             if k < len(tok) and tok[k].isdigit() and (k + 1 >= len(tok) or tok[k + 1] not in UNITS):
-                seconds += int(tok[k]) * 60  # 1h30
+                seconds += read_number(tok[k]) * 60  # 1h30
                 k += 1
         else:
             seconds += n * 60
         found = True
+        if days * 86400 + seconds > MAX_DURATION_DAYS * 86400:
+            raise WhenError(Msg(f"durée trop longue : {MAX_DURATION_DAYS} jours au plus",
+                                f"duration too long: {MAX_DURATION_DAYS} days at most"))
         j = k
         if j < len(tok) and tok[j] in ("et", "and") and j + 1 < len(tok) and _number(tok, j + 1)[0] is not None:
             j += 1
@@ -141,6 +167,7 @@ def read_duration(tok: list[str], i: int = 0) -> tuple[Duration | None, int]:
 
 def parse_duration(text: str) -> Duration:
     """A whole text that is a duration, or `WhenError`."""
+    _too_long(text)
     tok = [t for t in tokens(text) if t not in ("de", "d", "by", "pendant", "for", "durant")]
     duration, end = read_duration(tok)
     if duration is None or end != len(tok) or not (duration.days or duration.seconds):
@@ -182,7 +209,7 @@ def _time(tok: list[str], i: int) -> tuple[time | None, int]:
         return time(0, 0), i + 1
     if i >= len(tok) or not tok[i].isdigit():
         return None, i
-    hour = int(tok[i])
+    hour = int(tok[i]) if len(tok[i]) <= 2 else 99  # (out of range below, however many its digits)
     j = i + 1
     minute = 0
     if j < len(tok) and tok[j] in ("h", ":"):
@@ -200,7 +227,9 @@ def _time(tok: list[str], i: int) -> tuple[time | None, int]:
             hour = 0
         j += 1
     if not (0 <= hour < 24 and 0 <= minute < 60):
-        raise WhenError(Msg(f"heure impossible : {hour} h {minute:02d}", f"impossible time: {hour}:{minute:02d}"))
+        said = tok[i][:12]
+        raise WhenError(Msg(f"heure impossible : {said} h {minute:02d} (de 0 h à 23 h 59)",
+                            f"impossible time: {said}:{minute:02d} (from 0:00 to 23:59)"))
     return time(hour, minute), j
 
 
@@ -226,6 +255,7 @@ def read_moment(tok: list[str], i: int, now: datetime, tz: ZoneInfo, bare: bool 
     iso = _ISO.fullmatch(t)
     if iso:
         year, month, number, hour, minute = (int(g) if g else None for g in iso.groups())
+        _check_year(year or 0, today)
         try:
             written = date(year or 0, month or 0, number or 0)
             at = time(hour, minute or 0) if hour is not None else None
@@ -284,17 +314,26 @@ def _calendar_day(tok: list[str], i: int, today: date, weekday: int | None,
     if j < len(tok) and tok[j] in MONTHS:
         month, j = MONTHS[tok[j]], j + 1
     elif j + 1 < len(tok) and tok[j] == "/" and tok[j + 1].isdigit():
-        month, j = int(tok[j + 1]), j + 2
+        month, j = read_number(tok[j + 1]), j + 2
         if j + 1 < len(tok) and tok[j] == "/" and tok[j + 1].isdigit():
-            year, j = int(tok[j + 1]), j + 2
+            year, j = read_number(tok[j + 1]), j + 2
             year = year + 2000 if year < 100 else year
     else:
         return None, i
     if year is None and j < len(tok) and tok[j].isdigit() and len(tok[j]) == 4:
         year, j = int(tok[j]), j + 1
     if not 1 <= month <= 12:
-        raise WhenError(Msg(f"mois impossible : {month}", f"impossible month: {month}"))
+        raise WhenError(Msg(f"mois impossible : {month} (de 1 à 12)", f"impossible month: {month} (1 to 12)"))
+    if year is not None:
+        _check_year(year, today)
     return _pick_year(number, month, year, today, weekday), j
+
+
+def _check_year(year: int, today: date) -> None:
+    """`WhenError` for a year more than `YEARS_AROUND` years from today's."""
+    low, high = today.year - YEARS_AROUND, today.year + YEARS_AROUND
+    if not low <= year <= high:
+        raise WhenError(Msg(f"année impossible : {year} (de {low} à {high})", f"impossible year: {year} ({low} to {high})"))
 
 
 def _pick_year(number: int, month: int, year: int | None, today: date, weekday: int | None) -> date:
@@ -347,6 +386,7 @@ def moment_at(m: Moment, now: datetime, tz: ZoneInfo, default: time, *, day_end:
 
 def parse_moment(text: str, now: datetime, tz: ZoneInfo, default: time, *, day_end: bool = False) -> datetime:
     """A whole text that is a moment (« lundi 17 février à 21 h »), or `WhenError`."""
+    _too_long(text)
     tok = [t for t in tokens(text) if t not in ("jusqu", "jusque", "until", "till", "au", "a", "le", "to")]
     m, end = read_moment(tok, 0, now, tz)
     rest = [t for t in tok[end:] if t not in FILLER]
@@ -444,6 +484,7 @@ def _next_month(when: datetime, tz: ZoneInfo) -> datetime:
 
 def parse_span(text: str, now: datetime, tz: ZoneInfo) -> tuple[Span | None, list[str]]:
     """The period a text names, and its other words; « du 8 au 16 février » gives the 8 its month."""
+    _too_long(text)
     tok = tokens(text)
     tok = _lend_month(tok)
     return read_span(tok, now, tz)

@@ -5,6 +5,8 @@ Microsoft Exchange and Postfix send them) names each recipient with an action an
 usually returns the headers of the mail that failed, our Message-ID among them.  A non-standard
 report (a plain-text « Non remis » from a French provider) is read for addresses and the usual
 phrases.  `read_bounce` says what it found; the engine matches it to the outbox.  No database here.
+Like every reader of mail, it reads a bounded part of the mail (`MAX_SCAN`, `pbem.limits`) in time
+proportional to it, and never raises.
 """
 
 from __future__ import annotations
@@ -17,9 +19,16 @@ from email.message import Message
 from email.policy import compat32
 from typing import Any, Protocol
 
+from pbem import limits
+from pbem.mail.reading import text_codec, too_complex, within_caps
+
 OUR_MESSAGE_ID = re.compile(rb"<pbem\.[0-9a-f]{32}@[A-Za-z0-9.-]+>")
 """The Message-IDs pbem gives its mails (`pbem.outbox.message_id`), wherever they appear in a bounce."""
-_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+# an address starts where a run of its characters starts (else a long run with no @ is tried from each
+# of its characters: the square of its length), and nothing is given back once taken
+_LOCAL = r"A-Za-z0-9.!#$%&'*+/=?^_`{|}~-"
+_ADDRESS = re.compile(rf"(?<![{_LOCAL}])[{_LOCAL}]++@[A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)+")
+_TAG = re.compile(r"<[^<>]*+>")
 _STATUS = re.compile(r"\b([245])\.(\d{1,3})\.(\d{1,3})\b")
 _FULL = re.compile(r"mailbox (?:is )?full|over ?quota|quota exceeded|out of storage|insufficient storage|"
                    r"bo[iî]te (?:aux lettres |de r[ée]ception )?(?:est )?pleine|quota (?:est )?d[ée]pass[ée]",
@@ -54,10 +63,13 @@ class Bounce:
 
 def read_bounce(raw: bytes, own_addresses: tuple[str, ...] = ()) -> Bounce | None:
     """The failure a bounce reports, or None when it reports none (a delay notice is reported as delayed)."""
-    try:
-        message = email.message_from_bytes(raw[:MAX_SCAN * 5], policy=compat32)
-    except Exception:  # a bounce that cannot be parsed still has its text scanned below
-        message = None
+    head = within_caps(raw[:MAX_SCAN * 5], [])  # (headers of more than the cap: those only)
+    message: Message | None = None
+    if too_complex(head) is None:  # (else it is not parsed: its text is scanned below)
+        try:
+            message = email.message_from_bytes(head, policy=compat32)
+        except Exception:  # a bounce that cannot be parsed still has its text scanned below
+            message = None
     ids = tuple(dict.fromkeys(m.decode("ascii") for m in OUR_MESSAGE_ID.findall(raw[:MAX_SCAN * 5])))
     own = {a.lower() for a in own_addresses}
     fields = _delivery_status(message) if message is not None else []
@@ -74,11 +86,11 @@ def read_bounce(raw: bytes, own_addresses: tuple[str, ...] = ()) -> Bounce | Non
         status = status or _status(f.get("status", ""))
         reason = reason or " ".join(f.get("diagnostic-code", "").split(";", 1)[-1].split())
     if message is not None:
-        for value in message.get_all("X-Failed-Recipients") or []:
-            recipients += [a.lower() for a in _ADDRESS.findall(str(value))]
+        for value in (message.get_all("X-Failed-Recipients") or [])[:limits.MAX_HEADER_VALUES]:
+            recipients += [a.lower() for a in _ADDRESS.findall(str(value)[:limits.MAX_HEADER_CHARS])]
     if not recipients:  # no machine-readable report: the addresses the text names
         recipients = [a.lower() for a in _ADDRESS.findall(text)]
-    recipients = [r for r in dict.fromkeys(recipients) if r not in own and not _is_daemon(r)]
+    recipients = [r for r in dict.fromkeys(recipients) if r not in own and not _is_daemon(r)][:limits.MAX_ADDRESSES]
     if not recipients and not ids:
         return None
     if actions and all(a == "delayed" for a in actions):
@@ -116,13 +128,17 @@ def _status(text: str) -> str:
 def _delivery_status(message: Message) -> list[dict[str, str]]:
     """The per-recipient field groups of the message/delivery-status part (RFC 3464), lower-case names."""
     groups: list[dict[str, str]] = []
-    for part in message.walk():
+    for seen, part in enumerate(message.walk()):
+        if seen >= limits.MAX_PARTS:
+            break
         if part.get_content_type() != "message/delivery-status":
             continue
         payload = part.get_payload()
         blocks: list[str] = []
-        if isinstance(payload, list):  # the stdlib reads each field group as a little message
-            blocks = [str(block) for block in payload]
+        if isinstance(payload, list):  # the stdlib reads each field group as a little message: its fields as
+            # written (not `str(block)`, which folds them again, a long one at a cost of its square)
+            blocks = ["\n".join(f"{name}: {str(value)[:limits.MAX_HEADER_CHARS]}" for name, value in block.raw_items())
+                      for block in payload[:limits.MAX_PARTS] if isinstance(block, Message)]
         elif isinstance(payload, str):
             blocks = re.split(r"\r?\n\r?\n", payload)
         for block in blocks:
@@ -133,21 +149,24 @@ def _delivery_status(message: Message) -> list[dict[str, str]]:
 
 
 def _fields(block: str) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    name = ""
-    for line in block.splitlines():
-        if line[:1] in (" ", "\t") and name:
-            fields[name] += " " + line.strip()
+    """A field group's fields, continuation lines joined (each value cut at `limits.MAX_HEADER_CHARS`)."""
+    pieces: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in block[:MAX_SCAN].splitlines():
+        if line[:1] in (" ", "\t") and current is not None:
+            current.append(line.strip())  # (in a list: adding to the text each time cost its square)
         elif ":" in line:
             name, _, value = line.partition(":")
-            name = name.strip().lower()
-            fields.setdefault(name, value.strip())
-    return fields
+            current = [value.strip()]
+            pieces.setdefault(name.strip().lower(), current)  # a repeated field: the first one counts
+    return {name: " ".join(value)[:limits.MAX_HEADER_CHARS] for name, value in pieces.items()}
 
 
 def _human_text(message: Message) -> str:
     """The readable part of a bounce (the notification, not the returned mail), as text."""
-    for part in message.walk():
+    for seen, part in enumerate(message.walk()):
+        if seen >= limits.MAX_PARTS:
+            break
         if part.get_content_maintype() == "multipart":
             continue
         if part.get_content_type() in ("message/delivery-status", "message/rfc822", "text/rfc822-headers"):
@@ -160,11 +179,20 @@ def _human_text(message: Message) -> str:
             continue
         if not isinstance(data, bytes):
             continue
-        text = data[:MAX_SCAN].decode(part.get_content_charset() or "utf-8", "replace")
+        text = _decode(data[:MAX_SCAN], part.get_content_charset())
         if part.get_content_subtype() == "html":
-            text = re.sub(r"<[^>]+>", " ", text)
+            text = _TAG.sub(" ", text)
         return text
     return ""
+
+
+def _decode(data: bytes, charset: str | None) -> str:
+    """A part's text in its declared charset if Python has it, else UTF-8 (never raises)."""
+    codec = text_codec(charset) if charset else None
+    try:
+        return data.decode(codec or "utf-8", "replace")
+    except (LookupError, ValueError, TypeError):  # (a codec that refuses "replace")
+        return data.decode("utf-8", "replace")
 
 
 class SentMail(Protocol):

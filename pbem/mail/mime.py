@@ -23,7 +23,9 @@ from itertools import pairwise
 
 # one header field: a name, a colon, the blanks after it, the rest of the line and its continuation lines
 # (a surrogate stands for 8-bit)
-_FIELD = re.compile(r"([\x21-\x39\x3b-\x7e]+):([ \t]*)([^\n]*\n(?:[ \t][^\n]*\n)*)")
+# (tried at line starts only, taking what it takes for good: a long line that is no field is read once, not
+# again from each of its characters)
+_FIELD = re.compile(r"^([\x21-\x39\x3b-\x7e]++):([ \t]*+)([^\n]*+\n(?:[ \t][^\n]*+\n)*+)", re.MULTILINE)
 _BOUNDARY = re.compile(r';\s*boundary\s*=\s*(?:"([^"\\<>]*)"|([^";\\<>\s]+))\s*(?:;|$)', re.IGNORECASE)
 _SIMPLE_TYPE = re.compile(r"\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:;|$)")
 _PLAIN_ENCODINGS = frozenset({"", "7bit", "8bit", "binary"})

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+
+from pbem.limits import MAX_LINE_CHARS
+from pbem.memo import memo
 
 _GREETINGS = (
     # French
@@ -41,8 +43,10 @@ _SENTENCE_WORDS = frozenset(
 _WORD = re.compile(r"[a-z0-9+]+")
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096, max_key=200)
 def _fold(text: str) -> str:
+    if text.isascii():  # (the same result, without a loop over every character)
+        return " ".join(text.lower().split())
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     return " ".join(text.replace("\u2019", "'").casefold().split())
@@ -57,8 +61,9 @@ def is_decoration(line: str) -> bool:
 
 
 def is_greeting(line: str) -> bool:
-    """A greeting, thanks or sign-off: « Bonjour à tous, », « Cordialement », « Merci ! », "Best regards"."""
-    return _GREETING.match(_fold(line)) is not None
+    """A greeting, thanks or sign-off: « Bonjour à tous, », « Cordialement », « Merci ! », "Best regards".
+    (No line longer than `MAX_LINE_CHARS` is one.)"""
+    return len(line) <= MAX_LINE_CHARS and _GREETING.match(_fold(line)) is not None
 
 
 def is_chatter(line: str) -> bool:
@@ -73,8 +78,11 @@ def looks_like_sentence(line: str) -> bool:
     """Prose rather than an order gone wrong: a sentence of several words with a pronoun, an auxiliary
     or a conjunction in it (« Garde le moral, on va gagner »), or one ending like a sentence, or a long one.
 
-    An order line is a verb and its arguments (names, numbers, keywords): it has none of those.
+    An order line is a verb and its arguments (names, numbers, keywords): it has none of those; nor is it
+    longer than `MAX_LINE_CHARS` (such a line is prose, and is not read further).
     """
+    if len(line) > MAX_LINE_CHARS:
+        return True
     folded = _fold(line)
     words = _WORD.findall(folded)
     if len(words) >= 12:

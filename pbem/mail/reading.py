@@ -6,6 +6,10 @@ declared charset says, and strips what is not the player's own writing (quoted
 replies, reply headers of the usual French and English clients, signatures,
 "Envoyé de mon iPhone").  `read_message` never raises: a message it cannot make
 sense of comes back with an empty body and its ``problems`` listed.
+
+Every part of it reads a bounded amount (`pbem.limits`) in time proportional to it: a mail too
+big, headers too long or MIME too deeply nested are listed as problems starting with ``too``
+(`COSTLY_PROBLEMS`), and what was beyond the cap is not read.
 """
 
 from __future__ import annotations
@@ -14,27 +18,33 @@ import binascii
 import codecs
 import email
 import email.utils
+import encodings
+import encodings.aliases
 import hashlib
+import pkgutil
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.message import Message
 from email.policy import compat32
-from functools import lru_cache
-from html.parser import HTMLParser
 from types import MappingProxyType
 
-from pbem.mail import mime
+from pbem import limits
+from pbem.mail import markup, mime
+from pbem.memo import memo
 
 Entity = Message | mime.Part
 """A MIME entity, read by the standard library or by the fast reader (`pbem.mail.mime`)."""
 
-MAX_TEXT_CHARS = 1_000_000
+MAX_TEXT_CHARS = limits.MAX_TEXT_CHARS
 """A text body longer than this is truncated (orders are a few lines; this bounds the work)."""
 
-MAX_PARTS = 500
+MAX_PARTS = limits.MAX_PARTS
 """At most this many MIME parts are looked at."""
+
+COSTLY_PROBLEMS = ("too big", "too complex", "too costly")
+"""How the problems of a mail that was not read whole because of a cap begin (`pbem.limits`)."""
 
 LOOP_GUARD_HEADERS: tuple[str, ...] = (
     "auto-submitted",
@@ -112,7 +122,8 @@ def normalise_address(addr: str) -> str:
     return addr.strip().strip("<>").strip().lower()
 
 
-_PREFIX = re.compile(r"^\s*(?:(?:re|tr|fwd?|aw|wg|réf|ref|rép|rep)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+# (no two \s* side by side: "re" and a million spaces would be tried every way of sharing them)
+_PREFIX = re.compile(r"^\s*+(?:(?:re|tr|fwd?|aw|wg|réf|ref|rép|rep)\s*+(?:\[\d+\]\s*+)?:\s*+)+", re.IGNORECASE)
 _TAG = re.compile(r"\[([^\[\]]{1,64})\]")
 
 
@@ -263,17 +274,46 @@ _FORMAT_CHARS = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u20
 _ANGLE_TOKEN = re.compile(r"<[^<>\s]+>")
 
 
+def _known_codecs() -> frozenset[str]:
+    """The names (`encodings.normalize_encoding`, lower case) of the text codecs Python ships, but the two
+    whose decoder costs the square of the text (punycode, idna: no mail is written in them)."""
+    names = {name for _finder, name, _pkg in pkgutil.iter_modules(encodings.__path__)}
+    names |= set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values())
+    return frozenset(n.lower() for n in names) - {"punycode", "idna", "aliases"}
+
+
+_KNOWN_CODECS = _known_codecs()
+_CHARSET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]*")
+
+
+@memo(maxsize=256, max_key=limits.MAX_CHARSET_CHARS)
+def text_codec(charset: str) -> str | None:
+    """The Python codec a declared charset names, or None.  Only names Python knows are looked up, under
+    their normal spelling: `codecs.lookup` remembers every name it is asked for, found or not, for ever."""
+    name = charset.strip().strip('"').split("*", 1)[0]
+    if len(name) > limits.MAX_CHARSET_CHARS or not _CHARSET_NAME.fullmatch(name):
+        return None
+    normal = encodings.normalize_encoding(name).lower()
+    if normal not in _KNOWN_CODECS:
+        return None
+    try:
+        info = codecs.lookup(normal)
+    except LookupError:
+        return None
+    return info.name if getattr(info, "_is_text_encoding", True) else None
+
+
 def _bytes_to_str(data: bytes, charset: str | None, problems: list[str] | None = None) -> str:
     """Decode with the declared charset, else UTF-8, else cp1252 with replacement; never raises."""
     if charset:
-        name = charset.strip().strip('"').split("*", 1)[0]
-        try:
-            info = codecs.lookup(name)
-            if getattr(info, "_is_text_encoding", True):
-                return data.decode(info.name)
-        except (LookupError, UnicodeError, ValueError, TypeError):
-            pass
+        codec = text_codec(charset) if len(charset) <= limits.MAX_CHARSET_CHARS + 2 else None  # (+ its quotes)
+        if codec is not None:
+            try:
+                return data.decode(codec)
+            except (UnicodeError, ValueError, TypeError, LookupError):
+                pass
         if problems is not None:
+            name = charset.strip().strip('"').split("*", 1)[0]
             problems.append(f"charset {name[:40]!r} unusable, decoded as UTF-8/cp1252")
     try:
         return data.decode("utf-8")
@@ -313,7 +353,7 @@ def decode_header_text(value: str | None) -> str:
         return " ".join((value if value.isprintable() else _UNSAFE.sub(" ", value)).split())
     if "=?" in value:
         pieces: list[str] = []
-        pending = b""
+        pending: list[bytes] = []  # the bytes of adjacent words of one charset (a list: adding to bytes costs its square)
         pending_charset: str | None = None
         position = 0
         for match in _ENCODED_WORD.finditer(value):
@@ -321,17 +361,17 @@ def decode_header_text(value: str | None) -> str:
             charset = match.group(1)
             if between and (pending_charset is None or between.strip()):
                 if pending_charset is not None:
-                    pieces.append(_bytes_to_str(pending, pending_charset))
-                    pending, pending_charset = b"", None
+                    pieces.append(_bytes_to_str(b"".join(pending), pending_charset))
+                    pending, pending_charset = [], None
                 pieces.append(between)
             if pending_charset is not None and charset.lower() != pending_charset.lower():
-                pieces.append(_bytes_to_str(pending, pending_charset))
-                pending = b""
-            pending += _decode_word(match.group(2), match.group(3))
+                pieces.append(_bytes_to_str(b"".join(pending), pending_charset))
+                pending = []
+            pending.append(_decode_word(match.group(2), match.group(3)))
             pending_charset = charset
             position = match.end()
         if pending_charset is not None:
-            pieces.append(_bytes_to_str(pending, pending_charset))
+            pieces.append(_bytes_to_str(b"".join(pending), pending_charset))
         pieces.append(value[position:])
         value = "".join(pieces)
     value = _FORMAT_CHARS.sub("", _UNSAFE.sub(" ", value))
@@ -379,14 +419,17 @@ def _simple_addresses(raw: str) -> list[tuple[str, str]] | None:
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
-    """(display name, normalised address) pairs; display names are RFC 2047-decoded after parsing."""
+    """(display name, normalised address) pairs; display names are RFC 2047-decoded after parsing.
+    At most `limits.MAX_ADDRESSES` of them."""
     result: list[tuple[str, str]] = []
     for raw in values:
-        result.extend(_header_addresses(raw))
+        result.extend(_header_addresses(raw[:limits.MAX_HEADER_CHARS]))
+        if len(result) >= limits.MAX_ADDRESSES:
+            return result[:limits.MAX_ADDRESSES]
     return result
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _header_addresses(raw: str) -> tuple[tuple[str, str], ...]:
     """The pairs of one address header's value (remembered: a game's mail comes from its players' few
     addresses, always to the same one)."""
@@ -435,8 +478,15 @@ def _split_bare(name: str, addr: str) -> tuple[str, str]:
     return (name or before), words[i].strip("<>\"'()[],;")
 
 
+_MAX_ID_CHARS = 250
+"""A Message-ID longer than this is no Message-ID (RFC 5322 lines are 998 characters at most; real ids
+are under a hundred): it is replaced by a digest of it, and not echoed in References."""
+
+
 def _message_id(value: str, raw: bytes) -> str:
     match = _ANGLE_TOKEN.search(value)
+    if match and len(match.group(0)) > _MAX_ID_CHARS:
+        return f"<{hashlib.sha256(match.group(0).encode('utf-8', 'replace')).hexdigest()}@pbem.invalid>"
     if match:
         return _UNSAFE.sub("", match.group(0))
     if value.strip():
@@ -446,7 +496,13 @@ def _message_id(value: str, raw: bytes) -> str:
 
 def _first_token(value: str) -> str:
     match = _ANGLE_TOKEN.search(value)
-    return match.group(0) if match else ""
+    return match.group(0) if match and len(match.group(0)) <= _MAX_ID_CHARS else ""
+
+
+def _references(value: str) -> tuple[str, ...]:
+    """The Message-IDs of References: the last `limits.MAX_REFERENCES`, none longer than a Message-ID can be."""
+    ids = [t for t in _ANGLE_TOKEN.findall(_FOLDING.sub(" ", value)) if len(t) <= _MAX_ID_CHARS]
+    return tuple(ids[-limits.MAX_REFERENCES:])
 
 
 # --- body extraction ---
@@ -493,7 +549,7 @@ def _content_params(part: Entity) -> dict[str, str]:
     return params
 
 
-def _part_text(part: Entity, problems: list[str]) -> str:
+def _part_text(part: Entity, problems: list[str], cap: int = MAX_TEXT_CHARS) -> str:
     try:
         data = part.get_payload(decode=True)
     except mime.Unusual:
@@ -505,9 +561,9 @@ def _part_text(part: Entity, problems: list[str]) -> str:
         return ""
     params = _content_params(part)
     text = _bytes_to_str(data, params.get("charset") or None, problems)
-    if len(text) > MAX_TEXT_CHARS:
+    if len(text) > cap:
         problems.append("text truncated")
-        text = text[:MAX_TEXT_CHARS]
+        text = text[:cap]
     flowed = params.get("format", "").lower() == "flowed"
     delsp = params.get("delsp", "").lower() == "yes"
     text = normalise_text(text)
@@ -538,92 +594,10 @@ def _unflow(text: str, delsp: bool) -> str:
     return "\n".join(out)
 
 
-_BLOCK_TAGS = frozenset(
-    "p div li ul ol tr table h1 h2 h3 h4 h5 h6 pre hr address section article header footer dd dt dl".split()
-)
-_SKIP_TAGS = frozenset({"script", "style", "head", "title", "blockquote", "template", "noscript"})
-_SKIP_CLASSES = ("gmail_quote", "gmail_signature", "yahoo_quoted", "moz-signature")
-_STOP_IDS = frozenset({"divrplyfwdmsg", "x_divrplyfwdmsg", "appendonsend", "x_appendonsend"})
-_VOID_TAGS = frozenset("br hr img meta link input area base col embed source track wbr".split())
-
-
-class _HtmlText(HTMLParser):
-    """HTML -> plain text: block tags become line breaks; scripts, styles and quoted replies are dropped."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-        self.skip_tag: str | None = None
-        self.skip_depth = 0
-        self.stopped = False
-        self.pre = 0
-
-    def _newline(self) -> None:
-        if self.out and not self.out[-1].endswith("\n"):
-            self.out.append("\n")
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.stopped:
-            return
-        if self.skip_tag is not None:
-            if tag == self.skip_tag and tag not in _VOID_TAGS:
-                self.skip_depth += 1
-            return
-        classes = ""
-        ident = ""
-        for name, value in attrs:
-            if name == "class" and value:
-                classes = value.lower()
-            elif name == "id" and value:
-                ident = value.lower()
-        if ident in _STOP_IDS:
-            self.stopped = True
-            return
-        if tag in _SKIP_TAGS or (classes and any(c in classes for c in _SKIP_CLASSES)):
-            if tag not in _VOID_TAGS:
-                self.skip_tag, self.skip_depth = tag, 1
-            return
-        if tag == "br":
-            self.out.append("\n")
-        elif tag in _BLOCK_TAGS:
-            self._newline()
-            if tag == "pre":
-                self.pre += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.stopped:
-            return
-        if self.skip_tag is not None:
-            if tag == self.skip_tag:
-                self.skip_depth -= 1
-                if self.skip_depth <= 0:
-                    self.skip_tag = None
-            return
-        if tag in _BLOCK_TAGS:
-            self._newline()
-            if tag == "pre" and self.pre:
-                self.pre -= 1
-
-    def handle_data(self, data: str) -> None:
-        if self.stopped or self.skip_tag is not None:
-            return
-        if not self.pre:
-            data = re.sub(r"[ \t\r\n\f]+", " ", data)
-            if self.out and self.out[-1].endswith("\n"):
-                data = data.lstrip(" ")
-        if data:
-            self.out.append(data)
-
-
 def html_to_text(html: str) -> str:
-    """The visible text of an HTML mail body, one line per block; quoted replies (gmail_quote, blockquote) dropped."""
-    parser = _HtmlText()
-    try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # html.parser is lenient, but never let a body stop the mail
-        pass
-    text = "".join(parser.out)
+    """The visible text of an HTML mail body, one line per block; quoted replies (gmail_quote, blockquote) dropped
+    (`pbem.mail.markup`, in linear time)."""
+    text = markup.html_to_text(html)
     return "\n".join(line.strip(" ") for line in normalise_text(text).split("\n"))
 
 
@@ -638,7 +612,7 @@ def _body(message: Entity, problems: list[str]) -> str:
         if content_type == "text/html" and html_part is None:
             html_part = part
     if html_part is not None:
-        return html_to_text(_part_text(html_part, problems))
+        return html_to_text(_part_text(html_part, problems, limits.MAX_HTML_CHARS))
     problems.append("no text part")
     return ""
 
@@ -653,31 +627,120 @@ def read_message(raw: bytes) -> IncomingMail:
             raw = bytes(raw)
         except Exception:
             raw = str(raw).encode("utf-8", "surrogateescape")
-    problems: list[str] = []
+    capped: list[str] = []
+    readable = within_caps(raw, capped)
+    problems = list(capped)
     try:
         try:
-            return _read(raw, problems, fast=True)
+            return _read(readable, problems, fast=True, whole=raw)
         except mime.Unusual:
-            problems.clear()
-            return _read(raw, problems, fast=False)
+            problems[:] = capped
+            return _read(readable, problems, fast=False, whole=raw)
     except Exception as exc:  # last resort: the message is kept, unread
         problems.append(f"unreadable message: {type(exc).__name__}")
         return IncomingMail(message_id=_message_id("", raw), size=len(raw), problems=tuple(problems))
 
 
-def _read(raw: bytes, problems: list[str], fast: bool) -> IncomingMail:
-    """Read with the fast reader when ``fast`` and it is sure of the shape, else with the standard library."""
+def within_caps(raw: bytes, problems: list[str]) -> bytes:
+    """The part of a raw mail that is read: all of it, or what the caps of `pbem.limits` let through
+    (each cap met is listed in ``problems``, starting with one of `COSTLY_PROBLEMS`).
+
+    Headers longer than `limits.MAX_HEADER_BYTES` are read up to the cap, and the body not at all; a mail
+    longer than `limits.MAX_READ_BYTES` is read up to it (its text usually comes first).
+    """
+    if len(raw) > limits.MAX_HEADER_BYTES and _header_end(raw) < 0:
+        problems.append(f"too big: headers of more than {limits.MAX_HEADER_BYTES} bytes, the body not read")
+        cut = raw.rfind(b"\n", 0, limits.MAX_HEADER_BYTES)
+        return raw[:cut if cut > 0 else limits.MAX_HEADER_BYTES] + b"\n\n"
+    if len(raw) > limits.MAX_READ_BYTES:
+        problems.append(f"too big: {len(raw)} bytes, the first {limits.MAX_READ_BYTES} read")
+        raw = raw[:limits.MAX_READ_BYTES]
+    return raw
+
+
+def _header_end(raw: bytes) -> int:
+    """Where the blank line after the headers begins (the line break that ends the last header, its CR
+    aside), if within `limits.MAX_HEADER_BYTES`; else -1."""
+    if raw.startswith((b"\n", b"\r\n")):
+        return 0
+    stop = limits.MAX_HEADER_BYTES + 4
+    ends = [at for at in (raw.find(b"\n\n", 0, stop), raw.find(b"\n\r\n", 0, stop)) if at >= 0]
+    return min(ends) if ends else -1
+
+
+def _standard_parse(raw: bytes, problems: list[str]) -> Message:
+    """The standard library's reading of a mail the fast reader is unsure of: whole, or its headers only
+    when it is too complex for that parser (`too_complex`, listed in ``problems``)."""
+    why = too_complex(raw)
+    if why is not None:
+        problems.append(why)
+        end = _header_end(raw)
+        raw = raw[:end].rstrip(b"\r") + b"\n\n" if end >= 0 else raw
+    return email.message_from_bytes(raw, policy=compat32)
+
+
+def too_complex(raw: bytes) -> str | None:
+    """Why the standard library's parser must not be given this mail (``too complex: …``), or None: more
+    multipart boundaries than `limits.MAX_BOUNDARIES` (it checks each line against each open one), or more
+    delimiter-like lines than `limits.MAX_DELIMITER_LINES` (a Message object for each part)."""
+    boundaries = raw.lower().count(b"boundary")
+    if boundaries > limits.MAX_BOUNDARIES:
+        return f"too complex: {boundaries} multipart boundaries (at most {limits.MAX_BOUNDARIES}), the body not read"
+    delimiters = raw.count(b"\n--")
+    if delimiters > limits.MAX_DELIMITER_LINES:
+        return f"too complex: {delimiters} delimiter lines (at most {limits.MAX_DELIMITER_LINES}), the body not read"
+    return None
+
+
+def read_envelope(raw: bytes, problem: str) -> IncomingMail:
+    """Who wrote a mail and about what, its body not read: for a mail set aside (``problem`` says why,
+    starting with one of `COSTLY_PROBLEMS`).  Only the headers are read, up to `limits.MAX_HEADER_BYTES`."""
+    end = _header_end(raw)
+    if end >= 0:
+        head = raw[:end].rstrip(b"\r")
+    else:
+        cut = raw.rfind(b"\n", 0, limits.MAX_HEADER_BYTES)
+        head = raw[:cut] if cut > 0 else raw[:limits.MAX_HEADER_BYTES]
+    mail = read_message(head + b"\n\n")
+    message_id = mail.message_id if not mail.message_id.endswith("@pbem.invalid>") else _message_id("", raw)
+    return replace(mail, message_id=message_id, text="", raw_text="", size=len(raw), problems=(problem,))
+
+
+def costly(mail: IncomingMail) -> str | None:
+    """Which cap kept a mail from being read whole, if one did: ``headers`` (too long), ``size`` (a mail
+    too big), ``nesting`` (MIME too deeply nested) or ``attempts`` (passes stopped while reading it)."""
+    for problem in mail.problems:
+        if problem.startswith("too big: headers"):
+            return "headers"
+        if problem.startswith("too big"):
+            return "size"
+        if problem.startswith("too complex"):
+            return "nesting"
+        if problem.startswith("too costly"):
+            return "attempts"
+    return None
+
+
+def _read(raw: bytes, problems: list[str], fast: bool, whole: bytes | None = None) -> IncomingMail:
+    """Read with the fast reader when ``fast`` and it is sure of the shape, else with the standard library.
+    ``raw`` is what the caps let through of the mail, ``whole`` the mail (its size, its fallback Message-ID)."""
+    whole = raw if whole is None else whole
     if not raw or raw.isspace():
         problems.append("empty message")
-        return IncomingMail(message_id=_message_id("", raw), size=len(raw), problems=tuple(problems))
+        return IncomingMail(message_id=_message_id("", whole), size=len(whole), problems=tuple(problems))
     message: Entity | None = mime.parse(raw) if fast else None
     if message is None:
-        message = email.message_from_bytes(raw, policy=compat32)
+        message = _standard_parse(raw, problems)
     found: dict[str, list[str]] = {}
     for name, value in message.raw_items():
         key = name.lower()
         if key in _WANTED:
-            found.setdefault(key, []).append(value if isinstance(value, str) else str(value))
+            text = (value if isinstance(value, str) else str(value))[:limits.MAX_HEADER_CHARS]
+            values = found.get(key)
+            if values is None:
+                found[key] = [text]
+            elif len(values) < limits.MAX_HEADER_VALUES:  # the topmost ones
+                values.append(text)
 
     def first(key: str) -> str:
         values = found.get(key)
@@ -711,19 +774,19 @@ def _read(raw: bytes, problems: list[str], fast: bool) -> IncomingMail:
     if message.defects:
         problems.append("defects: " + ", ".join(sorted({type(d).__name__ for d in message.defects})))
     return IncomingMail(
-        message_id=_message_id(decode_header_text(first("message-id")), raw),
+        message_id=_message_id(decode_header_text(first("message-id")), whole),
         from_addr=from_addr,
         from_name=from_name,
         reply_to=reply_to[0][1] if reply_to else "",
         to_addrs=tuple(dict.fromkeys(to_addrs)),
         delivered_to=tuple(dict.fromkeys(delivered)),
-        subject=decode_header_text(first("subject")),
+        subject=decode_header_text(first("subject"))[:limits.MAX_SUBJECT_CHARS],
         date=decode_header_text(first("date")),
         in_reply_to=_first_token(first("in-reply-to")),
-        references=tuple(_ANGLE_TOKEN.findall(_FOLDING.sub(" ", first("references")))),
+        references=_references(first("references")),
         text=text,
         raw_text=raw_text,
         headers=MappingProxyType(headers),
-        size=len(raw),
+        size=len(whole),
         problems=tuple(problems),
     )

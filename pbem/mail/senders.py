@@ -261,8 +261,10 @@ def auth_verdict(mail: IncomingMail, trusted_authserv_ids: Collection[str], requ
 
 # --- passwords ---
 
+# (the blanks before the colon and those before the password are taken once: "password" and a million
+# spaces were tried every way of sharing them between two \s*)
 _PASSWORD_LINE = re.compile(
-    r"^\s*(?:mot\s*de\s*passe|mot-de-passe|motdepasse|mdp|password)\s*(?::\s*|\s+)(\S.*)$", re.IGNORECASE
+    r"^\s*+(?:mot\s*+de\s*+passe|mot-de-passe|motdepasse|mdp|password)(?:\s*+:\s*+|\s++)(\S.*)$", re.IGNORECASE
 )
 
 

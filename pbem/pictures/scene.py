@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from functools import cache
+from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+from pbem.memo import memo
 
 Colour = str
 """``#rrggbb``."""
@@ -122,7 +124,7 @@ def font_path(bold: bool) -> str:
     return str(resources.files("pbem") / "data" / "fonts" / name)
 
 
-@cache
+@lru_cache(maxsize=32)
 def font(size: int, bold: bool) -> Any:
     """A Pillow font (kept: fonts are read once per size)."""
     from PIL import ImageFont
@@ -130,7 +132,7 @@ def font(size: int, bold: bool) -> Any:
     return ImageFont.truetype(font_path(bold), size, layout_engine=ImageFont.Layout.BASIC)
 
 
-@cache
+@memo(maxsize=4096, max_key=200)
 def text_width(text: str, size: int = TEXT_SIZE, bold: bool = False) -> float:
     return float(font(size, bold).getlength(text))
 

@@ -194,6 +194,8 @@ class StoreBase:
             self._t("outbox").add_column("deferred", str, not_null_default="")
         # the reply cap counts a sender's recent answers from the index alone
         self.db.execute("create index if not exists outbox_replies on outbox (rcpt, kind, created_at)")
+        # how many passes began reading each stored mail: one killed while reading does not read it for ever
+        self.db.execute("create table if not exists message_attempts (key text primary key, attempts integer not null)")
         if "cursors" not in self.db.table_names():
             t("cursors").create({"source": str, "value": str}, pk="source")
         if "journal" not in self.db.table_names():

@@ -51,6 +51,36 @@ class MessageRows(StoreBase):
         ).fetchall()
         return [(r[0], bytes(r[1]), r[2]) for r in rows]
 
+    def begin_reading(self, keys: Sequence[str]) -> dict[str, int]:
+        """Count one more attempt at reading each of these stored messages, committed before the reading
+        starts; returns how many attempts each had before this one.
+
+        A pass killed while reading a mail (a mail that costs too much, a bug) leaves the count up: the
+        next pass knows the mail was tried, reads it alone, and after `MAX_READING_ATTEMPTS` sets it aside
+        instead of reading it again for ever.
+        """
+        before: dict[str, int] = {}
+        with self.atomic():
+            for i in range(0, len(keys), 500):
+                part = list(keys[i:i + 500])
+                before.update(self.db.execute(
+                    f"select key, attempts from message_attempts where key in ({', '.join('?' * len(part))})",
+                    part).fetchall())
+            self.db.conn.executemany(
+                "insert into message_attempts (key, attempts) values (?, 1) "
+                "on conflict (key) do update set attempts = attempts + 1", [(key,) for key in keys])
+        return {key: int(before.get(key, 0)) for key in keys}
+
+    def reading_attempts(self, keys: Sequence[str]) -> dict[str, int]:
+        """How many passes began reading each of these stored messages (0: none yet)."""
+        found: dict[str, int] = {}
+        for i in range(0, len(keys), 500):
+            part = list(keys[i:i + 500])
+            found.update(self.db.execute(
+                f"select key, attempts from message_attempts where key in ({', '.join('?' * len(part))})",
+                part).fetchall())
+        return {key: int(found.get(key, 0)) for key in keys}
+
     def seen_message_id(self, message_id: str, key: str) -> bool:
         """Was another stored message with this Message-ID already processed?"""
         row = self.db.execute(
@@ -128,15 +158,19 @@ class MessageRows(StoreBase):
     def requeue_messages(self, keys: Sequence[str]) -> int:
         """Put messages whose processing failed back to be processed again (after fixing what made them fail).
 
-        Messages refused by `requeue_refusals` are left as they are.
+        Messages refused by `requeue_refusals` are left as they are.  Their reading attempts are forgotten
+        (`begin_reading`): the MJ asks for them to be read again, from the start.
         """
         refused = self.requeue_refusals(keys)
         n = 0
         with self.atomic():
             for key in dict.fromkeys(keys):
                 if key not in refused:
-                    n += self.db.execute("update messages set status = 'new' where key = ? and status = 'error'",
-                                         [key]).rowcount
+                    requeued = self.db.execute("update messages set status = 'new' where key = ? and status = 'error'",
+                                               [key]).rowcount
+                    if requeued:
+                        self.db.execute("delete from message_attempts where key = ?", [key])
+                    n += requeued
         return n
 
     def message_raw(self, key: str) -> bytes | None:

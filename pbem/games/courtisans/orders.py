@@ -40,9 +40,11 @@ from pbem.games.courtisans.actions import (
 from pbem.games.courtisans.etiquette import address, aliases
 from pbem.games.courtisans.state import BASTILLE, KING, PARTIS, QUEEN, CourtState, cote, holder, power_holder
 from pbem.games.courtisans.turns import COURT, DISCARD, JAIL, JUDGE
-from pbem.names import fold, match_keyword, take_name, words
+from pbem.names import fold, match_keyword, take_name, whole_number, words
 
 PARTY, FINE, WARN = "PARTI", "AMENDE", "AVERTISSEMENT"
+MAX_AMOUNT = 999_999_999
+"""The most livres a fine may be written with (a bound of what is typed, far above any treasury)."""
 CHANGING = (PLAY, MARRY, CHARGE, PRINCESS, RELEASE, RECALL, GOSSIP, PRAISE)
 """First actions after which a second one that is not possible yet may become so."""
 MJ_VERBS = (FINE, WARN)
@@ -200,9 +202,9 @@ def _amount(tokens: Sequence[str], default: int) -> int:
     text = text.removesuffix("livres").removesuffix("l")
     if not text:
         return default
-    if not text.isdigit():
+    if not text.isdecimal():
         raise syntax(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'")
-    return int(text)
+    return whole_number(text, 0, MAX_AMOUNT, what=Msg("le montant", "the amount"))
 
 
 # ---------------------------------------------------------------- the hand during a mail

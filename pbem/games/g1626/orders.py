@@ -39,7 +39,7 @@ from pbem.games.g1626.tables import (
     TACTICIAN,
     TALENT_ALIASES,
 )
-from pbem.names import fold, match_keyword, match_name, take_name, words
+from pbem.names import fold, match_keyword, match_name, take_name, whole_number, words
 
 VERBS: dict[str, str] = {
     "test": "TEST", "jet": "TEST", "roll": "TEST", "check": "TEST",
@@ -78,6 +78,18 @@ VERSUS_WORDS = ("contre", "vs", "versus", "against")
 FILLER_WORDS = ("pour", "for", "a", "de")
 NPC_DICE = ("d10", "2d6", "2d6+2")
 EXAMPLE = "TEST Escrime AG SR 15"
+# The range of each number an order gives: bounds of what is typed, wider than any the rules reach (a
+# sheet has no hit points in the thousands), so that no number can overflow what the rules compute with.
+SR_MAX = 99
+MODIFIER_MAX = 99
+SCORE_MAX = 99
+POINTS_MAX = 999
+PRESTIGE_MAX = 999_999
+TALENT_MAX = 99
+REQUEST_MAX = 999_999_999
+SR = Msg("le SR", "the SR")
+MODIFIER = Msg("le modificateur", "the modifier")
+REQUEST = Msg("le numéro de demande", "the request number")
 VALID_CARACS = ", ".join(CARACS)
 
 
@@ -124,7 +136,7 @@ def _joined_signs(tokens: Sequence[str]) -> list[str]:
     """``+ 2`` -> ``+2``, so modifiers read the same with or without the space."""
     out: list[str] = []
     for token in tokens:
-        if out and out[-1] in ("+", "-") and token.isdigit():
+        if out and out[-1] in ("+", "-") and token.isdecimal():
             out[-1] += token
         else:
             out.append(token)
@@ -143,7 +155,7 @@ def _tail(tokens: Sequence[str], after: str) -> tuple[int, bool, bool, bool]:
         key = fold(token)
         signed = SIGNED.match(key)
         if signed:
-            modifier += int(signed.group(2)) * (1 if signed.group(1) == "+" else -1)
+            modifier += whole_number(signed.group(2), 0, MODIFIER_MAX, what=MODIFIER) * (1 if signed.group(1) == "+" else -1)
         elif key in SECRET_WORDS:
             secret = True
         elif key in AIM_WORDS:
@@ -208,10 +220,10 @@ def _actor(char: Character, tokens: Sequence[str]) -> tuple[Side, int | None, bo
         split, glued = found
         head, after = list(tokens[:split]), list(tokens[split + 1:])
         number = glued.group(2) or (after.pop(0) if after else "")
-        if not re.fullmatch(r"-?\d+", number) or int(number) < 1:
+        if not re.fullmatch(r"\d+", number) or number.strip("0") == "":
             raise _syntax(f"le SR doit être un nombre entier positif : « {EXAMPLE} »",
                           f"SR must be a positive whole number: '{EXAMPLE}'")
-        sr = int(number)
+        sr = whole_number(number, 1, SR_MAX, what=SR)
     else:
         split = next((i for i, t in enumerate(tokens) if _is_tail(t)), len(tokens))
         head, after = list(tokens[:split]), list(tokens[split:])
@@ -251,7 +263,7 @@ def _opponent(state: State, actor: Side, tokens: Sequence[str]) -> tuple[Side, b
 
 
 def _npc(tokens: Sequence[str], name_error: OrderError) -> tuple[Side, bool]:
-    at = next((i for i, t in enumerate(tokens) if t.isdigit()), None)
+    at = next((i for i, t in enumerate(tokens) if t.isdecimal()), None)
     if at is None:
         split = next((i for i, t in enumerate(tokens) if _is_tail(t)), len(tokens))
         if isinstance(name_error, OrderAmbiguousError) or split == 0:
@@ -263,7 +275,8 @@ def _npc(tokens: Sequence[str], name_error: OrderError) -> tuple[Side, bool]:
     if rest and fold(rest[0]) in NPC_DICE:
         dice = fold(rest.pop(0))
     modifier, secret, _, _ = _tail(rest, "après le score du PNJ")
-    return Side(label=" ".join(tokens[:at]) or "PNJ", modifier=modifier, score=int(tokens[at]), dice=dice), secret
+    score = whole_number(tokens[at], 0, SCORE_MAX, what=Msg("le score du PNJ", "the PNJ's score"))
+    return Side(label=" ".join(tokens[:at]) or "PNJ", modifier=modifier, score=score, dice=dice), secret
 
 
 def _split_versus(tokens: Sequence[str]) -> tuple[list[str], list[str] | None]:
@@ -362,15 +375,15 @@ def _reference(state: State, tokens: Sequence[str]) -> tuple[int | None, PlayerN
         key = fold(tokens[i])
         ref = REF.match(key)
         if ref and number is None:
-            number = int(ref.group(1))
-        elif key in REF_WORDS and i + 1 < len(tokens) and tokens[i + 1].isdigit() and number is None:
-            number = int(tokens[i + 1])
+            number = whole_number(ref.group(1), 0, REQUEST_MAX, what=REQUEST)
+        elif key in REF_WORDS and i + 1 < len(tokens) and tokens[i + 1].isdecimal() and number is None:
+            number = whole_number(tokens[i + 1], 0, REQUEST_MAX, what=REQUEST)
             i += 1
         elif key not in FILLER_WORDS:
             rest.append(tokens[i])
         i += 1
     player: PlayerName | None = None
-    names = [t for t in rest if not t.isdigit() and not _is_tail(t)]
+    names = [t for t in rest if not t.isdecimal() and not _is_tail(t)]
     if names:
         player, _ = take_name(names, list(character_names(state)))
         player = character_names(state)[player]
@@ -387,8 +400,8 @@ def answer_order(state: State, verb: str, line: str, args: Sequence[str]) -> Ord
         raise _syntax("SR fixe un seuil ; pour un test en opposition, écrivez LANCER n° 3 CONTRE …",
                       "SR sets a threshold; for an opposed test write LANCER no. 3 CONTRE …")
     number, player, rest = _reference(state, mine)
-    numbers = [int(t) for t in rest if t.isdigit()]
-    modifier, secret, _, _ = _tail([t for t in rest if not t.isdigit()], "dans la réponse")
+    numbers = [whole_number(t, 1, SR_MAX, what=SR) for t in rest if t.isdecimal()]
+    modifier, secret, _, _ = _tail([t for t in rest if not t.isdecimal()], "dans la réponse")
     if verb == "SR":
         if len(numbers) != 1:
             raise _syntax("SR <n> [n° de la demande ou personnage] : « SR 15 », « SR 15 n° 3 », « SR 15 Armand »",
@@ -422,11 +435,11 @@ def _refusal(state: State, line: str, args: Sequence[str]) -> Order:
     tokens = list(args)
     number: int | None = None
     if tokens and (ref := REF.match(fold(tokens[0]))):
-        number, tokens = int(ref.group(1)), tokens[1:]
-    elif len(tokens) > 1 and fold(tokens[0]) in REF_WORDS and tokens[1].isdigit():
-        number, tokens = int(tokens[1]), tokens[2:]
-    elif tokens and tokens[0].isdigit():
-        number, tokens = int(tokens[0]), tokens[1:]
+        number, tokens = whole_number(ref.group(1), 0, REQUEST_MAX, what=REQUEST), tokens[1:]
+    elif len(tokens) > 1 and fold(tokens[0]) in REF_WORDS and tokens[1].isdecimal():
+        number, tokens = whole_number(tokens[1], 0, REQUEST_MAX, what=REQUEST), tokens[2:]
+    elif tokens and tokens[0].isdecimal():
+        number, tokens = whole_number(tokens[0], 0, REQUEST_MAX, what=REQUEST), tokens[1:]
     player, tokens = _exact_name(state, tokens) if number is None else (None, tokens)
     request = _pending_for(state, number, player, "REFUSER")
     # the reason as the MJ wrote it, punctuation kept: the words after the verb and the reference
@@ -452,15 +465,16 @@ def target(state: State, tokens: Sequence[str]) -> tuple[PlayerName, list[str]]:
 def _amount(verb: str, state: State, tokens: Sequence[str]) -> tuple[PlayerName, int]:
     """``BLESSURE Armand 7`` or ``BLESSURE 7 Armand``."""
     tokens = list(tokens)
-    number = next((t for t in (tokens[:1] + tokens[-1:]) if t.isdigit()), None)
+    number = next((t for t in (tokens[:1] + tokens[-1:]) if t.isdecimal()), None)
     example = f"{verb} Armand 7"
-    if number is None or int(number) < 1:
+    if number is None or number.strip("0") == "":
         raise _syntax(f"{verb} <personnage> <points de vie> (ex. {example})", f"{verb} <character> <hit points> (e.g. {example})")
+    points = whole_number(number, 1, POINTS_MAX, what=Msg("les points de vie", "the hit points"))
     tokens.remove(number)
     player, rest = target(state, tokens)
     if rest:
         raise _syntax(f"mot en trop : « {' '.join(rest)} » (ex. {example})", f"unexpected words: '{' '.join(rest)}' (e.g. {example})")
-    return player, int(number)
+    return player, points
 
 
 def _prestige_change(rest: Sequence[str]) -> tuple[str, int]:
@@ -468,7 +482,7 @@ def _prestige_change(rest: Sequence[str]) -> tuple[str, int]:
     if not found:
         raise _syntax("PRESTIGE <joueur> +n, -n ou =n (ex. PRESTIGE Armand +50)",
                       "PRESTIGE <player> +n, -n or =n (e.g. PRESTIGE Armand +50)")
-    sign, amount = found.group(1), int(found.group(2))
+    sign, amount = found.group(1), whole_number(found.group(2), 0, PRESTIGE_MAX, what=Msg("le prestige", "the prestige"))
     return ("=", amount) if sign == "=" else ("+", amount if sign == "+" else -amount)
 
 
@@ -575,8 +589,11 @@ def _talent_change(char: Character, rest: Sequence[str]) -> tuple[JSON, ...]:
         talent = " ".join(name.split())
     old = next((s for t, s in char.talents.items() if fold(t) == fold(talent)), 0)
     talent = next((t for t in char.talents if fold(t) == fold(talent)), talent)
-    sign, amount = change.group(1), int(change.group(2))
+    sign, amount = change.group(1), whole_number(change.group(2), 0, TALENT_MAX, what=Msg("le talent", "the talent"))
     score = old + amount if sign == "+" else old - amount if sign == "-" else amount
+    if score > TALENT_MAX:
+        raise _refused(f"{talent} ne peut dépasser {TALENT_MAX} ({old} {sign} {amount})",
+                       f"{talent} cannot go above {TALENT_MAX} ({old} {sign} {amount})")
     if score < 0:
         raise _refused(f"{talent} ne peut descendre sous 0 ({old} {sign} {amount})",
                        f"{talent} cannot go below 0 ({old} {sign} {amount})")

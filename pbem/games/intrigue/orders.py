@@ -120,7 +120,7 @@ def parse_amount(tokens: Sequence[str]) -> int:
             raise bad
         return int(whole) * 1000 + int(frac)
     digits = re.sub(r"[ .,'_\u00a0\u202f]", "", text)
-    if not digits.isdigit():
+    if not digits.isdecimal():  # (not isdigit: « ² » is a digit that `int` does not read)
         raise bad
     return int(digits)
 

@@ -108,7 +108,7 @@ def match_cards(material: Material, tokens: Sequence[str], cards: Sequence[str],
                 break
         else:
             word = tokens[i]
-            if numbered and word.isdigit() and 1 <= int(word) <= len(cards):
+            if numbered and word.isdecimal() and len(word) <= 3 and 1 <= int(word) <= len(cards):
                 out.append(G.card_key(material, cards[int(word) - 1]))
                 i += 1
                 continue
