@@ -26,6 +26,10 @@ with every relay's Received and signature lines)."""
 MAX_HEADER_CHARS = 16_000
 """One header value is read up to this many characters (after unfolding)."""
 
+MAX_AUTH_RESULTS_CHARS = 16_384
+"""An Authentication-Results header longer than this is refused whole by its reader
+(`pbem.mail.authresults`), never cut: a cut header could read as another verdict."""
+
 MAX_SUBJECT_CHARS = 500
 """The subject as read (and echoed in the answer's « Re: ») is cut to this many characters."""
 

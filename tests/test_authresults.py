@@ -409,3 +409,19 @@ def test_a_megabyte_header_in_a_mail_is_refused_at_once() -> None:
         assert time.perf_counter() - started < 5, name
         assert not verdict.ok, name
         assert "longer than 16384 characters" in verdict.reason or name == "white space", (name, verdict.reason)
+
+
+def test_an_overlong_header_is_refused_not_cut_into_another_verdict() -> None:
+    """The mail reader cuts long header values; a cut Authentication-Results must not read as the part before the cut.
+
+    The receiving server reflects the envelope sender: with a local part padded so that an ordinary header's cut
+    falls right after an aligned domain, a cut header would read ``spf=pass smtp.mailfrom=…@mj.example``."""
+    from pbem import limits
+
+    prefix = "mx; dkim=fail header.d=evil.example; spf=pass smtp.mailfrom="
+    local = "a" * (limits.MAX_HEADER_CHARS - len(prefix) - len("@mj.example"))
+    value = f"{prefix}{local}@mj.example.evil.example"
+    assert value.index("@mj.example") + len("@mj.example") == limits.MAX_HEADER_CHARS
+    raw = (f"Authentication-Results: {value}\r\nFrom: mj@mj.example\r\nSubject: x\r\n\r\nbody\r\n").encode()
+    verdict = auth_verdict(read_message(raw), ["mx"], "spf")
+    assert not verdict.ok, verdict

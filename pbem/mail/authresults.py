@@ -36,7 +36,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-MAX_CHARS = 16_384
+from pbem import limits
+
+MAX_CHARS = limits.MAX_AUTH_RESULTS_CHARS
 """The longest header read: real ones hold a few hundred characters (several signatures, a few thousand)."""
 MAX_ITEMS = 256
 """The most results and properties read in one header (real ones: a dozen or two)."""

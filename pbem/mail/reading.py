@@ -735,7 +735,10 @@ def _read(raw: bytes, problems: list[str], fast: bool, whole: bytes | None = Non
     for name, value in message.raw_items():
         key = name.lower()
         if key in _WANTED:
-            text = (value if isinstance(value, str) else str(value))[:limits.MAX_HEADER_CHARS]
+            whole_value = value if isinstance(value, str) else str(value)
+            # A cut Authentication-Results could read as another verdict: let its reader see that it is too long.
+            cap = limits.MAX_AUTH_RESULTS_CHARS + 1 if key in _NOT_DECODED else limits.MAX_HEADER_CHARS
+            text = whole_value[:cap]
             values = found.get(key)
             if values is None:
                 found[key] = [text]
