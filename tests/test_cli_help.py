@@ -1,5 +1,5 @@
 """`pbem --help` and `pbem <command> --help` speak the configured language: French by default (the texts
-of `pbem.cli_help`), English with ``language = "en"`` (the docstrings and options' ``help=``)."""
+of `pbem.cli.help`), English with ``language = "en"`` (the docstrings and options' ``help=``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from helpers import toy_config_toml
 
 from pbem.cli import main
-from pbem.cli_help import HELP, SHARED_OPTIONS, option_help
+from pbem.cli.help import HELP, SHARED_OPTIONS, option_help
 
 BAD = re.compile(r" [:;?!]|« | »|\(s\)|\(e\)")  # as tests/test_typography.py
 

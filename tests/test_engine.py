@@ -444,7 +444,7 @@ def test_a_late_step_resolution_keeps_the_calendar_but_skips_the_slots_already_g
 
 def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypatch):
     """A late mail closes the step first; if that resolution fails, nothing it queued in the batch is sent."""
-    from pbem.engine import turns
+    from pbem.engine.steps import turns
     from pbem.outbox import Letter
 
     register(eng)

@@ -12,7 +12,7 @@ from helpers import MJ_ADDRESS
 from mjseat_helpers import PLAYERS, T0, Table, hours, plain, to
 
 from pbem.clock import parse_iso
-from pbem.engine import mjmail
+from pbem.engine.desk import mjmail
 
 
 @pytest.fixture

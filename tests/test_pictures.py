@@ -23,7 +23,7 @@ from PIL import Image
 
 from pbem import pictures, serial
 from pbem.core import MJ, PUBLIC, Audience, Event
-from pbem.engine.records import record_events
+from pbem.engine.steps.records import record_events
 from pbem.pictures import board_picture, board_scene
 from pbem.pictures.raster import png, scene_digest, size
 from pbem.pictures.scene import Box, Scene, money

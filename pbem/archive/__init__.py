@@ -22,8 +22,9 @@ from pbem.archive import series
 from pbem.archive.bbcode import to_html
 from pbem.archive.charts import Chart, svg
 from pbem.audit import verification_report
-from pbem.engine import Engine, letters
-from pbem.engine.records import record_events
+from pbem.engine import Engine
+from pbem.engine.steps import letters
+from pbem.engine.steps.records import record_events
 from pbem.pictures.raster import size
 from pbem.render import TEMPLATES
 

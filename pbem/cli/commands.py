@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from pbem.cli_shell import NOW, CommandLine, _config, _date, _engine, _lang, _now, _step, _t, _when
-from pbem.cli_text import UserError, count
+from pbem.cli.shell import NOW, CommandLine, _config, _date, _engine, _lang, _now, _step, _t, _when
+from pbem.cli.text import UserError, count
 from pbem.clock import iso
 from pbem.wording import join_list, plural
 
@@ -693,6 +693,6 @@ def doctor(ctx: click.Context) -> None:
         sys.exit(1)
 
 
-from pbem import cli_desk  # noqa: E402  (the MJ's seat commands, in their own module, join the groups above)
+from pbem.cli import desk as cli_desk  # noqa: E402  (the MJ's seat commands, in their own module, join the groups above)
 
 cli_desk.register(game, turn, player)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli_shell import NOW, HelpCommand, _date, _engine, _lang, _now, _t
-from pbem.cli_text import UserError
+from pbem.cli.shell import NOW, HelpCommand, _date, _engine, _lang, _now, _t
+from pbem.cli.text import UserError
 from pbem.clock import parse_iso
 from pbem.engine import Engine
 
@@ -53,7 +53,7 @@ def game_resume(ctx: click.Context, game_id: str, at: str | None, now: str | Non
 
 
 def _pause_news(e: Engine, game_id: str, news: object) -> str:
-    from pbem.engine.mjdesk import pause_text
+    from pbem.engine.orders.mjdesk import pause_text
 
     return pause_text(e.ctx, game_id, news)  # type: ignore[arg-type]
 
@@ -99,7 +99,7 @@ def turn_publish(ctx: click.Context, game_id: str, number: int | None, chronicle
     """
     text = chronicle.read() if chronicle is not None else None  # type: ignore[attr-defined]
     with _engine(ctx, game_id) as e:
-        from pbem.engine.mjdesk import published_text
+        from pbem.engine.orders.mjdesk import published_text
 
         done = e.publish(game_id, _now(now), turn=number, chronicle=text)
         click.echo(_t("published", game=game_id, news=published_text(e.ctx, game_id, done)))

@@ -1,6 +1,6 @@
 """The French help of every `pbem` command: its description and its options' help, keyed by command path.
 
-The English help is each command's docstring and each option's ``help=``; `pbem.cli_shell` shows these
+The English help is each command's docstring and each option's ``help=``; `pbem.cli.shell` shows these
 texts instead when the configured language is French.  Each description keeps its docstring's
 « Exemple : pbem … » line, with the command unchanged.
 """

@@ -14,9 +14,9 @@ from typing import Any
 import click
 
 from pbem import config as configmod
-from pbem.cli_help import HELP, option_help
-from pbem.cli_text import UserError, say
-from pbem.cli_text import when as _local_text
+from pbem.cli.help import HELP, option_help
+from pbem.cli.text import UserError, say
+from pbem.cli.text import when as _local_text
 from pbem.clock import parse_iso, utcnow
 from pbem.core import SetupError
 from pbem.engine import Engine, EngineError
@@ -87,7 +87,7 @@ def _lang() -> str:
 
 
 def _t(key: str, **params: object) -> str:
-    """A CLI message in the configured language (`pbem.cli_text.MESSAGES`)."""
+    """A CLI message in the configured language (`pbem.cli.text.MESSAGES`)."""
     return say(_lang(), key, **params)
 
 
@@ -208,7 +208,7 @@ class _FrenchHelpFormatter(click.HelpFormatter):
 
 
 def _help_path(ctx: click.Context) -> str:
-    """The command's path without the program name, as `pbem.cli_help.HELP` keys it: "game status"."""
+    """The command's path without the program name, as `pbem.cli.help.HELP` keys it: "game status"."""
     names = []
     while ctx.parent is not None:
         names.append(ctx.info_name or "")
@@ -227,7 +227,7 @@ def _help_lang(ctx: click.Context) -> str:
 
 
 class HelpCommand(click.Command):
-    """A `pbem` command whose help is French (`pbem.cli_help.HELP`) when the configured language is French,
+    """A `pbem` command whose help is French (`pbem.cli.help.HELP`) when the configured language is French,
     its docstring and options' ``help=`` otherwise."""
 
     def get_help(self, ctx: click.Context) -> str:

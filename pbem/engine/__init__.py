@@ -30,31 +30,19 @@ from typing import Any
 
 from pbem.config import Config, GameConfig
 from pbem.core import Ruleset
-from pbem.engine import (
-    absences,
-    actions,
-    approval,
-    corrections,
-    export,
-    intake,
-    letters,
-    lifecycle,
-    mjdesk,
-    pauses,
-    preview,
-    schedule,
-    seats,
-    turns,
-)
+from pbem.engine import schedule
 from pbem.engine.answers import LineVerdict, MailResult
-from pbem.engine.approval import Published
-from pbem.engine.context import Context, EngineError
-from pbem.engine.corrections import RerunResult
-from pbem.engine.pauses import PauseNews
-from pbem.engine.preview import Preview
-from pbem.engine.records import events_from_json, rolls_from_json
-from pbem.engine.seats import SeatNews
-from pbem.engine.turns import GameStatus, gc_paused, run_resolve
+from pbem.engine.desk import absences, approval, pauses, seats
+from pbem.engine.desk.approval import Published
+from pbem.engine.desk.pauses import PauseNews
+from pbem.engine.desk.seats import SeatNews
+from pbem.engine.orders import intake, mjdesk
+from pbem.engine.steps import actions, corrections, export, letters, lifecycle, preview, turns
+from pbem.engine.steps.corrections import RerunResult
+from pbem.engine.steps.preview import Preview
+from pbem.engine.steps.records import events_from_json, rolls_from_json
+from pbem.engine.steps.turns import GameStatus, gc_paused, run_resolve
+from pbem.engine.table import Context, EngineError
 from pbem.mail.reading import IncomingMail, read_message
 from pbem.render import Renderer
 from pbem.store import AbsenceRow, GameRow, PlayerRow, Store

@@ -6,8 +6,9 @@ import logging
 from datetime import datetime, timedelta
 
 from pbem.clock import iso, next_deadline, parse_iso
-from pbem.engine import absences, approval, lifecycle, pauses, turns
-from pbem.engine.context import Context, EngineError
+from pbem.engine.desk import absences, approval, pauses
+from pbem.engine.steps import lifecycle, turns
+from pbem.engine.table import Context, EngineError
 from pbem.outbox import Letter
 from pbem.store import GameRow
 

@@ -17,8 +17,8 @@ from pbem import serial
 from pbem.clock import parse_iso
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
-from pbem.engine.outgoing import Outgoing
 from pbem.names import fold
+from pbem.outbox.batch import Outgoing
 from pbem.render import Renderer
 from pbem.store import GameRow, PlayerRow, Store
 from pbem.wording import StepNoun

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pbem.core import MJ
 from pbem.demo import MJ_ADDRESS
-from pbem.engine.records import ACTION_CHECKPOINT, state_after_json
+from pbem.engine.steps.records import ACTION_CHECKPOINT, state_after_json
 
 from .test_1626_by_mail import PLAYERS, _one, _start
 

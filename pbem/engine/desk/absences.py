@@ -16,10 +16,11 @@ from typing import Any
 
 from pbem.clock import iso, parse_iso
 from pbem.core import MJ
-from pbem.engine import pauses, when
+from pbem.engine import when
 from pbem.engine.answers import LineVerdict, MailResult
-from pbem.engine.context import Context, EngineError
+from pbem.engine.desk import pauses
 from pbem.engine.phrases import say
+from pbem.engine.table import Context, EngineError
 from pbem.mail import prose
 from pbem.outbox import Letter
 from pbem.store import AbsenceRow, GameRow

@@ -19,9 +19,10 @@ from datetime import datetime
 
 from pbem import serial
 from pbem.clock import iso, parse_iso
-from pbem.engine import letters, pauses
-from pbem.engine.context import Context, EngineError
-from pbem.engine.records import record_events
+from pbem.engine.desk import pauses
+from pbem.engine.steps import letters
+from pbem.engine.steps.records import record_events
+from pbem.engine.table import Context, EngineError
 from pbem.outbox import Attachment, Letter
 from pbem.store import GameRow, HeldRow
 
@@ -47,7 +48,7 @@ def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[
 
     Called by `turns.resolve` inside its transaction; ``g`` is the game with the next step open.
     """
-    from pbem.engine import seats
+    from pbem.engine.desk import seats
 
     if ctx.settings(g.id).publish != "mj":
         ctx.outgoing.queue(mails, now)
@@ -111,7 +112,8 @@ class Published:
 def publish(ctx: Context, game_id: str, now: datetime, *, turn: int | None = None, chronicle: str | None = None,
             by: str = "mj") -> Published:
     """Send the held results of a step (re-run first if orders were corrected); the chronicle heads the forum post."""
-    from pbem.engine import corrections, seats
+    from pbem.engine.desk import seats
+    from pbem.engine.steps import corrections
 
     held = waiting(ctx, game_id)
     if held is None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from pbem.clock import iso, parse_iso
 from pbem.config import Duration
-from pbem.engine.context import Context, EngineError
+from pbem.engine.table import Context, EngineError
 from pbem.engine.when import local_instant, period_text
 from pbem.outbox import Letter
 from pbem.render import date_fr
@@ -237,7 +237,7 @@ def shift_opened(ctx: Context, g: GameRow, now: datetime, base: datetime | None 
 
 def _after_resume(ctx: Context, game_id: str, now: datetime) -> None:
     """All orders in during the pause: the step resolves early after the resume, not during the pause."""
-    from pbem.engine import turns
+    from pbem.engine.steps import turns
 
     turns.check_early(ctx, game_id, now)
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pbem.clock import iso
-from pbem.engine import actions, letters, lifecycle
-from pbem.engine.context import Context, EngineError
+from pbem.engine.steps import actions, letters, lifecycle
+from pbem.engine.table import Context, EngineError
 from pbem.mail.addresses import address_problem
 from pbem.outbox import Letter
 from pbem.store import PlayerRow, SeatChangeRow

@@ -11,9 +11,11 @@ from typing import Any
 
 from pbem.clock import iso
 from pbem.core import MJ, OrderAmbiguousError, OrderError, OrderNotAllowedError
-from pbem.engine import absences, actions, letters, lifecycle, optional, turns
+from pbem.engine import optional
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
-from pbem.engine.context import Context, EngineError
+from pbem.engine.desk import absences
+from pbem.engine.steps import actions, letters, lifecycle, turns
+from pbem.engine.table import Context, EngineError
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.mail.senders import given_password

@@ -2,7 +2,7 @@
 
 Stored mail is processed ``BATCH`` messages per transaction, in stages (read every message, then
 interpret each, then render, compose and store the answers and the "done" marks together, see
-`pbem.engine.outgoing`).  A message that raises is processed again alone; one that still fails is
+`pbem.outbox.batch`).  A message that raises is processed again alone; one that still fails is
 kept with status ``error`` and the MJ is told, so one bad mail never blocks the others.
 """
 
@@ -15,12 +15,14 @@ from typing import Any
 from pbem.clock import iso, parse_iso
 from pbem.config import GameConfig
 from pbem.core import MJ
-from pbem.engine import approval, commands, mjdesk, turns
 from pbem.engine.answers import MailResult
-from pbem.engine.approval import clock_held
-from pbem.engine.context import Context
-from pbem.engine.interpret import interpret
-from pbem.engine.turns import gc_paused
+from pbem.engine.desk import approval
+from pbem.engine.desk.approval import clock_held
+from pbem.engine.orders import commands, mjdesk
+from pbem.engine.orders.interpret import interpret
+from pbem.engine.steps import turns
+from pbem.engine.steps.turns import gc_paused
+from pbem.engine.table import Context
 from pbem.faults import crashpoint
 from pbem.mail.bounces import match as match_bounce
 from pbem.mail.bounces import read_bounce

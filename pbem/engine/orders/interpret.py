@@ -7,9 +7,10 @@ from datetime import datetime
 
 from pbem.clock import iso, parse_iso
 from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
-from pbem.engine import commands, turns
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
-from pbem.engine.context import Context
+from pbem.engine.orders import commands
+from pbem.engine.steps import turns
+from pbem.engine.table import Context
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold, words

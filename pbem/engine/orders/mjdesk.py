@@ -16,23 +16,13 @@ from typing import Any
 
 from pbem.clock import add_duration, parse_iso
 from pbem.core import MJ
-from pbem.engine import (
-    absences,
-    actions,
-    approval,
-    corrections,
-    letters,
-    mjmail,
-    pauses,
-    preview,
-    seats,
-    turns,
-    when,
-)
+from pbem.engine import when
 from pbem.engine.answers import LineVerdict, MailResult
-from pbem.engine.context import Context, EngineError
-from pbem.engine.interpret import interpret
+from pbem.engine.desk import absences, approval, mjmail, pauses, seats
+from pbem.engine.orders.interpret import interpret
 from pbem.engine.phrases import say
+from pbem.engine.steps import actions, corrections, letters, preview, turns
+from pbem.engine.table import Context, EngineError
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold
@@ -362,7 +352,7 @@ def _record(ctx: Context, game_id: str, turn: int) -> dict[str, Any]:
 
 def _forum_of(ctx: Context, game_id: str, rec: dict[str, Any]) -> str:
     from pbem import serial
-    from pbem.engine.records import record_events
+    from pbem.engine.steps.records import record_events
 
     ruleset = ctx.ruleset(game_id)
     state = serial.loads(ruleset.state_type, rec["state_after"])

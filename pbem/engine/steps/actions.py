@@ -17,10 +17,11 @@ from typing import Any
 from pbem import serial
 from pbem.core import MJ, Event, Order
 from pbem.dice import Dice
-from pbem.engine import letters, optional
-from pbem.engine.context import Context, EngineError
+from pbem.engine import optional
 from pbem.engine.phrases import say
-from pbem.engine.records import action_record, events_from_json, record_events
+from pbem.engine.steps import letters
+from pbem.engine.steps.records import action_record, events_from_json, record_events
+from pbem.engine.table import Context, EngineError
 from pbem.outbox import Letter
 from pbem.store import GameRow
 

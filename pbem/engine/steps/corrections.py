@@ -12,10 +12,11 @@ from typing import Any
 from pbem import serial
 from pbem.clock import iso, parse_iso
 from pbem.core import Event, Order, OrderError
-from pbem.engine import commands, letters, turns
 from pbem.engine.answers import LineVerdict
-from pbem.engine.context import Context, EngineError
-from pbem.engine.records import record, record_events, sourced_orders_json
+from pbem.engine.orders import commands
+from pbem.engine.steps import letters, turns
+from pbem.engine.steps.records import record, record_events, sourced_orders_json
+from pbem.engine.table import Context, EngineError
 from pbem.store import GameRow, OrderSet
 
 

@@ -9,8 +9,8 @@ from pbem import serial
 from pbem.core import Order
 from pbem.dice import Dice, commitment
 from pbem.dice import verify as verify_rolls
-from pbem.engine.context import Context
-from pbem.engine.records import events_json, rolls_from_json, state_after_json
+from pbem.engine.steps.records import events_json, rolls_from_json, state_after_json
+from pbem.engine.table import Context
 
 _STATES = ("state_before", "state_after", "state_patch", "orders", "rolls", "events", "defaults", "titles", "changed")
 
@@ -57,7 +57,7 @@ def export(ctx: Context, game_id: str, *, include_seed: bool | None = None) -> d
     """Everything about a game as JSON-compatible data (the seed only once revealed, unless asked).
 
     An immediate order's record gives its change of state (``state_patch``, `pbem.statediff`)
-    instead of a whole state, except at checkpoints (see `pbem.engine.records`).
+    instead of a whole state, except at checkpoints (see `pbem.engine.steps.records`).
     """
     g = ctx.game(game_id)
     reveal = g.seed_revealed if include_seed is None else include_seed

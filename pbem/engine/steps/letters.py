@@ -19,9 +19,9 @@ from typing import Any
 from pbem import pictures, serial
 from pbem.clock import parse_iso
 from pbem.core import MJ, PUBLIC, Event
-from pbem.engine import absences
-from pbem.engine.context import Context, EngineError
-from pbem.engine.records import record_events
+from pbem.engine.desk import absences
+from pbem.engine.steps.records import record_events
+from pbem.engine.table import Context, EngineError
 from pbem.engine.when import period_text
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered

@@ -11,9 +11,10 @@ from typing import Any
 from pbem.clock import add_duration, iso
 from pbem.core import Msg, Seat, SetupError
 from pbem.dice import Dice, commitment, new_seed
-from pbem.engine import letters, optional, turns
-from pbem.engine.context import Context, EngineError
-from pbem.engine.records import record
+from pbem.engine import optional
+from pbem.engine.steps import letters, turns
+from pbem.engine.steps.records import record
+from pbem.engine.table import Context, EngineError
 from pbem.mail.addresses import address_problem
 from pbem.names import fold
 from pbem.roster import RosterError, read_roster

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.engine import letters, turns
-from pbem.engine.context import Context, EngineError
-from pbem.engine.records import record, sourced_orders_json
+from pbem.engine.steps import letters, turns
+from pbem.engine.steps.records import record, sourced_orders_json
+from pbem.engine.table import Context, EngineError
 
 
 @dataclass(frozen=True)

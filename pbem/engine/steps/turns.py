@@ -19,9 +19,10 @@ from pbem.clock import iso, next_deadline, parse_iso
 from pbem.config import GameConfig
 from pbem.core import Event, Order, Ruleset
 from pbem.dice import Dice
-from pbem.engine import absences, actions, approval, letters, pauses
-from pbem.engine.context import Context, EngineError
-from pbem.engine.records import record, sourced_orders_json
+from pbem.engine.desk import absences, approval, pauses
+from pbem.engine.steps import actions, letters
+from pbem.engine.steps.records import record, sourced_orders_json
+from pbem.engine.table import Context, EngineError
 from pbem.faults import crashpoint
 from pbem.outbox import Letter
 from pbem.render import date_fr
@@ -247,7 +248,7 @@ def immediate(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
     """Carry out an order that takes effect at once (`Ruleset.immediate`); record it and mail its results.
 
     Returns None if the order waits for the step, else the game row, the new state and the text the
-    ``author`` of the mail reads in the ack (see `pbem.engine.actions.carry_out`).
+    ``author`` of the mail reads in the ack (see `pbem.engine.steps.actions.carry_out`).
     """
     return actions.carry_out(ctx, g, state, player, order, now, author or player)
 
