@@ -11,7 +11,6 @@ import click
 from pbem.cli.shell import NOW, HelpCommand, _date, _engine, _lang, _now, _t
 from pbem.cli.text import UserError
 from pbem.clock import parse_iso
-from pbem.engine import Engine
 
 
 @click.command("pause", cls=HelpCommand)
@@ -33,7 +32,7 @@ def game_pause(ctx: click.Context, game_id: str, start: str | None, until: str |
     with _engine(ctx, game_id) as e:
         when = _now(now)
         news = e.pause(game_id, _date(ctx, "--from", start, when), _date(ctx, "--until", until, when), reason, when)
-        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
+        click.echo(_t("paused", game=game_id, news=e.pause_text(game_id, news)))
 
 
 @click.command("resume", cls=HelpCommand)
@@ -49,13 +48,7 @@ def game_resume(ctx: click.Context, game_id: str, at: str | None, now: str | Non
     with _engine(ctx, game_id) as e:
         when = _now(now)
         news = e.resume(game_id, when, _date(ctx, "--at", at, when))
-        click.echo(_t("paused", game=game_id, news=_pause_news(e, game_id, news)))
-
-
-def _pause_news(e: Engine, game_id: str, news: object) -> str:
-    from pbem.engine.orders.mjdesk import pause_text
-
-    return pause_text(e.ctx, game_id, news)  # type: ignore[arg-type]
+        click.echo(_t("paused", game=game_id, news=e.pause_text(game_id, news)))
 
 
 @click.command("missing", cls=HelpCommand)
@@ -99,10 +92,8 @@ def turn_publish(ctx: click.Context, game_id: str, number: int | None, chronicle
     """
     text = chronicle.read() if chronicle is not None else None  # type: ignore[attr-defined]
     with _engine(ctx, game_id) as e:
-        from pbem.engine.orders.mjdesk import published_text
-
         done = e.publish(game_id, _now(now), turn=number, chronicle=text)
-        click.echo(_t("published", game=game_id, news=published_text(e.ctx, game_id, done)))
+        click.echo(_t("published", game=game_id, news=e.published_text(game_id, done)))
 
 
 @click.command("absence", cls=HelpCommand)

@@ -93,7 +93,7 @@ def _t(key: str, **params: object) -> str:
 
 def _step(e: Engine, game_id: str) -> str:
     """What the game calls its steps, in the CLI's language (« tour », « manche », « étape »)."""
-    word = e.ctx.step_word(game_id)
+    word = e.step_word(game_id)
     return word.en if _lang() == "en" else word.fr
 
 

@@ -20,7 +20,7 @@ from pbem.engine import when
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.desk import pauses
 from pbem.engine.phrases import say
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.outbox import Letter
 from pbem.store import AbsenceRow, GameRow
@@ -28,12 +28,12 @@ from pbem.store import AbsenceRow, GameRow
 CANCEL = {"annuler", "annule", "annulee", "fin", "retour", "cancel", "back", "none", "aucune", "rien", "stop"}
 
 
-def away(ctx: Context, game_id: str, when_: datetime) -> dict[str, AbsenceRow]:
+def away(table: Table, when_: datetime) -> dict[str, AbsenceRow]:
     """The players away at an instant, with their absence."""
-    return {a.player: a for a in ctx.store.absences(game_id, at=iso(when_))}
+    return {a.player: a for a in table.store.absences(table.id, at=iso(when_))}
 
 
-def declare(ctx: Context, game_id: str, player: str, start: datetime | None, end: datetime, now: datetime,
+def declare(table: Table, player: str, start: datetime | None, end: datetime, now: datetime,
             by: str) -> AbsenceRow:
     """Record an absence (its start: now if not given, or already past)."""
     begin = max(start or now, now)
@@ -42,40 +42,40 @@ def declare(ctx: Context, game_id: str, player: str, start: datetime | None, end
     if end - begin > timedelta(days=92):
         raise EngineError("an absence lasts three months at most: ask the MJ for longer",
                           fr="une absence dure trois mois au plus : au-delà, voyez le MJ")
-    with ctx.store.atomic():
-        absence_id = ctx.store.add_absence(game_id, player, iso(begin), iso(end), iso(now), by)
-        ctx.store.log(game_id, iso(now), by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})
-    return next(a for a in ctx.store.absences(game_id, player=player) if a.id == absence_id)
+    with table.store.atomic():
+        absence_id = table.store.add_absence(table.id, player, iso(begin), iso(end), iso(now), by)
+        table.store.log(table.id, iso(now), by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})
+    return next(a for a in table.store.absences(table.id, player=player) if a.id == absence_id)
 
 
-def cancel(ctx: Context, game_id: str, player: str, now: datetime, by: str) -> int:
+def cancel(table: Table, player: str, now: datetime, by: str) -> int:
     """Call off a player's absences not over yet; how many."""
-    with ctx.store.atomic():
-        n = ctx.store.cancel_absences(game_id, player, iso(now), iso(now))
+    with table.store.atomic():
+        n = table.store.cancel_absences(table.id, player, iso(now), iso(now))
         if n:
-            ctx.store.log(game_id, iso(now), by, "absence cancelled", {"player": player})
+            table.store.log(table.id, iso(now), by, "absence cancelled", {"player": player})
     return n
 
 
-def command(ctx: Context, game_id: str, actor: str, rest: str, line: str, result: MailResult, now: datetime) -> bool:
+def command(table: Table, actor: str, rest: str, line: str, result: MailResult, now: datetime) -> bool:
     """A player's ABSENCE line: ``ABSENCE du 8 au 16 février``, ``ABSENCE 3 jours``, ``ABSENCE ANNULER``.
 
     False when the line is prose that merely begins with the word (« Absence de nouvelles de Fitz, je
     m'inquiète… »): no dates in it, a sentence's words, the word not typed in capitals; the caller
     reads it otherwise.
     """
-    r = ctx.renderer(game_id)
-    lang = ctx.settings(game_id).language
+    r = table.renderer
+    lang = table.settings.language
     words = when.tokens(rest)
     if words and set(words) <= CANCEL | {"mon", "ma", "mes", "l", "la", "my", "absence", "je", "suis", "i", "am"}:
         if actor == MJ:
             result.verdicts.append(LineVerdict(line, False, say(r, "absence_mj")))
             return True
-        n = cancel(ctx, game_id, actor, now, actor)
+        n = cancel(table, actor, now, actor)
         result.verdicts.append(LineVerdict(line, bool(n), say(r, "absence_cancelled" if n else "no_absence")))
         return True
     try:
-        span, left = when.parse_span(rest, now, ctx.config.timezone)
+        span, left = when.parse_span(rest, now, table.config.timezone)
     except when.WhenError as e:
         if _prose(line):
             return False
@@ -90,14 +90,14 @@ def command(ctx: Context, game_id: str, actor: str, rest: str, line: str, result
         result.verdicts.append(LineVerdict(line, False, say(r, "absence_mj")))
         return True
     try:
-        a = declare(ctx, game_id, actor, span.start, span.end, now, actor)
+        a = declare(table, actor, span.start, span.end, now, actor)
     except EngineError as e:
         result.verdicts.append(LineVerdict(line, False, e.text(lang)))
         return True
     result.verdicts.append(LineVerdict(line, True, say(
         r, "absence_recorded", period=when.period_text(parse_iso(a.starts_at), parse_iso(a.ends_at),
-                                                       ctx.config.timezone, lang),
-        policy=ctx.settings(game_id).absence, wait=when.duration_text(ctx.settings(game_id).absence_wait, lang))))
+                                                       table.config.timezone, lang),
+        policy=table.settings.absence, wait=when.duration_text(table.settings.absence_wait, lang))))
     return True
 
 
@@ -107,52 +107,52 @@ def _prose(line: str) -> bool:
     return not head.isupper() and prose.looks_like_sentence(line)
 
 
-def silent(ctx: Context, game_id: str, g: GameRow) -> set[str]:
+def silent(table: Table, g: GameRow) -> set[str]:
     """With ``absence = "defaults"``: the players away at the deadline, whose defaults apply silently."""
-    if ctx.settings(game_id).absence != "defaults" or g.deadline is None:
+    if table.settings.absence != "defaults" or g.deadline is None:
         return set()
-    return set(away(ctx, game_id, parse_iso(g.deadline)))
+    return set(away(table, parse_iso(g.deadline)))
 
 
-def excused(ctx: Context, game_id: str, closed_at: datetime) -> set[str]:
+def excused(table: Table, closed_at: datetime) -> set[str]:
     """The players away (a declared absence) when a step closed, whatever the policy: if their defaults
     applied, they apply silently (no « we did not get your orders ») and count no missed step (NMR).
 
     With ``absence = "wait"`` the deadline waited for their return, so a player back by then and still
     silent is not excused; one still away when the wait ran out (``absence_wait``) is.
     """
-    return set(away(ctx, game_id, closed_at))
+    return set(away(table, closed_at))
 
 
-def hold(ctx: Context, g: GameRow, now: datetime) -> datetime | None:
+def hold(table: Table, g: GameRow, now: datetime) -> datetime | None:
     """With ``absence = "wait"``: at the deadline, an awaited player away without orders holds it back.
 
     The deadline moves to the latest return among them, never more than ``absence_wait`` past the
     deadline the step had before the first hold; everyone is told.  Returns the new deadline, or None.
     """
-    s = ctx.settings(g.id)
+    s = table.settings
     if s.absence != "wait" or g.deadline is None or g.phase != "running":
         return None
-    state = ctx.state_cached(g)
-    awaited = ctx.required_cached(g.id, state) - ctx.store.ordered_players(g.id, g.turn)
-    gone = {p: a for p, a in away(ctx, g.id, now).items() if p in awaited}
+    state = table.state_of(g)
+    awaited = table.required(state) - table.store.ordered_players(g.id, g.turn)
+    gone = {p: a for p, a in away(table, now).items() if p in awaited}
     if not gone:
         return None
-    first = _first_deadline(ctx, g)
+    first = _first_deadline(table, g)
     limit = first + s.absence_wait.delta
     target = min(max(parse_iso(a.ends_at) for a in gone.values()), limit)
     if target <= parse_iso(g.deadline) or target <= now:
         return None
-    with ctx.store.atomic():
-        ctx.store.log(g.id, iso(now), "pbem", "absence hold", {"turn": g.turn, "from": iso(first), "to": iso(target),
+    with table.store.atomic():
+        table.store.log(g.id, iso(now), "pbem", "absence hold", {"turn": g.turn, "from": iso(first), "to": iso(target),
                                                                "players": sorted(gone)})
-        g2 = pauses.save_deadline(ctx, g, target, now)
-        _tell(ctx, g2, parse_iso(g.deadline), target, sorted(gone), now)
+        g2 = pauses.save_deadline(table, g, target, now)
+        _tell(table, g2, parse_iso(g.deadline), target, sorted(gone), now)
     return target
 
 
-def _first_deadline(ctx: Context, g: GameRow) -> datetime:
-    for entry in ctx.store.journal(g.id):
+def _first_deadline(table: Table, g: GameRow) -> datetime:
+    for entry in table.store.journal(g.id):
         if entry["action"] == "absence hold":
             detail = json.loads(entry["detail"])
             if detail.get("turn") == g.turn:
@@ -161,23 +161,23 @@ def _first_deadline(ctx: Context, g: GameRow) -> datetime:
     return parse_iso(g.deadline)
 
 
-def _tell(ctx: Context, g: GameRow, old: datetime, new: datetime, gone: list[str], now: datetime) -> None:
-    r = ctx.renderer(g.id)
+def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str], now: datetime) -> None:
+    r = table.renderer
     letters = []
-    for p in ctx.store.players(g.id):
-        t = r.mail_text("deadline_changed", tag=ctx.tag(g.id), player=p.name, old=ctx.local(iso(old)),
-                        new=ctx.local(iso(new)), earlier=False,
-                        salutation=ctx.salutation(g.id, ctx.state_cached(g), p.name))
+    for p in table.store.players(g.id):
+        t = r.mail_text("deadline_changed", tag=table.tag, player=p.name, old=table.local(iso(old)),
+                        new=table.local(iso(new)), earlier=False,
+                        salutation=table.salutation(table.state_of(g), p.name))
         # where who is asked can betray a role (prompts_public = False), the players do not learn who is waited for
-        reason = say(r, "absence_hold", players=gone if ctx.prompts_public(g.id) else [])
+        reason = say(r, "absence_hold", players=gone if table.prompts_public else [])
         letters.append(Letter(f"absence-{g.turn}-{iso(new)}-{p.name}", g.id, g.turn, "notice", p.address, t.subject,
                               f"{t.body.rstrip()}\n{reason}\n"))
-    ctx.outgoing.queue(letters, now)
+    table.outgoing.queue(letters, now)
 
 
-def during(ctx: Context, game_id: str, start: datetime, end: datetime) -> list[dict[str, Any]]:
+def during(table: Table, start: datetime, end: datetime) -> list[dict[str, Any]]:
     """The absences that overlap a period (for the digest and QUI MANQUE), with their dates said."""
-    lang = ctx.settings(game_id).language
+    lang = table.settings.language
     return [{"player": a.player, "period": when.period_text(parse_iso(a.starts_at), parse_iso(a.ends_at),
-                                                            ctx.config.timezone, lang)}
-            for a in ctx.store.absences(game_id, after=iso(start)) if parse_iso(a.starts_at) < end]
+                                                            table.config.timezone, lang)}
+            for a in table.store.absences(table.id, after=iso(start)) if parse_iso(a.starts_at) < end]

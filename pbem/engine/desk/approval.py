@@ -22,23 +22,23 @@ from pbem.clock import iso, parse_iso
 from pbem.engine.desk import pauses
 from pbem.engine.steps import letters
 from pbem.engine.steps.records import record_events
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.outbox import Attachment, Letter
 from pbem.store import GameRow, HeldRow
 
 
-def waiting(ctx: Context, game_id: str) -> HeldRow | None:
+def waiting(table: Table) -> HeldRow | None:
     """The step whose results wait for the MJ's approval, if any."""
-    held = ctx.store.held(game_id)
+    held = table.store.held(table.id)
     return held[0] if held else None
 
 
-def clock_held(ctx: Context, game_id: str, when: datetime) -> bool:
+def clock_held(table: Table, when: datetime) -> bool:
     """Is the game's clock held at ``when`` (a pause, or results waiting for approval)?"""
-    return pauses.active(ctx, game_id, when) is not None or waiting(ctx, game_id) is not None
+    return pauses.active(table, when) is not None or waiting(table) is not None
 
 
-def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[Letter], now: datetime, *,
+def send_or_hold(table: Table, g: GameRow, seq: int, turn: int, mails: Sequence[Letter], now: datetime, *,
                  missed: Mapping[str, int] | None = None, abandoned_before: frozenset[str] = frozenset()) -> None:
     """The mails of a step just resolved go: all of them, then the seats that change hands at its end;
     with ``publish = "mj"``, the MJ's digest only (and a request for approval): every other mail waits
@@ -50,49 +50,49 @@ def send_or_hold(ctx: Context, g: GameRow, seq: int, turn: int, mails: Sequence[
     """
     from pbem.engine.desk import seats
 
-    if ctx.settings(g.id).publish != "mj":
-        ctx.outgoing.queue(mails, now)
-        seats.step_done(ctx, g.id, turn, now)
+    if table.settings.publish != "mj":
+        table.outgoing.queue(mails, now)
+        seats.step_done(table, turn, now)
         return
-    ctx.store.hold(g.id, seq, turn, iso(now), json.dumps({"missed": dict(missed or {}),
+    table.store.hold(g.id, seq, turn, iso(now), json.dumps({"missed": dict(missed or {}),
                                                           "abandoned_before": sorted(abandoned_before)}))
-    ctx.store.log(g.id, iso(now), "pbem", "results held", {"turn": turn, "seq": seq})
+    table.store.log(g.id, iso(now), "pbem", "results held", {"turn": turn, "seq": seq})
     picture = next((m.attachments for m in mails if m.kind == "public" and m.attachments), ())
-    ctx.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(ctx, g, seq, turn, picture, now), now)
+    table.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(table, g, seq, turn, picture, now), now)
 
 
-def _request(ctx: Context, g: GameRow, seq: int, turn: int, picture: Sequence[Attachment],
+def _request(table: Table, g: GameRow, seq: int, turn: int, picture: Sequence[Attachment],
              now: datetime) -> list[Letter]:
     """The MJ is asked to approve: the forum post as it will go out, with its picture attached."""
-    rec = ctx.store.record(g.id, seq)
+    rec = table.store.record(g.id, seq)
     assert rec is not None
-    ruleset = ctx.ruleset(g.id)
+    ruleset = table.ruleset
     state = serial.loads(ruleset.state_type, rec["state_after"])
-    forum = letters.forum_text(ctx, g.id, state, record_events(rec), rec["title"], ruleset.outcome(state))
-    privates = sum(1 for p in ctx.store.players(g.id) if letters.told_to(record_events(rec), p.name))
-    t = ctx.renderer(g.id).mail_text("approval", tag=ctx.tag(g.id), title=rec["title"], turn=turn, forum=forum,
-                                     players=len(ctx.store.players(g.id)), privates=privates, reminder=False,
-                                     held_at=ctx.local(iso(now)))
+    forum = letters.forum_text(table, state, record_events(rec), rec["title"], ruleset.outcome(state))
+    privates = sum(1 for p in table.store.players(g.id) if letters.told_to(record_events(rec), p.name))
+    t = table.renderer.mail_text("approval", tag=table.tag, title=rec["title"], turn=turn, forum=forum,
+                                     players=len(table.store.players(g.id)), privates=privates, reminder=False,
+                                     held_at=table.local(iso(now)))
     return [Letter(f"rec{seq}-approval", g.id, turn, "notice", mj, t.subject, t.body, record_seq=seq,
-                   attachments=tuple(picture)) for mj in ctx.settings(g.id).mj]
+                   attachments=tuple(picture)) for mj in table.settings.mj]
 
 
-def remind(ctx: Context, game_id: str, now: datetime) -> list[str]:
+def remind(table: Table, now: datetime) -> list[str]:
     """Once the results wait longer than ``approval_reminder``, the MJ is reminded (once)."""
-    held = waiting(ctx, game_id)
-    s = ctx.settings(game_id)
+    held = waiting(table)
+    s = table.settings
     if held is None or held.reminded_at or now - parse_iso(held.held_at) < s.approval_reminder.delta:
         return []
-    rec = ctx.store.record(game_id, held.seq)
+    rec = table.store.record(table.id, held.seq)
     assert rec is not None
-    t = ctx.renderer(game_id).mail_text("approval", tag=ctx.tag(game_id), title=rec["title"], turn=held.turn,
+    t = table.renderer.mail_text("approval", tag=table.tag, title=rec["title"], turn=held.turn,
                                         forum=None, players=0, privates=0, reminder=True,
-                                        held_at=ctx.local(held.held_at))
-    with ctx.store.atomic():
-        ctx.store.mark_reminded(game_id, held.seq, iso(now))
-        ctx.outgoing.queue([Letter(f"rec{held.seq}-approval-reminder", game_id, held.turn, "notice", mj, t.subject,
+                                        held_at=table.local(held.held_at))
+    with table.store.atomic():
+        table.store.mark_reminded(table.id, held.seq, iso(now))
+        table.outgoing.queue([Letter(f"rec{held.seq}-approval-reminder", table.id, held.turn, "notice", mj, t.subject,
                                    t.body, record_seq=held.seq) for mj in s.mj], now)
-    return [f"{game_id}: the MJ reminded that turn {held.turn} waits for approval"]
+    return [f"{table.id}: the MJ reminded that turn {held.turn} waits for approval"]
 
 
 @dataclass(frozen=True)
@@ -109,53 +109,53 @@ class Published:
     deadline: datetime | None
 
 
-def publish(ctx: Context, game_id: str, now: datetime, *, turn: int | None = None, chronicle: str | None = None,
+def publish(table: Table, now: datetime, *, turn: int | None = None, chronicle: str | None = None,
             by: str = "mj") -> Published:
     """Send the held results of a step (re-run first if orders were corrected); the chronicle heads the forum post."""
     from pbem.engine.desk import seats
     from pbem.engine.steps import corrections
 
-    held = waiting(ctx, game_id)
+    held = waiting(table)
     if held is None:
-        raise EngineError(f"no results of {game_id} wait for approval",
-                          fr=f"aucun résultat de {game_id} n'attend votre approbation")
-    st = ctx.step_noun(game_id)
+        raise EngineError(f"no results of {table.id} wait for approval",
+                          fr=f"aucun résultat de {table.id} n'attend votre approbation")
+    st = table.step_noun()
     if turn is not None and turn != held.turn:
         raise EngineError(f"the results waiting for approval are those of step {held.turn}, not {turn}",
                           fr=f"les résultats en attente sont ceux {st.of} {held.turn}, pas {st.of} {turn}")
-    corrected = [o for o in ctx.store.current_orders(game_id, held.turn).values() if o.source == "correction"]
+    corrected = [o for o in table.store.current_orders(table.id, held.turn).values() if o.source == "correction"]
     rerun = changed = False
-    with ctx.store.atomic():
+    with table.store.atomic():
         if corrected:
-            result = corrections.rerun(ctx, game_id, held.turn, now, publish=True, announce=False)
+            result = corrections.rerun(table, held.turn, now, publish=True, announce=False)
             rerun, changed = True, bool(result.diff or result.state_changed)
         text = chronicle.strip() if chronicle and chronicle.strip() else None
-        ctx.store.approve(game_id, held.seq, iso(now), by, text)
-        g = _deadline_after_wait(ctx, ctx.game(game_id), held, now)
-        rec = ctx.store.record(game_id, held.seq)
+        table.store.approve(table.id, held.seq, iso(now), by, text)
+        g = _deadline_after_wait(table, table.row, held, now)
+        rec = table.store.record(table.id, held.seq)
         assert rec is not None
-        state = serial.loads(ctx.ruleset(game_id).state_type, rec["state_after"])
+        state = serial.loads(table.ruleset.state_type, rec["state_after"])
         news = json.loads(held.news) if held.news else {}
-        out = letters.step_letters(ctx, g, held.seq, held.turn, record_events(rec), state, now,
+        out = letters.step_letters(table, g, held.seq, held.turn, record_events(rec), state, now,
                                    key_prefix=f"rec{held.seq}-approved", missed=news.get("missed"),
                                    abandoned_before=frozenset(news.get("abandoned_before", ())), digest=changed)
-        ctx.outgoing.queue(out, now)
-        seats.step_done(ctx, game_id, held.turn, now)
-        ctx.store.log(game_id, iso(now), by, "results published", {"turn": held.turn, "rerun": rerun,
+        table.outgoing.queue(out, now)
+        seats.step_done(table, held.turn, now)
+        table.store.log(table.id, iso(now), by, "results published", {"turn": held.turn, "rerun": rerun,
                                                                      "chronicle": text})
-    if not ctx.outgoing.holding_batch:  # by mail, the tick writes it once the batch is committed
-        letters.write_forum(ctx, game_id)
+    if not table.outgoing.holding_batch:  # by mail, the tick writes it once the batch is committed
+        letters.write_forum(table)
     return Published(held.turn, rec["title"], sum(1 for m in out if m.kind == "private"),
                      any(m.kind == "public" for m in out), len(text.splitlines()) if text else 0, rerun, changed,
-                     ctx.local(g.deadline))
+                     table.local(g.deadline))
 
 
-def _deadline_after_wait(ctx: Context, g: GameRow, held: HeldRow, now: datetime) -> GameRow:
+def _deadline_after_wait(table: Table, g: GameRow, held: HeldRow, now: datetime) -> GameRow:
     """The next step keeps its calendar deadline if half a step is left; else it gets the time the MJ took."""
     if g.deadline is None or g.phase != "running":
         return g
     deadline = parse_iso(g.deadline)
-    length = pauses.step_length(ctx, g)
+    length = pauses.step_length(table, g)
     if deadline - now >= length.delta / 2:
         return g
-    return pauses.save_deadline(ctx, g, pauses.shifted(deadline, parse_iso(held.held_at), now, ctx, length.at), now)
+    return pauses.save_deadline(table, g, pauses.shifted(deadline, parse_iso(held.held_at), now, table, length.at), now)

@@ -22,14 +22,14 @@ from typing import Any
 
 from pbem.clock import iso, parse_iso
 from pbem.config import Duration
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.engine.when import local_instant, period_text
 from pbem.outbox import Letter
 from pbem.render import date_fr
 from pbem.store import GameRow, PauseRow
 
 
-def shifted(deadline: datetime, start: datetime, end: datetime, ctx: Context, at: tuple[int, int] | None,
+def shifted(deadline: datetime, start: datetime, end: datetime, table: Table, at: tuple[int, int] | None,
             grace: timedelta = timedelta(0)) -> datetime:
     """``deadline`` moved by the wall-clock time from ``start`` to ``end`` (nothing if the pause starts after it).
 
@@ -41,7 +41,7 @@ def shifted(deadline: datetime, start: datetime, end: datetime, ctx: Context, at
         return deadline
     if start > deadline:
         at = None
-    tz = ctx.config.timezone
+    tz = table.config.timezone
     wall = lambda dt: dt.astimezone(tz).replace(tzinfo=None)  # noqa: E731
     moved = wall(deadline) + (wall(end) - wall(start))
     result = local_instant(moved.date(), moved.time(), tz)
@@ -53,34 +53,34 @@ def shifted(deadline: datetime, start: datetime, end: datetime, ctx: Context, at
     return result.astimezone(UTC).replace(microsecond=0)
 
 
-def grace_of(ctx: Context, game_id: str) -> timedelta:
+def grace_of(table: Table) -> timedelta:
     """The game's grace period after a deadline (none: zero)."""
-    grace = ctx.settings(game_id).grace
+    grace = table.settings.grace
     return grace.delta if grace is not None else timedelta(0)
 
 
-def step_length(ctx: Context, g: GameRow) -> Duration:
+def step_length(table: Table, g: GameRow) -> Duration:
     """The length of the open step (registration's during registration)."""
-    s = ctx.settings(g.id)
+    s = table.settings
     if g.phase == "registration" or g.state is None:
         return s.registration
-    prompts = ctx.prompts_cached(g.id, ctx.state_cached(g))
+    prompts = table.prompts(table.state_of(g))
     key = prompts[0].deadline if prompts else "turn"
     return s.deadlines.get(key) or s.deadlines["turn"]
 
 
-def active(ctx: Context, game_id: str, when: datetime) -> PauseRow | None:
+def active(table: Table, when: datetime) -> PauseRow | None:
     """The pause in force at ``when``, if any."""
-    for p in ctx.store.pauses(game_id):
+    for p in table.store.pauses(table.id):
         if parse_iso(p.starts_at) <= when and (p.ends_at is None or when < parse_iso(p.ends_at)):
             return p
     return None
 
 
-def upcoming(ctx: Context, game_id: str, now: datetime) -> PauseRow | None:
+def upcoming(table: Table, now: datetime) -> PauseRow | None:
     """The pause in force now, else the next one announced."""
-    pending = ctx.store.pauses(game_id)
-    return active(ctx, game_id, now) or next((p for p in pending if parse_iso(p.starts_at) > now), None)
+    pending = table.store.pauses(table.id)
+    return active(table, now) or next((p for p in pending if parse_iso(p.starts_at) > now), None)
 
 
 @dataclass(frozen=True)
@@ -93,111 +93,111 @@ class PauseNews:
     new_deadline: datetime | None
 
 
-def schedule(ctx: Context, game_id: str, start: datetime | None, end: datetime | None, reason: str,
+def schedule(table: Table, start: datetime | None, end: datetime | None, reason: str,
              now: datetime) -> PauseNews:
     """Pause the game from ``start`` (None: now) to ``end`` (None: until the MJ resumes); players are told."""
-    g = ctx.game(game_id)
+    g = table.row
     if g.phase == "finished":
-        raise EngineError(f"game {game_id} is finished", fr=f"la partie {game_id} est terminée")
+        raise EngineError(f"game {table.id} is finished", fr=f"la partie {table.id} est terminée")
     begin = max(start or now, now)
     if end is not None and end <= begin:
         raise EngineError("the pause must end after it begins", fr="la pause doit finir après avoir commencé "
-                          f"(elle commencerait le {_fr(ctx, begin)} et finirait le {_fr(ctx, end)})")
-    for other in ctx.store.pauses(game_id):
+                          f"(elle commencerait le {_fr(table, begin)} et finirait le {_fr(table, end)})")
+    for other in table.store.pauses(table.id):
         other_end = parse_iso(other.ends_at) if other.ends_at else None
         if (other_end is None or begin < other_end) and (end is None or parse_iso(other.starts_at) < end):
-            until = f"au {_fr(ctx, other_end)}" if other_end else "jusqu'à nouvel ordre"
+            until = f"au {_fr(table, other_end)}" if other_end else "jusqu'à nouvel ordre"
             raise EngineError("another pause is planned at that time: resume it first (REPRISE)",
-                              fr=f"une pause est déjà prévue du {_fr(ctx, parse_iso(other.starts_at))} {until} : "
+                              fr=f"une pause est déjà prévue du {_fr(table, parse_iso(other.starts_at))} {until} : "
                                  "REPRISE la termine (ou l'annule), puis donnez d'autres dates")
     old = parse_iso(g.deadline) if g.deadline else None
-    with ctx.store.atomic():
-        p = ctx.store.add_pause(game_id, iso(begin), iso(end) if end else None, reason, iso(now))
+    with table.store.atomic():
+        p = table.store.add_pause(table.id, iso(begin), iso(end) if end else None, reason, iso(now))
         new = old
         if old is not None and end is not None:
-            new = shifted(old, begin, end, ctx, step_length(ctx, g).at, grace_of(ctx, g.id))
-            save_deadline(ctx, g, new, now, quiet_until=end, quiet_from=begin)
-            ctx.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
+            new = shifted(old, begin, end, table, step_length(table, g).at, grace_of(table))
+            save_deadline(table, g, new, now, quiet_until=end, quiet_from=begin)
+            table.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
         what = "announced"
         if begin <= now:
-            ctx.store.update_pause(p.id, started_at=iso(now), frozen_from=iso(begin))
+            table.store.update_pause(p.id, started_at=iso(now), frozen_from=iso(begin))
             what = "started"
-        p = _reload(ctx, p)
-        _tell(ctx, game_id, p, what, new, now)
-        ctx.store.log(game_id, iso(now), "mj", "pause", {"start": p.starts_at, "end": p.ends_at, "reason": reason,
+        p = _reload(table, p)
+        _tell(table, p, what, new, now)
+        table.store.log(table.id, iso(now), "mj", "pause", {"start": p.starts_at, "end": p.ends_at, "reason": reason,
                                                            "deadline": iso(new) if new else None})
     return PauseNews(p, what, old, new)
 
 
-def resume(ctx: Context, game_id: str, now: datetime, at: datetime | None = None) -> PauseNews:
+def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews:
     """End the pause in force now (or call off the one announced); ``at`` in the future sets its end instead."""
-    g = ctx.game(game_id)
-    p = upcoming(ctx, game_id, now)
+    g = table.row
+    p = upcoming(table, now)
     if p is None:
-        raise EngineError(f"game {game_id} is not paused", fr=f"la partie {game_id} n'est pas en pause")
+        raise EngineError(f"game {table.id} is not paused", fr=f"la partie {table.id} n'est pas en pause")
     old = parse_iso(g.deadline) if g.deadline else None
     start = parse_iso(p.starts_at)
     when = max(at or now, now)
-    with ctx.store.atomic():
+    with table.store.atomic():
         if start > now and when <= start:  # not begun: called off, the deadline it moved comes back
             new = parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn else old
             if new is not None and new != old:
-                save_deadline(ctx, g, new, now)
-            ctx.store.update_pause(p.id, ended_at=iso(now))
+                save_deadline(table, g, new, now)
+            table.store.update_pause(p.id, ended_at=iso(now))
             what = "cancelled"
         elif when > now:  # a new end for the pause: the deadline is moved from where it stood before the pause
-            new = _moved(ctx, g, p, when)
+            new = _moved(table, g, p, when)
             if new is not None:
-                save_deadline(ctx, g, new, now, quiet_until=when, quiet_from=start)
-                ctx.store.update_pause(p.id, shifted_turn=g.turn,
+                save_deadline(table, g, new, now, quiet_until=when, quiet_from=start)
+                table.store.update_pause(p.id, shifted_turn=g.turn,
                                        deadline_before=p.deadline_before if p.shifted_turn == g.turn else g.deadline)
-            ctx.store.update_pause(p.id, ends_at=iso(when))
+            table.store.update_pause(p.id, ends_at=iso(when))
             what = "moved"
         else:
-            new = _moved(ctx, g, p, now)
+            new = _moved(table, g, p, now)
             if new is not None:
-                save_deadline(ctx, g, new, now, quiet_until=now, quiet_from=start)
-            ctx.store.update_pause(p.id, ends_at=iso(now), ended_at=iso(now))
+                save_deadline(table, g, new, now, quiet_until=now, quiet_from=start)
+            table.store.update_pause(p.id, ends_at=iso(now), ended_at=iso(now))
             what = "resumed"
-        p = _reload(ctx, p)
-        _tell(ctx, game_id, p, what, new, now)
-        ctx.store.log(game_id, iso(now), "mj", f"pause {what}", {"pause": p.id, "deadline": iso(new) if new else None})
+        p = _reload(table, p)
+        _tell(table, p, what, new, now)
+        table.store.log(table.id, iso(now), "mj", f"pause {what}", {"pause": p.id, "deadline": iso(new) if new else None})
     if what == "resumed":
-        _after_resume(ctx, game_id, now)
+        _after_resume(table, now)
     return PauseNews(p, what, old, new)
 
 
-def _moved(ctx: Context, g: GameRow, p: PauseRow, end: datetime) -> datetime | None:
+def _moved(table: Table, g: GameRow, p: PauseRow, end: datetime) -> datetime | None:
     """The open step's deadline for a pause that ends at ``end``, from the deadline it had before the pause."""
     if g.deadline is None:
         return None
     base = (parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn
             else parse_iso(g.deadline))
     frozen = parse_iso(p.frozen_from or p.starts_at)
-    return shifted(base, frozen, end, ctx, step_length(ctx, g).at, grace_of(ctx, g.id))
+    return shifted(base, frozen, end, table, step_length(table, g).at, grace_of(table))
 
 
-def due(ctx: Context, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
+def due(table: Table, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
     """Begin and end the pauses whose time has come; is the game paused now?  (for `schedule.due`)."""
     done: list[str] = []
-    for p in ctx.store.pauses(g.id):
+    for p in table.store.pauses(g.id):
         over = p.ends_at is not None and parse_iso(p.ends_at) <= now
         if p.started_at is None and parse_iso(p.starts_at) <= now:
-            with ctx.store.atomic():
-                ctx.store.update_pause(p.id, started_at=iso(now), frozen_from=p.frozen_from or p.starts_at)
+            with table.store.atomic():
+                table.store.update_pause(p.id, started_at=iso(now), frozen_from=p.frozen_from or p.starts_at)
                 if not over:  # (a pause wholly past, the daemon being down: only its end is told)
-                    _tell(ctx, g.id, _reload(ctx, p), "started", _deadline(ctx, g.id), now, mj=True)
+                    _tell(table, _reload(table, p), "started", _deadline(table), now, mj=True)
             done.append(f"{g.id}: pause began")
         if over:
-            with ctx.store.atomic():
-                ctx.store.update_pause(p.id, ended_at=p.ends_at)
-                _tell(ctx, g.id, _reload(ctx, p), "resumed", _deadline(ctx, g.id), now, mj=True)
-            _after_resume(ctx, g.id, now)
+            with table.store.atomic():
+                table.store.update_pause(p.id, ended_at=p.ends_at)
+                _tell(table, _reload(table, p), "resumed", _deadline(table), now, mj=True)
+            _after_resume(table, now)
             done.append(f"{g.id}: play resumed")
-    return active(ctx, g.id, now) is not None, done
+    return active(table, now) is not None, done
 
 
-def shift_opened(ctx: Context, g: GameRow, now: datetime, base: datetime | None = None) -> GameRow:
+def shift_opened(table: Table, g: GameRow, now: datetime, base: datetime | None = None) -> GameRow:
     """A step opened during a pause, or before one announced with its dates: the pause stops its clock too.
 
     Called once by `turns.open_step` on the deadline it computed from ``base`` (`turns.next_base`);
@@ -212,40 +212,40 @@ def shift_opened(ctx: Context, g: GameRow, now: datetime, base: datetime | None 
     if g.deadline is None:
         return g
     on_calendar = base is not None and base > now
-    for p in ctx.store.pauses(g.id):
+    for p in table.store.pauses(g.id):
         start = parse_iso(p.starts_at)
         if p.ends_at is None:
             if start <= now:  # in force: moved when the MJ resumes, from when this step's clock stopped
                 stopped = (p.frozen_from or p.starts_at) if on_calendar else iso(now)
-                ctx.store.update_pause(p.id, frozen_from=stopped, shifted_turn=None, deadline_before=None)
+                table.store.update_pause(p.id, frozen_from=stopped, shifted_turn=None, deadline_before=None)
             continue  # (one to come stops the clock from its start)
         end = parse_iso(p.ends_at)
         if end <= now:
             continue
         if on_calendar and p.shifted_turn == g.turn - 1:
             # the slot after a deadline this pause moved already; a new end moves it from the old one
-            ctx.store.update_pause(p.id, frozen_from=p.ends_at, shifted_turn=None, deadline_before=None)
+            table.store.update_pause(p.id, frozen_from=p.ends_at, shifted_turn=None, deadline_before=None)
             continue
         deadline = parse_iso(g.deadline)
         frozen = max(start, now)
-        new = shifted(deadline, frozen, end, ctx, step_length(ctx, g).at, grace_of(ctx, g.id))
-        ctx.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
+        new = shifted(deadline, frozen, end, table, step_length(table, g).at, grace_of(table))
+        table.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
         if new != deadline:
-            g = save_deadline(ctx, g, new, now, quiet_until=end, quiet_from=frozen)
+            g = save_deadline(table, g, new, now, quiet_until=end, quiet_from=frozen)
     return g
 
 
-def _after_resume(ctx: Context, game_id: str, now: datetime) -> None:
+def _after_resume(table: Table, now: datetime) -> None:
     """All orders in during the pause: the step resolves early after the resume, not during the pause."""
     from pbem.engine.steps import turns
 
-    turns.check_early(ctx, game_id, now)
+    turns.check_early(table, now)
 
 
-def save_deadline(ctx: Context, g: GameRow, new: datetime, now: datetime, *, quiet_until: datetime | None = None,
+def save_deadline(table: Table, g: GameRow, new: datetime, now: datetime, *, quiet_until: datetime | None = None,
                    quiet_from: datetime | None = None) -> GameRow:
     """The open step's new deadline; reminders that fall in the past or inside the pause are not sent."""
-    s = ctx.settings(g.id)
+    s = table.settings
 
     def silent(h: float) -> bool:
         at = new - timedelta(hours=h)
@@ -255,47 +255,47 @@ def save_deadline(ctx: Context, g: GameRow, new: datetime, now: datetime, *, qui
     if 0.0 in g.reminders_sent and quiet_until is not None:  # the grace notice went: the pause's notices say the rest
         sent.add(0.0)
     g2 = GameRow(**{**g.__dict__, "deadline": iso(new), "early_at": None, "reminders_sent": tuple(sorted(sent))})
-    ctx.store.save_game(g2)
+    table.store.save_game(g2)
     return g2
 
 
-def _deadline(ctx: Context, game_id: str) -> datetime | None:
-    g = ctx.game(game_id)
+def _deadline(table: Table) -> datetime | None:
+    g = table.row
     return parse_iso(g.deadline) if g.deadline else None
 
 
-def _reload(ctx: Context, p: PauseRow) -> PauseRow:
-    row = ctx.store.pause(p.id)
+def _reload(table: Table, p: PauseRow) -> PauseRow:
+    row = table.store.pause(p.id)
     assert row is not None
     return row
 
 
-def _fr(ctx: Context, when: datetime | None) -> str:
-    return date_fr(when.astimezone(ctx.config.timezone)) if when else ""
+def _fr(table: Table, when: datetime | None) -> str:
+    return date_fr(when.astimezone(table.config.timezone)) if when else ""
 
 
-def _tell(ctx: Context, game_id: str, p: PauseRow, what: str, deadline: datetime | None, now: datetime, *,
+def _tell(table: Table, p: PauseRow, what: str, deadline: datetime | None, now: datetime, *,
           mj: bool = False) -> None:
     """Every player is told of the pause: announced, begun, over; the MJ too (``mj``) for what the clock did
     (what he did himself, he reads in his answer)."""
-    g = ctx.game(game_id)
-    r = ctx.renderer(game_id)
-    s = ctx.settings(game_id)
-    state = ctx.state_cached(g)
-    title = ctx.ruleset(game_id).step_title(state).get(s.language) if state is not None else ""
-    tz = ctx.config.timezone
+    g = table.row
+    r = table.renderer
+    s = table.settings
+    state = table.state_of(g)
+    title = table.ruleset.step_title(state).get(s.language) if state is not None else ""
+    tz = table.config.timezone
     end = parse_iso(p.ends_at) if p.ends_at else None
     context: dict[str, Any] = dict(
-        tag=ctx.tag(game_id), what=what, period=period_text(parse_iso(p.starts_at), end, tz, s.language),
+        tag=table.tag, what=what, period=period_text(parse_iso(p.starts_at), end, tz, s.language),
         until=period_text(None, end, tz, s.language), reason=p.reason, title=title, phase=g.phase,
-        deadline=ctx.local(iso(deadline)) if deadline else None)
+        deadline=table.local(iso(deadline)) if deadline else None)
     letters = []
-    for player in ctx.store.players(game_id):
-        t = r.mail_text("pause", player=player.name, salutation=ctx.salutation(game_id, state, player.name), **context)
-        letters.append(Letter(f"pause-{p.id}-{what}-{player.name}", game_id, g.turn, "notice", player.address,
+    for player in table.store.players(table.id):
+        t = r.mail_text("pause", player=player.name, salutation=table.salutation(state, player.name), **context)
+        letters.append(Letter(f"pause-{p.id}-{what}-{player.name}", table.id, g.turn, "notice", player.address,
                               t.subject, t.body))
     if mj:
         t = r.mail_text("pause", player=None, salutation=None, **context)
-        letters += [Letter(f"pause-{p.id}-{what}-mj", game_id, g.turn, "notice", mj, t.subject, t.body)
+        letters += [Letter(f"pause-{p.id}-{what}-mj", table.id, g.turn, "notice", mj, t.subject, t.body)
                     for mj in s.mj]
-    ctx.outgoing.queue(letters, now)
+    table.outgoing.queue(letters, now)

@@ -15,7 +15,7 @@ from pbem.engine import optional
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.desk import absences
 from pbem.engine.steps import actions, letters, lifecycle, turns
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.mail.senders import given_password
@@ -43,10 +43,10 @@ NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END", "PASS"})
 _NUMBER = re.compile(r"^(?:(?:tour|turn|etape|step|manche|round|n[o°]?)\s*)?(\d+)$")
 
 
-def is_pass(ctx: Context, game_id: str, text: str) -> bool:
+def is_pass(table: Table, text: str) -> bool:
     """Is this order text the common PASSER (not a word of the game's own, as in Courtisans)?"""
     said = fold(text).strip(" .!")
-    return COMMANDS.get(said) == "PASS" and said not in ctx.game_words(game_id)
+    return COMMANDS.get(said) == "PASS" and said not in table.game_words
 
 
 def parses(cmd: str, rest: str) -> bool:
@@ -75,7 +75,7 @@ def asks_to_join(text: str, subject: str) -> bool:
     return "particip" in fold(subject) and not text.strip()
 
 
-def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
+def command(table: Table, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
             line: str, result: MailResult, state: Any, key: str, now: datetime) -> bool:
     """Carry out one common command line (``cmd`` is its canonical name, ``rest`` its arguments).
 
@@ -84,20 +84,20 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
     """
     if not parses(cmd, rest):
         return False
-    ruleset = ctx.ruleset(game_id)
-    r = ctx.renderer(game_id)
+    ruleset = table.ruleset
+    r = table.renderer
     say = r.message
     if cmd == "JOIN":
-        _join(ctx, game_id, g, rest, actor, mail, line, result, now)
+        _join(table, g, rest, actor, mail, line, result, now)
         return True
     if actor is None:
         result.verdicts.append(LineVerdict(line, cmd == "HELP", "" if cmd == "HELP" else say("unknown_address")))
         if cmd == "HELP":
-            result.extra.append(r.mail_text("help_common", tag=ctx.tag(game_id), helps=[], mj=False,
+            result.extra.append(r.mail_text("help_common", tag=table.tag, helps=[], mj=False,
                                             registration=g.phase == "registration",
-                                            common_pass=_common_pass(ctx, game_id)).body)
+                                            common_pass=_common_pass(table)).body)
         return True
-    tag = ctx.tag(game_id)
+    tag = table.tag
     # AIDE and ETAT say what the stored state (and phase) lets this writer do and see: the same text for
     # each of his mails read in that state, made once (`Renderer.remembered`), rendered with the ack
     shown = (g.state, g.phase)
@@ -108,8 +108,8 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
         def help_text() -> str:
             return r.mail_text("help_common", tag=tag, helps=ruleset.help(state, writer) if state is not None else [],
                                mj=writer == MJ, registration=shown[1] == "registration",
-                               common_pass=_common_pass(ctx, game_id)).body
-        result.extra.append(lambda: r.remembered(("help", game_id, writer), shown, help_text))
+                               common_pass=_common_pass(table)).body
+        result.extra.append(lambda: r.remembered(("help", table.id, writer), shown, help_text))
         return True
     if cmd == "STATUS":
         result.verdicts.append(LineVerdict(line, True))
@@ -122,43 +122,43 @@ def command(ctx: Context, game_id: str, g: GameRow, cmd: str, rest: str, actor: 
             return r.mail_text("status", view=ruleset.view(state, player), player=player, tag=tag).body
 
         def status() -> Callable[[], str]:  # after this mail's own orders are recorded: they are part of it
-            orders = letters.orders_text(ctx, game_id, player) if player != MJ and g.phase == "running" else ""
+            orders = letters.orders_text(table, player) if player != MJ and g.phase == "running" else ""
             # the orders are fixed now; the status is rendered with the ack
-            return lambda: r.remembered(("status", game_id, player), shown, view_text) + (
+            return lambda: r.remembered(("status", table.id, player), shown, view_text) + (
                 "\n" + orders if orders else "")
         result.extra.append(AfterOrders(status))
         return True
     if cmd == "ORDERS":
         result.verdicts.append(LineVerdict(line, True))
         who = actor
-        result.extra.append(AfterOrders(lambda: letters.orders_text(ctx, game_id, who)))
+        result.extra.append(AfterOrders(lambda: letters.orders_text(table, who)))
         return True
     if cmd == "CANCEL":
-        _cancel(ctx, game_id, g, actor, line, result, now)
+        _cancel(table, g, actor, line, result, now)
         return True
     if cmd == "PASS":
-        _pass(ctx, game_id, g, actor, line, result, state)
+        _pass(table, g, actor, line, result, state)
         return True
     if cmd == "REPORT":
-        _report(ctx, game_id, g, rest, actor, line, result)
+        _report(table, g, rest, actor, line, result)
         return True
     if cmd == "FOR":
-        return _for_line(ctx, game_id, g, rest, actor, line, result, state, key, now)
+        return _for_line(table, g, rest, actor, line, result, state, key, now)
     if cmd == "AWAY":
-        return absences.command(ctx, game_id, actor, rest, line, result, now)
+        return absences.command(table, actor, rest, line, result, now)
     return True
 
 
-def _common_pass(ctx: Context, game_id: str) -> bool:
+def _common_pass(table: Table) -> bool:
     """Is PASSER the common command in this game (not one of the game's own orders, as in Courtisans)?"""
-    return not ctx.game_words(game_id) & {"passer", "pass"}
+    return not table.game_words & {"passer", "pass"}
 
 
-def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, mail: IncomingMail, line: str,
+def _join(table: Table, g: GameRow, rest: str, actor: str | None, mail: IncomingMail, line: str,
           result: MailResult, now: datetime) -> None:
     """INSCRIPTION <nom> (or « Je souhaite participer »: the name in the From header)."""
-    s = ctx.settings(game_id)
-    say = ctx.renderer(game_id).message
+    s = table.settings
+    say = table.renderer.message
     rest, gender = _gender_suffix(rest)
     name = rest or (mail.from_name or "")
     if actor is not None and actor != MJ:
@@ -175,12 +175,12 @@ def _join(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, 
         result.verdicts.append(LineVerdict(line, False, say("password_needed")))
         return
     try:
-        p = lifecycle.add_player(ctx, game_id, name, mail.from_addr, now, by=mail.from_addr, password=password,
+        p = lifecycle.add_player(table, name, mail.from_addr, now, by=mail.from_addr, password=password,
                                  gender=gender)
     except EngineError as e:
         result.verdicts.append(LineVerdict(line, False, say(e.key, **e.params) if e.key else str(e)))
         return
-    say = ctx.renderer(game_id).message  # (with the new player's gender)
+    say = table.renderer.message  # (with the new player's gender)
     result.verdicts.append(LineVerdict(line, True, say("registered_as", name=p.name)))
     result.joined = p.name
 
@@ -198,48 +198,48 @@ def _gender_suffix(rest: str) -> tuple[str, str | None]:
     return rest, None
 
 
-def _cancel(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, result: MailResult,
+def _cancel(table: Table, g: GameRow, actor: str, line: str, result: MailResult,
             now: datetime) -> None:
     """ANNULER: the player's orders for the open step are withdrawn (the defaults will apply)."""
-    say = ctx.renderer(game_id).message
-    if actor == MJ or g.phase != "running" or actor not in ctx.store.ordered_players(game_id, g.turn):
+    say = table.renderer.message
+    if actor == MJ or g.phase != "running" or actor not in table.store.ordered_players(table.id, g.turn):
         result.verdicts.append(LineVerdict(line, False, say("nothing_to_cancel")))
         return
-    ctx.store.cancel_orders(game_id, g.turn, actor)
+    table.store.cancel_orders(table.id, g.turn, actor)
     if g.early_at:  # not everyone has ordered any more (unless this player was not awaited)
-        ctx.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
-        turns.check_early(ctx, game_id, now)
+        table.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
+        turns.check_early(table, now)
     result.verdicts.append(LineVerdict(line, True, say("cancelled")))
 
 
-def _pass(ctx: Context, game_id: str, g: GameRow, actor: str, line: str, result: MailResult, state: Any) -> None:
+def _pass(table: Table, g: GameRow, actor: str, line: str, result: MailResult, state: Any) -> None:
     """PASSER: the player answers that he does nothing this step (the rules' defaults, but he answered:
     early resolution may fire, and it is no missed step).  Recorded with the mail's other lines (`interpret`)."""
-    s = ctx.settings(game_id)
-    say = ctx.renderer(game_id).message
+    s = table.settings
+    say = table.renderer.message
     refused = OrderNotAllowedError.label.get(s.language)
     if actor == MJ:
         result.verdicts.append(LineVerdict(line, False, say("mj_use_for"), refused))
     elif g.phase != "running" or state is None:
         result.verdicts.append(LineVerdict(line, False, say("not_started" if g.phase == "registration"
                                                                 else "game_over")))
-    elif actor not in ctx.prompted_cached(game_id, state):
+    elif actor not in table.prompted(state):
         result.verdicts.append(LineVerdict(line, False, say("not_your_step"), refused))
     else:
-        applied = [o.text or o.verb for o in ctx.ruleset(game_id).default_orders(state, actor)]
+        applied = [o.text or o.verb for o in table.ruleset.default_orders(state, actor)]
         result.verdicts.append(LineVerdict(line, True, say("pass_noted", applied=applied)))
         result.passed = len(result.verdicts) - 1
 
 
-def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line: str, result: MailResult) -> None:
+def _report(table: Table, g: GameRow, rest: str, actor: str, line: str, result: MailResult) -> None:
     """RAPPORT <n>: the player's results of step n again (0: the start mail; default: the last step).
 
     A game played by immediate orders (1626) has no steps: RAPPORT lists the tests the player was told of.
     """
-    say = ctx.renderer(game_id).message
-    if actions.plays_by_actions(ctx, game_id):
+    say = table.renderer.message
+    if actions.plays_by_actions(table):
         result.verdicts.append(LineVerdict(line, True))
-        result.extra.append(actions.history_text(ctx, game_id, actor))
+        result.extra.append(actions.history_text(table, actor))
         return
     number = _NUMBER.match(fold(rest).strip(" :,.!?;"))
     try:
@@ -249,7 +249,7 @@ def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line:
     except ValueError:
         result.verdicts.append(LineVerdict(line, False, say("report_needs_turn", last=max(g.turn - 1, 0))))
         return
-    text = letters.report_text(ctx, game_id, actor, turn)
+    text = letters.report_text(table, actor, turn)
     if text is None:
         result.verdicts.append(LineVerdict(line, False, say("no_report", turn=turn)))
         return
@@ -257,18 +257,18 @@ def _report(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str, line:
     result.extra.append(text)
 
 
-def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | None, line: str, result: MailResult,
+def _for_line(table: Table, g: GameRow, rest: str, actor: str | None, line: str, result: MailResult,
               state: Any, key: str, now: datetime) -> bool:
     """``POUR <joueur> : <ordre>``: the MJ gives an order on a player's behalf (logged).
 
     Not a command (False) when the words before the colon name no player, not even nearly:
     « Pour les Gardes : on protège Fitz ». A player who writes one about a player is told it is the MJ's.
     """
-    s = ctx.settings(game_id)
-    say = ctx.renderer(game_id).message
+    s = table.settings
+    say = table.renderer.message
     who, sep, order_text = rest.partition(":")
-    ruleset = ctx.ruleset(game_id)
-    names = ruleset.players(state) if state is not None else [p.name for p in ctx.store.players(game_id)]
+    ruleset = table.ruleset
+    names = ruleset.players(state) if state is not None else [p.name for p in table.store.players(table.id)]
     try:
         player = match_name(who.strip(), names)
     except OrderAmbiguousError as e:
@@ -286,30 +286,30 @@ def _for_line(ctx: Context, game_id: str, g: GameRow, rest: str, actor: str | No
     if state is None:
         result.verdicts.append(LineVerdict(line, False, say("not_started")))
         return True
-    if is_pass(ctx, game_id, order_text):  # POUR Arya : PASSER
-        ctx.store.set_orders(OrderSet(game_id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
-        ctx.store.log(game_id, iso(now), "mj", "pass for", {"player": player})
+    if is_pass(table, order_text):  # POUR Arya : PASSER
+        table.store.set_orders(OrderSet(table.id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
+        table.store.log(table.id, iso(now), "mj", "pass for", {"player": player})
         result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
-        turns.check_early(ctx, game_id, now)
+        turns.check_early(table, now)
         return True
     try:
         order = optional.parse_order(ruleset, state, player, order_text.strip(), [], author=MJ)
     except OrderError as e:
         result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
         return True
-    done = turns.immediate(ctx, g, state, player, order, now, author=MJ)
+    done = turns.immediate(table, g, state, player, order, now, author=MJ)
     if done is not None:
         if done[2] is not None:
             result.extra.append(done[2])
         result.verdicts.append(LineVerdict(line, True, say("done_for", player=player), player=player))
-        ctx.store.log(game_id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
+        table.store.log(table.id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
         return True
-    current = ctx.store.current_orders(game_id, g.turn, player).get(player)
+    current = table.store.current_orders(table.id, g.turn, player).get(player)
     same_mail = current is not None and current.source == "mj" and current.message_key == key
     orders = (current.orders if current and same_mail else []) + [order]
     lines = (current.lines if current and same_mail else []) + [order_text.strip()]
-    ctx.store.set_orders(OrderSet(game_id, g.turn, player, orders, lines, "mj", key, iso(now)))
-    ctx.store.log(game_id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
+    table.store.set_orders(OrderSet(table.id, g.turn, player, orders, lines, "mj", key, iso(now)))
+    table.store.log(table.id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
     result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
-    turns.check_early(ctx, game_id, now)
+    turns.check_early(table, now)
     return True

@@ -22,7 +22,7 @@ from pbem.engine.orders import commands, mjdesk
 from pbem.engine.orders.interpret import interpret
 from pbem.engine.steps import turns
 from pbem.engine.steps.turns import gc_paused
-from pbem.engine.table import Context
+from pbem.engine.table import House, Table
 from pbem.faults import crashpoint
 from pbem.mail.bounces import match as match_bounce
 from pbem.mail.bounces import read_bounce
@@ -39,7 +39,7 @@ BATCH = 100
 """Messages processed per transaction by `process_pending`."""
 
 
-def process_pending(ctx: Context, now: datetime) -> list[str]:
+def process_pending(house: House, now: datetime) -> list[str]:
     """Process every stored, unprocessed message; returns their keys.
 
     Messages are processed ``BATCH`` at a time, each batch in one transaction: a message's
@@ -50,22 +50,22 @@ def process_pending(ctx: Context, now: datetime) -> list[str]:
     the deadlines or the outbox.
     """
     done = []
-    pending = ctx.store.pending_messages()
+    pending = house.store.pending_messages()
     for i in range(0, len(pending), BATCH):
         chunk = pending[i:i + BATCH]
         try:
-            with gc_paused(), ctx.store.atomic():
-                with ctx.outgoing.holding():
+            with gc_paused(), house.store.atomic():
+                with house.outgoing.holding():
                     # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
                     mails = [read_message(raw) for _key, raw, _r in chunk]
-                    ctx.outgoing.note_seen([m.message_id for m in mails])
+                    house.outgoing.note_seen([m.message_id for m in mails])
                     for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
-                        _process_stored(ctx, key, raw, now, received_at, mail)
+                        _process_stored(house, key, raw, now, received_at, mail)
                         crashpoint("between-messages")
                 crashpoint("batch-before-commit")  # answers queued, messages marked, nothing committed
         except Exception:
             for key, raw, received_at in chunk:
-                _process_alone(ctx, key, raw, now, received_at)
+                _process_alone(house, key, raw, now, received_at)
                 done.append(key)
             continue
         crashpoint("after-message")
@@ -73,133 +73,135 @@ def process_pending(ctx: Context, now: datetime) -> list[str]:
     return done
 
 
-def process_message(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
+def process_message(house: House, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
     """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
-    with ctx.store.atomic():
-        verdict = _process_stored(ctx, key, raw, now, received_at)
+    with house.store.atomic():
+        verdict = _process_stored(house, key, raw, now, received_at)
     crashpoint("after-message")
     return verdict
 
 
-def _process_alone(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None) -> str:
+def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_at: str | None) -> str:
     try:
-        return process_message(ctx, key, raw, now, received_at)
+        return process_message(house, key, raw, now, received_at)
     except Exception as e:  # a bug must not stall the game: keep the mail, say why, tell the MJ, go on
         log.exception("processing message %s failed", key)
         verdict = f"error: {type(e).__name__}: {e}"[:500]
         mail = read_message(raw)
         try:
-            game_id = route(ctx, mail)
+            game_id = route(house, mail)
         except Exception:
             game_id = None
-        with ctx.store.atomic():
-            ctx.store.mark_message(key, message_id=mail.message_id, status="error", game=game_id or "",
-                                   sender=mail.from_addr, verdict=verdict, processed_at=iso(now))
+        with house.store.atomic():
+            house.store.mark_message(key, message_id=mail.message_id, status="error", game=game_id or "",
+                                     sender=mail.from_addr, verdict=verdict, processed_at=iso(now))
             if game_id is not None:
-                r = ctx.renderer(game_id)
-                t = r.mail_text("notice_mj", tag=ctx.tag(game_id), deadline=None, text=r.message(
+                table = house.table(game_id)
+                r = table.renderer
+                t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
                     "mail_failed", sender=mail.from_addr, subject=mail.subject, error=verdict, stored=key))
-                ctx.outgoing.queue([Letter(f"error-{mail.message_id}", game_id, 0, "notice", mj, t.subject, t.body)
-                                    for mj in ctx.settings(game_id).mj], now)
+                house.outgoing.queue([Letter(f"error-{mail.message_id}", game_id, 0, "notice", mj, t.subject, t.body)
+                                      for mj in table.settings.mj], now)
         return verdict
 
 
-def _process_stored(ctx: Context, key: str, raw: bytes, now: datetime, received_at: str | None = None,
+def _process_stored(house: House, key: str, raw: bytes, now: datetime, received_at: str | None = None,
                     mail: IncomingMail | None = None) -> str:
     """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
     mail = mail or read_message(raw)
-    verdict, game_id, sender = _process(ctx, key, mail, now, parse_iso(received_at) if received_at else now, raw)
-    ctx.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
-                           now=now)
+    verdict, game_id, sender = _process(house, key, mail, now, parse_iso(received_at) if received_at else now, raw)
+    house.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
+                             now=now)
     return verdict
 
 
-def _process(ctx: Context, key: str, mail: IncomingMail, now: datetime,
+def _process(house: House, key: str, mail: IncomingMail, now: datetime,
              received: datetime | None = None, raw: bytes = b"") -> tuple[str, str | None, str]:
     """The verdict on one mail, the game it was for, and its sender."""
     sender = mail.from_addr
-    if ctx.outgoing.seen(mail.message_id, key):
+    if house.outgoing.seen(mail.message_id, key):
         return "duplicate", None, sender
-    reason = is_automatic(mail, {ctx.config.address})
+    reason = is_automatic(mail, {house.config.address})
     if reason:
         if reason.startswith("bounce"):  # never answered; told to the MJ if it is about a mail we sent
-            return _bounced(ctx, raw, reason, sender)
+            return _bounced(house, raw, reason, sender)
         return f"silent: {reason}", None, sender
     if not sender or "@" not in sender:
         return "silent: no sender address", None, sender
-    game_id, how = _route(ctx, mail)
+    game_id, how = _route(house, mail)
     if game_id is None:
-        if any(sender in g.mj for g in ctx.config.games.values()):
-            _reply_plain(ctx, mail, "which_game", now, None)
+        if any(sender in g.mj for g in house.config.games.values()):
+            _reply_plain(house, mail, "which_game", now, None)
             return "no game", None, sender
-        return _stranger(ctx, mail, None, now), None, sender
-    s = ctx.settings(game_id)
-    g = ctx.store.game(game_id)
+        return _stranger(house, mail, None, now), None, sender
+    table = house.table(game_id)
+    s = table.settings
+    g = house.store.game(game_id)
     fire = turns.fire_at(g, s) if g is not None else None
-    if fire is not None and received is not None and fire <= received and not clock_held(ctx, game_id, received):
+    if fire is not None and received is not None and fire <= received and not clock_held(table, received):
         # this mail arrived after the deadline (daemon outage): the step closes first, without it.
         # A failure here must not cost the mail: it is then read against the open step, and the
         # tick's own deadline pass reports the failure (the forum file is written by the tick).
-        undo = ctx.outgoing.checkpoint()
+        undo = house.outgoing.checkpoint()
         try:
-            turns.resolve(ctx, game_id, now, closed_at=fire, write_forum=False)
+            turns.resolve(table, now, closed_at=fire, write_forum=False)
         except Exception:
             undo()  # its savepoint is rolled back: so are the letters it queued in this batch
             log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire))
-        g = ctx.store.game(game_id)
+        g = house.store.game(game_id)
     # who is writing?
-    player = ctx.store.player_by_address(game_id, sender) if g is not None else None
+    player = house.store.player_by_address(game_id, sender) if g is not None else None
     is_mj = sender in s.mj
     if player is None and not is_mj:  # a stranger: read only a registration while it is open
         bulk = is_bulk(mail)
         if bulk:
             return f"silent: stranger, {bulk}", game_id, sender
         if g is None or g.phase != "registration" or not commands.asks_to_join(mail.text, mail.subject):
-            return _stranger(ctx, mail, game_id if how != "only" else None, now), game_id, sender
+            return _stranger(house, mail, game_id if how != "only" else None, now), game_id, sender
     if g is None:
-        _reply_plain(ctx, mail, "no_game_yet", now, game_id)
+        _reply_plain(house, mail, "no_game_yet", now, game_id)
         return "game not created", game_id, sender
     if (player or is_mj) and s.auth != "none":
         v = auth_verdict(mail, s.trusted_authserv, s.auth)
         if not v.ok:
-            return _reject_forged(ctx, mail, game_id, player, v.reason, now), game_id, sender
+            return _reject_forged(table, mail, player, v.reason, now), game_id, sender
     # password lines are always removed (never echoed); checked when the game asks for them
     expected = player.password if (player and s.passwords and player.password) else None
     if is_mj and s.passwords:  # the MJ's mail shows everything hidden: it needs a password too
         expected = mj_password(s)
         if expected is None:
-            return _reject_forged(ctx, mail, game_id, None, "mj_password_missing", now), game_id, sender
+            return _reject_forged(table, mail, None, "mj_password_missing", now), game_id, sender
     ok, text = check_password(mail.text, expected)
     if not ok:
-        return _reject_forged(ctx, mail, game_id, player, "password", now), game_id, sender
+        return _reject_forged(table, mail, player, "password", now), game_id, sender
     if not text.strip() and unreadable(mail):
-        _reply_plain(ctx, mail, "unreadable", now, game_id, problems=list(mail.problems))
+        _reply_plain(house, mail, "unreadable", now, game_id, problems=list(mail.problems))
         return "unreadable: " + "; ".join(mail.problems), game_id, sender
-    limit = ctx.config.max_order_lines
+    limit = house.config.max_order_lines
     count = sum(1 for line in text.split("\n") if line.strip()) if text.count("\n") >= limit else 0
     if count > limit:  # refused whole: nothing of it is applied
-        _reply_plain(ctx, mail, "too_long", now, game_id, lines=count, limit=ctx.config.max_order_lines)
-        return f"refused: {count} lines (at most {ctx.config.max_order_lines})", game_id, sender
-    capped = not may_reply(ctx, sender, now)
+        _reply_plain(house, mail, "too_long", now, game_id, lines=count, limit=house.config.max_order_lines)
+        return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
+    capped = not may_reply(house, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
-    result = (mjdesk.interpret_mj(ctx, game_id, mail, text, key, now, received) if actor == MJ  # the MJ's seat
-              else interpret(ctx, game_id, actor, mail, text, key, now, received))
+    result = (mjdesk.interpret_mj(table, mail, text, key, now, received) if actor == MJ  # the MJ's seat
+              else interpret(table, actor, mail, text, key, now, received))
     if capped:
         return "rate-limited, orders kept, no reply", game_id, sender
-    _ack(ctx, game_id, mail, actor, result, now)
+    _ack(table, mail, actor, result, now)
     late = f", too late for step {g.turn - 1}" if result.late else ""
     return f"ok ({len(result.verdicts)} lines, {result.errors} errors{late})", game_id, sender
 
 
-def route(ctx: Context, mail: IncomingMail) -> str | None:
+def route(house: House, mail: IncomingMail) -> str | None:
     """Which game a mail is for: subject tag ``[PMB]``, plus-address ``jeu+pmb1@``, or the only game."""
-    return _route(ctx, mail)[0]
+    return _route(house, mail)[0]
 
 
-def _route(ctx: Context, mail: IncomingMail) -> tuple[str | None, str]:
+def _route(house: House, mail: IncomingMail) -> tuple[str | None, str]:
     """The game a mail is for and how it was found: ``tag``, ``plus``, ``player`` (the sender plays in
     exactly one game) or ``only`` (the one game configured: not a sign the sender meant it)."""
-    by_tag = ctx.by_tag
+    by_tag = house.by_tag
     for tag in subject_tags(mail.subject):
         if tag in by_tag:
             return by_tag[tag], "tag"
@@ -207,19 +209,19 @@ def _route(ctx: Context, mail: IncomingMail) -> tuple[str | None, str]:
         plus = plus_tag(addr)
         if plus and plus.lower() in by_tag:
             return by_tag[plus.lower()], "plus"
-    if len(ctx.config.games) == 1:
-        only = next(iter(ctx.config.games))
-        return only, "player" if ctx.store.player_by_address(only, mail.from_addr) else "only"
+    if len(house.config.games) == 1:
+        only = next(iter(house.config.games))
+        return only, "player" if house.store.player_by_address(only, mail.from_addr) else "only"
     # a player registered in exactly one game needs no tag
-    hits = [gid for gid in ctx.config.games if ctx.store.player_by_address(gid, mail.from_addr)]
+    hits = [gid for gid in house.config.games if house.store.player_by_address(gid, mail.from_addr)]
     return (hits[0], "player") if len(hits) == 1 else (None, "")
 
 
-def may_reply(ctx: Context, address: str, now: datetime) -> bool:
+def may_reply(house: House, address: str, now: datetime) -> bool:
     """Under the cap of answers per address per hour (the open batch's answers count too)?"""
     since = iso(now - timedelta(hours=1))
-    return (ctx.store.replies_since(address, since) + ctx.outgoing.held_replies(address)
-            < ctx.config.reply_cap_per_hour)
+    return (house.store.replies_since(address, since) + house.outgoing.held_replies(address)
+            < house.config.reply_cap_per_hour)
 
 
 def mj_password(s: GameConfig) -> str | None:
@@ -238,61 +240,60 @@ STRANGER_NOTE_EVERY = timedelta(days=1)
 """An unknown address is told how to join at most this often."""
 
 
-def _stranger(ctx: Context, mail: IncomingMail, game_id: str | None, now: datetime) -> str:
+def _stranger(house: House, mail: IncomingMail, game_id: str | None, now: datetime) -> str:
     """Mail from an address that plays in no game (and is no registration): one short answer a day
     saying how to join (the game named by the mail's tag, else every game), never its lines echoed."""
     sender = mail.from_addr
-    if ctx.outgoing.sent_since(sender, "stranger", now - STRANGER_NOTE_EVERY):
+    if house.outgoing.sent_since(sender, "stranger", now - STRANGER_NOTE_EVERY):
         return "stranger: already told how to join today"
-    if not may_reply(ctx, sender, now):
+    if not may_reply(house, sender, now):
         return "stranger: rate-limited, no reply"
     games = []
-    for gid, s in ctx.config.games.items():
+    for gid, s in house.config.games.items():
         if game_id is not None and gid != game_id:
             continue
-        row = ctx.store.game(gid)
+        row = house.store.game(gid)
         games.append({"tag": s.tag, "title": s.title, "phase": row.phase if row else "none",
-                      "until": ctx.local(row.deadline) if row and row.phase == "registration" else None})
-    r = ctx.renderer(game_id) if game_id is not None else Renderer("common", ctx.config.language)
+                      "until": house.local(row.deadline) if row and row.phase == "registration" else None})
+    r = house.table(game_id).renderer if game_id is not None else Renderer("common", house.config.language)
     t = r.mail_text("stranger", games=games, subject_in=mail.subject)
-    ctx.outgoing.queue([Letter(f"stranger-{mail.message_id}", game_id or "-", 0, "stranger", sender, t.subject,
-                               t.body, in_reply_to=mail.message_id, references=mail.references)], now)
+    house.outgoing.queue([Letter(f"stranger-{mail.message_id}", game_id or "-", 0, "stranger", sender, t.subject,
+                                 t.body, in_reply_to=mail.message_id, references=mail.references)], now)
     return "stranger: told how to join"
 
 
-def _bounced(ctx: Context, raw: bytes, reason: str, sender: str) -> tuple[str, str | None, str]:
+def _bounced(house: House, raw: bytes, reason: str, sender: str) -> tuple[str, str | None, str]:
     """A bounce: the mails it is about are marked bounced (the MJ's next digest names them); never answered."""
-    bounce = read_bounce(raw, (ctx.config.address,))
+    bounce = read_bounce(raw, (house.config.address,))
     if bounce is None:
         return f"silent: {reason}", None, sender
     if not bounce.permanent:
         return f"silent: {reason}; delivery delayed, not reported", None, sender
-    rows = match_bounce(bounce, ctx.store)
+    rows = match_bounce(bounce, house.store)
     if not rows:
         return f"silent: {reason}; names no mail we sent", None, sender
     for row in rows:
-        ctx.store.mark_bounced(row["id"], bounce.summary())
+        house.store.mark_bounced(row["id"], bounce.summary())
     told = ", ".join(f"{row['id']} to {row['rcpt']}" for row in rows)
     return f"silent: {reason}; {bounce.summary()}: {told}", rows[0]["game"], sender
 
 
-def _reject_forged(ctx: Context, mail: IncomingMail, game_id: str, player: PlayerRow | None, reason: str,
-                   now: datetime) -> str:
+def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, reason: str, now: datetime) -> str:
     """A mail claiming to be a player failed authentication: tell the *registered* address, not the sender."""
-    r = ctx.renderer(game_id)
+    r = table.renderer
     notices = []
-    if player is not None and may_reply(ctx, player.address, now):
-        t = r.mail_text("rejected", tag=ctx.tag(game_id), player=player.name, reason=reason,
-                        subject_in=mail.subject, received=ctx.local(iso(now)),
-                        salutation=ctx.salutation(game_id, ctx.state_cached(ctx.game(game_id)), player.name))
-        notices.append(Letter(f"rejected-{mail.message_id}", game_id, ctx.game(game_id).turn, "notice",
+    if player is not None and may_reply(table.house, player.address, now):
+        t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
+                        subject_in=mail.subject, received=table.local(iso(now)),
+                        salutation=table.salutation(table.state_of(table.row), player.name))
+        notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
-    t = r.mail_text("notice_mj", tag=ctx.tag(game_id), deadline=None, text=r.message(
+    t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
         "refused_mail", reason=reason, sender=mail.from_addr, subject=mail.subject,
         player=player.name if player else None))
-    notices += [Letter(f"rejected-mj-{mail.message_id}", game_id, ctx.game(game_id).turn, "notice", mj, t.subject,
-                       t.body) for mj in ctx.settings(game_id).mj]
-    ctx.outgoing.queue(notices, now)
+    notices += [Letter(f"rejected-mj-{mail.message_id}", table.id, table.row.turn, "notice", mj, t.subject,
+                       t.body) for mj in table.settings.mj]
+    table.outgoing.queue(notices, now)
     return f"rejected: authentication failed ({reason})"
 
 
@@ -304,59 +305,58 @@ def unreadable(mail: IncomingMail) -> bool:
     return any(problem.startswith(_UNREADABLE) for problem in mail.problems)
 
 
-def _reply_plain(ctx: Context, mail: IncomingMail, template: str, now: datetime, game_id: str | None,
+def _reply_plain(house: House, mail: IncomingMail, template: str, now: datetime, game_id: str | None,
                  **context: Any) -> None:
     """A short answer that is not about one game's orders (which game? this game does not exist yet;
     your mail could not be read; it is too long)."""
-    if not may_reply(ctx, mail.from_addr, now):
+    if not may_reply(house, mail.from_addr, now):
         return
-    s = ctx.config.games.get(game_id) if game_id else None
-    r = (ctx.renderer(game_id) if s is not None and game_id
-         else Renderer("common", ctx.config.language, overrides=ctx.config.templates_dir))
-    games = [(g.tag, g.title) for g in ctx.config.games.values()]
+    s = house.config.games.get(game_id) if game_id else None
+    r = (house.table(game_id).renderer if s is not None and game_id
+         else Renderer("common", house.config.language, overrides=house.config.templates_dir))
+    games = [(g.tag, g.title) for g in house.config.games.values()]
     t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id, **context)
-    ctx.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr, t.subject,
-                               t.body, in_reply_to=mail.message_id, references=mail.references)], now)
+    house.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr,
+                                 t.subject, t.body, in_reply_to=mail.message_id, references=mail.references)], now)
 
 
-def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, result: MailResult,
-         now: datetime) -> None:
+def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult, now: datetime) -> None:
     """The answer to an order mail: every line echoed with its verdict, then the deadline and what is missing."""
     if actor == MJ:  # the MJ's answer says what each command did, and where the game stands
-        mjdesk.ack(ctx, game_id, mail, result, now)
+        mjdesk.ack(table, mail, result, now)
         return
-    g = ctx.game(game_id)
-    r = ctx.renderer(game_id)
-    state = ctx.state_cached(g)
+    g = table.row
+    r = table.renderer
+    state = table.state_of(g)
     missing: list[str] = []
     waiting = 0
     prompted = 0
     if g.phase == "running" and state is not None and actor not in (None, MJ):
-        asked = ctx.asked_cached(game_id, state)
-        current = ctx.store.ordered_players(game_id, g.turn)
+        asked = table.asked(state)
+        current = table.store.ordered_players(table.id, g.turn)
         # count every player asked, required or not: who is required can be private (a hidden PMB Conseil);
         # no count at all where who is asked can betray a role (prompts_public = False)
-        if ctx.prompts_public(game_id):
+        if table.prompts_public:
             prompted = len(asked)
             waiting = len(asked - current)
         if actor in asked and actor not in current:
-            missing = [ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)]
+            missing = [table.ruleset.step_title(state).get(table.settings.language)]
     errors = result.errors
     # everything the text says is fixed now; the rendering itself may wait for the end of the batch
     extra_now = tuple(result.extra)
     context: dict[str, Any] = dict(
-        tag=ctx.tag(game_id), player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
-        errors=errors, deadline=ctx.local(g.deadline), phase=g.phase, ignored=tuple(result.ignored),
+        tag=table.tag, player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
+        errors=errors, deadline=table.local(g.deadline), phase=g.phase, ignored=tuple(result.ignored),
         missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
-        title=(ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language)
+        title=(table.ruleset.step_title(state).get(table.settings.language)
                if state is not None and result.late else ""),  # (only the late paragraph names the open step)
-        subject_in=mail.subject, early=ctx.local(g.early_at),
-        late=(result.late[0], ctx.local(iso(result.late[1]))) if result.late else None,
-        late_held=bool(result.late) and approval.waiting(ctx, game_id) is not None,  # (publish = "mj": not sent yet)
+        subject_in=mail.subject, early=table.local(g.early_at),
+        late=(result.late[0], table.local(iso(result.late[1]))) if result.late else None,
+        late_held=bool(result.late) and approval.waiting(table) is not None,  # (publish = "mj": not sent yet)
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
-        grace_until=ctx.local(iso(turns.final_close(g, ctx.settings(game_id)) or now)) if result.grace else None,
-        newer=ctx.local(result.newer),
-        salutation=ctx.salutation(game_id, state, actor) if actor not in (None, MJ) else None,
+        grace_until=table.local(iso(turns.final_close(g, table.settings) or now)) if result.grace else None,
+        newer=table.local(result.newer),
+        salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn
 
@@ -364,7 +364,7 @@ def _ack(ctx: Context, game_id: str, mail: IncomingMail, actor: str | None, resu
         extra = tuple(x() if callable(x) else x for x in extra_now)
         t = r.mail_text("ack", extra=extra, **context)
         # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
-        return Letter(f"ack-{mail.message_id}", game_id, turn, "ack", mail.from_addr, t.subject, t.body,
+        return Letter(f"ack-{mail.message_id}", table.id, turn, "ack", mail.from_addr, t.subject, t.body,
                       in_reply_to=mail.message_id, references=mail.references)
 
-    ctx.outgoing.queue_rendered(letter, mail.from_addr, "ack", now)
+    table.outgoing.queue_rendered(letter, mail.from_addr, "ack", now)

@@ -10,7 +10,7 @@ from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxEr
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.orders import commands
 from pbem.engine.steps import turns
-from pbem.engine.table import Context
+from pbem.engine.table import Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold, words
@@ -19,7 +19,7 @@ from pbem.store import OrderSet
 MAX_LINE_LENGTH = 500
 
 
-def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail, text: str, key: str,
+def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, key: str,
               now: datetime, received: datetime | None = None) -> MailResult:
     """Every line's verdict, and the accepted orders stored (inside the caller's transaction).
 
@@ -29,13 +29,13 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
     open step, and its answer says so.
     """
     received = received or now
-    g = ctx.game(game_id)
-    ruleset = ctx.ruleset(game_id)
-    s = ctx.settings(game_id)
-    say = ctx.renderer(game_id).message
-    state = ctx.state_cached(g)
+    g = table.row
+    ruleset = table.ruleset
+    s = table.settings
+    say = table.renderer.message
+    state = table.state_of(g)
     result = MailResult()
-    result.late = turns.late_for(ctx, g, received)
+    result.late = turns.late_for(table, g, received)
     result.grace = turns.in_grace(g, s, received)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
@@ -43,7 +43,7 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines and fold(mail.subject).find("particip") >= 0:
         lines = [mail.subject]
-    for line in lines[:ctx.config.max_order_lines]:
+    for line in lines[:table.config.max_order_lines]:
         if len(line) > MAX_LINE_LENGTH:
             result.verdicts.append(LineVerdict(line[:80] + "…", False, say("line_too_long")))
             continue
@@ -52,18 +52,18 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
             continue
         head, _, rest = line.partition(" ")
         word = fold(head).strip(":,.!")
-        cmd = None if word in ctx.game_words(game_id) else commands.COMMANDS.get(word)
+        cmd = None if word in table.game_words else commands.COMMANDS.get(word)
         if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in commands.JOIN_PHRASES):
             cmd, rest = "JOIN", ""
         if cmd == "END" and commands.parses(cmd, rest):
             result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
             break
-        if cmd is not None and commands.command(ctx, game_id, g, cmd, rest.strip(), actor, mail, line, result,
+        if cmd is not None and commands.command(table, g, cmd, rest.strip(), actor, mail, line, result,
                                                 state, mail.message_id, now):
             if result.joined and actor is None:
                 actor = result.joined
-            g = ctx.game(game_id)
-            state = ctx.state_cached(g)
+            g = table.row
+            state = table.state_of(g)
             continue
         if actor is None or g.phase != "running" or state is None:
             if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells
@@ -84,7 +84,7 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
             else:
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
             continue
-        done = turns.immediate(ctx, g, state, acting, order, now)
+        done = turns.immediate(table, g, state, acting, order, now)
         if done is not None:
             g, state, share = done
             if share is not None:
@@ -95,7 +95,7 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
             result.verdicts.append(LineVerdict(line, False, say("mj_use_for"),
                                                OrderNotAllowedError.label.get(s.language)))
             continue
-        if acting not in ctx.prompted_cached(game_id, state):
+        if acting not in table.prompted(state):
             result.verdicts.append(LineVerdict(line, False, say("not_your_step"),
                                                OrderNotAllowedError.label.get(s.language)))
             continue
@@ -107,28 +107,28 @@ def interpret(ctx: Context, game_id: str, actor: str | None, mail: IncomingMail,
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
                                                          say("pass_with_orders"))
         else:
-            sets.append(OrderSet(game_id, g.turn, actor, [], [result.verdicts[result.passed].text], "pass",
+            sets.append(OrderSet(table.id, g.turn, actor, [], [result.verdicts[result.passed].text], "pass",
                                  mail.message_id, iso(received)))
     for player, orders in accepted.items():
         if orders:
             # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
-            sets.append(OrderSet(game_id, g.turn, player, orders, lines_for.get(player, []),
+            sets.append(OrderSet(table.id, g.turn, player, orders, lines_for.get(player, []),
                                  "mj" if actor == MJ else "mail", mail.message_id, iso(received)))
     for given in sets:
         player = given.player
-        earlier = (ctx.store.received_at_of(game_id, g.turn, player)
-                   if player in ctx.store.ordered_players(game_id, g.turn) else None)
+        earlier = (table.store.received_at_of(table.id, g.turn, player)
+                   if player in table.store.ordered_players(table.id, g.turn) else None)
         if earlier and parse_iso(earlier) > received:
             result.newer = earlier  # a mail that arrived later was processed first: its orders stay
             continue
-        ctx.store.set_orders(given)
+        table.store.set_orders(given)
         result.replaced = earlier is not None
         if actor == MJ:
-            ctx.store.log(game_id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
+            table.store.log(table.id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if sets:
-        turns.check_early(ctx, game_id, now)
+        turns.check_early(table, now)
     had_orders = (g.phase == "running" and actor not in (None, MJ)
-                  and actor in ctx.store.ordered_players(game_id, g.turn))
+                  and actor in table.store.ordered_players(table.id, g.turn))
     result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)
     # ORDRES and ETAT show the orders in force, this mail's own included
     result.extra = [x.make() if isinstance(x, AfterOrders) else x for x in result.extra]

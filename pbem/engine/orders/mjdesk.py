@@ -22,7 +22,7 @@ from pbem.engine.desk import absences, approval, mjmail, pauses, seats
 from pbem.engine.orders.interpret import interpret
 from pbem.engine.phrases import say
 from pbem.engine.steps import actions, corrections, letters, preview, turns
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold
@@ -35,8 +35,7 @@ END_LINES = {"fin", "end", "fin de la chronique", "fin chronique", "end of chron
 class Desk:
     """One MJ mail being read: the answer so far, and what waits for the end of the mail."""
 
-    ctx: Context
-    game_id: str
+    table: Table
     mail: IncomingMail
     key: str
     now: datetime
@@ -49,10 +48,10 @@ class Desk:
 
     @property
     def lang(self) -> str:
-        return self.ctx.settings(self.game_id).language
+        return self.table.settings.language
 
     def say(self, key: str, **params: Any) -> str:
-        return say(self.ctx.renderer(self.game_id), key, **params)
+        return say(self.table.renderer, key, **params)
 
     def ok(self, line: str, note: str) -> None:
         self.understood += 1
@@ -63,24 +62,24 @@ class Desk:
         self.result.verdicts.append(LineVerdict(line, False, note, self.say("refused_label")))
 
     def when(self, dt: datetime | None) -> str:
-        return when.moment_text(dt, self.ctx.config.timezone, self.lang) if dt else ""
+        return when.moment_text(dt, self.table.config.timezone, self.lang) if dt else ""
 
 
-def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key: str, now: datetime,
+def interpret_mj(table: Table, mail: IncomingMail, text: str, key: str, now: datetime,
                  received: datetime | None = None) -> MailResult:
     """Every line of an MJ's mail read and carried out (inside the caller's transaction).
 
     Greetings, sign-offs and other prose are no command: they are listed in the answer as ignored
     text, as in a player's ack (`interpret`), never counted as errors.
     """
-    desk = Desk(ctx, game_id, mail, key, now)
+    desk = Desk(table, mail, key, now)
     chunk: list[str] = []
 
     def flush() -> bool:
         """The lines that are no MJ command, read as any mail's; False when they ended the mail (FIN)."""
         if not chunk:
             return True
-        done = interpret(ctx, game_id, MJ, mail, "\n".join(chunk), key, now, received)
+        done = interpret(table, MJ, mail, "\n".join(chunk), key, now, received)
         chunk.clear()
         for v in done.verdicts:
             _suggest(desk, v)
@@ -95,7 +94,7 @@ def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key:
                                          example=near.example.get(desk.lang), note=desk.say("not_understood")),
                           understood=False)
         desk.understood += sum(1 for v in done.verdicts if v.ok)
-        return not (done.verdicts and done.verdicts[-1].ok and done.verdicts[-1].note == _end_note(ctx, game_id))
+        return not (done.verdicts and done.verdicts[-1].ok and done.verdicts[-1].note == _end_note(table))
 
     for raw in text.splitlines():
         line = raw.strip()
@@ -114,7 +113,7 @@ def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key:
         if fold(line).strip(" .:!") in ("fin", "end"):
             if not flush():
                 break
-            desk.ok(line, ctx.renderer(game_id).message("end_of_orders"))
+            desk.ok(line, table.renderer.message("end_of_orders"))
             break
         try:
             command = _parse(desk, line)
@@ -135,16 +134,16 @@ def interpret_mj(ctx: Context, game_id: str, mail: IncomingMail, text: str, key:
     return desk.result
 
 
-def _end_note(ctx: Context, game_id: str) -> str:
-    return ctx.renderer(game_id).message("end_of_orders")
+def _end_note(table: Table) -> str:
+    return table.renderer.message("end_of_orders")
 
 
 def _parse(desk: Desk, line: str) -> mjmail.Command | None:
-    ctx, game_id = desk.ctx, desk.game_id
-    g = ctx.game(game_id)
-    hour = ctx.local(g.deadline).time() if g.deadline else time(21, 0)  # type: ignore[union-attr]
-    names = [p.name for p in ctx.store.players(game_id, include_removed=True)]
-    return mjmail.parse(line, now=desk.now, tz=ctx.config.timezone, players=names, deadline_time=hour)
+    table = desk.table
+    g = table.row
+    hour = table.local(g.deadline).time() if g.deadline else time(21, 0)  # type: ignore[union-attr]
+    names = [p.name for p in table.store.players(table.id, include_removed=True)]
+    return mjmail.parse(line, now=desk.now, tz=table.config.timezone, players=names, deadline_time=hour)
 
 
 def _suggest(desk: Desk, v: LineVerdict) -> None:
@@ -170,9 +169,9 @@ def _run(desk: Desk, command: mjmail.Command) -> None:
         desk.result.verdicts.append(LineVerdict(line, True, ""))  # filled in once the whole mail is read
         desk.understood += 1
         return
-    undo = desk.ctx.outgoing.checkpoint()
+    undo = desk.table.outgoing.checkpoint()
     try:
-        with desk.ctx.store.atomic():  # a command that fails leaves nothing behind: no row, no letter
+        with desk.table.store.atomic():  # a command that fails leaves nothing behind: no row, no letter
             _HANDLERS[command.kind](desk, command)
     except EngineError as e:
         undo()
@@ -183,9 +182,9 @@ def _finish(desk: Desk) -> None:
     """What waited for the end of the mail: the approval with its chronicle, the players told of POUR."""
     if desk.approve is not None:
         command, index = desk.approve
-        undo = desk.ctx.outgoing.checkpoint()
+        undo = desk.table.outgoing.checkpoint()
         try:
-            with desk.ctx.store.atomic():
+            with desk.table.store.atomic():
                 note = _approve(desk, command)
             desk.result.verdicts[index] = LineVerdict(command.line, True, note)
         except EngineError as e:
@@ -199,44 +198,44 @@ def _finish(desk: Desk) -> None:
 
 def _tell_players(desk: Desk) -> None:
     """A player the MJ gave orders for (POUR, for the open step) is told which."""
-    ctx, game_id = desk.ctx, desk.game_id
-    g = ctx.game(game_id)
+    table = desk.table
+    g = table.row
     if g.phase != "running":
         return
-    current = ctx.store.current_orders(game_id, g.turn)
+    current = table.store.current_orders(table.id, g.turn)
     told = []
     for name in dict.fromkeys(v.player for v in desk.result.verdicts if v.ok and v.player):
         o = current.get(name)
         if o is None or o.source not in ("mj", "pass") or o.message_key != desk.mail.message_id:
             continue  # an immediate order (its result is the player's news), or a correction of a past step
-        letter = letters.for_you_letter(ctx, game_id, name, o.lines, desk.mail.message_id)
+        letter = letters.for_you_letter(table, name, o.lines, desk.mail.message_id)
         if letter is not None:
             told.append(letter)
-    ctx.outgoing.queue(told, desk.now)
+    table.outgoing.queue(told, desk.now)
 
 
-def _title(ctx: Context, game_id: str) -> str:
-    state = ctx.state_cached(ctx.game(game_id))
-    return ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else ""
+def _title(table: Table) -> str:
+    state = table.state_of(table.row)
+    return table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
 
 
 # --- the commands ---
 
 
 def _open_turn(desk: Desk, turn: int | None) -> None:
-    g = desk.ctx.game(desk.game_id)
-    st = desk.ctx.step_noun(desk.game_id)
+    g = desk.table.row
+    st = desk.table.step_noun()
     if turn is not None and turn != g.turn:
         raise EngineError(f"step {turn} is not the open step ({g.turn})",
                           fr=f"{st.the} {turn} n'est pas {st.the} en cours (c'est {st.the} {g.turn})")
 
 
 def _extend(desk: Desk, c: mjmail.Command) -> None:
-    ctx, game_id = desk.ctx, desk.game_id
+    table = desk.table
     _open_turn(desk, c.args.get("turn"))
-    g = ctx.game(game_id)
+    g = table.row
     if g.deadline is None:
-        raise EngineError(f"game {game_id} has no open deadline", fr="aucune date limite en cours")
+        raise EngineError(f"game {table.id} has no open deadline", fr="aucune date limite en cours")
     old = parse_iso(g.deadline)
     earlier = bool(c.args.get("earlier"))
     if "until" in c.args:
@@ -245,151 +244,151 @@ def _extend(desk: Desk, c: mjmail.Command) -> None:
         by = c.args["by"]
         target = old - by.delta
     else:
-        target = add_duration(old, c.args["by"], ctx.config.timezone)
-    done = turns.extend(ctx, game_id, target, desk.now, allow_earlier=earlier)
-    players = len(ctx.store.players(game_id))
+        target = add_duration(old, c.args["by"], table.config.timezone)
+    done = turns.extend(table, target, desk.now, allow_earlier=earlier)
+    players = len(table.store.players(table.id))
     desk.ok(c.line, desk.say("extended", earlier=done < old, old=desk.when(old), new=desk.when(done),
-                             title=_title(ctx, game_id), players=players))
+                             title=_title(table), players=players))
 
 
 def _pause(desk: Desk, c: mjmail.Command) -> None:
-    news = pauses.schedule(desk.ctx, desk.game_id, c.args["start"], c.args["end"], c.args["reason"], desk.now)
+    news = pauses.schedule(desk.table, c.args["start"], c.args["end"], c.args["reason"], desk.now)
     _pause_verdict(desk, c.line, news)
 
 
 def _resume(desk: Desk, c: mjmail.Command) -> None:
-    _pause_verdict(desk, c.line, pauses.resume(desk.ctx, desk.game_id, desk.now, c.args["at"]))
+    _pause_verdict(desk, c.line, pauses.resume(desk.table, desk.now, c.args["at"]))
 
 
 def _pause_verdict(desk: Desk, line: str, news: pauses.PauseNews) -> None:
-    desk.ok(line, pause_text(desk.ctx, desk.game_id, news))
+    desk.ok(line, pause_text(desk.table, news))
 
 
-def pause_text(ctx: Context, game_id: str, news: pauses.PauseNews) -> str:
+def pause_text(table: Table, news: pauses.PauseNews) -> str:
     """What a pause command did, said precisely (for the MJ's answer and the CLI)."""
-    tz = ctx.config.timezone
-    lang = ctx.settings(game_id).language
+    tz = table.config.timezone
+    lang = table.settings.language
     end = parse_iso(news.pause.ends_at) if news.pause.ends_at else None
 
     def at(dt: datetime | None) -> str:
         return when.moment_text(dt, tz, lang) if dt else ""
-    return say(ctx.renderer(game_id), "paused", what=news.what,
+    return say(table.renderer, "paused", what=news.what,
                period=when.period_text(parse_iso(news.pause.starts_at), end, tz, lang), old=at(news.old_deadline),
                new=at(news.new_deadline), moved=news.old_deadline != news.new_deadline, open_end=end is None,
-               players=len(ctx.store.players(game_id)))
+               players=len(table.store.players(table.id)))
 
 
 def _missing(desk: Desk, c: mjmail.Command) -> None:
     desk.ok(c.line, desk.say("listed"))
-    desk.result.extra.append(missing_text(desk.ctx, desk.game_id, desk.now))
+    desk.result.extra.append(missing_text(desk.table, desk.now))
 
 
-def missing_text(ctx: Context, game_id: str, now: datetime) -> str:
+def missing_text(table: Table, now: datetime) -> str:
     """Who still has to order for the open step, who is away, what holds the game."""
-    g = ctx.game(game_id)
-    r = ctx.renderer(game_id)
-    state = ctx.state_cached(g)
+    g = table.row
+    r = table.renderer
+    state = table.state_of(g)
     awaited: list[str] = []
     ordered = 0
     asked = 0
     if g.phase == "running" and state is not None:
-        prompted = ctx.prompted_cached(game_id, state)
-        required = ctx.required_cached(game_id, state)
-        current = ctx.store.ordered_players(game_id, g.turn)
+        prompted = table.prompted(state)
+        required = table.required(state)
+        current = table.store.ordered_players(table.id, g.turn)
         asked, ordered = len(prompted), len(prompted & current)
         awaited = sorted(required - current)
-    away = absences.during(ctx, game_id, now, parse_iso(g.deadline) if g.deadline else now)
-    held = approval.waiting(ctx, game_id)
-    pause = pauses.upcoming(ctx, game_id, now)
-    tz = ctx.config.timezone
-    return say(r, "missing", phase=g.phase, title=_title(ctx, game_id), deadline=ctx.local(g.deadline),
+    away = absences.during(table, now, parse_iso(g.deadline) if g.deadline else now)
+    held = approval.waiting(table)
+    pause = pauses.upcoming(table, now)
+    tz = table.config.timezone
+    return say(r, "missing", phase=g.phase, title=_title(table), deadline=table.local(g.deadline),
                awaited=awaited, ordered=ordered, asked=asked, away=away, held=held.turn if held else None,
                pause=when.period_text(parse_iso(pause.starts_at), parse_iso(pause.ends_at) if pause.ends_at else None,
-                                      tz, ctx.settings(game_id).language) if pause else None,
-               changes=seats.pending_text(ctx, game_id))
+                                      tz, table.settings.language) if pause else None,
+               changes=seats.pending_text(table))
 
 
 def _resend(desk: Desk, c: mjmail.Command) -> None:
-    ctx, game_id = desk.ctx, desk.game_id
-    g = ctx.game(game_id)
+    table = desk.table
+    g = table.row
     a = c.args
-    if actions.plays_by_actions(ctx, game_id) and not a["forum"]:
-        body = actions.history_text(ctx, game_id, a["player"])
+    if actions.plays_by_actions(table) and not a["forum"]:
+        body = actions.history_text(table, a["player"])
         title = desk.say("tests_of", player=a["player"])
     else:
         turn = a["turn"] if a["turn"] is not None else g.turn - 1
-        rec = _record(ctx, game_id, turn)
+        rec = _record(table, turn)
         if a["to"] is not None and not rec["published"]:
             raise EngineError("these results wait for your approval", fr=f"les résultats de « {rec['title']} » "
                               "attendent votre approbation : ils ne peuvent pas encore partir vers un joueur")
         title = rec["title"]
         if a["forum"]:
-            body = _forum_of(ctx, game_id, rec)
+            body = _forum_of(table, rec)
         else:
-            text = letters.report_text(ctx, game_id, a["player"], turn)
+            text = letters.report_text(table, a["player"], turn)
             body = text.split("\n\n", 1)[1] if text and "\n\n" in text else desk.say("nothing_for", player=a["player"])
     if a["to"] is None:
         desk.ok(c.line, desk.say("resent_here"))
         desk.result.extra.append(f"=== {title} ===\n\n{body}")
         return
-    p = ctx.player_named(game_id, a["to"])
-    t = ctx.renderer(game_id).mail_text("resent", tag=ctx.tag(game_id), player=p.name, title=title, body=body,
-                                        salutation=ctx.salutation(game_id, ctx.state_cached(g), p.name),
+    p = table.player_named(a["to"])
+    t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=title, body=body,
+                                        salutation=table.salutation(table.state_of(g), p.name),
                                         forum=a["forum"])
-    ctx.outgoing.queue([Letter(f"resend-{desk.mail.message_id}-{p.name}-{title}", game_id, g.turn, "notice",
+    table.outgoing.queue([Letter(f"resend-{desk.mail.message_id}-{p.name}-{title}", table.id, g.turn, "notice",
                                p.address, t.subject, t.body)], desk.now)
     desk.ok(c.line, desk.say("resent_to", player=p.name, address=p.address, title=title))
 
 
-def _record(ctx: Context, game_id: str, turn: int) -> dict[str, Any]:
-    rec = ctx.store.records(game_id, "setup")[0] if turn == 0 and ctx.store.records(game_id, "setup") else \
-        ctx.store.record_for_turn(game_id, turn)
+def _record(table: Table, turn: int) -> dict[str, Any]:
+    rec = table.store.records(table.id, "setup")[0] if turn == 0 and table.store.records(table.id, "setup") else \
+        table.store.record_for_turn(table.id, turn)
     if rec is None:
-        st = ctx.step_noun(game_id)
-        raise EngineError(f"no step {turn} in {game_id}", fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {game_id}")
+        st = table.step_noun()
+        raise EngineError(f"no step {turn} in {table.id}", fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}")
     return rec
 
 
-def _forum_of(ctx: Context, game_id: str, rec: dict[str, Any]) -> str:
+def _forum_of(table: Table, rec: dict[str, Any]) -> str:
     from pbem import serial
     from pbem.engine.steps.records import record_events
 
-    ruleset = ctx.ruleset(game_id)
+    ruleset = table.ruleset
     state = serial.loads(ruleset.state_type, rec["state_after"])
-    return letters.forum_text(ctx, game_id, state, record_events(rec), rec["title"], ruleset.outcome(state),
-                              ctx.store.chronicle(game_id, rec["seq"]))
+    return letters.forum_text(table, state, record_events(rec), rec["title"], ruleset.outcome(state),
+                              table.store.chronicle(table.id, rec["seq"]))
 
 
 def _correct(desk: Desk, c: mjmail.Command) -> None:
-    ctx, game_id = desk.ctx, desk.game_id
-    g = ctx.game(game_id)
+    table = desk.table
+    g = table.row
     turn = c.args["turn"] if c.args["turn"] is not None else g.turn - 1
-    name = ctx.player_named(game_id, c.args["player"]).name
+    name = table.player_named(c.args["player"]).name
     lines = desk.corrections.setdefault((name, turn), [])
-    verdicts = corrections.set_orders_mj(ctx, game_id, name, [*lines, c.args["order"]], desk.now, turn)
+    verdicts = corrections.set_orders_mj(table, name, [*lines, c.args["order"]], desk.now, turn)
     bad = [v for v in verdicts if not v.ok]
     if bad:
         desk.fail(c.line, bad[-1].note)
         return
     lines.append(c.args["order"])
-    held = approval.waiting(ctx, game_id)
+    held = approval.waiting(table)
     desk.ok(c.line, desk.say("corrected", player=name, turn=turn, open=turn == g.turn,
                              held=held is not None and held.turn == turn, lines=len(lines)))
     desk.result.verdicts[-1].player = name
 
 
 def _rerun(desk: Desk, c: mjmail.Command) -> None:
-    ctx, game_id = desk.ctx, desk.game_id
-    g = ctx.game(game_id)
+    table = desk.table
+    g = table.row
     turn = c.args["turn"] if c.args["turn"] is not None else g.turn - 1
-    held = approval.waiting(ctx, game_id)
+    held = approval.waiting(table)
     if held is not None and held.turn == turn and c.args["publish"]:
         raise EngineError("these results wait for approval: APPROUVE re-runs and sends them",
-                          fr=f"{ctx.step_noun(game_id).the} {turn} attend votre approbation : APPROUVE recalcule ses "
+                          fr=f"{table.step_noun().the} {turn} attend votre approbation : APPROUVE recalcule ses "
                              "résultats avec vos corrections et les envoie (pas de RECTIFICATIF pour des résultats "
                              "jamais partis)")
-    res = corrections.rerun(ctx, game_id, turn, desk.now, publish=c.args["publish"])
-    privates = len(ctx.store.players(game_id)) if res.published else 0
+    res = corrections.rerun(table, turn, desk.now, publish=c.args["publish"])
+    privates = len(table.store.players(table.id)) if res.published else 0
     desk.ok(c.line, desk.say("rerun", turn=turn, same=not res.diff and not res.state_changed,
                              changes=sum(1 for d in res.diff if d[:1] in "+-" and d[:3] not in ("+++", "---")),
                              published=res.published, asked=c.args["publish"], privates=privates))
@@ -398,14 +397,14 @@ def _rerun(desk: Desk, c: mjmail.Command) -> None:
 
 
 def _remove(desk: Desk, c: mjmail.Command) -> None:
-    news = seats.remove(desk.ctx, desk.game_id, c.args["player"], desk.now, at_end=c.args["at_end"])
+    news = seats.remove(desk.table, c.args["player"], desk.now, at_end=c.args["at_end"])
     desk.ok(c.line, desk.say("removed", now=news.now, player=news.player, address=news.old_address,
                              turn=news.after_turn, dropped=news.orders_dropped))
 
 
 def _replace(desk: Desk, c: mjmail.Command) -> None:
     a = c.args
-    news = seats.replace(desk.ctx, desk.game_id, a["player"], a["name"], a["address"], desk.now,
+    news = seats.replace(desk.table, a["player"], a["name"], a["address"], desk.now,
                          from_turn=a["from_turn"])
     desk.ok(c.line, desk.say("replaced", now=news.now, player=news.player, name=news.new_name,
                              address=news.new_address, old=news.old_address,
@@ -414,16 +413,16 @@ def _replace(desk: Desk, c: mjmail.Command) -> None:
 
 def _approve(desk: Desk, c: mjmail.Command) -> str:
     text = "\n".join(_trimmed(desk.chronicle)) if desk.chronicle else None
-    done = approval.publish(desk.ctx, desk.game_id, desk.now, turn=c.args["turn"], chronicle=text)
-    return published_text(desk.ctx, desk.game_id, done)
+    done = approval.publish(desk.table, desk.now, turn=c.args["turn"], chronicle=text)
+    return published_text(desk.table, done)
 
 
-def published_text(ctx: Context, game_id: str, done: approval.Published) -> str:
+def published_text(table: Table, done: approval.Published) -> str:
     """What an approval sent, said precisely (for the MJ's answer and the CLI)."""
-    lang = ctx.settings(game_id).language
-    return say(ctx.renderer(game_id), "approved", title=done.title, privates=done.privates, forum=done.forum,
+    lang = table.settings.language
+    return say(table.renderer, "approved", title=done.title, privates=done.privates, forum=done.forum,
                chronicle=done.chronicle_lines, rerun=done.rerun, changed=done.changed,
-               deadline=when.moment_text(done.deadline, ctx.config.timezone, lang) if done.deadline else "")
+               deadline=when.moment_text(done.deadline, table.config.timezone, lang) if done.deadline else "")
 
 
 def _trimmed(lines: list[str] | None) -> list[str]:
@@ -436,40 +435,40 @@ def _trimmed(lines: list[str] | None) -> list[str]:
 
 
 def _preview(desk: Desk, c: mjmail.Command) -> None:
-    p = preview.preview_step(desk.ctx, desk.game_id, desk.now)
+    p = preview.preview_step(desk.table, desk.now)
     desk.ok(c.line, desk.say("previewed", title=p.title, defaults=p.defaults, privates=len(p.privates)))
-    desk.result.extra.append(preview_text(desk.ctx, desk.game_id, p))
+    desk.result.extra.append(preview_text(desk.table, p))
 
 
-def preview_text(ctx: Context, game_id: str, p: preview.Preview) -> str:
+def preview_text(table: Table, p: preview.Preview) -> str:
     """A preview as the MJ reads it: the digest, the forum post, every private letter."""
-    return say(ctx.renderer(game_id), "preview", title=p.title, digest=p.digest, forum=p.forum, privates=p.privates)
+    return say(table.renderer, "preview", title=p.title, digest=p.digest, forum=p.forum, privates=p.privates)
 
 
 def _help(desk: Desk, c: mjmail.Command) -> None:
     desk.ok(c.line, desk.say("listed"))
-    desk.result.extra.append(help_text(desk.ctx, desk.game_id))
+    desk.result.extra.append(help_text(desk.table))
 
 
-def help_text(ctx: Context, game_id: str) -> str:
+def help_text(table: Table) -> str:
     """The MJ's commands with one example each, then the game's own orders for the MJ."""
-    g = ctx.game(game_id)
-    state = ctx.state_cached(g)
-    helps = ctx.ruleset(game_id).help(state, MJ) if state is not None else []
-    return ctx.renderer(game_id).mail_text("help_mj", tag=ctx.tag(game_id), commands=mjmail.COMMANDS,
+    g = table.row
+    state = table.state_of(g)
+    helps = table.ruleset.help(state, MJ) if state is not None else []
+    return table.renderer.mail_text("help_mj", tag=table.tag, commands=mjmail.COMMANDS,
                                            helps=helps).body
 
 
 def _absence(desk: Desk, c: mjmail.Command) -> None:
-    ctx, game_id, a = desk.ctx, desk.game_id, c.args
-    name = ctx.player_named(game_id, a["player"]).name
+    table, a = desk.table, c.args
+    name = table.player_named(a["player"]).name
     if a["cancel"]:
-        n = absences.cancel(ctx, game_id, name, desk.now, "mj")
+        n = absences.cancel(table, name, desk.now, "mj")
         desk.ok(c.line, desk.say("absence_cancelled_for", player=name, count=n))
         return
-    row = absences.declare(ctx, game_id, name, a["start"], a["end"], desk.now, "mj")
+    row = absences.declare(table, name, a["start"], a["end"], desk.now, "mj")
     desk.ok(c.line, desk.say("absence_for", player=name, period=when.period_text(
-        parse_iso(row.starts_at), parse_iso(row.ends_at), ctx.config.timezone, desk.lang)))
+        parse_iso(row.starts_at), parse_iso(row.ends_at), table.config.timezone, desk.lang)))
 
 
 _HANDLERS: dict[str, Callable[[Desk, mjmail.Command], None]] = {
@@ -482,25 +481,25 @@ _HANDLERS: dict[str, Callable[[Desk, mjmail.Command], None]] = {
 # --- the answer ---
 
 
-def ack(ctx: Context, game_id: str, mail: IncomingMail, result: MailResult, now: datetime) -> None:
+def ack(table: Table, mail: IncomingMail, result: MailResult, now: datetime) -> None:
     """The answer to an MJ's mail: every line with its verdict ([→ player] for a line written for one), the
     paragraphs the commands gave, where the game stands; the list of commands when nothing was understood."""
-    g = ctx.game(game_id)
-    r = ctx.renderer(game_id)
+    g = table.row
+    r = table.renderer
     understood = any(v.ok for v in result.verdicts)
     errors = result.errors
     extra = tuple(result.extra)
     context: dict[str, Any] = dict(
-        tag=ctx.tag(game_id), verdicts=tuple(result.verdicts), errors=errors, subject_in=mail.subject,
+        tag=table.tag, verdicts=tuple(result.verdicts), errors=errors, subject_in=mail.subject,
         ignored=tuple(result.ignored),
         show_help=not understood, commands=mjmail.COMMANDS,
-        where=missing_text(ctx, game_id, now) if g.phase != "finished" else None)
+        where=missing_text(table, now) if g.phase != "finished" else None)
 
     def letter() -> Letter:
         blocks = tuple(x() if callable(x) else x for x in extra)
         where = context["where"]  # (QUI MANQUE already said it, word for word: not twice)
         t = r.mail_text("ack_mj", extra=blocks, **{**context, "where": None if where in blocks else where})
-        return Letter(f"ack-{mail.message_id}", game_id, g.turn, "ack", mail.from_addr, t.subject, t.body,
+        return Letter(f"ack-{mail.message_id}", table.id, g.turn, "ack", mail.from_addr, t.subject, t.body,
                       in_reply_to=mail.message_id, references=mail.references)
 
-    ctx.outgoing.queue_rendered(letter, mail.from_addr, "ack", now)
+    table.outgoing.queue_rendered(letter, mail.from_addr, "ack", now)

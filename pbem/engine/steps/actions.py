@@ -21,7 +21,7 @@ from pbem.engine import optional
 from pbem.engine.phrases import say
 from pbem.engine.steps import letters
 from pbem.engine.steps.records import action_record, events_from_json, record_events
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.outbox import Letter
 from pbem.store import GameRow
 
@@ -36,7 +36,7 @@ class Done:
     state_before: Any
 
 
-def carry_out(ctx: Context, g: GameRow, state: Any, player: str, order: Order, now: datetime,
+def carry_out(table: Table, g: GameRow, state: Any, player: str, order: Order, now: datetime,
               author: str) -> tuple[GameRow, Any, str | None] | None:
     """`Ruleset.immediate`, recorded, its mails queued; None when the order waits for the step.
 
@@ -44,39 +44,38 @@ def carry_out(ctx: Context, g: GameRow, state: Any, player: str, order: Order, n
     Every other player concerned gets a private mail; the MJ gets it in the digest of the batch
     unless he wrote the mail himself, or the order changed nothing (FICHE, HISTORIQUE).
     """
-    game_id = g.id
-    ruleset = ctx.ruleset(game_id)
-    lang = ctx.settings(game_id).language
-    seq = ctx.store.next_seq(game_id)
+    ruleset = table.ruleset
+    lang = table.settings.language
+    seq = table.store.next_seq(table.id)
     dice = Dice(g.seed, f"action-{seq}")
     done = ruleset.immediate(state, player, order, dice)
     if done is None:
         return None
     new_state, events = done
-    readers = [p.name for p in ctx.store.players(game_id, include_removed=True)
+    readers = [p.name for p in table.store.players(table.id, include_removed=True)
                if any(e.audience.includes(p.name) and e.audience.kind != "mj" for e in events)]
     titles = {viewer: optional.action_title(ruleset, state, player, order, viewer, lang)
               for viewer in [MJ, *readers]}
     before = g.state if g.state is not None else serial.dumps(state)
-    rec = action_record(game_id, seq, g.turn, titles[MJ], before, player, order, dice.rolls, events, new_state,
+    rec = action_record(table.id, seq, g.turn, titles[MJ], before, player, order, dice.rolls, events, new_state,
                         titles, now)
-    ctx.store.add_record(rec)
+    table.store.add_record(rec)
     g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
-    ctx.store.save_game(g)
-    share = letters.author_share(ctx, game_id, events, author)
-    ctx.outgoing.queue(_private_letters(ctx, g, seq, events, author, titles, new_state), now)
+    table.store.save_game(g)
+    share = letters.author_share(table, events, author)
+    table.outgoing.queue(_private_letters(table, g, seq, events, author, titles, new_state), now)
     if author != MJ and rec["changed"]:  # a player reading their sheet is no news for the MJ
-        ctx.outgoing.gather(f"actions-{game_id}", Done(seq, player, order, state),
-                            lambda batch: batch_digest(ctx, game_id, batch), now)
+        table.outgoing.gather(f"actions-{table.id}", Done(seq, player, order, state),
+                            lambda batch: batch_digest(table, batch), now)
     return g, new_state, share
 
 
-def _private_letters(ctx: Context, g: GameRow, seq: int, events: Sequence[Event], author: str,
+def _private_letters(table: Table, g: GameRow, seq: int, events: Sequence[Event], author: str,
                      titles: Mapping[str, str], state: Any) -> list[Letter]:
-    r = ctx.renderer(g.id)
-    tag = ctx.tag(g.id)
+    r = table.renderer
+    tag = table.tag
     out = []
-    for p in ctx.store.players(g.id):
+    for p in table.store.players(g.id):
         if p.name == author:
             continue
         theirs = letters.told_privately(events, p.name)
@@ -84,36 +83,36 @@ def _private_letters(ctx: Context, g: GameRow, seq: int, events: Sequence[Event]
             t = r.mail_text("private", tag=tag, player=p.name, title=titles.get(p.name, ""), events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
                             rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
-                            missed=0, salutation=ctx.salutation(g.id, state, p.name))
+                            missed=0, salutation=table.salutation(state, p.name))
             out.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     return out
 
 
-def batch_digest(ctx: Context, game_id: str, batch: Sequence[Done]) -> list[Letter]:
+def batch_digest(table: Table, batch: Sequence[Done]) -> list[Letter]:
     """One MJ digest for the immediate orders of one batch of mail; its subject names the characters."""
     if not batch:
         return []
-    ruleset = ctx.ruleset(game_id)
-    s = ctx.settings(game_id)
-    r = ctx.renderer(game_id)
+    ruleset = table.ruleset
+    s = table.settings
+    r = table.renderer
     items = []
     for done in batch:
-        rec = ctx.store.record(game_id, done.seq)
+        rec = table.store.record(table.id, done.seq)
         assert rec is not None
-        items.append(_digest_item(ctx, game_id, rec))
+        items.append(_digest_item(table, rec))
     title = optional.batch_title(ruleset, [d.state_before for d in batch], [(d.player, d.order) for d in batch],
                                  [item["title"] for item in items], s.language)
-    failed = letters.unreported_failures(ctx, game_id)
-    ctx.store.mark_reported([f["id"] for f in failed])
-    t = r.mail_text("digest_actions", tag=ctx.tag(game_id), title=title, items=items, failed=failed)
+    failed = letters.unreported_failures(table)
+    table.store.mark_reported([f["id"] for f in failed])
+    t = r.mail_text("digest_actions", tag=table.tag, title=title, items=items, failed=failed)
     key = f"actions-{batch[0].seq}-{batch[-1].seq}-digest"
-    g = ctx.game(game_id)
-    return [Letter(key, game_id, g.turn, "digest", mj, t.subject, t.body, record_seq=batch[-1].seq) for mj in s.mj]
+    g = table.row
+    return [Letter(key, table.id, g.turn, "digest", mj, t.subject, t.body, record_seq=batch[-1].seq) for mj in s.mj]
 
 
-def _digest_item(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> dict[str, Any]:
-    r = ctx.renderer(game_id)
+def _digest_item(table: Table, rec: Mapping[str, Any]) -> dict[str, Any]:
+    r = table.renderer
     orders = json.loads(rec["orders"])
     player, given = next(iter(orders.items()))
     return {"seq": rec["seq"], "title": rec["title"], "player": "MJ" if player == MJ else player,
@@ -125,26 +124,26 @@ def _digest_item(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> dict[str
 # --- the history of a game played by immediate orders ---
 
 
-def action_records(ctx: Context, game_id: str) -> list[dict[str, Any]]:
+def action_records(table: Table) -> list[dict[str, Any]]:
     """The records of immediate orders that changed the game (tests, requests, wounds; not FICHE or DEMANDES)."""
-    return [rec for rec in ctx.store.records(game_id, "action") if rec.get("changed", 1)]
+    return [rec for rec in table.store.records(table.id, "action") if rec.get("changed", 1)]
 
 
-def plays_by_actions(ctx: Context, game_id: str) -> bool:
+def plays_by_actions(table: Table) -> bool:
     """Is this game played by immediate orders only (no step was ever resolved, some orders were)?"""
-    return not ctx.store.records(game_id, "step") and bool(ctx.store.records(game_id, "action"))
+    return not table.store.records(table.id, "step") and bool(table.store.records(table.id, "action"))
 
 
-def history_text(ctx: Context, game_id: str, viewer: str, number: int | None = None) -> str:
+def history_text(table: Table, viewer: str, number: int | None = None) -> str:
     """The immediate orders ``viewer`` was told of, each with the viewer's own title (the MJ: all of them).
 
     A player reads only the events whose audience includes them, never an MJ-only event: a secret
     test shows them only that it happened.  ``number`` keeps the one record of that number.
     """
-    r = ctx.renderer(game_id)
-    lang = ctx.settings(game_id).language
+    r = table.renderer
+    lang = table.settings.language
     blocks = []
-    for rec in action_records(ctx, game_id):
+    for rec in action_records(table):
         if number is not None and rec["seq"] != number:
             continue
         events = [e for e in events_from_json(json.loads(rec["events"]))
@@ -153,13 +152,13 @@ def history_text(ctx: Context, game_id: str, viewer: str, number: int | None = N
             continue
         titles = json.loads(rec.get("titles") or "{}")
         title = titles.get(viewer) or (rec["title"] if viewer == MJ else f"n° {rec['seq']}")
-        when = ctx.local(rec["resolved_at"])
+        when = table.local(rec["resolved_at"])
         head = f"{title} ({say(r, 'record_number', seq=rec['seq'], when=when)})"
         if viewer == MJ:
             orders = json.loads(rec["orders"])
             lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {text}"
                      for who, given in orders.items() for _v, _a, text in given]
-            rolls = [f"  {r.mail.filters['dice_label'](p, ctx.settings(game_id).ruleset)} [{lo}-{hi}] = {res}"
+            rolls = [f"  {r.mail.filters['dice_label'](p, table.settings.ruleset)} [{lo}-{hi}] = {res}"
                      for p, lo, hi, res in json.loads(rec["rolls"])]
             body = "\n".join([*lines, *rolls, *(f"  {t}" for t in r.events_text(events))])
         else:
@@ -167,14 +166,14 @@ def history_text(ctx: Context, game_id: str, viewer: str, number: int | None = N
         blocks.append(f"{head}\n{body}")
     if not blocks:
         if number is not None:
-            raise EngineError(f"no immediate order numbered {number} in {game_id}",
-                              fr=f"aucun ordre immédiat n° {number} dans {game_id}")
+            raise EngineError(f"no immediate order numbered {number} in {table.id}",
+                              fr=f"aucun ordre immédiat n° {number} dans {table.id}")
         return say(r, "no_history")
     return "\n\n".join(blocks)
 
 
-def turn_show(ctx: Context, game_id: str, number: int | None = None) -> str:
+def turn_show(table: Table, number: int | None = None) -> str:
     """`pbem turn show`: the digest of a resolved step, or, in a game of immediate orders, its history."""
-    if plays_by_actions(ctx, game_id):
-        return history_text(ctx, game_id, MJ, number)
-    return letters.digest_text(ctx, game_id, number)
+    if plays_by_actions(table):
+        return history_text(table, MJ, number)
+    return letters.digest_text(table, number)

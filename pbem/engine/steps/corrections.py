@@ -16,31 +16,31 @@ from pbem.engine.answers import LineVerdict
 from pbem.engine.orders import commands
 from pbem.engine.steps import letters, turns
 from pbem.engine.steps.records import record, record_events, sourced_orders_json
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.store import GameRow, OrderSet
 
 
-def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str], now: datetime,
+def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime,
                   turn: int | None = None) -> list[LineVerdict]:
     """The MJ sets a player's orders (for the open step, or a resolved one before a re-run); logged."""
-    g = ctx.game(game_id)
+    g = table.row
     turn = g.turn if turn is None else turn
-    ruleset = ctx.ruleset(game_id)
-    s = ctx.settings(game_id)
+    ruleset = table.ruleset
+    s = table.settings
     if turn == g.turn:
-        state = ctx.state(g)
+        state = table.decode(g)
     else:
-        rec = ctx.store.record_for_turn(game_id, turn)
+        rec = table.store.record_for_turn(table.id, turn)
         if rec is None:
-            st = ctx.step_noun(game_id)
-            raise EngineError(f"no step {turn} in {game_id}",
-                              fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {game_id}")
+            st = table.step_noun()
+            raise EngineError(f"no step {turn} in {table.id}",
+                              fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}")
         state = serial.loads(ruleset.state_type, rec["state_before"])
-    name = ctx.player_named(game_id, player).name
+    name = table.player_named(player).name
     verdicts: list[LineVerdict] = []
     orders: list[Order] = []
-    if len(lines) == 1 and commands.is_pass(ctx, game_id, lines[0]):  # PASSER: the defaults, as his own answer
-        return _set_pass(ctx, game_id, g, name, lines[0], turn, state, now)
+    if len(lines) == 1 and commands.is_pass(table, lines[0]):  # PASSER: the defaults, as his own answer
+        return _set_pass(table, g, name, lines[0], turn, state, now)
     for line in lines:
         try:
             orders.append(ruleset.parse_order(state, name, line, orders))
@@ -49,43 +49,43 @@ def set_orders_mj(ctx: Context, game_id: str, player: str, lines: Sequence[str],
             verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
     if any(not v.ok for v in verdicts):
         return verdicts
-    with ctx.store.atomic():
+    with table.store.atomic():
         # a correction of a resolved step is marked as such: `rerun` applies it over the record
         source = "mj" if turn == g.turn else "correction"
-        ctx.store.set_orders(OrderSet(game_id, turn, name, orders, list(lines), source, None, iso(now)))
-        ctx.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
-        told = letters.for_you_letter(ctx, game_id, name, lines, f"set-{iso(now)}") if source == "mj" else None
+        table.store.set_orders(OrderSet(table.id, turn, name, orders, list(lines), source, None, iso(now)))
+        table.store.log(table.id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
+        told = letters.for_you_letter(table, name, lines, f"set-{iso(now)}") if source == "mj" else None
         if told is not None:  # the player is told which orders the MJ gave for them
-            ctx.outgoing.queue([told], now)
+            table.outgoing.queue([told], now)
     return verdicts
 
 
-def _set_pass(ctx: Context, game_id: str, g: GameRow, name: str, line: str, turn: int, state: Any,
+def _set_pass(table: Table, g: GameRow, name: str, line: str, turn: int, state: Any,
               now: datetime) -> list[LineVerdict]:
     """``PASSER`` set by the MJ: for the open step as if the player had written it (source ``pass``: he
     answered, no missed step); for a resolved one, a correction whose orders are the rules' defaults."""
-    say = ctx.renderer(game_id).message
-    if turn == g.turn and name not in ctx.prompted_cached(game_id, state):
+    say = table.renderer.message
+    if turn == g.turn and name not in table.prompted(state):
         return [LineVerdict(line, False, say("not_your_step"))]
     source = "pass" if turn == g.turn else "correction"
-    with ctx.store.atomic():
-        ctx.store.set_orders(OrderSet(game_id, turn, name, [], [line], source, None, iso(now)))
-        ctx.store.log(game_id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": [line]})
-        told = letters.for_you_letter(ctx, game_id, name, [line], f"set-{iso(now)}") if source == "pass" else None
+    with table.store.atomic():
+        table.store.set_orders(OrderSet(table.id, turn, name, [], [line], source, None, iso(now)))
+        table.store.log(table.id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": [line]})
+        told = letters.for_you_letter(table, name, [line], f"set-{iso(now)}") if source == "pass" else None
         if told is not None:
-            ctx.outgoing.queue([told], now)
+            table.outgoing.queue([told], now)
         if source == "pass":
-            turns.check_early(ctx, game_id, now)
-    applied = [o.text or o.verb for o in ctx.ruleset(game_id).default_orders(state, name)]
+            turns.check_early(table, now)
+    applied = [o.text or o.verb for o in table.ruleset.default_orders(state, name)]
     return [LineVerdict(line, True, say("pass_for", player=name, applied=applied, past=turn != g.turn, turn=turn))]
 
 
-def recorded_orders(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> turns.StepOrders:
+def recorded_orders(table: Table, rec: Mapping[str, Any]) -> turns.StepOrders:
     """The orders a step was resolved with (defaults included), overlaid with the MJ's later corrections.
 
     A re-run starts from the record, not from today's roster: removing a player later changes nothing.
     """
-    ruleset = ctx.ruleset(game_id)
+    ruleset = table.ruleset
     recorded = json.loads(rec["orders"])
     # the record's JSON is key-sorted: give the orders back in prompt order, as the resolution saw them
     before = serial.loads(ruleset.state_type, rec["state_before"])
@@ -95,9 +95,9 @@ def recorded_orders(ctx: Context, game_id: str, rec: Mapping[str, Any]) -> turns
     orders = {p: [Order(v, tuple(a), t) for v, a, t in o["orders"]] for p, o in recorded.items()}
     sources = {p: {k: v for k, v in o.items() if k != "orders"} for p, o in recorded.items()}
     defaults = list(json.loads(rec["defaults"]))
-    for p, o in ctx.store.current_orders(game_id, rec["turn"]).items():
+    for p, o in table.store.current_orders(table.id, rec["turn"]).items():
         if o.source == "correction" and p in orders:
-            passed = not o.orders and len(o.lines) == 1 and commands.is_pass(ctx, game_id, o.lines[0])
+            passed = not o.orders and len(o.lines) == 1 and commands.is_pass(table, o.lines[0])
             orders[p] = ruleset.default_orders(before, p) if passed else list(o.orders)
             sources[p] = {"source": "correction", "message": None, "received_at": o.received_at,
                           "lines": o.lines, **({"applied": [x.text or x.verb for x in orders[p]]} if passed else {})}
@@ -114,25 +114,25 @@ class RerunResult:
     published: bool
 
 
-def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool = False,
+def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
           announce: bool = True) -> RerunResult:
     """Recompute a resolved step from its record and the current orders; diff it; optionally publish.
 
     ``announce=False`` replaces the record and the state without mailing the RECTIFICATIF (results
     held for approval, not sent yet: `approval.publish` sends them).
     """
-    g = ctx.game(game_id)
-    rec = ctx.store.record_for_turn(game_id, turn)
+    g = table.row
+    rec = table.store.record_for_turn(table.id, turn)
     if rec is None:
-        raise EngineError(f"step {turn} of {game_id} has not been resolved",
-                          fr=f"{ctx.step_noun(game_id).the} {turn} de {game_id} n'a pas été résolu{ctx.step_noun(game_id).e}")
-    ruleset = ctx.ruleset(game_id)
+        raise EngineError(f"step {turn} of {table.id} has not been resolved",
+                          fr=f"{table.step_noun().the} {turn} de {table.id} n'a pas été résolu{table.step_noun().e}")
+    ruleset = table.ruleset
     before = serial.loads(ruleset.state_type, rec["state_before"])
     new_state, events, dice, orders, defaults, sources = turns.compute_step(
-        ctx, game_id, turn, before, g.seed, recorded_orders(ctx, game_id, rec))
-    new_rec = record(game_id, rec["seq"], "step", turn, rec["title"], rec["dice_context"], before,
+        table, turn, before, g.seed, recorded_orders(table, rec))
+    new_rec = record(table.id, rec["seq"], "step", turn, rec["title"], rec["dice_context"], before,
                      sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, now)
-    r = ctx.renderer(game_id)
+    r = table.renderer
 
     def lines(evs: Sequence[Event]) -> list[str]:
         return [f"[{e.audience.kind}{':' + ','.join(e.audience.players) if e.audience.players else ''}] "
@@ -142,27 +142,27 @@ def rerun(ctx: Context, game_id: str, turn: int, now: datetime, *, publish: bool
                                      f"turn {turn} (re-run)", lineterm=""))
     state_changed = rec["state_after"] != new_rec["state_after"]
     if publish and (diff or state_changed):
-        later = [x for x in ctx.store.records(game_id) if x["seq"] > rec["seq"] and x["kind"] == "step"]
+        later = [x for x in table.store.records(table.id) if x["seq"] > rec["seq"] and x["kind"] == "step"]
         if later:
             raise EngineError(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
                               f"leave turns {', '.join(str(x['turn']) for x in later)} computed from the old "
                               "state. Correct the last turn only.")
-        with ctx.store.atomic():
-            version = len([j for j in ctx.store.journal(game_id) if j["action"] == "rerun publish"]) + 2
-            ctx.store.log(game_id, iso(now), "mj", "rerun publish", {"turn": turn, "replaced": rec})
+        with table.store.atomic():
+            version = len([j for j in table.store.journal(table.id) if j["action"] == "rerun publish"]) + 2
+            table.store.log(table.id, iso(now), "mj", "rerun publish", {"turn": turn, "replaced": rec})
             new_rec["forum_written"] = 0
-            ctx.store.replace_record(new_rec)
-            g2 = turns.open_step(ctx, GameRow(**{**g.__dict__}), new_state, turn + 1, parse_iso(rec["resolved_at"]),
+            table.store.replace_record(new_rec)
+            g2 = turns.open_step(table, GameRow(**{**g.__dict__}), new_state, turn + 1, parse_iso(rec["resolved_at"]),
                                  pauses_apply=False)
             # keep the deadline already announced for the next step
             g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline,
                             "opened_at": g.opened_at})
-            ctx.store.save_game(g2)
+            table.store.save_game(g2)
             if announce:
-                ctx.outgoing.queue(letters.step_letters(ctx, g2, rec["seq"], turn, events, new_state, now,
+                table.outgoing.queue(letters.step_letters(table, g2, rec["seq"], turn, events, new_state, now,
                                                         rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),
                                    now)
-        if announce and not ctx.outgoing.holding_batch:  # by mail, the tick writes it after the commit
-            letters.write_forum(ctx, game_id)
+        if announce and not table.outgoing.holding_batch:  # by mail, the tick writes it after the commit
+            letters.write_forum(table)
     return RerunResult(turn=turn, diff=diff, state_changed=state_changed,
                        published=publish and bool(diff or state_changed))

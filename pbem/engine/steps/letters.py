@@ -21,7 +21,7 @@ from pbem.clock import parse_iso
 from pbem.core import MJ, PUBLIC, Event
 from pbem.engine.desk import absences
 from pbem.engine.steps.records import record_events
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
@@ -44,7 +44,7 @@ def public_events(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.audience.kind == "public"]
 
 
-def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
+def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
                  *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "",
                  missed: Mapping[str, int] | None = None, abandoned_before: frozenset[str] = frozenset(),
                  digest: bool = True) -> list[Letter]:
@@ -55,27 +55,27 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
     the MJ's list of absent players (``nmr_alert``) and the abandonment notices (``nmr_abandon``).
     Without ``digest`` there is no MJ digest (and the failed mail it would report stays to report).
     """
-    s = ctx.settings(g.id)
-    ruleset = ctx.ruleset(g.id)
-    r = ctx.renderer(g.id)
-    tag = ctx.tag(g.id)
-    rec = ctx.store.record(g.id, seq)
+    s = table.settings
+    ruleset = table.ruleset
+    r = table.renderer
+    tag = table.tag
+    rec = table.store.record(g.id, seq)
     title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
     defaulted = set(json.loads(rec["defaults"])) if rec else set()
     if rec:  # a player away (declared absence) when the step closed: their defaults apply silently
-        defaulted -= absences.excused(ctx, g.id, parse_iso(rec["resolved_at"]))
+        defaulted -= absences.excused(table, parse_iso(rec["resolved_at"]))
     recorded = json.loads(rec["orders"]) if rec and defaulted else {}
     outcome = ruleset.outcome(state)
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
-    deadline = ctx.local(g.deadline) if outcome is None else None
-    asked = ctx.asked_cached(g.id, state) if outcome is None else frozenset()
+    deadline = table.local(g.deadline) if outcome is None else None
+    asked = table.asked(state) if outcome is None else frozenset()
     missed = missed or {}
-    out = ctx.out_of_play(g.id) if missed else frozenset()
+    out = table.out_of_play() if missed else frozenset()
     abandoned_now = sorted(n for n in out if n not in abandoned_before and missed.get(n, 0) > 0)
     back = sorted(n for n in abandoned_before if missed.get(n) == 0)
     prefix = key_prefix or f"rec{seq}"
     letters: list[Letter] = []
-    for p in ctx.store.players(g.id):
+    for p in table.store.players(g.id):
         mine = told_to(events, p.name)
         status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
                                                 tag=tag).body
@@ -84,13 +84,13 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
                         asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
-                        salutation=ctx.salutation(g.id, state, p.name))
+                        salutation=table.salutation(state, p.name))
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
-    forum = forum_text(ctx, g.id, state, events, title, outcome, ctx.store.chronicle(g.id, seq))
+    forum = forum_text(table, state, events, title, outcome, table.store.chronicle(g.id, seq))
     if digest:
-        facts = digest_context(ctx, g.id, seq)
-        ctx.store.mark_reported([f["id"] for f in facts["failed"]])  # each failure is told to the MJ once
+        facts = digest_context(table, seq)
+        table.store.mark_reported([f["id"] for f in facts["failed"]])  # each failure is told to the MJ once
         absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
         t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
                         final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
@@ -98,7 +98,7 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
         for mj in s.mj:
             letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
-    picture = forum_picture(ctx, g.id, state, events, title)
+    picture = forum_picture(table, state, events, title)
     attached = () if picture is None else (Attachment(f"{g.id}-turn-{turn}.png", "image/png", picture.png),)
     for addr in [*s.mj, *([s.forum_address] if s.forum_address else [])]:
         letters.append(Letter(f"{prefix}-public", g.id, turn, "public", addr, pub.subject, pub.body,
@@ -106,59 +106,59 @@ def step_letters(ctx: Context, g: GameRow, seq: int, turn: int, events: Sequence
     return letters
 
 
-def author_share(ctx: Context, game_id: str, events: Sequence[Event], author: str) -> str | None:
+def author_share(table: Table, events: Sequence[Event], author: str) -> str | None:
     """What the author of an immediate order reads of its events in the ack (MJ-only events only for the MJ)."""
     mine = [e for e in events if e.audience.includes(author) and (author == MJ or e.audience.kind != "mj")]
-    return "\n\n".join(ctx.renderer(game_id).events_text(mine)) if mine else None
+    return "\n\n".join(table.renderer.events_text(mine)) if mine else None
 
 
-def forum_inputs(ctx: Context, game_id: str, state: Any, events: Sequence[Event]) -> tuple[dict[str, Any],
+def forum_inputs(table: Table, state: Any, events: Sequence[Event]) -> tuple[dict[str, Any],
                                                                                            list[Event]]:
     """What the forum may show of a step: the public view and the public events (post and picture alike)."""
-    return ctx.ruleset(game_id).view(state, PUBLIC), public_events(events)
+    return table.ruleset.view(state, PUBLIC), public_events(events)
 
 
-def forum_text(ctx: Context, game_id: str, state: Any, events: Sequence[Event], title: str, outcome: Any,
+def forum_text(table: Table, state: Any, events: Sequence[Event], title: str, outcome: Any,
                chronicle: str | None = None) -> str:
     """The BBCode forum post of a step: public events and the public view only.
 
     The MJ's ``chronicle`` (written when he approved the results) heads it as he wrote it: his BBCode is his.
     """
-    view, public = forum_inputs(ctx, game_id, state, events)
-    text = ctx.renderer(game_id).forum_text(title=title, events=public, view=view, final=outcome,
-                                            tag=ctx.tag(game_id))
+    view, public = forum_inputs(table, state, events)
+    text = table.renderer.forum_text(title=title, events=public, view=view, final=outcome,
+                                            tag=table.tag)
     return f"{chronicle}\n\n{text}" if chronicle else text
 
 
-def forum_picture(ctx: Context, game_id: str, state: Any, events: Sequence[Event],
+def forum_picture(table: Table, state: Any, events: Sequence[Event],
                   title: str) -> pictures.Picture | None:
     """The picture of a step's public board, from the forum's inputs only (None: no picture for this game)."""
-    s = ctx.settings(game_id)
+    s = table.settings
     if not s.pictures or not pictures.has_picture(s.ruleset):
         return None
-    view, public = forum_inputs(ctx, game_id, state, events)
+    view, public = forum_inputs(table, state, events)
     try:
         return pictures.board_picture(s.ruleset, view, public, title)
     except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
-        log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", game_id, title)
+        log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", table.id, title)
         return None
 
 
-def unreported_failures(ctx: Context, game_id: str) -> list[dict[str, Any]]:
+def unreported_failures(table: Table) -> list[dict[str, Any]]:
     """The mails of a game that failed (bounced, refused) and the MJ was not told of yet, each with its player."""
-    by_address = {p.address: p.name for p in ctx.store.players(game_id, include_removed=True)}
-    return [{**f, "player": by_address.get(f["rcpt"])} for f in ctx.store.unreported_failures(game_id)]
+    by_address = {p.address: p.name for p in table.store.players(table.id, include_removed=True)}
+    return [{**f, "player": by_address.get(f["rcpt"])} for f in table.store.unreported_failures(table.id)]
 
 
-def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
+def digest_context(table: Table, seq: int) -> dict[str, Any]:
     """What the MJ digest of a record shows: every order with its source, defaults, rolls, events, failed mail."""
-    rec = ctx.store.record(game_id, seq)
+    rec = table.store.record(table.id, seq)
     assert rec is not None
-    r = ctx.renderer(game_id)
-    failed = unreported_failures(ctx, game_id)
-    absent = [(a.player, period_text(parse_iso(a.starts_at), parse_iso(a.ends_at), ctx.config.timezone,
-                                     ctx.settings(game_id).language))
-              for a in ctx.store.absences(game_id, at=rec["resolved_at"])]
+    r = table.renderer
+    failed = unreported_failures(table)
+    absent = [(a.player, period_text(parse_iso(a.starts_at), parse_iso(a.ends_at), table.config.timezone,
+                                     table.settings.language))
+              for a in table.store.absences(table.id, at=rec["resolved_at"])]
     return {
         "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]), "absences": absent,
         "rolls": json.loads(rec["rolls"]),
@@ -167,48 +167,48 @@ def digest_context(ctx: Context, game_id: str, seq: int) -> dict[str, Any]:
     }
 
 
-def digest_text(ctx: Context, game_id: str, turn: int | None = None) -> str:
+def digest_text(table: Table, turn: int | None = None) -> str:
     """The MJ digest of a resolved step (default: the last one), as mailed."""
-    recs = [r for r in ctx.store.records(game_id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
-    st = ctx.step_noun(game_id)
+    recs = [r for r in table.store.records(table.id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
+    st = table.step_noun()
     if not recs:
-        raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {game_id}",
-                          fr=f"aucun{st.e} {st.noun}{'' if turn is None else ' ' + str(turn)} résolu{st.e} dans {game_id}")
+        raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {table.id}",
+                          fr=f"aucun{st.e} {st.noun}{'' if turn is None else ' ' + str(turn)} résolu{st.e} dans {table.id}")
     rec = recs[-1]
-    return ctx.renderer(game_id).mail_text("digest", tag=ctx.tag(game_id), title=rec["title"], deadline=None,
+    return table.renderer.mail_text("digest", tag=table.tag, title=rec["title"], deadline=None,
                                            next_title=None, final=None, rectificatif=False, seed=None, absent=[],
-                                           abandoned_now=[], back=[], **digest_context(ctx, game_id, rec["seq"])).body
+                                           abandoned_now=[], back=[], **digest_context(table, rec["seq"])).body
 
 
-def forum_path(ctx: Context, game_id: str, turn: int, suffix: str = "") -> Path:
-    return ctx.config.forum_dir / game_id / f"turn-{turn}{suffix}.bbcode"
+def forum_path(table: Table, turn: int, suffix: str = "") -> Path:
+    return table.config.forum_dir / table.id / f"turn-{turn}{suffix}.bbcode"
 
 
-def picture_path(ctx: Context, game_id: str, turn: int) -> Path:
+def picture_path(table: Table, turn: int) -> Path:
     """The picture beside a step's BBCode file: ``turn-<N>.png``."""
-    return forum_path(ctx, game_id, turn).with_suffix(".png")
+    return forum_path(table, turn).with_suffix(".png")
 
 
-def write_forum(ctx: Context, game_id: str) -> list[Path]:
+def write_forum(table: Table) -> list[Path]:
     """Write the forum files of resolved steps not written yet, post and picture (after the commit; safe to repeat)."""
     written = []
-    ruleset = ctx.ruleset(game_id)
-    for rec in ctx.store.records(game_id):
+    ruleset = table.ruleset
+    for rec in table.store.records(table.id):
         if rec["kind"] == "action" or rec["forum_written"] or not rec["published"]:  # (held for approval)
             continue
         state = serial.loads(ruleset.state_type, rec["state_after"])
         events = record_events(rec)
-        text = forum_text(ctx, game_id, state, events, rec["title"], ruleset.outcome(state),
-                          ctx.store.chronicle(game_id, rec["seq"]))
-        path = forum_path(ctx, game_id, rec["turn"])
+        text = forum_text(table, state, events, rec["title"], ruleset.outcome(state),
+                          table.store.chronicle(table.id, rec["seq"]))
+        path = forum_path(table, rec["turn"])
         path.parent.mkdir(parents=True, exist_ok=True)
         _write(path, text.encode("utf-8"))
         written.append(path)
-        picture = forum_picture(ctx, game_id, state, events, rec["title"])
+        picture = forum_picture(table, state, events, rec["title"])
         if picture is not None:
-            _write(picture_path(ctx, game_id, rec["turn"]), picture.png)
-            written.append(picture_path(ctx, game_id, rec["turn"]))
-        ctx.store.mark_forum_written(game_id, rec["seq"])
+            _write(picture_path(table, rec["turn"]), picture.png)
+            written.append(picture_path(table, rec["turn"]))
+        table.store.mark_forum_written(table.id, rec["seq"])
     return written
 
 
@@ -222,45 +222,45 @@ def _write(path: Path, data: bytes) -> None:
 # --- texts a player asks for by mail ---
 
 
-def status_text(ctx: Context, game_id: str, player: str) -> str:
+def status_text(table: Table, player: str) -> str:
     """ETAT: the player's own view of the game now."""
-    state = ctx.state_cached(ctx.game(game_id))
-    view = ctx.ruleset(game_id).view(state, player)
-    return ctx.renderer(game_id).mail_text("status", view=view, player=player, tag=ctx.tag(game_id)).body
+    state = table.state_of(table.row)
+    view = table.ruleset.view(state, player)
+    return table.renderer.mail_text("status", view=view, player=player, tag=table.tag).body
 
 
-def orders_text(ctx: Context, game_id: str, player: str) -> str:
+def orders_text(table: Table, player: str) -> str:
     """ORDRES: the player's recorded orders for the open step."""
-    g = ctx.game(game_id)
-    state = ctx.state_cached(g)
-    title = (ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None
+    g = table.row
+    state = table.state_of(g)
+    title = (table.ruleset.step_title(state).get(table.settings.language) if state is not None
              else str(g.turn))
-    current = ctx.store.current_orders(game_id, g.turn, player).get(player)
+    current = table.store.current_orders(table.id, g.turn, player).get(player)
     if current is not None and current.source == "pass":
-        return ctx.renderer(game_id).message("you_pass", turn=g.turn, title=title)
+        return table.renderer.message("you_pass", turn=g.turn, title=title)
     if current is None or not current.orders:
-        return ctx.renderer(game_id).message("no_orders", turn=g.turn, title=title)
-    head = ctx.renderer(game_id).message("your_orders", turn=g.turn, title=title)
+        return table.renderer.message("no_orders", turn=g.turn, title=title)
+    head = table.renderer.message("your_orders", turn=g.turn, title=title)
     return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
 
 
-def report_text(ctx: Context, game_id: str, player: str, turn: int) -> str | None:
+def report_text(table: Table, player: str, turn: int) -> str | None:
     """RAPPORT: the private results a player got for a past step, rendered again from its record."""
     if turn == 0:
-        setups = ctx.store.records(game_id, "setup")
+        setups = table.store.records(table.id, "setup")
         rec = setups[0] if setups else None
     else:
-        rec = ctx.store.record_for_turn(game_id, turn)
+        rec = table.store.record_for_turn(table.id, turn)
     if rec is None:
         return None
     events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj" or player == MJ]
-    return "\n\n".join([rec["title"], *ctx.renderer(game_id).events_text(events)])
+    return "\n\n".join([rec["title"], *table.renderer.events_text(events)])
 
 
 # --- a newcomer's briefing ---
 
 
-def briefing_text(ctx: Context, game_id: str, player: str, newcomer: str, history: str | None) -> Rendered:
+def briefing_text(table: Table, player: str, newcomer: str, history: str | None) -> Rendered:
     """What a newcomer taking over ``player``'s seat is told: what the seat was told, its situation, the orders expected.
 
     Built from the records by audience, like every letter: for each step (the start included) the
@@ -268,37 +268,37 @@ def briefing_text(ctx: Context, game_id: str, player: str, newcomer: str, histor
     ``history`` is the seat's own history of immediate orders (`actions.history_text`).  Nothing else:
     what another seat or the MJ alone knew stays where it was.
     """
-    g = ctx.game(game_id)
-    ruleset = ctx.ruleset(game_id)
-    s = ctx.settings(game_id)
-    r = ctx.renderer(game_id)
-    tag = ctx.tag(game_id)
-    state = ctx.state_cached(g)
+    g = table.row
+    ruleset = table.ruleset
+    s = table.settings
+    r = table.renderer
+    tag = table.tag
+    state = table.state_of(g)
     chapters = []
-    for rec in ctx.store.records(game_id):
+    for rec in table.store.records(table.id):
         if rec["kind"] == "action" or not rec["published"]:
             continue
         events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj"]
         chapters.append((rec["title"], r.events_text(events)))
     status = (r.mail_text("status", view=ruleset.view(state, player), player=player, tag=tag).body
               if state is not None else None)
-    asked = g.phase == "running" and state is not None and player in ctx.prompted_cached(game_id, state)
+    asked = g.phase == "running" and state is not None and player in table.prompted(state)
     return r.mail_text(
         "briefing", tag=tag, player=player, newcomer=newcomer, game_title=s.title, chapters=chapters,
         history=history, status=status, asked=asked, helps=ruleset.help(state, player) if asked else [],
-        orders=orders_text(ctx, game_id, player) if asked else None,
-        title=ruleset.step_title(state).get(s.language) if state is not None else "", deadline=ctx.local(g.deadline))
+        orders=orders_text(table, player) if asked else None,
+        title=ruleset.step_title(state).get(s.language) if state is not None else "", deadline=table.local(g.deadline))
 
 
-def for_you_letter(ctx: Context, game_id: str, player: str, lines: Sequence[str], key: str) -> Letter | None:
+def for_you_letter(table: Table, player: str, lines: Sequence[str], key: str) -> Letter | None:
     """The mail that tells a player which orders the MJ gave for them for the open step (POUR, `orders set`)."""
-    g = ctx.game(game_id)
-    p = ctx.store.player(game_id, player)
+    g = table.row
+    p = table.store.player(table.id, player)
     if p is None or p.status != "active" or g.phase != "running":
         return None
-    state = ctx.state_cached(g)
-    title = ctx.ruleset(game_id).step_title(state).get(ctx.settings(game_id).language) if state is not None else ""
-    t = ctx.renderer(game_id).mail_text("for_you", tag=ctx.tag(game_id), player=player, lines=list(lines),
-                                        deadline=ctx.local(g.deadline), title=title,
-                                        salutation=ctx.salutation(game_id, state, player))
-    return Letter(f"for-{key}-{player}", game_id, g.turn, "notice", p.address, t.subject, t.body)
+    state = table.state_of(g)
+    title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
+    t = table.renderer.mail_text("for_you", tag=table.tag, player=player, lines=list(lines),
+                                        deadline=table.local(g.deadline), title=title,
+                                        salutation=table.salutation(state, player))
+    return Letter(f"for-{key}-{player}", table.id, g.turn, "notice", p.address, t.subject, t.body)

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pbem.engine.steps import letters, turns
 from pbem.engine.steps.records import record, sourced_orders_json
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 
 
 @dataclass(frozen=True)
@@ -29,35 +29,35 @@ class _RollBack(Exception):
     """Raised inside the savepoint to undo everything the preview wrote."""
 
 
-def preview_step(ctx: Context, game_id: str, now: datetime) -> Preview:
+def preview_step(table: Table, now: datetime) -> Preview:
     """The open step resolved on a copy now; nothing is stored, queued or written."""
-    g = ctx.game(game_id)
+    g = table.row
     if g.phase != "running":
-        raise EngineError(f"game {game_id} is not running", fr=f"la partie {game_id} n'est pas en cours")
-    state = ctx.state(g)
-    ruleset = ctx.ruleset(game_id)
-    st = ctx.step_noun(game_id)
+        raise EngineError(f"game {table.id} is not running", fr=f"la partie {table.id} n'est pas en cours")
+    state = table.decode(g)
+    ruleset = table.ruleset
+    st = table.step_noun()
     if not ruleset.prompts(state):
         raise EngineError("no step is open: nothing to preview",
                           fr=f"aucun{st.e} {st.noun} n'est ouvert{st.e} : rien à prévisualiser (les ordres immédiats "
                              "agissent aussitôt)")
-    s = ctx.settings(game_id)
+    s = table.settings
     title = ruleset.step_title(state).get(s.language)
-    new_state, events, dice, orders, defaults, sources = turns.compute_step(ctx, game_id, g.turn, state, g.seed)
+    new_state, events, dice, orders, defaults, sources = turns.compute_step(table, g.turn, state, g.seed)
     out: list[Preview] = []
     try:
-        with ctx.store.atomic():
-            seq = ctx.store.next_seq(game_id)
-            ctx.store.add_record(record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
+        with table.store.atomic():
+            seq = table.store.next_seq(table.id)
+            table.store.add_record(record(table.id, seq, "step", g.turn, title, f"step-{g.turn}", state,
                                         sourced_orders_json(orders, sources), defaults, dice.rolls, events,
                                         new_state, now))
-            g2 = turns.open_step(ctx, g, new_state, g.turn + 1, now)
-            mails = letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now)
+            g2 = turns.open_step(table, g, new_state, g.turn + 1, now)
+            mails = letters.step_letters(table, g2, seq, g.turn, events, new_state, now)
             out.append(Preview(
                 title, sorted(defaults),
                 next((m.body for m in mails if m.kind == "digest"), ""),
-                letters.forum_text(ctx, game_id, new_state, events, title, ruleset.outcome(new_state)),
-                [(next((p.name for p in ctx.store.players(game_id) if p.address == m.to), m.to), m.subject, m.body)
+                letters.forum_text(table, new_state, events, title, ruleset.outcome(new_state)),
+                [(next((p.name for p in table.store.players(table.id) if p.address == m.to), m.to), m.subject, m.body)
                  for m in mails if m.kind == "private"]))
             raise _RollBack
     except _RollBack:

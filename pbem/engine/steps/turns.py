@@ -22,7 +22,7 @@ from pbem.dice import Dice
 from pbem.engine.desk import absences, approval, pauses
 from pbem.engine.steps import actions, letters
 from pbem.engine.steps.records import record, sourced_orders_json
-from pbem.engine.table import Context, EngineError
+from pbem.engine.table import EngineError, Table
 from pbem.faults import crashpoint
 from pbem.outbox import Letter
 from pbem.render import date_fr
@@ -32,7 +32,7 @@ from pbem.store import GameRow
 StepOrders = tuple[dict[str, list[Order]], list[str], dict[str, dict[str, Any]]]
 
 
-def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None,
+def open_step(table: Table, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None,
               *, base: datetime | None = None, pauses_apply: bool = True) -> GameRow:
     """Store the new state and open the next step with its deadline (or finish the game).
 
@@ -41,8 +41,8 @@ def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, ph
     pause stops its clock too (`pauses.shift_opened`), unless ``pauses_apply`` is false (a re-run,
     which keeps the deadline already announced).
     """
-    ruleset = ctx.ruleset(g.id)
-    s = ctx.settings(g.id)
+    ruleset = table.ruleset
+    s = table.settings
     prompts = ruleset.prompts(state)
     outcome = ruleset.outcome(state)
     deadline = None
@@ -50,7 +50,7 @@ def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, ph
     if outcome is None and prompts:
         key = prompts[0].deadline
         length = s.deadlines.get(key) or s.deadlines["turn"]
-        end = next_deadline(base or now, length, ctx.config.timezone, now)
+        end = next_deadline(base or now, length, table.config.timezone, now)
         deadline = iso(end)
         # a reminder that would fall when the step opens (short steps) is pointless: skip it
         skipped = [h for h in s.reminder_hours if end - timedelta(hours=h) <= now]
@@ -58,8 +58,8 @@ def open_step(ctx: Context, g: GameRow, state: Any, turn: int, now: datetime, ph
     g = GameRow(**{**g.__dict__, "state": serial.dumps(state), "turn": turn, "deadline": deadline,
                    "early_at": None, "reminders_sent": tuple(skipped), "phase": new_phase,
                    "seed_revealed": g.seed_revealed or outcome is not None, "opened_at": iso(now)})
-    ctx.store.save_game(g)
-    return pauses.shift_opened(ctx, g, now, base) if pauses_apply else g
+    table.store.save_game(g)
+    return pauses.shift_opened(table, g, now, base) if pauses_apply else g
 
 
 def grace_of(s: GameConfig) -> timedelta:
@@ -89,42 +89,42 @@ def in_grace(g: GameRow, s: GameConfig, when: datetime) -> bool:
     return last is not None and g.deadline is not None and parse_iso(g.deadline) < when <= last
 
 
-def late_for(ctx: Context, g: GameRow, received: datetime) -> tuple[str, datetime] | None:
+def late_for(table: Table, g: GameRow, received: datetime) -> tuple[str, datetime] | None:
     """The step a mail came too late for: it arrived before the open step was opened, so it was
     written for the step before it, which is resolved.  (title of that step, when it closed)."""
     if g.phase != "running" or g.turn < 2 or not g.opened_at or received >= parse_iso(g.opened_at):
         return None
-    closed = ctx.store.step_closed(g.id, g.turn - 1)
+    closed = table.store.step_closed(g.id, g.turn - 1)
     if closed is None:
         return None
     return closed[0], parse_iso(closed[1])
 
 
-def check_early(ctx: Context, game_id: str, now: datetime) -> None:
+def check_early(table: Table, now: datetime) -> None:
     """All required orders in: resolve early, after the configured delay (never later than the deadline).
 
     During the grace period (the deadline has passed) the step resolves as soon as the last orders are in.
     """
-    s = ctx.settings(game_id)
-    g = ctx.game(game_id)
+    s = table.settings
+    g = table.row
     if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
         return
-    required = ctx.required_cached(game_id, ctx.state_cached(g)) - absences.silent(ctx, game_id, g)  # away: defaults
-    if required and required <= ctx.store.ordered_players(game_id, g.turn):
+    required = table.required(table.state_of(g)) - absences.silent(table, g)  # away: defaults
+    if required and required <= table.store.ordered_players(table.id, g.turn):
         deadline = parse_iso(g.deadline)
         early = now if now >= deadline else min(deadline, now + timedelta(minutes=s.early_delay_minutes))
-        ctx.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
+        table.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
 
 
-def effective_orders(ctx: Context, game_id: str, turn: int, state: Any) -> StepOrders:
+def effective_orders(table: Table, turn: int, state: Any) -> StepOrders:
     """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources.
 
     A player who wrote PASSER gets the rules' defaults too, but as his own choice (source ``pass``):
     he answered, so he is not among the defaulted.  A removed player's orders no longer count.
     """
-    ruleset = ctx.ruleset(game_id)
-    current = ctx.store.current_orders(game_id, turn)
-    removed = {p.name for p in ctx.store.players(game_id, include_removed=True) if p.status == "removed"}
+    ruleset = table.ruleset
+    current = table.store.current_orders(table.id, turn)
+    removed = {p.name for p in table.store.players(table.id, include_removed=True) if p.status == "removed"}
     orders: dict[str, list[Order]] = {}
     defaults: list[str] = []
     sources: dict[str, dict[str, Any]] = {}
@@ -149,7 +149,7 @@ def effective_orders(ctx: Context, game_id: str, turn: int, state: Any) -> StepO
     return orders, defaults, sources
 
 
-def count_missed(ctx: Context, game_id: str, orders: Mapping[str, Any], defaults: Sequence[str],
+def count_missed(table: Table, orders: Mapping[str, Any], defaults: Sequence[str],
                  excused: Set[str] = frozenset()) -> dict[str, int]:
     """NMR: each prompted player's steps in a row without orders, after this step (an answer, PASSER
     included, starts the count again; a removed player's count stays).
@@ -157,7 +157,7 @@ def count_missed(ctx: Context, game_id: str, orders: Mapping[str, Any], defaults
     A player ``excused`` (away, by a declared absence, when the step closed) missed nothing: their
     count stays where it was, neither a miss nor an answer.
     """
-    players = {p.name: p for p in ctx.store.players(game_id, include_removed=True)}
+    players = {p.name: p for p in table.store.players(table.id, include_removed=True)}
     missed: dict[str, int] = {}
     for name in orders:
         p = players.get(name)
@@ -167,19 +167,19 @@ def count_missed(ctx: Context, game_id: str, orders: Mapping[str, Any], defaults
     return missed
 
 
-def compute_step(ctx: Context, game_id: str, turn: int, state: Any, seed: str, given: StepOrders | None = None,
+def compute_step(table: Table, turn: int, state: Any, seed: str, given: StepOrders | None = None,
                  ) -> tuple[Any, list[Event], Dice, dict[str, list[Order]], list[str], dict[str, Any]]:
     """The pure part of a resolution: (state, orders, seed) -> (new state, events, rolls).
 
     ``given`` (orders, defaulted players, sources) replaces the orders in force (a re-run).
     """
-    orders, defaults, sources = given or effective_orders(ctx, game_id, turn, state)
+    orders, defaults, sources = given or effective_orders(table, turn, state)
     dice = Dice(seed, f"step-{turn}")
-    new_state, events = run_resolve(ctx.ruleset(game_id), state, orders, dice)
+    new_state, events = run_resolve(table.ruleset, state, orders, dice)
     return new_state, events, dice, orders, defaults, sources
 
 
-def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | None = None,
+def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
             write_forum: bool = True) -> bool:
     """Resolve the open step now.  Idempotent: a step already resolved is left alone (False).
 
@@ -187,46 +187,46 @@ def resolve(ctx: Context, game_id: str, now: datetime, *, closed_at: datetime | 
     tick a few minutes late, or a restart, closes it at its deadline), else ``now`` (the MJ resolves
     it early).  The next deadline follows the calendar (`next_base`), and the results go out now.
     """
-    g = ctx.game(game_id)
+    g = table.row
     if g.phase != "running":
         return False
-    if ctx.store.record_for_turn(game_id, g.turn) is not None:
+    if table.store.record_for_turn(table.id, g.turn) is not None:
         return False
-    held = approval.waiting(ctx, game_id)
+    held = approval.waiting(table)
     if held is not None:  # the next step's results would go out before the ones the MJ has not approved
-        raise EngineError(f"the results of step {held.turn} wait for your approval (pbem turn publish {game_id})",
-                          fr=f"les résultats {ctx.step_noun(game_id).of} {held.turn} attendent votre approbation "
-                             f"(pbem turn publish {game_id}, ou APPROUVE par courriel)")
-    state = ctx.state(g)
-    ruleset = ctx.ruleset(game_id)
+        raise EngineError(f"the results of step {held.turn} wait for your approval (pbem turn publish {table.id})",
+                          fr=f"les résultats {table.step_noun().of} {held.turn} attendent votre approbation "
+                             f"(pbem turn publish {table.id}, ou APPROUVE par courriel)")
+    state = table.decode(g)
+    ruleset = table.ruleset
     if not ruleset.prompts(state):
         return False
-    s = ctx.settings(game_id)
+    s = table.settings
     if closed_at is None:
         fire = fire_at(g, s)
         closed_at = fire if fire is not None and fire <= now else now
     title = ruleset.step_title(state).get(s.language)
-    new_state, events, dice, orders, defaults, sources = compute_step(ctx, game_id, g.turn, state, g.seed)
-    missed = count_missed(ctx, game_id, orders, defaults, excused=absences.excused(ctx, game_id, closed_at))
-    before = ctx.out_of_play(game_id)
+    new_state, events, dice, orders, defaults, sources = compute_step(table, g.turn, state, g.seed)
+    missed = count_missed(table, orders, defaults, excused=absences.excused(table, closed_at))
+    before = table.out_of_play()
     try:
-        with ctx.store.atomic():
-            seq = ctx.store.next_seq(game_id)
-            rec = record(game_id, seq, "step", g.turn, title, f"step-{g.turn}", state,
+        with table.store.atomic():
+            seq = table.store.next_seq(table.id)
+            rec = record(table.id, seq, "step", g.turn, title, f"step-{g.turn}", state,
                          sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at)
-            ctx.store.add_record(rec)
-            ctx.store.set_missed(game_id, missed)
-            ctx.forget_roster(game_id)
-            g2 = open_step(ctx, g, new_state, g.turn + 1, now, base=next_base(g, ctx.after_early(game_id), closed_at))
-            mails = letters.step_letters(ctx, g2, seq, g.turn, events, new_state, now,
+            table.store.add_record(rec)
+            table.store.set_missed(table.id, missed)
+            table.forget_roster()
+            g2 = open_step(table, g, new_state, g.turn + 1, now, base=next_base(g, table.after_early, closed_at))
+            mails = letters.step_letters(table, g2, seq, g.turn, events, new_state, now,
                                          missed=missed, abandoned_before=before)
             # publish = "mj": the MJ's mails only, the rest held for his approval (with what NMR said)
-            approval.send_or_hold(ctx, g2, seq, g.turn, mails, now, missed=missed, abandoned_before=before)
+            approval.send_or_hold(table, g2, seq, g.turn, mails, now, missed=missed, abandoned_before=before)
             crashpoint("mid-resolution")
     finally:
-        ctx.forget_roster(game_id)  # read again after a rollback too
+        table.forget_roster()  # read again after a rollback too
     if write_forum:
-        letters.write_forum(ctx, game_id)
+        letters.write_forum(table)
     return True
 
 
@@ -243,56 +243,56 @@ def next_base(g: GameRow, after_early: str, closed_at: datetime) -> datetime:
     return deadline
 
 
-def immediate(ctx: Context, g: GameRow, state: Any, player: str, order: Order, now: datetime,
+def immediate(table: Table, g: GameRow, state: Any, player: str, order: Order, now: datetime,
               author: str | None = None) -> tuple[GameRow, Any, str | None] | None:
     """Carry out an order that takes effect at once (`Ruleset.immediate`); record it and mail its results.
 
     Returns None if the order waits for the step, else the game row, the new state and the text the
     ``author`` of the mail reads in the ack (see `pbem.engine.steps.actions.carry_out`).
     """
-    return actions.carry_out(ctx, g, state, player, order, now, author or player)
+    return actions.carry_out(table, g, state, player, order, now, author or player)
 
 
 # --- the MJ moves a deadline; where a game stands ---
 
 
-def deadline_plus(ctx: Context, game_id: str, hours: float) -> datetime:
+def deadline_plus(table: Table, hours: float) -> datetime:
     """The open deadline moved by ``hours`` (for `pbem game extend --hours`)."""
-    g = ctx.game(game_id)
+    g = table.row
     if g.deadline is None:
-        raise EngineError(f"game {game_id} has no open deadline", fr=f"la partie {game_id} n'a pas de date limite en cours")
+        raise EngineError(f"game {table.id} has no open deadline", fr=f"la partie {table.id} n'a pas de date limite en cours")
     return parse_iso(g.deadline) + timedelta(hours=hours)
 
 
-def extend(ctx: Context, game_id: str, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
+def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
     """Move the deadline; players are told.  Moving it earlier needs ``allow_earlier`` (and is announced too)."""
-    g = ctx.game(game_id)
+    g = table.row
     if g.deadline is None:
-        raise EngineError(f"game {game_id} has no open deadline", fr=f"la partie {game_id} n'a pas de date limite en cours")
+        raise EngineError(f"game {table.id} has no open deadline", fr=f"la partie {table.id} n'a pas de date limite en cours")
     old = parse_iso(g.deadline)
     if until < old and not allow_earlier:
         raise EngineError(f"{iso(until)} is earlier than the current deadline {g.deadline}: "
                           "pass --earlier to move it earlier (players will be told)",
-                          fr=f"{date_fr(until.astimezone(ctx.config.timezone))} est avant la date limite actuelle "
-                             f"({date_fr(old.astimezone(ctx.config.timezone))}) : pour l'avancer, ajoutez --earlier "
+                          fr=f"{date_fr(until.astimezone(table.config.timezone))} est avant la date limite actuelle "
+                             f"({date_fr(old.astimezone(table.config.timezone))}) : pour l'avancer, ajoutez --earlier "
                              "(ou écrivez AVANCE par courriel) ; les joueurs seront prévenus")
     if until <= now:
         raise EngineError("the new deadline is in the past", fr="la nouvelle date limite est déjà passée")
-    r = ctx.renderer(game_id)
-    with ctx.store.atomic():
+    r = table.renderer
+    with table.store.atomic():
         g2 = GameRow(**{**g.__dict__, "deadline": iso(until), "early_at": None,
                         "reminders_sent": tuple(h for h in g.reminders_sent
                                                 if until - timedelta(hours=h) <= now)})
-        ctx.store.save_game(g2)
+        table.store.save_game(g2)
         notices = []
-        for p in ctx.store.players(game_id):
-            t = r.mail_text("deadline_changed", tag=ctx.tag(game_id), player=p.name,
-                            old=ctx.local(g.deadline), new=ctx.local(iso(until)), earlier=until < old,
-                            salutation=ctx.salutation(game_id, ctx.state(g), p.name))
-            notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", game_id, g.turn, "notice",
+        for p in table.store.players(table.id):
+            t = r.mail_text("deadline_changed", tag=table.tag, player=p.name,
+                            old=table.local(g.deadline), new=table.local(iso(until)), earlier=until < old,
+                            salutation=table.salutation(table.decode(g), p.name))
+            notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", table.id, g.turn, "notice",
                                   p.address, t.subject, t.body))
-        ctx.outgoing.queue(notices, now)
-        ctx.store.log(game_id, iso(now), "mj", "deadline", {"old": g.deadline, "new": iso(until)})
+        table.outgoing.queue(notices, now)
+        table.store.log(table.id, iso(now), "mj", "deadline", {"old": g.deadline, "new": iso(until)})
     return until
 
 
@@ -311,20 +311,20 @@ class GameStatus:
     abandoned: list[str] = field(default_factory=list)  # no longer waited for (nmr_abandon)
 
 
-def status(ctx: Context, game_id: str) -> GameStatus:
+def status(table: Table) -> GameStatus:
     """Where a game stands, for the MJ: phase, step, deadline, who has ordered and who is awaited."""
-    g = ctx.game(game_id)
+    g = table.row
     waiting: list[str] = []
     prompted = 0
     if g.phase == "running":
-        required = ctx.required_cached(game_id, ctx.state_cached(g))
-        ordered = ctx.store.ordered_players(game_id, g.turn)
+        required = table.required(table.state_of(g))
+        ordered = table.store.ordered_players(table.id, g.turn)
         prompted = len(required)
         waiting = sorted(required - ordered)
-    players = ctx.store.players(game_id)
-    s = ctx.settings(game_id)
-    return GameStatus(ruleset=g.ruleset, phase=g.phase, turn=g.turn, deadline=ctx.local(g.deadline),
-                      early=ctx.local(g.early_at), commitment=g.commitment,
+    players = table.store.players(table.id)
+    s = table.settings
+    return GameStatus(ruleset=g.ruleset, phase=g.phase, turn=g.turn, deadline=table.local(g.deadline),
+                      early=table.local(g.early_at), commitment=g.commitment,
                       players=len(players), prompted=prompted, waiting=waiting,
                       missed={p.name: p.missed for p in players if p.missed},
                       abandoned=sorted(p.name for p in players if s.nmr_abandon and p.missed >= s.nmr_abandon))
