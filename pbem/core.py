@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
+from pbem.msg import Msg as Msg  # (said in two languages: the vocabulary's, below the dice that speak it too)
+
 if TYPE_CHECKING:
     from pbem.dice import Dice
 
@@ -33,17 +35,6 @@ PUBLIC: PlayerName = "@public"
 
 JSON = Any
 """A JSON-compatible value: str, int, float, bool, None, list, dict with str keys."""
-
-
-@dataclass(frozen=True)
-class Msg:
-    """A short user-facing sentence in French, with its English translation."""
-
-    fr: str
-    en: str
-
-    def get(self, lang: str) -> str:
-        return self.en if lang == "en" else self.fr
 
 
 @dataclass(frozen=True)

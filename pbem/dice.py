@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pbem.core import Msg
+from pbem.msg import Msg
 
 T = TypeVar("T")
 

@@ -37,7 +37,17 @@ from pbem.engine.desk.approval import Published
 from pbem.engine.desk.pauses import PauseNews
 from pbem.engine.desk.seats import SeatNews
 from pbem.engine.orders import intake, mjdesk
-from pbem.engine.steps import actions, corrections, export, letters, lifecycle, preview, turns
+from pbem.engine.steps import (
+    actions,
+    calendar,
+    corrections,
+    export,
+    letters,
+    lifecycle,
+    preview,
+    publish,
+    turns,
+)
 from pbem.engine.steps.corrections import RerunResult
 from pbem.engine.steps.preview import Preview
 from pbem.engine.steps.records import events_from_json, rolls_from_json
@@ -138,10 +148,10 @@ class Engine:
         return turns.resolve(self.table(game_id), now, closed_at=closed_at, write_forum=write_forum)
 
     def deadline_plus(self, game_id: str, hours: float) -> datetime:
-        return turns.deadline_plus(self.table(game_id), hours)
+        return calendar.deadline_plus(self.table(game_id), hours)
 
     def extend(self, game_id: str, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
-        return turns.extend(self.table(game_id), until, now, allow_earlier=allow_earlier)
+        return calendar.extend(self.table(game_id), until, now, allow_earlier=allow_earlier)
 
     # --- the MJ's seat: pauses, who is missing, preview, approval
     def pause(self, game_id: str, start: datetime | None, end: datetime | None, reason: str,
@@ -195,10 +205,10 @@ class Engine:
         return letters.report_text(self.table(game_id), player, turn)
 
     def write_forum(self, game_id: str) -> list[Path]:
-        return letters.write_forum(self.table(game_id))
+        return publish.write_forum(self.table(game_id))
 
     def forum_path(self, game_id: str, turn: int, suffix: str = "") -> Path:
-        return letters.forum_path(self.table(game_id), turn, suffix)
+        return publish.forum_path(self.table(game_id), turn, suffix)
 
     # --- audit
     def verify(self, game_id: str, seed: str | None = None) -> list[str]:

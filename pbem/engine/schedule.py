@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 
 from pbem.clock import iso, next_deadline, parse_iso
 from pbem.engine.desk import absences, approval, pauses
-from pbem.engine.steps import lifecycle, turns
+from pbem.engine.steps import calendar, lifecycle, turns
+from pbem.engine.steps.calendar import GRACE_NOTICE
 from pbem.engine.table import EngineError, House, Table
 from pbem.outbox import Letter
 from pbem.store import GameRow
@@ -33,7 +34,7 @@ def due(house: House, now: datetime) -> list[str]:
 
 def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
     paused, done = pauses.due(table, g, now)  # the MJ's seat: a pause stops the clock, a held step waits for him
-    if paused or approval.waiting(table) is not None:
+    if paused or calendar.held(table) is not None:
         return done + approval.remind(table, now)
     g = table.row
     if g.phase == "registration" and g.deadline and parse_iso(g.deadline) <= now:
@@ -43,7 +44,7 @@ def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
         except EngineError as e:
             done.append(_extend_registration(table, g, now, e))
         return done
-    fire = turns.fire_at(g, table.settings)
+    fire = calendar.fire_at(g, table.settings)
     if g.deadline is None or fire is None:  # not running, or nothing to decide
         return done
     if now >= fire:
@@ -70,10 +71,6 @@ def _extend_registration(table: Table, g: GameRow, now: datetime, why: EngineErr
     return f"{g.id}: registration extended ({why})"
 
 
-GRACE_NOTICE = 0.0
-"""The mark in ``reminders_sent`` of the notice sent at the deadline during a grace period (hours are > 0)."""
-
-
 def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> list[str]:
     """Remind the players still awaited, once per configured hour before the deadline; with a grace
     period, tell them once at the deadline that their orders are still accepted until it ends."""
@@ -86,11 +83,11 @@ def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> l
     ruleset = table.ruleset
     current = table.store.ordered_players(g.id, g.turn)
     r = table.renderer
-    until = turns.final_close(g, s) if grace else None
+    until = calendar.final_close(g, s) if grace else None
     which = "grace" if grace else str(max(hours))
     awaited = table.required(state)  # asked, required: not removed, not abandoned
     reminders = []
-    gone = absences.away(table, now)  # nobody reminds a player who said they are away
+    gone = calendar.away(table, now)  # nobody reminds a player who said they are away
     for p in table.store.players(g.id):
         if p.name in awaited and p.name not in current and p.name not in gone:
             t = r.mail_text("reminder", tag=table.tag, player=p.name, deadline=table.local(g.deadline),

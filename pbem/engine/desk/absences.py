@@ -10,7 +10,6 @@ and in QUI MANQUE.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,19 +17,14 @@ from pbem.clock import iso, parse_iso
 from pbem.core import MJ
 from pbem.engine import when
 from pbem.engine.answers import LineVerdict, MailResult
-from pbem.engine.desk import pauses
 from pbem.engine.phrases import say
+from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.outbox import Letter
 from pbem.store import AbsenceRow, GameRow
 
 CANCEL = {"annuler", "annule", "annulee", "fin", "retour", "cancel", "back", "none", "aucune", "rien", "stop"}
-
-
-def away(table: Table, when_: datetime) -> dict[str, AbsenceRow]:
-    """The players away at an instant, with their absence."""
-    return {a.player: a for a in table.store.absences(table.id, at=iso(when_))}
 
 
 def declare(table: Table, player: str, start: datetime | None, end: datetime, now: datetime,
@@ -107,58 +101,19 @@ def _prose(line: str) -> bool:
     return not head.isupper() and prose.looks_like_sentence(line)
 
 
-def silent(table: Table, g: GameRow) -> set[str]:
-    """With ``absence = "defaults"``: the players away at the deadline, whose defaults apply silently."""
-    if table.settings.absence != "defaults" or g.deadline is None:
-        return set()
-    return set(away(table, parse_iso(g.deadline)))
-
-
-def excused(table: Table, closed_at: datetime) -> set[str]:
-    """The players away (a declared absence) when a step closed, whatever the policy: if their defaults
-    applied, they apply silently (no « we did not get your orders ») and count no missed step (NMR).
-
-    With ``absence = "wait"`` the deadline waited for their return, so a player back by then and still
-    silent is not excused; one still away when the wait ran out (``absence_wait``) is.
-    """
-    return set(away(table, closed_at))
-
-
 def hold(table: Table, g: GameRow, now: datetime) -> datetime | None:
-    """With ``absence = "wait"``: at the deadline, an awaited player away without orders holds it back.
-
-    The deadline moves to the latest return among them, never more than ``absence_wait`` past the
-    deadline the step had before the first hold; everyone is told.  Returns the new deadline, or None.
-    """
-    s = table.settings
-    if s.absence != "wait" or g.deadline is None or g.phase != "running":
+    """With ``absence = "wait"``: at the deadline, an awaited player away without orders holds it back
+    (`calendar.absence_wait` says until when); everyone is told.  Returns the new deadline, or None."""
+    wait = calendar.absence_wait(table, g, now)
+    if wait is None:
         return None
-    state = table.state_of(g)
-    awaited = table.required(state) - table.store.ordered_players(g.id, g.turn)
-    gone = {p: a for p, a in away(table, now).items() if p in awaited}
-    if not gone:
-        return None
-    first = _first_deadline(table, g)
-    limit = first + s.absence_wait.delta
-    target = min(max(parse_iso(a.ends_at) for a in gone.values()), limit)
-    if target <= parse_iso(g.deadline) or target <= now:
-        return None
+    first, target, gone = wait
     with table.store.atomic():
         table.store.log(g.id, iso(now), "pbem", "absence hold", {"turn": g.turn, "from": iso(first), "to": iso(target),
-                                                               "players": sorted(gone)})
-        g2 = pauses.save_deadline(table, g, target, now)
-        _tell(table, g2, parse_iso(g.deadline), target, sorted(gone), now)
+                                                                 "players": gone})
+        g2 = calendar.save_deadline(table, g, target, now)
+        _tell(table, g2, parse_iso(g.deadline or ""), target, gone, now)
     return target
-
-
-def _first_deadline(table: Table, g: GameRow) -> datetime:
-    for entry in table.store.journal(g.id):
-        if entry["action"] == "absence hold":
-            detail = json.loads(entry["detail"])
-            if detail.get("turn") == g.turn:
-                return parse_iso(detail["from"])
-    assert g.deadline is not None
-    return parse_iso(g.deadline)
 
 
 def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str], now: datetime) -> None:

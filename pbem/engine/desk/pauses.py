@@ -17,70 +17,16 @@ full length after it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
 from pbem.clock import iso, parse_iso
-from pbem.config import Duration
+from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
-from pbem.engine.when import local_instant, period_text
+from pbem.engine.when import period_text
 from pbem.outbox import Letter
 from pbem.render import date_fr
 from pbem.store import GameRow, PauseRow
-
-
-def shifted(deadline: datetime, start: datetime, end: datetime, table: Table, at: tuple[int, int] | None,
-            grace: timedelta = timedelta(0)) -> datetime:
-    """``deadline`` moved by the wall-clock time from ``start`` to ``end`` (nothing if the pause starts after it).
-
-    A pause that starts during the ``grace`` period after the deadline moves the deadline too, so the
-    grace left when it began is given back (without rounding to the step's time of day: the
-    deadline is past already).
-    """
-    if start >= deadline + grace or end <= start:
-        return deadline
-    if start > deadline:
-        at = None
-    tz = table.config.timezone
-    wall = lambda dt: dt.astimezone(tz).replace(tzinfo=None)  # noqa: E731
-    moved = wall(deadline) + (wall(end) - wall(start))
-    result = local_instant(moved.date(), moved.time(), tz)
-    if at is not None:
-        target = local_instant(moved.date(), time(*at), tz)
-        if target < result:
-            target = local_instant(moved.date() + timedelta(days=1), time(*at), tz)
-        result = target
-    return result.astimezone(UTC).replace(microsecond=0)
-
-
-def grace_of(table: Table) -> timedelta:
-    """The game's grace period after a deadline (none: zero)."""
-    grace = table.settings.grace
-    return grace.delta if grace is not None else timedelta(0)
-
-
-def step_length(table: Table, g: GameRow) -> Duration:
-    """The length of the open step (registration's during registration)."""
-    s = table.settings
-    if g.phase == "registration" or g.state is None:
-        return s.registration
-    prompts = table.prompts(table.state_of(g))
-    key = prompts[0].deadline if prompts else "turn"
-    return s.deadlines.get(key) or s.deadlines["turn"]
-
-
-def active(table: Table, when: datetime) -> PauseRow | None:
-    """The pause in force at ``when``, if any."""
-    for p in table.store.pauses(table.id):
-        if parse_iso(p.starts_at) <= when and (p.ends_at is None or when < parse_iso(p.ends_at)):
-            return p
-    return None
-
-
-def upcoming(table: Table, now: datetime) -> PauseRow | None:
-    """The pause in force now, else the next one announced."""
-    pending = table.store.pauses(table.id)
-    return active(table, now) or next((p for p in pending if parse_iso(p.starts_at) > now), None)
 
 
 @dataclass(frozen=True)
@@ -115,8 +61,9 @@ def schedule(table: Table, start: datetime | None, end: datetime | None, reason:
         p = table.store.add_pause(table.id, iso(begin), iso(end) if end else None, reason, iso(now))
         new = old
         if old is not None and end is not None:
-            new = shifted(old, begin, end, table, step_length(table, g).at, grace_of(table))
-            save_deadline(table, g, new, now, quiet_until=end, quiet_from=begin)
+            new = calendar.shifted(old, begin, end, table, calendar.step_length(table, g).at,
+                                   calendar.grace_of(table.settings))
+            calendar.save_deadline(table, g, new, now, quiet_until=end, quiet_from=begin)
             table.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
         what = "announced"
         if begin <= now:
@@ -132,7 +79,7 @@ def schedule(table: Table, start: datetime | None, end: datetime | None, reason:
 def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews:
     """End the pause in force now (or call off the one announced); ``at`` in the future sets its end instead."""
     g = table.row
-    p = upcoming(table, now)
+    p = calendar.upcoming_pause(table, now)
     if p is None:
         raise EngineError(f"game {table.id} is not paused", fr=f"la partie {table.id} n'est pas en pause")
     old = parse_iso(g.deadline) if g.deadline else None
@@ -142,13 +89,13 @@ def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews
         if start > now and when <= start:  # not begun: called off, the deadline it moved comes back
             new = parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn else old
             if new is not None and new != old:
-                save_deadline(table, g, new, now)
+                calendar.save_deadline(table, g, new, now)
             table.store.update_pause(p.id, ended_at=iso(now))
             what = "cancelled"
         elif when > now:  # a new end for the pause: the deadline is moved from where it stood before the pause
             new = _moved(table, g, p, when)
             if new is not None:
-                save_deadline(table, g, new, now, quiet_until=when, quiet_from=start)
+                calendar.save_deadline(table, g, new, now, quiet_until=when, quiet_from=start)
                 table.store.update_pause(p.id, shifted_turn=g.turn,
                                        deadline_before=p.deadline_before if p.shifted_turn == g.turn else g.deadline)
             table.store.update_pause(p.id, ends_at=iso(when))
@@ -156,7 +103,7 @@ def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews
         else:
             new = _moved(table, g, p, now)
             if new is not None:
-                save_deadline(table, g, new, now, quiet_until=now, quiet_from=start)
+                calendar.save_deadline(table, g, new, now, quiet_until=now, quiet_from=start)
             table.store.update_pause(p.id, ends_at=iso(now), ended_at=iso(now))
             what = "resumed"
         p = _reload(table, p)
@@ -174,7 +121,8 @@ def _moved(table: Table, g: GameRow, p: PauseRow, end: datetime) -> datetime | N
     base = (parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn
             else parse_iso(g.deadline))
     frozen = parse_iso(p.frozen_from or p.starts_at)
-    return shifted(base, frozen, end, table, step_length(table, g).at, grace_of(table))
+    return calendar.shifted(base, frozen, end, table, calendar.step_length(table, g).at,
+                            calendar.grace_of(table.settings))
 
 
 def due(table: Table, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
@@ -194,69 +142,12 @@ def due(table: Table, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
                 _tell(table, _reload(table, p), "resumed", _deadline(table), now, mj=True)
             _after_resume(table, now)
             done.append(f"{g.id}: play resumed")
-    return active(table, now) is not None, done
-
-
-def shift_opened(table: Table, g: GameRow, now: datetime, base: datetime | None = None) -> GameRow:
-    """A step opened during a pause, or before one announced with its dates: the pause stops its clock too.
-
-    Called once by `turns.open_step` on the deadline it computed from ``base`` (`turns.next_base`);
-    returns the row as saved.  Counted from ``now`` (``after_early = "length"``, or a step that
-    closed at its deadline), the step loses no time to the pause: a dated pause moves its deadline
-    by the part of the pause still to come, one « until further notice » at the resume.  Counted
-    on the calendar of the step before (``base`` after ``now``: a step closed early with
-    ``after_early = "calendar"``), the step keeps the slot that follows that step's deadline as the
-    pause moves it: a dated pause that moved that deadline already moves nothing more, and one
-    « until further notice » moves the new deadline at the resume as it would have moved the old one.
-    """
-    if g.deadline is None:
-        return g
-    on_calendar = base is not None and base > now
-    for p in table.store.pauses(g.id):
-        start = parse_iso(p.starts_at)
-        if p.ends_at is None:
-            if start <= now:  # in force: moved when the MJ resumes, from when this step's clock stopped
-                stopped = (p.frozen_from or p.starts_at) if on_calendar else iso(now)
-                table.store.update_pause(p.id, frozen_from=stopped, shifted_turn=None, deadline_before=None)
-            continue  # (one to come stops the clock from its start)
-        end = parse_iso(p.ends_at)
-        if end <= now:
-            continue
-        if on_calendar and p.shifted_turn == g.turn - 1:
-            # the slot after a deadline this pause moved already; a new end moves it from the old one
-            table.store.update_pause(p.id, frozen_from=p.ends_at, shifted_turn=None, deadline_before=None)
-            continue
-        deadline = parse_iso(g.deadline)
-        frozen = max(start, now)
-        new = shifted(deadline, frozen, end, table, step_length(table, g).at, grace_of(table))
-        table.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
-        if new != deadline:
-            g = save_deadline(table, g, new, now, quiet_until=end, quiet_from=frozen)
-    return g
+    return calendar.pause_at(table, now) is not None, done
 
 
 def _after_resume(table: Table, now: datetime) -> None:
     """All orders in during the pause: the step resolves early after the resume, not during the pause."""
-    from pbem.engine.steps import turns
-
-    turns.check_early(table, now)
-
-
-def save_deadline(table: Table, g: GameRow, new: datetime, now: datetime, *, quiet_until: datetime | None = None,
-                   quiet_from: datetime | None = None) -> GameRow:
-    """The open step's new deadline; reminders that fall in the past or inside the pause are not sent."""
-    s = table.settings
-
-    def silent(h: float) -> bool:
-        at = new - timedelta(hours=h)
-        return at <= now or (quiet_from is not None and quiet_until is not None and quiet_from <= at < quiet_until)
-
-    sent = {h for h in s.reminder_hours if silent(h)}
-    if 0.0 in g.reminders_sent and quiet_until is not None:  # the grace notice went: the pause's notices say the rest
-        sent.add(0.0)
-    g2 = GameRow(**{**g.__dict__, "deadline": iso(new), "early_at": None, "reminders_sent": tuple(sorted(sent))})
-    table.store.save_game(g2)
-    return g2
+    calendar.check_early(table, now)
 
 
 def _deadline(table: Table) -> datetime | None:

@@ -1,4 +1,4 @@
-"""Seats changing hands: a player removed (now, or at the end of the open step) or replaced by a newcomer.
+"""The MJ's commands over seats: a player removed (now, or at the end of the open step) or replaced by a newcomer.
 
 A player removed now plays no more from now on: their orders for the open step give way to the
 rules' defaults.  Removed at the end of the step, their orders for it stand and they get its
@@ -6,7 +6,8 @@ results, then they leave.  A newcomer takes over the seat (the character, its or
 from a given step, under their own name and address: the departing address gets nothing more,
 and the newcomer gets a briefing with everything the seat was told (start mail, private results,
 tests), its situation now and the orders expected, and nothing else (`letters.briefing_text`).
-Each one concerned is told by mail; the MJ reads in his answer precisely what was done.
+Each one concerned is told by mail (`pbem.engine.steps.handover`, which also carries out the changes
+planned for the end of a step); the MJ reads in his answer precisely what was done.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pbem.clock import iso
-from pbem.engine.steps import actions, letters, lifecycle
+from pbem.engine.steps import handover
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
-from pbem.outbox import Letter
-from pbem.store import PlayerRow, SeatChangeRow
+from pbem.store import PlayerRow
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,11 @@ def remove(table: Table, name: str, now: datetime, *, at_end: bool = False) -> S
             _no_other_change(table, p.name)
             table.store.add_seat_change(table.id, p.name, "remove", g.turn, None, None, p.address, iso(now), None)
             table.store.log(table.id, iso(now), "mj", "player remove at end", {"name": p.name, "turn": g.turn})
-            _tell(table, "leaving", p.name, p.address, now, turn=g.turn)
+            handover.tell(table, "leaving", p.name, p.address, now, turn=g.turn)
             return SeatNews(p.name, "remove", False, g.turn, old_address=p.address)
         dropped = g.phase == "running" and p.name in table.store.ordered_players(table.id, g.turn)
-        _tell(table, "removed", p.name, p.address, now, turn=g.turn)
-        lifecycle.remove_player(table, p.name, now)
+        handover.tell(table, "removed", p.name, p.address, now, turn=g.turn)
+        handover.remove_player(table, p.name, now)
         return SeatNews(p.name, "remove", True, None, old_address=p.address, orders_dropped=dropped)
 
 
@@ -93,7 +93,7 @@ def replace(table: Table, name: str, new_name: str, new_address: str, now: datet
             return SeatNews(p.name, "replace", False, from_turn - 1, newcomer, address, p.address)
         table.store.add_seat_change(table.id, p.name, "replace", g.turn - 1, newcomer, address, p.address, iso(now),
                                   iso(now))
-        _hand_over(table, p, newcomer, address, now)
+        handover.hand_over(table, p, newcomer, address, now)
     return SeatNews(p.name, "replace", True, None, newcomer, address, p.address)
 
 
@@ -103,50 +103,6 @@ def _no_other_change(table: Table, player: str) -> None:
             what = "retrait" if c.kind == "remove" else f"remplacement par {c.new_name}"
             raise EngineError(f"a change of {player}'s seat is already planned", fr=f"un {what} de {player} est "
                               f"déjà prévu à la fin {table.step_noun().of} {c.after_turn}")
-
-
-def _hand_over(table: Table, p: PlayerRow, newcomer: str, address: str, now: datetime) -> None:
-    """The seat goes to the newcomer: the old address is told and hears no more; the newcomer is briefed."""
-    if p.status == "active":  # (a removed player was told already)
-        _tell(table, "replaced", p.name, p.address, now, turn=table.row.turn, newcomer=newcomer)
-    history = actions.history_text(table, p.name) if actions.action_records(table) else None
-    brief = letters.briefing_text(table, p.name, newcomer, history)
-    lifecycle.replace_player(table, p.name, address, now)
-    g = table.row
-    table.outgoing.queue([Letter(f"briefing-{g.turn}-{p.name}-{address}", table.id, g.turn, "private", address,
-                               brief.subject, brief.body)], now)
-    table.store.log(table.id, iso(now), "mj", "player briefed", {"name": p.name, "newcomer": newcomer, "to": address})
-
-
-def step_done(table: Table, turn: int, now: datetime) -> list[SeatChangeRow]:
-    """The changes planned for the end of step ``turn``, carried out (its results went out first)."""
-    done = []
-    for c in table.store.seat_changes(table.id):
-        if c.after_turn > turn:
-            continue
-        p = table.store.player(table.id, c.player)
-        if p is not None and (p.status == "active" or c.kind == "replace"):
-            if c.kind == "remove":
-                _tell(table, "removed", p.name, p.address, now, turn=turn, at_end=True)
-                lifecycle.remove_player(table, p.name, now)
-            else:
-                _hand_over(table, p, c.new_name or "", c.new_address or "", now)
-        table.store.seat_change_done(c.id, iso(now))
-        done.append(c)
-    return done
-
-
-def _tell(table: Table, what: str, player: str, address: str, now: datetime, *, turn: int,
-          newcomer: str | None = None, at_end: bool = False) -> None:
-    """The departing player is told (removed now, leaving at the end of the step, replaced)."""
-    r = table.renderer
-    state = table.state_of(table.row)
-    title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
-    t = r.mail_text("seat", tag=table.tag, what=what, player=player, newcomer=newcomer, title=title,
-                    at_end=at_end, game_title=table.settings.title,
-                    salutation=table.salutation(state, player))
-    table.outgoing.queue([Letter(f"seat-{what}-{turn}-{player}-{address}", table.id, turn, "notice", address, t.subject,
-                               t.body)], now)
 
 
 def pending_text(table: Table) -> list[str]:

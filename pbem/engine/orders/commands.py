@@ -14,8 +14,9 @@ from pbem.core import MJ, OrderAmbiguousError, OrderError, OrderNotAllowedError
 from pbem.engine import optional
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.desk import absences
-from pbem.engine.steps import actions, letters, lifecycle, turns
+from pbem.engine.steps import actions, calendar, letters, lifecycle, turns
 from pbem.engine.table import EngineError, Table
+from pbem.engine.words import is_pass
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.mail.senders import given_password
@@ -23,30 +24,8 @@ from pbem.names import fold, match_name
 from pbem.store import GameRow, OrderSet
 from pbem.wording import gender_of
 
-COMMANDS = {
-    "inscription": "JOIN", "join": "JOIN", "register": "JOIN",
-    "aide": "HELP", "help": "HELP", "?": "HELP",
-    "etat": "STATUS", "status": "STATUS",
-    "ordres": "ORDERS", "orders": "ORDERS",
-    "rapport": "REPORT", "report": "REPORT",
-    "pour": "FOR", "for": "FOR",
-    "annuler": "CANCEL", "cancel": "CANCEL",
-    "passer": "PASS", "pass": "PASS", "passe": "PASS",
-    "fin": "END", "end": "END",
-    "absence": "AWAY", "away": "AWAY",
-}
-JOIN_PHRASES = ("je souhaite participer", "je veux participer", "i want to play", "i would like to join",
-                "i wish to participate")
-
-
 NO_ARGUMENTS = frozenset({"HELP", "STATUS", "ORDERS", "CANCEL", "END", "PASS"})
 _NUMBER = re.compile(r"^(?:(?:tour|turn|etape|step|manche|round|n[o°]?)\s*)?(\d+)$")
-
-
-def is_pass(table: Table, text: str) -> bool:
-    """Is this order text the common PASSER (not a word of the game's own, as in Courtisans)?"""
-    said = fold(text).strip(" .!")
-    return COMMANDS.get(said) == "PASS" and said not in table.game_words
 
 
 def parses(cmd: str, rest: str) -> bool:
@@ -63,16 +42,6 @@ def parses(cmd: str, rest: str) -> bool:
     if cmd == "JOIN":
         return not prose.looks_like_sentence(rest)
     return True
-
-
-def asks_to_join(text: str, subject: str) -> bool:
-    """Does a mail ask to register (an INSCRIPTION line, « Je souhaite participer »)?"""
-    for line in text.split("\n"):
-        folded = fold(line)
-        head = folded.partition(" ")[0].strip(":,.!")
-        if COMMANDS.get(head) == "JOIN" or any(folded.startswith(p) for p in JOIN_PHRASES):
-            return True
-    return "particip" in fold(subject) and not text.strip()
 
 
 def command(table: Table, g: GameRow, cmd: str, rest: str, actor: str | None, mail: IncomingMail,
@@ -208,7 +177,7 @@ def _cancel(table: Table, g: GameRow, actor: str, line: str, result: MailResult,
     table.store.cancel_orders(table.id, g.turn, actor)
     if g.early_at:  # not everyone has ordered any more (unless this player was not awaited)
         table.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
-        turns.check_early(table, now)
+        calendar.check_early(table, now)
     result.verdicts.append(LineVerdict(line, True, say("cancelled")))
 
 
@@ -290,7 +259,7 @@ def _for_line(table: Table, g: GameRow, rest: str, actor: str | None, line: str,
         table.store.set_orders(OrderSet(table.id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
         table.store.log(table.id, iso(now), "mj", "pass for", {"player": player})
         result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
-        turns.check_early(table, now)
+        calendar.check_early(table, now)
         return True
     try:
         order = optional.parse_order(ruleset, state, player, order_text.strip(), [], author=MJ)
@@ -311,5 +280,5 @@ def _for_line(table: Table, g: GameRow, rest: str, actor: str | None, line: str,
     table.store.set_orders(OrderSet(table.id, g.turn, player, orders, lines, "mj", key, iso(now)))
     table.store.log(table.id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
     result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
-    turns.check_early(table, now)
+    calendar.check_early(table, now)
     return True

@@ -15,12 +15,11 @@ from typing import Any
 from pbem.clock import iso, parse_iso
 from pbem.config import GameConfig
 from pbem.core import MJ
+from pbem.engine import words
 from pbem.engine.answers import MailResult
-from pbem.engine.desk import approval
-from pbem.engine.desk.approval import clock_held
-from pbem.engine.orders import commands, mjdesk
+from pbem.engine.orders import mjdesk
 from pbem.engine.orders.interpret import interpret
-from pbem.engine.steps import turns
+from pbem.engine.steps import calendar, turns
 from pbem.engine.steps.turns import gc_paused
 from pbem.engine.table import House, Table
 from pbem.faults import crashpoint
@@ -137,8 +136,8 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     table = house.table(game_id)
     s = table.settings
     g = house.store.game(game_id)
-    fire = turns.fire_at(g, s) if g is not None else None
-    if fire is not None and received is not None and fire <= received and not clock_held(table, received):
+    fire = calendar.fire_at(g, s) if g is not None else None
+    if fire is not None and received is not None and fire <= received and not calendar.clock_held(table, received):
         # this mail arrived after the deadline (daemon outage): the step closes first, without it.
         # A failure here must not cost the mail: it is then read against the open step, and the
         # tick's own deadline pass reports the failure (the forum file is written by the tick).
@@ -156,7 +155,7 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         bulk = is_bulk(mail)
         if bulk:
             return f"silent: stranger, {bulk}", game_id, sender
-        if g is None or g.phase != "registration" or not commands.asks_to_join(mail.text, mail.subject):
+        if g is None or g.phase != "registration" or not words.asks_to_join(mail.text, mail.subject):
             return _stranger(house, mail, game_id if how != "only" else None, now), game_id, sender
     if g is None:
         _reply_plain(house, mail, "no_game_yet", now, game_id)
@@ -352,9 +351,9 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
                if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=table.local(g.early_at),
         late=(result.late[0], table.local(iso(result.late[1]))) if result.late else None,
-        late_held=bool(result.late) and approval.waiting(table) is not None,  # (publish = "mj": not sent yet)
+        late_held=bool(result.late) and calendar.held(table) is not None,  # (publish = "mj": not sent yet)
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
-        grace_until=table.local(iso(turns.final_close(g, table.settings) or now)) if result.grace else None,
+        grace_until=table.local(iso(calendar.final_close(g, table.settings) or now)) if result.grace else None,
         newer=table.local(result.newer),
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
     )

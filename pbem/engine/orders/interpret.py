@@ -9,8 +9,9 @@ from pbem.clock import iso, parse_iso
 from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
 from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
 from pbem.engine.orders import commands
-from pbem.engine.steps import turns
+from pbem.engine.steps import calendar, turns
 from pbem.engine.table import Table
+from pbem.engine.words import COMMANDS, JOIN_PHRASES
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold, words
@@ -35,8 +36,8 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     say = table.renderer.message
     state = table.state_of(g)
     result = MailResult()
-    result.late = turns.late_for(table, g, received)
-    result.grace = turns.in_grace(g, s, received)
+    result.late = calendar.late_for(table, g, received)
+    result.grace = calendar.in_grace(g, s, received)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
     sets: list[OrderSet] = []
@@ -52,8 +53,8 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         head, _, rest = line.partition(" ")
         word = fold(head).strip(":,.!")
-        cmd = None if word in table.game_words else commands.COMMANDS.get(word)
-        if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in commands.JOIN_PHRASES):
+        cmd = None if word in table.game_words else COMMANDS.get(word)
+        if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in JOIN_PHRASES):
             cmd, rest = "JOIN", ""
         if cmd == "END" and commands.parses(cmd, rest):
             result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
@@ -126,7 +127,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         if actor == MJ:
             table.store.log(table.id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if sets:
-        turns.check_early(table, now)
+        calendar.check_early(table, now)
     had_orders = (g.phase == "running" and actor not in (None, MJ)
                   and actor in table.store.ordered_players(table.id, g.turn))
     result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
 
+from pbem import serial
 from pbem.clock import add_duration, parse_iso
 from pbem.core import MJ
 from pbem.engine import when
@@ -21,7 +22,8 @@ from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.desk import absences, approval, mjmail, pauses, seats
 from pbem.engine.orders.interpret import interpret
 from pbem.engine.phrases import say
-from pbem.engine.steps import actions, corrections, letters, preview, turns
+from pbem.engine.steps import actions, calendar, corrections, letters, preview
+from pbem.engine.steps.records import record_events
 from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
@@ -245,7 +247,7 @@ def _extend(desk: Desk, c: mjmail.Command) -> None:
         target = old - by.delta
     else:
         target = add_duration(old, c.args["by"], table.config.timezone)
-    done = turns.extend(table, target, desk.now, allow_earlier=earlier)
+    done = calendar.extend(table, target, desk.now, allow_earlier=earlier)
     players = len(table.store.players(table.id))
     desk.ok(c.line, desk.say("extended", earlier=done < old, old=desk.when(old), new=desk.when(done),
                              title=_title(table), players=players))
@@ -298,8 +300,8 @@ def missing_text(table: Table, now: datetime) -> str:
         asked, ordered = len(prompted), len(prompted & current)
         awaited = sorted(required - current)
     away = absences.during(table, now, parse_iso(g.deadline) if g.deadline else now)
-    held = approval.waiting(table)
-    pause = pauses.upcoming(table, now)
+    held = calendar.held(table)
+    pause = calendar.upcoming_pause(table, now)
     tz = table.config.timezone
     return say(r, "missing", phase=g.phase, title=_title(table), deadline=table.local(g.deadline),
                awaited=awaited, ordered=ordered, asked=asked, away=away, held=held.turn if held else None,
@@ -350,9 +352,6 @@ def _record(table: Table, turn: int) -> dict[str, Any]:
 
 
 def _forum_of(table: Table, rec: dict[str, Any]) -> str:
-    from pbem import serial
-    from pbem.engine.steps.records import record_events
-
     ruleset = table.ruleset
     state = serial.loads(ruleset.state_type, rec["state_after"])
     return letters.forum_text(table, state, record_events(rec), rec["title"], ruleset.outcome(state),
@@ -371,7 +370,7 @@ def _correct(desk: Desk, c: mjmail.Command) -> None:
         desk.fail(c.line, bad[-1].note)
         return
     lines.append(c.args["order"])
-    held = approval.waiting(table)
+    held = calendar.held(table)
     desk.ok(c.line, desk.say("corrected", player=name, turn=turn, open=turn == g.turn,
                              held=held is not None and held.turn == turn, lines=len(lines)))
     desk.result.verdicts[-1].player = name
@@ -381,7 +380,7 @@ def _rerun(desk: Desk, c: mjmail.Command) -> None:
     table = desk.table
     g = table.row
     turn = c.args["turn"] if c.args["turn"] is not None else g.turn - 1
-    held = approval.waiting(table)
+    held = calendar.held(table)
     if held is not None and held.turn == turn and c.args["publish"]:
         raise EngineError("these results wait for approval: APPROUVE re-runs and sends them",
                           fr=f"{table.step_noun().the} {turn} attend votre approbation : APPROUVE recalcule ses "

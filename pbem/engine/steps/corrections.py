@@ -12,9 +12,10 @@ from typing import Any
 from pbem import serial
 from pbem.clock import iso, parse_iso
 from pbem.core import Event, Order, OrderError
+from pbem.engine import words
 from pbem.engine.answers import LineVerdict
-from pbem.engine.orders import commands
-from pbem.engine.steps import letters, turns
+from pbem.engine.steps import calendar, letters, turns
+from pbem.engine.steps.publish import rectified, write_forum_now
 from pbem.engine.steps.records import record, record_events, sourced_orders_json
 from pbem.engine.table import EngineError, Table
 from pbem.store import GameRow, OrderSet
@@ -39,7 +40,7 @@ def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime
     name = table.player_named(player).name
     verdicts: list[LineVerdict] = []
     orders: list[Order] = []
-    if len(lines) == 1 and commands.is_pass(table, lines[0]):  # PASSER: the defaults, as his own answer
+    if len(lines) == 1 and words.is_pass(table, lines[0]):  # PASSER: the defaults, as his own answer
         return _set_pass(table, g, name, lines[0], turn, state, now)
     for line in lines:
         try:
@@ -75,7 +76,7 @@ def _set_pass(table: Table, g: GameRow, name: str, line: str, turn: int, state: 
         if told is not None:
             table.outgoing.queue([told], now)
         if source == "pass":
-            turns.check_early(table, now)
+            calendar.check_early(table, now)
     applied = [o.text or o.verb for o in table.ruleset.default_orders(state, name)]
     return [LineVerdict(line, True, say("pass_for", player=name, applied=applied, past=turn != g.turn, turn=turn))]
 
@@ -97,7 +98,7 @@ def recorded_orders(table: Table, rec: Mapping[str, Any]) -> turns.StepOrders:
     defaults = list(json.loads(rec["defaults"]))
     for p, o in table.store.current_orders(table.id, rec["turn"]).items():
         if o.source == "correction" and p in orders:
-            passed = not o.orders and len(o.lines) == 1 and commands.is_pass(table, o.lines[0])
+            passed = not o.orders and len(o.lines) == 1 and words.is_pass(table, o.lines[0])
             orders[p] = ruleset.default_orders(before, p) if passed else list(o.orders)
             sources[p] = {"source": "correction", "message": None, "received_at": o.received_at,
                           "lines": o.lines, **({"applied": [x.text or x.verb for x in orders[p]]} if passed else {})}
@@ -159,10 +160,8 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
                             "opened_at": g.opened_at})
             table.store.save_game(g2)
             if announce:
-                table.outgoing.queue(letters.step_letters(table, g2, rec["seq"], turn, events, new_state, now,
-                                                        rectificatif=True, key_prefix=f"rec{rec['seq']}-v{version}"),
-                                   now)
-        if announce and not table.outgoing.holding_batch:  # by mail, the tick writes it after the commit
-            letters.write_forum(table)
+                rectified(table, g2, rec["seq"], turn, events, new_state, now, version=version)
+        if announce:  # (by mail, the tick writes it after the commit)
+            write_forum_now(table)
     return RerunResult(turn=turn, diff=diff, state_changed=state_changed,
                        published=publish and bool(diff or state_changed))

@@ -13,13 +13,12 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from pbem import pictures, serial
+from pbem import pictures
 from pbem.clock import parse_iso
 from pbem.core import MJ, PUBLIC, Event
-from pbem.engine.desk import absences
+from pbem.engine.steps import calendar
 from pbem.engine.steps.records import record_events
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
@@ -63,7 +62,7 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
     defaulted = set(json.loads(rec["defaults"])) if rec else set()
     if rec:  # a player away (declared absence) when the step closed: their defaults apply silently
-        defaulted -= absences.excused(table, parse_iso(rec["resolved_at"]))
+        defaulted -= calendar.excused(table, parse_iso(rec["resolved_at"]))
     recorded = json.loads(rec["orders"]) if rec and defaulted else {}
     outcome = ruleset.outcome(state)
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
@@ -178,45 +177,6 @@ def digest_text(table: Table, turn: int | None = None) -> str:
     return table.renderer.mail_text("digest", tag=table.tag, title=rec["title"], deadline=None,
                                            next_title=None, final=None, rectificatif=False, seed=None, absent=[],
                                            abandoned_now=[], back=[], **digest_context(table, rec["seq"])).body
-
-
-def forum_path(table: Table, turn: int, suffix: str = "") -> Path:
-    return table.config.forum_dir / table.id / f"turn-{turn}{suffix}.bbcode"
-
-
-def picture_path(table: Table, turn: int) -> Path:
-    """The picture beside a step's BBCode file: ``turn-<N>.png``."""
-    return forum_path(table, turn).with_suffix(".png")
-
-
-def write_forum(table: Table) -> list[Path]:
-    """Write the forum files of resolved steps not written yet, post and picture (after the commit; safe to repeat)."""
-    written = []
-    ruleset = table.ruleset
-    for rec in table.store.records(table.id):
-        if rec["kind"] == "action" or rec["forum_written"] or not rec["published"]:  # (held for approval)
-            continue
-        state = serial.loads(ruleset.state_type, rec["state_after"])
-        events = record_events(rec)
-        text = forum_text(table, state, events, rec["title"], ruleset.outcome(state),
-                          table.store.chronicle(table.id, rec["seq"]))
-        path = forum_path(table, rec["turn"])
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write(path, text.encode("utf-8"))
-        written.append(path)
-        picture = forum_picture(table, state, events, rec["title"])
-        if picture is not None:
-            _write(picture_path(table, rec["turn"]), picture.png)
-            written.append(picture_path(table, rec["turn"]))
-        table.store.mark_forum_written(table.id, rec["seq"])
-    return written
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all (a reader never sees half of it)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
 
 
 # --- texts a player asks for by mail ---

@@ -12,7 +12,7 @@ from pbem.clock import add_duration, iso
 from pbem.core import Msg, Seat, SetupError
 from pbem.dice import Dice, commitment, new_seed
 from pbem.engine import optional
-from pbem.engine.steps import letters, turns
+from pbem.engine.steps import letters, publish, turns
 from pbem.engine.steps.records import record
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
@@ -80,7 +80,7 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
         g = turns.open_step(table, g, state, 1, now, phase="running", base=base)
         table.outgoing.queue(letters.step_letters(table, g, seq, 0, events, state, now, setup=True), now)
         table.store.log(table.id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
-    letters.write_forum(table)
+    publish.write_forum(table)
     return g
 
 
@@ -171,32 +171,3 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
                                                         **({"gender": gender} if gender else {})})
     table.forget_roster()
     return row
-
-
-def remove_player(table: Table, name: str, now: datetime) -> None:
-    p = table.player_named(name)
-    with table.store.atomic():
-        table.store.set_player_status(table.id, p.name, "removed")
-        table.store.log(table.id, iso(now), "mj", "player remove", {"name": p.name})
-    table.forget_roster()
-
-
-def replace_player(table: Table, name: str, new_address: str, now: datetime) -> None:
-    """A new person takes over a seat: same character, new address."""
-    p = table.player_named(name)
-    new_address = new_address.strip().lower()
-    problem = address_problem(new_address)
-    if problem is not None:
-        raise EngineError(f"invalid address {new_address!r}: {problem.en}",
-                          fr=f"adresse invalide « {new_address} » : {problem.fr}")
-    other = table.store.player_by_address(table.id, new_address)
-    if other is not None and other.name != p.name:
-        raise EngineError(f"{new_address} already plays {other.name!r} in {table.id}",
-                          fr=f"{new_address} joue déjà {other.name} dans {table.id}")
-    with table.store.atomic():
-        table.store.set_player_address(table.id, p.name, new_address)
-        table.store.set_player_status(table.id, p.name, "active")
-        table.store.set_missed(table.id, {p.name: 0})  # a new person: a fresh start
-        table.store.log(table.id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
-                                                                    "new": new_address})
-    table.forget_roster()
