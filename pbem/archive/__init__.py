@@ -17,14 +17,12 @@ from typing import Any
 
 import jinja2
 
-from pbem import serial
 from pbem.archive import series
 from pbem.archive.bbcode import to_html
 from pbem.archive.charts import Chart, svg
 from pbem.audit import verification_report
 from pbem.engine import Engine
 from pbem.engine.steps import letters
-from pbem.engine.steps.records import record_events
 from pbem.pictures.raster import size
 from pbem.render import TEMPLATES
 
@@ -66,22 +64,22 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     steps: list[tuple[str, dict[str, Any]]] = []
     outcome = None
     for rec in table.store.records(game_id):
-        if rec["kind"] == "action":
+        if rec.kind == "action":
             continue
-        state = serial.loads(ruleset.state_type, rec["state_after"])
-        events = record_events(rec)
+        state = table.decode_json(rec.state_after)
+        events = rec.events
         outcome = ruleset.outcome(state)
-        text = letters.forum_text(table, state, events, rec["title"], outcome)
+        text = letters.forum_text(table, state, events, rec.title, outcome)
         view, _ = letters.forum_inputs(table, state, events)
-        steps.append(("départ" if rec["kind"] == "setup" else str(rec["turn"]), view))
-        picture = letters.forum_picture(table, state, events, rec["title"])
-        name = f"turn-{rec['turn']}"
+        steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
+        picture = letters.forum_picture(table, state, events, rec.title)
+        name = f"turn-{rec.turn}"
         image = None
         if picture is not None:
             image = f"images/{name}.png"
             (folder / image).write_bytes(picture.png)
             out.pictures.append(folder / image)
-        posts.append(Post(rec["turn"], rec["title"], f"{name}.html", to_html(text), image,
+        posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
                           size(picture.png) if picture is not None else None))
     charts = series.charts(s.ruleset, steps)
     if charts:

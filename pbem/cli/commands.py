@@ -12,7 +12,7 @@ import click
 
 from pbem.cli.shell import NOW, CommandLine, _config, _date, _engine, _lang, _now, _step, _t, _when
 from pbem.cli.text import UserError, count
-from pbem.clock import iso
+from pbem.clock import parse_iso
 from pbem.wording import join_list, plural
 
 
@@ -205,7 +205,7 @@ def game_extend(ctx: click.Context, game_id: str, hours: float | None, until: st
         when = _now(now)
         target = _date(ctx, "--until", until, when) or e.deadline_plus(game_id, hours or 0.0)
         done = e.extend(game_id, target, when, allow_earlier=earlier)
-        click.echo(_t("deadline_now", game=game_id, deadline=_when(e.local(game_id, iso(done)))))
+        click.echo(_t("deadline_now", game=game_id, deadline=_when(e.local(game_id, done))))
 
 
 # ---------------------------------------------------------------- players
@@ -469,7 +469,7 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
     """
     with _engine(ctx, writes=False) as e:
         for m in e.store.messages(status):
-            local = e.local(m["game"], m["received_at"])  # in the game's zone, like every time the MJ reads
+            local = e.local(m["game"], parse_iso(m["received_at"]))  # in the game's zone, as the MJ reads every time
             received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
             click.echo(f"{m['status']:5} {received} {m['game'] or '-':10} {m['sender'] or '-':30} "
                        f"{m['verdict']}  [{m['key']}]")

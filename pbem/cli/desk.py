@@ -10,7 +10,6 @@ import click
 
 from pbem.cli.shell import NOW, HelpCommand, _date, _engine, _lang, _now, _t
 from pbem.cli.text import UserError
-from pbem.clock import parse_iso
 
 
 @click.command("pause", cls=HelpCommand)
@@ -122,7 +121,7 @@ def player_absence(ctx: click.Context, game_id: str, name: str, start: str | Non
         from pbem.engine.when import period_text
 
         click.echo(_t("absence", game=game_id, news=f"{row.player} : " + period_text(
-            parse_iso(row.starts_at), parse_iso(row.ends_at), e.config.timezone, _lang())))
+            row.starts_at, row.ends_at, e.config.timezone, _lang())))
 
 
 def register(game: click.Group, turn: click.Group, player: click.Group) -> None:

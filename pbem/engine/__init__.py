@@ -50,12 +50,12 @@ from pbem.engine.steps import (
 )
 from pbem.engine.steps.corrections import RerunResult
 from pbem.engine.steps.preview import Preview
-from pbem.engine.steps.records import events_from_json, rolls_from_json
 from pbem.engine.steps.turns import GameStatus, gc_paused, run_resolve
 from pbem.engine.table import EngineError, House, Table
 from pbem.mail.reading import IncomingMail, read_message
 from pbem.render import Renderer
 from pbem.store import AbsenceRow, GameRow, PlayerRow, Store
+from pbem.store.records import events_from_json, rolls_from_json
 
 __all__ = ["Engine", "EngineError", "GameStatus", "LineVerdict", "MailResult", "RerunResult", "events_from_json",
            "gc_paused", "read", "rolls_from_json", "run_resolve"]
@@ -91,7 +91,7 @@ class Engine:
     def state(self, g: GameRow) -> Any:
         return self.table(g.id).decode(g)
 
-    def local(self, game_id: str, when: str | None) -> datetime | None:
+    def local(self, game_id: str, when: datetime | None) -> datetime | None:
         return self.house.local(when)
 
     def step_word(self, game_id: str) -> StepWord:
@@ -133,7 +133,7 @@ class Engine:
     def process_pending(self, now: datetime) -> list[str]:
         return intake.process_pending(self.house, now)
 
-    def process_message(self, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
+    def process_message(self, key: str, raw: bytes, now: datetime, received_at: datetime | None = None) -> str:
         return intake.process_message(self.house, key, raw, now, received_at)
 
     def route(self, mail: IncomingMail) -> str | None:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from pbem.clock import iso, next_deadline, parse_iso
+from pbem.clock import iso, next_deadline
 from pbem.engine.desk import absences, approval, pauses
 from pbem.engine.steps import calendar, lifecycle, turns
 from pbem.engine.steps.calendar import GRACE_NOTICE
 from pbem.engine.table import EngineError, House, Table
 from pbem.outbox import Letter
-from pbem.store import GameRow
+from pbem.store import GameRow, Phase
 
 log = logging.getLogger("pbem")
 
@@ -37,9 +38,9 @@ def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
     if paused or calendar.held(table) is not None:
         return done + approval.remind(table, now)
     g = table.row
-    if g.phase == "registration" and g.deadline and parse_iso(g.deadline) <= now:
+    if g.phase == Phase.REGISTRATION and g.deadline and g.deadline <= now:
         try:
-            lifecycle.start_game(table, now, base=parse_iso(g.deadline))
+            lifecycle.start_game(table, now, base=g.deadline)
             done.append(f"{g.id}: started")
         except EngineError as e:
             done.append(_extend_registration(table, g, now, e))
@@ -53,19 +54,19 @@ def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
         if turns.resolve(table, now):
             done.append(f"{g.id}: turn {g.turn} resolved")
         return done
-    done.extend(_reminders(table, g, parse_iso(g.deadline), now))
+    done.extend(_reminders(table, g, g.deadline, now))
     return done
 
 
 def _extend_registration(table: Table, g: GameRow, now: datetime, why: EngineError) -> str:
     """The game cannot start (too few players...): registration goes on for its length again; the MJ is told."""
     s = table.settings
-    new_deadline = next_deadline(parse_iso(g.deadline) if g.deadline else now, s.registration,
+    new_deadline = next_deadline(g.deadline or now, s.registration,
                                  table.config.timezone, now)
     with table.store.atomic():
-        table.store.save_game(GameRow(**{**g.__dict__, "deadline": iso(new_deadline)}))
+        table.store.save_game(replace(g, deadline=new_deadline))
         t = table.renderer.mail_text("notice_mj", tag=table.tag, text=str(why),
-                                         deadline=table.local(iso(new_deadline)))
+                                         deadline=table.local(new_deadline))
         table.outgoing.queue([Letter(f"regext-{iso(now)}", g.id, 0, "notice", mj, t.subject, t.body)
                             for mj in s.mj], now)
     return f"{g.id}: registration extended ({why})"
@@ -92,13 +93,13 @@ def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> l
         if p.name in awaited and p.name not in current and p.name not in gone:
             t = r.mail_text("reminder", tag=table.tag, player=p.name, deadline=table.local(g.deadline),
                             title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
-                            grace_until=table.local(iso(until)) if until else None,
+                            grace_until=table.local(until),
                             salutation=table.salutation(state, p.name))
             reminders.append(Letter(f"remind-{g.turn}-{which}-{p.name}", g.id, g.turn, "reminder", p.address,
                                     t.subject, t.body))
     # at the deadline, the reminders of the hours before it are past: only the grace notice goes
     sent = {*g.reminders_sent, *hours, *([GRACE_NOTICE] if grace else [])}
     with table.store.atomic():
-        table.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": tuple(sorted(sent))}))
+        table.store.save_game(replace(g, reminders_sent=tuple(sorted(sent))))
         table.outgoing.queue(reminders, now)
     return [f"{g.id}: {len(reminders)} {'grace notices' if grace else 'reminders'}"]

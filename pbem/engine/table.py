@@ -17,7 +17,6 @@ from typing import Any
 
 from pbem import games as registry
 from pbem import serial
-from pbem.clock import parse_iso
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
 from pbem.names import fold
@@ -65,9 +64,9 @@ class House:
             t = self._tables[game_id] = Table(self, game_id)
         return t
 
-    def local(self, when: str | None) -> datetime | None:
-        """A stored UTC instant in the configured time zone (what players and the MJ read)."""
-        return parse_iso(when).astimezone(self.config.timezone) if when else None
+    def local(self, when: datetime | None) -> datetime | None:
+        """An instant in the configured time zone (what players and the MJ read)."""
+        return when.astimezone(self.config.timezone) if when else None
 
 
 class Table:
@@ -163,11 +162,20 @@ class Table:
                                  "pbem game list donne les parties)")
         return row
 
+    @property
+    def state(self) -> Any:
+        """The game's state as stored now (None before it starts), decoded once per stored JSON (`state_of`)."""
+        return self.state_of(self.row)
+
     def decode(self, g: GameRow) -> Any:
         """The state of a row, decoded anew."""
         if g.state is None:
             return None
         return serial.loads(self.ruleset.state_type, g.state)
+
+    def decode_json(self, text: str | None) -> Any:
+        """A state kept as canonical JSON (a record's), decoded (None stays None)."""
+        return serial.loads(self.ruleset.state_type, text) if text is not None else None
 
     def state_of(self, g: GameRow) -> Any:
         """`decode`, once per stored JSON text (the message path reads it several times a mail)."""
@@ -242,6 +250,6 @@ class Table:
         hook = getattr(self.ruleset, "salutation", None)
         return hook(state, player) if hook is not None and state is not None else None
 
-    def local(self, when: str | None) -> datetime | None:
-        """A stored UTC instant in the configured time zone (what players and the MJ read)."""
-        return parse_iso(when).astimezone(self.config.timezone) if when else None
+    def local(self, when: datetime | None) -> datetime | None:
+        """An instant in the configured time zone (what players and the MJ read)."""
+        return when.astimezone(self.config.timezone) if when else None

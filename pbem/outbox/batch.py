@@ -16,13 +16,12 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from pbem.clock import iso
 from pbem.config import Config
 from pbem.outbox import Letter, outbox_item, queue
 from pbem.store import Store
 
 # a message's "done" row: (message_id, status, game, sender, verdict, processed_at, key)
-Mark = tuple[str, str, str, str, str, str, str]
+Mark = tuple[str, str, str, str, str, datetime, str]
 ANSWER_KINDS = ("ack", "notice", "stranger")  # the kinds that count against the reply cap
 
 
@@ -94,7 +93,7 @@ class Outgoing:
     def sent_since(self, address: str, kind: str, since: datetime) -> int:
         """Letters of a kind to this address since a time: stored, or held in the open batch."""
         held = self._held_kinds[(address, kind)] if self._held is not None else 0
-        return self.store.sent_since(address, kind, iso(since)) + held
+        return self.store.sent_since(address, kind, since) + held
 
     def seen(self, message_id: str, key: str) -> bool:
         """Was a mail with this Message-ID processed already (before, or earlier in the open batch)?"""
@@ -109,11 +108,11 @@ class Outgoing:
     def mark_done(self, key: str, *, message_id: str, game: str, sender: str, verdict: str, now: datetime) -> None:
         """The message is processed: its row says so (at the end of the batch, if one is open)."""
         if self._held is not None:
-            self._held_marks.append((message_id, "done", game, sender, verdict, iso(now), key))
+            self._held_marks.append((message_id, "done", game, sender, verdict, now, key))
             self._held_ids.add(message_id)
         else:
             self.store.mark_message(key, message_id=message_id, status="done", game=game, sender=sender,
-                                    verdict=verdict, processed_at=iso(now))
+                                    verdict=verdict, processed_at=now)
 
     def checkpoint(self) -> Callable[[], None]:
         """A function that forgets what was held since now (for work whose savepoint is rolled back)."""

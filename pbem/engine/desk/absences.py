@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.clock import iso, parse_iso
+from pbem.clock import iso
 from pbem.core import MJ
 from pbem.engine import when
 from pbem.engine.answers import LineVerdict, MailResult
@@ -37,17 +37,17 @@ def declare(table: Table, player: str, start: datetime | None, end: datetime, no
         raise EngineError("an absence lasts three months at most: ask the MJ for longer",
                           fr="une absence dure trois mois au plus : au-delà, voyez le MJ")
     with table.store.atomic():
-        absence_id = table.store.add_absence(table.id, player, iso(begin), iso(end), iso(now), by)
-        table.store.log(table.id, iso(now), by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})
+        absence_id = table.store.add_absence(table.id, player, begin, end, now, by)
+        table.store.log(table.id, now, by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})
     return next(a for a in table.store.absences(table.id, player=player) if a.id == absence_id)
 
 
 def cancel(table: Table, player: str, now: datetime, by: str) -> int:
     """Call off a player's absences not over yet; how many."""
     with table.store.atomic():
-        n = table.store.cancel_absences(table.id, player, iso(now), iso(now))
+        n = table.store.cancel_absences(table.id, player, now, now)
         if n:
-            table.store.log(table.id, iso(now), by, "absence cancelled", {"player": player})
+            table.store.log(table.id, now, by, "absence cancelled", {"player": player})
     return n
 
 
@@ -89,7 +89,7 @@ def command(table: Table, actor: str, rest: str, line: str, result: MailResult, 
         result.verdicts.append(LineVerdict(line, False, e.text(lang)))
         return True
     result.verdicts.append(LineVerdict(line, True, say(
-        r, "absence_recorded", period=when.period_text(parse_iso(a.starts_at), parse_iso(a.ends_at),
+        r, "absence_recorded", period=when.period_text(a.starts_at, a.ends_at,
                                                        table.config.timezone, lang),
         policy=table.settings.absence, wait=when.duration_text(table.settings.absence_wait, lang))))
     return True
@@ -109,10 +109,10 @@ def hold(table: Table, g: GameRow, now: datetime) -> datetime | None:
         return None
     first, target, gone = wait
     with table.store.atomic():
-        table.store.log(g.id, iso(now), "pbem", "absence hold", {"turn": g.turn, "from": iso(first), "to": iso(target),
+        table.store.log(g.id, now, "pbem", "absence hold", {"turn": g.turn, "from": iso(first), "to": iso(target),
                                                                  "players": gone})
         g2 = calendar.save_deadline(table, g, target, now)
-        _tell(table, g2, parse_iso(g.deadline or ""), target, gone, now)
+        _tell(table, g2, g.deadline or target, target, gone, now)
     return target
 
 
@@ -120,8 +120,8 @@ def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str
     r = table.renderer
     letters = []
     for p in table.store.players(g.id):
-        t = r.mail_text("deadline_changed", tag=table.tag, player=p.name, old=table.local(iso(old)),
-                        new=table.local(iso(new)), earlier=False,
+        t = r.mail_text("deadline_changed", tag=table.tag, player=p.name, old=table.local(old),
+                        new=table.local(new), earlier=False,
                         salutation=table.salutation(table.state_of(g), p.name))
         # where who is asked can betray a role (prompts_public = False), the players do not learn who is waited for
         reason = say(r, "absence_hold", players=gone if table.prompts_public else [])
@@ -133,6 +133,6 @@ def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str
 def during(table: Table, start: datetime, end: datetime) -> list[dict[str, Any]]:
     """The absences that overlap a period (for the digest and QUI MANQUE), with their dates said."""
     lang = table.settings.language
-    return [{"player": a.player, "period": when.period_text(parse_iso(a.starts_at), parse_iso(a.ends_at),
+    return [{"player": a.player, "period": when.period_text(a.starts_at, a.ends_at,
                                                             table.config.timezone, lang)}
-            for a in table.store.absences(table.id, after=iso(start)) if parse_iso(a.starts_at) < end]
+            for a in table.store.absences(table.id, after=start) if a.starts_at < end]

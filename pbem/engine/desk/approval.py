@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.clock import iso, parse_iso
 from pbem.engine.steps import calendar, corrections
 from pbem.engine.steps.publish import approved, write_forum_now
 from pbem.engine.table import EngineError, Table
@@ -26,15 +25,15 @@ def remind(table: Table, now: datetime) -> list[str]:
     """Once the results wait longer than ``approval_reminder``, the MJ is reminded (once)."""
     held = calendar.held(table)
     s = table.settings
-    if held is None or held.reminded_at or now - parse_iso(held.held_at) < s.approval_reminder.delta:
+    if held is None or held.reminded_at or now - held.held_at < s.approval_reminder.delta:
         return []
     rec = table.store.record(table.id, held.seq)
     assert rec is not None
-    t = table.renderer.mail_text("approval", tag=table.tag, title=rec["title"], turn=held.turn,
+    t = table.renderer.mail_text("approval", tag=table.tag, title=rec.title, turn=held.turn,
                                         forum=None, players=0, privates=0, reminder=True,
                                         held_at=table.local(held.held_at))
     with table.store.atomic():
-        table.store.mark_reminded(table.id, held.seq, iso(now))
+        table.store.mark_reminded(table.id, held.seq, now)
         table.outgoing.queue([Letter(f"rec{held.seq}-approval-reminder", table.id, held.turn, "notice", mj, t.subject,
                                    t.body, record_seq=held.seq) for mj in s.mj], now)
     return [f"{table.id}: the MJ reminded that turn {held.turn} waits for approval"]
@@ -72,14 +71,14 @@ def publish(table: Table, now: datetime, *, turn: int | None = None, chronicle: 
             result = corrections.rerun(table, held.turn, now, publish=True, announce=False)
             rerun, changed = True, bool(result.diff or result.state_changed)
         text = chronicle.strip() if chronicle and chronicle.strip() else None
-        table.store.approve(table.id, held.seq, iso(now), by, text)
+        table.store.approve(table.id, held.seq, now, by, text)
         g = calendar.after_wait(table, table.row, held, now)
         out = approved(table, g, held, now, digest=changed)
-        table.store.log(table.id, iso(now), by, "results published", {"turn": held.turn, "rerun": rerun,
+        table.store.log(table.id, now, by, "results published", {"turn": held.turn, "rerun": rerun,
                                                                      "chronicle": text})
     write_forum_now(table)  # (by mail, the tick writes it once the batch is committed)
     rec = table.store.record(table.id, held.seq)
     assert rec is not None
-    return Published(held.turn, rec["title"], sum(1 for m in out if m.kind == "private"),
+    return Published(held.turn, rec.title, sum(1 for m in out if m.kind == "private"),
                      any(m.kind == "public" for m in out), len(text.splitlines()) if text else 0, rerun, changed,
                      table.local(g.deadline))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem.clock import iso, parse_iso
+from pbem.clock import iso
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
@@ -50,15 +50,15 @@ def schedule(table: Table, start: datetime | None, end: datetime | None, reason:
         raise EngineError("the pause must end after it begins", fr="la pause doit finir après avoir commencé "
                           f"(elle commencerait le {_fr(table, begin)} et finirait le {_fr(table, end)})")
     for other in table.store.pauses(table.id):
-        other_end = parse_iso(other.ends_at) if other.ends_at else None
-        if (other_end is None or begin < other_end) and (end is None or parse_iso(other.starts_at) < end):
+        other_end = other.ends_at
+        if (other_end is None or begin < other_end) and (end is None or other.starts_at < end):
             until = f"au {_fr(table, other_end)}" if other_end else "jusqu'à nouvel ordre"
             raise EngineError("another pause is planned at that time: resume it first (REPRISE)",
-                              fr=f"une pause est déjà prévue du {_fr(table, parse_iso(other.starts_at))} {until} : "
+                              fr=f"une pause est déjà prévue du {_fr(table, other.starts_at)} {until} : "
                                  "REPRISE la termine (ou l'annule), puis donnez d'autres dates")
-    old = parse_iso(g.deadline) if g.deadline else None
+    old = g.deadline
     with table.store.atomic():
-        p = table.store.add_pause(table.id, iso(begin), iso(end) if end else None, reason, iso(now))
+        p = table.store.add_pause(table.id, begin, end, reason, now)
         new = old
         if old is not None and end is not None:
             new = calendar.shifted(old, begin, end, table, calendar.step_length(table, g).at,
@@ -67,12 +67,13 @@ def schedule(table: Table, start: datetime | None, end: datetime | None, reason:
             table.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
         what = "announced"
         if begin <= now:
-            table.store.update_pause(p.id, started_at=iso(now), frozen_from=iso(begin))
+            table.store.update_pause(p.id, started_at=now, frozen_from=begin)
             what = "started"
         p = _reload(table, p)
         _tell(table, p, what, new, now)
-        table.store.log(table.id, iso(now), "mj", "pause", {"start": p.starts_at, "end": p.ends_at, "reason": reason,
-                                                           "deadline": iso(new) if new else None})
+        table.store.log(table.id, now, "mj", "pause", {"start": iso(p.starts_at),
+                                                       "end": iso(p.ends_at) if p.ends_at else None, "reason": reason,
+                                                       "deadline": iso(new) if new else None})
     return PauseNews(p, what, old, new)
 
 
@@ -82,15 +83,15 @@ def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews
     p = calendar.upcoming_pause(table, now)
     if p is None:
         raise EngineError(f"game {table.id} is not paused", fr=f"la partie {table.id} n'est pas en pause")
-    old = parse_iso(g.deadline) if g.deadline else None
-    start = parse_iso(p.starts_at)
+    old = g.deadline
+    start = p.starts_at
     when = max(at or now, now)
     with table.store.atomic():
         if start > now and when <= start:  # not begun: called off, the deadline it moved comes back
-            new = parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn else old
+            new = p.deadline_before if p.deadline_before and p.shifted_turn == g.turn else old
             if new is not None and new != old:
                 calendar.save_deadline(table, g, new, now)
-            table.store.update_pause(p.id, ended_at=iso(now))
+            table.store.update_pause(p.id, ended_at=now)
             what = "cancelled"
         elif when > now:  # a new end for the pause: the deadline is moved from where it stood before the pause
             new = _moved(table, g, p, when)
@@ -98,17 +99,17 @@ def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews
                 calendar.save_deadline(table, g, new, now, quiet_until=when, quiet_from=start)
                 table.store.update_pause(p.id, shifted_turn=g.turn,
                                        deadline_before=p.deadline_before if p.shifted_turn == g.turn else g.deadline)
-            table.store.update_pause(p.id, ends_at=iso(when))
+            table.store.update_pause(p.id, ends_at=when)
             what = "moved"
         else:
             new = _moved(table, g, p, now)
             if new is not None:
                 calendar.save_deadline(table, g, new, now, quiet_until=now, quiet_from=start)
-            table.store.update_pause(p.id, ends_at=iso(now), ended_at=iso(now))
+            table.store.update_pause(p.id, ends_at=now, ended_at=now)
             what = "resumed"
         p = _reload(table, p)
         _tell(table, p, what, new, now)
-        table.store.log(table.id, iso(now), "mj", f"pause {what}", {"pause": p.id, "deadline": iso(new) if new else None})
+        table.store.log(table.id, now, "mj", f"pause {what}", {"pause": p.id, "deadline": iso(new) if new else None})
     if what == "resumed":
         _after_resume(table, now)
     return PauseNews(p, what, old, new)
@@ -118,9 +119,8 @@ def _moved(table: Table, g: GameRow, p: PauseRow, end: datetime) -> datetime | N
     """The open step's deadline for a pause that ends at ``end``, from the deadline it had before the pause."""
     if g.deadline is None:
         return None
-    base = (parse_iso(p.deadline_before) if p.deadline_before and p.shifted_turn == g.turn
-            else parse_iso(g.deadline))
-    frozen = parse_iso(p.frozen_from or p.starts_at)
+    base = p.deadline_before if p.deadline_before and p.shifted_turn == g.turn else g.deadline
+    frozen = p.frozen_from or p.starts_at
     return calendar.shifted(base, frozen, end, table, calendar.step_length(table, g).at,
                             calendar.grace_of(table.settings))
 
@@ -129,10 +129,10 @@ def due(table: Table, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
     """Begin and end the pauses whose time has come; is the game paused now?  (for `schedule.due`)."""
     done: list[str] = []
     for p in table.store.pauses(g.id):
-        over = p.ends_at is not None and parse_iso(p.ends_at) <= now
-        if p.started_at is None and parse_iso(p.starts_at) <= now:
+        over = p.ends_at is not None and p.ends_at <= now
+        if p.started_at is None and p.starts_at <= now:
             with table.store.atomic():
-                table.store.update_pause(p.id, started_at=iso(now), frozen_from=p.frozen_from or p.starts_at)
+                table.store.update_pause(p.id, started_at=now, frozen_from=p.frozen_from or p.starts_at)
                 if not over:  # (a pause wholly past, the daemon being down: only its end is told)
                     _tell(table, _reload(table, p), "started", _deadline(table), now, mj=True)
             done.append(f"{g.id}: pause began")
@@ -152,7 +152,7 @@ def _after_resume(table: Table, now: datetime) -> None:
 
 def _deadline(table: Table) -> datetime | None:
     g = table.row
-    return parse_iso(g.deadline) if g.deadline else None
+    return g.deadline
 
 
 def _reload(table: Table, p: PauseRow) -> PauseRow:
@@ -172,14 +172,14 @@ def _tell(table: Table, p: PauseRow, what: str, deadline: datetime | None, now: 
     g = table.row
     r = table.renderer
     s = table.settings
-    state = table.state_of(g)
+    state = table.state
     title = table.ruleset.step_title(state).get(s.language) if state is not None else ""
     tz = table.config.timezone
-    end = parse_iso(p.ends_at) if p.ends_at else None
+    end = p.ends_at
     context: dict[str, Any] = dict(
-        tag=table.tag, what=what, period=period_text(parse_iso(p.starts_at), end, tz, s.language),
+        tag=table.tag, what=what, period=period_text(p.starts_at, end, tz, s.language),
         until=period_text(None, end, tz, s.language), reason=p.reason, title=title, phase=g.phase,
-        deadline=table.local(iso(deadline)) if deadline else None)
+        deadline=table.local(deadline) if deadline else None)
     letters = []
     for player in table.store.players(table.id):
         t = r.mail_text("pause", player=player.name, salutation=table.salutation(state, player.name), **context)

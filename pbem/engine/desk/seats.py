@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.clock import iso
 from pbem.engine.steps import handover
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
@@ -50,8 +49,8 @@ def remove(table: Table, name: str, now: datetime, *, at_end: bool = False) -> S
     with table.store.atomic():
         if at_end and g.phase == "running" and g.deadline is not None:
             _no_other_change(table, p.name)
-            table.store.add_seat_change(table.id, p.name, "remove", g.turn, None, None, p.address, iso(now), None)
-            table.store.log(table.id, iso(now), "mj", "player remove at end", {"name": p.name, "turn": g.turn})
+            table.store.add_seat_change(table.id, p.name, "remove", g.turn, None, None, p.address, now, None)
+            table.store.log(table.id, now, "mj", "player remove at end", {"name": p.name, "turn": g.turn})
             handover.tell(table, "leaving", p.name, p.address, now, turn=g.turn)
             return SeatNews(p.name, "remove", False, g.turn, old_address=p.address)
         dropped = g.phase == "running" and p.name in table.store.ordered_players(table.id, g.turn)
@@ -87,12 +86,12 @@ def replace(table: Table, name: str, new_name: str, new_address: str, now: datet
         if from_turn is not None and from_turn > g.turn:
             _no_other_change(table, p.name)
             table.store.add_seat_change(table.id, p.name, "replace", from_turn - 1, newcomer, address, p.address,
-                                      iso(now), None)
-            table.store.log(table.id, iso(now), "mj", "player replace later",
+                                      now, None)
+            table.store.log(table.id, now, "mj", "player replace later",
                           {"name": p.name, "new": address, "from": from_turn})
             return SeatNews(p.name, "replace", False, from_turn - 1, newcomer, address, p.address)
-        table.store.add_seat_change(table.id, p.name, "replace", g.turn - 1, newcomer, address, p.address, iso(now),
-                                  iso(now))
+        table.store.add_seat_change(table.id, p.name, "replace", g.turn - 1, newcomer, address, p.address, now,
+                                  now)
         handover.hand_over(table, p, newcomer, address, now)
     return SeatNews(p.name, "replace", True, None, newcomer, address, p.address)
 

@@ -5,14 +5,13 @@ to the answer."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from pbem.clock import iso
 from pbem.core import MJ, OrderAmbiguousError, OrderError, OrderNotAllowedError
 from pbem.engine import optional
-from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
+from pbem.engine.answers import LineVerdict, MailResult, OrdersShown, Paragraph, Shown
 from pbem.engine.desk import absences
 from pbem.engine.steps import actions, calendar, letters, lifecycle, turns
 from pbem.engine.table import EngineError, Table
@@ -53,7 +52,6 @@ def command(table: Table, g: GameRow, cmd: str, rest: str, actor: str | None, ma
     """
     if not parses(cmd, rest):
         return False
-    ruleset = table.ruleset
     r = table.renderer
     say = r.message
     if cmd == "JOIN":
@@ -66,41 +64,25 @@ def command(table: Table, g: GameRow, cmd: str, rest: str, actor: str | None, ma
                                             registration=g.phase == "registration",
                                             common_pass=_common_pass(table)).body)
         return True
-    tag = table.tag
     # AIDE and ETAT say what the stored state (and phase) lets this writer do and see: the same text for
-    # each of his mails read in that state, made once (`Renderer.remembered`), rendered with the ack
-    shown = (g.state, g.phase)
+    # each of his mails read in that state, made once, rendered with the ack (`paragraph`)
+    stored = (g.state, g.phase)
     if cmd == "HELP":
         result.verdicts.append(LineVerdict(line, True))
-        writer = actor
-
-        def help_text() -> str:
-            return r.mail_text("help_common", tag=tag, helps=ruleset.help(state, writer) if state is not None else [],
-                               mj=writer == MJ, registration=shown[1] == "registration",
-                               common_pass=_common_pass(table)).body
-        result.extra.append(lambda: r.remembered(("help", table.id, writer), shown, help_text))
+        result.extra.append(Shown("help", actor, state, stored))
         return True
     if cmd == "STATUS":
         result.verdicts.append(LineVerdict(line, True))
         if state is None:
             result.extra.append(say("not_started_sentence"))
             return True
-        player = actor
-
-        def view_text() -> str:
-            return r.mail_text("status", view=ruleset.view(state, player), player=player, tag=tag).body
-
-        def status() -> Callable[[], str]:  # after this mail's own orders are recorded: they are part of it
-            orders = letters.orders_text(table, player) if player != MJ and g.phase == "running" else ""
-            # the orders are fixed now; the status is rendered with the ack
-            return lambda: r.remembered(("status", table.id, player), shown, view_text) + (
-                "\n" + orders if orders else "")
-        result.extra.append(AfterOrders(status))
+        shown = Shown("status", actor, state, stored)
+        # after this mail's own orders are recorded: they are part of it
+        result.extra.append(OrdersShown(actor, shown) if actor != MJ and g.phase == "running" else shown)
         return True
     if cmd == "ORDERS":
         result.verdicts.append(LineVerdict(line, True))
-        who = actor
-        result.extra.append(AfterOrders(lambda: letters.orders_text(table, who)))
+        result.extra.append(OrdersShown(actor))
         return True
     if cmd == "CANCEL":
         _cancel(table, g, actor, line, result, now)
@@ -116,6 +98,38 @@ def command(table: Table, g: GameRow, cmd: str, rest: str, actor: str | None, ma
     if cmd == "AWAY":
         return absences.command(table, actor, rest, line, result, now)
     return True
+
+
+def paragraph(table: Table, item: Paragraph) -> str:
+    """The text of a paragraph after the echo; AIDE's and ETAT's made once per writer and stored state."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, OrdersShown):  # (still waiting for the mail's orders: `with_orders` comes first)
+        return letters.orders_text(table, item.player)
+    r = table.renderer
+    shown = item
+    if shown.kind == "help":
+        def help_text() -> str:
+            return r.mail_text("help_common", tag=table.tag,
+                               helps=table.ruleset.help(shown.state, shown.writer) if shown.state is not None else [],
+                               mj=shown.writer == MJ, registration=shown.stored[1] == "registration",
+                               common_pass=_common_pass(table)).body
+        return r.remembered(("help", table.id, shown.writer), shown.stored, help_text)
+
+    def view_text() -> str:
+        return r.mail_text("status", view=table.ruleset.view(shown.state, shown.writer), player=shown.writer,
+                           tag=table.tag).body
+    text = r.remembered(("status", table.id, shown.writer), shown.stored, view_text)
+    return text + ("\n" + shown.orders if shown.orders else "")
+
+
+def with_orders(table: Table, item: Paragraph) -> Paragraph:
+    """A paragraph that shows the writer's orders, once the mail's own are stored: ORDRES's text is fixed
+    now, ETAT's orders too (its view is made with the answer)."""
+    if not isinstance(item, OrdersShown):
+        return item
+    orders = letters.orders_text(table, item.player)
+    return orders if item.status is None else replace(item.status, orders=orders)
 
 
 def _common_pass(table: Table) -> bool:
@@ -176,7 +190,7 @@ def _cancel(table: Table, g: GameRow, actor: str, line: str, result: MailResult,
         return
     table.store.cancel_orders(table.id, g.turn, actor)
     if g.early_at:  # not everyone has ordered any more (unless this player was not awaited)
-        table.store.save_game(GameRow(**{**g.__dict__, "early_at": None}))
+        table.store.save_game(replace(g, early_at=None))
         calendar.check_early(table, now)
     result.verdicts.append(LineVerdict(line, True, say("cancelled")))
 
@@ -256,8 +270,8 @@ def _for_line(table: Table, g: GameRow, rest: str, actor: str | None, line: str,
         result.verdicts.append(LineVerdict(line, False, say("not_started")))
         return True
     if is_pass(table, order_text):  # POUR Arya : PASSER
-        table.store.set_orders(OrderSet(table.id, g.turn, player, [], ["PASSER"], "pass", key, iso(now)))
-        table.store.log(table.id, iso(now), "mj", "pass for", {"player": player})
+        table.store.set_orders(OrderSet(table.id, g.turn, player, [], ["PASSER"], "pass", key, now))
+        table.store.log(table.id, now, "mj", "pass for", {"player": player})
         result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
         calendar.check_early(table, now)
         return True
@@ -271,14 +285,14 @@ def _for_line(table: Table, g: GameRow, rest: str, actor: str | None, line: str,
         if done[2] is not None:
             result.extra.append(done[2])
         result.verdicts.append(LineVerdict(line, True, say("done_for", player=player), player=player))
-        table.store.log(table.id, iso(now), "mj", "immediate for", {"player": player, "line": order_text.strip()})
+        table.store.log(table.id, now, "mj", "immediate for", {"player": player, "line": order_text.strip()})
         return True
     current = table.store.current_orders(table.id, g.turn, player).get(player)
     same_mail = current is not None and current.source == "mj" and current.message_key == key
     orders = (current.orders if current and same_mail else []) + [order]
     lines = (current.lines if current and same_mail else []) + [order_text.strip()]
-    table.store.set_orders(OrderSet(table.id, g.turn, player, orders, lines, "mj", key, iso(now)))
-    table.store.log(table.id, iso(now), "mj", "orders for", {"player": player, "line": order_text.strip()})
+    table.store.set_orders(OrderSet(table.id, g.turn, player, orders, lines, "mj", key, now))
+    table.store.log(table.id, now, "mj", "orders for", {"player": player, "line": order_text.strip()})
     result.verdicts.append(LineVerdict(line, True, say("order_recorded_for", player=player), player=player))
     calendar.check_early(table, now)
     return True

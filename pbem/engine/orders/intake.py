@@ -12,12 +12,12 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.clock import iso, parse_iso
+from pbem.clock import iso
 from pbem.config import GameConfig
 from pbem.core import MJ
 from pbem.engine import words
 from pbem.engine.answers import MailResult
-from pbem.engine.orders import mjdesk
+from pbem.engine.orders import commands, mjdesk
 from pbem.engine.orders.interpret import interpret
 from pbem.engine.steps import calendar, turns
 from pbem.engine.steps.turns import gc_paused
@@ -72,7 +72,7 @@ def process_pending(house: House, now: datetime) -> list[str]:
     return done
 
 
-def process_message(house: House, key: str, raw: bytes, now: datetime, received_at: str | None = None) -> str:
+def process_message(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None = None) -> str:
     """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
     with house.store.atomic():
         verdict = _process_stored(house, key, raw, now, received_at)
@@ -80,7 +80,7 @@ def process_message(house: House, key: str, raw: bytes, now: datetime, received_
     return verdict
 
 
-def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_at: str | None) -> str:
+def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None) -> str:
     try:
         return process_message(house, key, raw, now, received_at)
     except Exception as e:  # a bug must not stall the game: keep the mail, say why, tell the MJ, go on
@@ -93,7 +93,7 @@ def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_a
             game_id = None
         with house.store.atomic():
             house.store.mark_message(key, message_id=mail.message_id, status="error", game=game_id or "",
-                                     sender=mail.from_addr, verdict=verdict, processed_at=iso(now))
+                                     sender=mail.from_addr, verdict=verdict, processed_at=now)
             if game_id is not None:
                 table = house.table(game_id)
                 r = table.renderer
@@ -104,11 +104,11 @@ def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_a
         return verdict
 
 
-def _process_stored(house: House, key: str, raw: bytes, now: datetime, received_at: str | None = None,
+def _process_stored(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None = None,
                     mail: IncomingMail | None = None) -> str:
     """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
     mail = mail or read_message(raw)
-    verdict, game_id, sender = _process(house, key, mail, now, parse_iso(received_at) if received_at else now, raw)
+    verdict, game_id, sender = _process(house, key, mail, now, received_at or now, raw)
     house.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
                              now=now)
     return verdict
@@ -218,7 +218,7 @@ def _route(house: House, mail: IncomingMail) -> tuple[str | None, str]:
 
 def may_reply(house: House, address: str, now: datetime) -> bool:
     """Under the cap of answers per address per hour (the open batch's answers count too)?"""
-    since = iso(now - timedelta(hours=1))
+    since = now - timedelta(hours=1)
     return (house.store.replies_since(address, since) + house.outgoing.held_replies(address)
             < house.config.reply_cap_per_hour)
 
@@ -283,8 +283,8 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
     notices = []
     if player is not None and may_reply(table.house, player.address, now):
         t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
-                        subject_in=mail.subject, received=table.local(iso(now)),
-                        salutation=table.salutation(table.state_of(table.row), player.name))
+                        subject_in=mail.subject, received=table.local(now),
+                        salutation=table.salutation(table.state, player.name))
         notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
@@ -326,7 +326,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         return
     g = table.row
     r = table.renderer
-    state = table.state_of(g)
+    state = table.state
     missing: list[str] = []
     waiting = 0
     prompted = 0
@@ -350,17 +350,17 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         title=(table.ruleset.step_title(state).get(table.settings.language)
                if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=table.local(g.early_at),
-        late=(result.late[0], table.local(iso(result.late[1]))) if result.late else None,
+        late=(result.late[0], table.local(result.late[1])) if result.late else None,
         late_held=bool(result.late) and calendar.held(table) is not None,  # (publish = "mj": not sent yet)
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
-        grace_until=table.local(iso(calendar.final_close(g, table.settings) or now)) if result.grace else None,
+        grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
         newer=table.local(result.newer),
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn
 
     def letter() -> Letter:
-        extra = tuple(x() if callable(x) else x for x in extra_now)
+        extra = tuple(commands.paragraph(table, x) for x in extra_now)
         t = r.mail_text("ack", extra=extra, **context)
         # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
         return Letter(f"ack-{mail.message_id}", table.id, turn, "ack", mail.from_addr, t.subject, t.body,

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.clock import iso, parse_iso
 from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
-from pbem.engine.answers import AfterOrders, LineVerdict, MailResult
+from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.orders import commands
 from pbem.engine.steps import calendar, turns
 from pbem.engine.table import Table
@@ -109,30 +108,30 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
                                                          say("pass_with_orders"))
         else:
             sets.append(OrderSet(table.id, g.turn, actor, [], [result.verdicts[result.passed].text], "pass",
-                                 mail.message_id, iso(received)))
+                                 mail.message_id, received))
     for player, orders in accepted.items():
         if orders:
             # orders remember the Message-ID of their mail: what the MJ searches for in his mailbox
             sets.append(OrderSet(table.id, g.turn, player, orders, lines_for.get(player, []),
-                                 "mj" if actor == MJ else "mail", mail.message_id, iso(received)))
+                                 "mj" if actor == MJ else "mail", mail.message_id, received))
     for given in sets:
         player = given.player
         earlier = (table.store.received_at_of(table.id, g.turn, player)
                    if player in table.store.ordered_players(table.id, g.turn) else None)
-        if earlier and parse_iso(earlier) > received:
+        if earlier and earlier > received:
             result.newer = earlier  # a mail that arrived later was processed first: its orders stay
             continue
         table.store.set_orders(given)
         result.replaced = earlier is not None
         if actor == MJ:
-            table.store.log(table.id, iso(now), "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
+            table.store.log(table.id, now, "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if sets:
         calendar.check_early(table, now)
     had_orders = (g.phase == "running" and actor not in (None, MJ)
                   and actor in table.store.ordered_players(table.id, g.turn))
     result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)
     # ORDRES and ETAT show the orders in force, this mail's own included
-    result.extra = [x.make() if isinstance(x, AfterOrders) else x for x in result.extra]
+    result.extra = [commands.with_orders(table, x) for x in result.extra]
     return result
 
 

@@ -14,21 +14,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
 
-from pbem import serial
-from pbem.clock import add_duration, parse_iso
+from pbem.clock import add_duration
 from pbem.core import MJ
 from pbem.engine import when
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.desk import absences, approval, mjmail, pauses, seats
+from pbem.engine.orders import commands
 from pbem.engine.orders.interpret import interpret
 from pbem.engine.phrases import say
 from pbem.engine.steps import actions, calendar, corrections, letters, preview
-from pbem.engine.steps.records import record_events
 from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
 from pbem.names import fold
 from pbem.outbox import Letter
+from pbem.store import StepRecord
 
 END_LINES = {"fin", "end", "fin de la chronique", "fin chronique", "end of chronicle", "fin de chronique"}
 
@@ -217,7 +217,7 @@ def _tell_players(desk: Desk) -> None:
 
 
 def _title(table: Table) -> str:
-    state = table.state_of(table.row)
+    state = table.state
     return table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
 
 
@@ -238,7 +238,7 @@ def _extend(desk: Desk, c: mjmail.Command) -> None:
     g = table.row
     if g.deadline is None:
         raise EngineError(f"game {table.id} has no open deadline", fr="aucune date limite en cours")
-    old = parse_iso(g.deadline)
+    old = g.deadline
     earlier = bool(c.args.get("earlier"))
     if "until" in c.args:
         target = c.args["until"]
@@ -270,12 +270,12 @@ def pause_text(table: Table, news: pauses.PauseNews) -> str:
     """What a pause command did, said precisely (for the MJ's answer and the CLI)."""
     tz = table.config.timezone
     lang = table.settings.language
-    end = parse_iso(news.pause.ends_at) if news.pause.ends_at else None
+    end = news.pause.ends_at
 
     def at(dt: datetime | None) -> str:
         return when.moment_text(dt, tz, lang) if dt else ""
     return say(table.renderer, "paused", what=news.what,
-               period=when.period_text(parse_iso(news.pause.starts_at), end, tz, lang), old=at(news.old_deadline),
+               period=when.period_text(news.pause.starts_at, end, tz, lang), old=at(news.old_deadline),
                new=at(news.new_deadline), moved=news.old_deadline != news.new_deadline, open_end=end is None,
                players=len(table.store.players(table.id)))
 
@@ -289,7 +289,7 @@ def missing_text(table: Table, now: datetime) -> str:
     """Who still has to order for the open step, who is away, what holds the game."""
     g = table.row
     r = table.renderer
-    state = table.state_of(g)
+    state = table.state
     awaited: list[str] = []
     ordered = 0
     asked = 0
@@ -299,13 +299,13 @@ def missing_text(table: Table, now: datetime) -> str:
         current = table.store.ordered_players(table.id, g.turn)
         asked, ordered = len(prompted), len(prompted & current)
         awaited = sorted(required - current)
-    away = absences.during(table, now, parse_iso(g.deadline) if g.deadline else now)
+    away = absences.during(table, now, g.deadline if g.deadline else now)
     held = calendar.held(table)
     pause = calendar.upcoming_pause(table, now)
     tz = table.config.timezone
     return say(r, "missing", phase=g.phase, title=_title(table), deadline=table.local(g.deadline),
                awaited=awaited, ordered=ordered, asked=asked, away=away, held=held.turn if held else None,
-               pause=when.period_text(parse_iso(pause.starts_at), parse_iso(pause.ends_at) if pause.ends_at else None,
+               pause=when.period_text(pause.starts_at, pause.ends_at,
                                       tz, table.settings.language) if pause else None,
                changes=seats.pending_text(table))
 
@@ -320,10 +320,10 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
     else:
         turn = a["turn"] if a["turn"] is not None else g.turn - 1
         rec = _record(table, turn)
-        if a["to"] is not None and not rec["published"]:
-            raise EngineError("these results wait for your approval", fr=f"les résultats de « {rec['title']} » "
+        if a["to"] is not None and not rec.published:
+            raise EngineError("these results wait for your approval", fr=f"les résultats de « {rec.title} » "
                               "attendent votre approbation : ils ne peuvent pas encore partir vers un joueur")
-        title = rec["title"]
+        title = rec.title
         if a["forum"]:
             body = _forum_of(table, rec)
         else:
@@ -342,7 +342,7 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
     desk.ok(c.line, desk.say("resent_to", player=p.name, address=p.address, title=title))
 
 
-def _record(table: Table, turn: int) -> dict[str, Any]:
+def _record(table: Table, turn: int) -> StepRecord:
     rec = table.store.records(table.id, "setup")[0] if turn == 0 and table.store.records(table.id, "setup") else \
         table.store.record_for_turn(table.id, turn)
     if rec is None:
@@ -351,11 +351,11 @@ def _record(table: Table, turn: int) -> dict[str, Any]:
     return rec
 
 
-def _forum_of(table: Table, rec: dict[str, Any]) -> str:
+def _forum_of(table: Table, rec: StepRecord) -> str:
     ruleset = table.ruleset
-    state = serial.loads(ruleset.state_type, rec["state_after"])
-    return letters.forum_text(table, state, record_events(rec), rec["title"], ruleset.outcome(state),
-                              table.store.chronicle(table.id, rec["seq"]))
+    state = table.decode_json(rec.state_after)
+    return letters.forum_text(table, state, rec.events, rec.title, ruleset.outcome(state),
+                              table.store.chronicle(table.id, rec.seq))
 
 
 def _correct(desk: Desk, c: mjmail.Command) -> None:
@@ -451,8 +451,7 @@ def _help(desk: Desk, c: mjmail.Command) -> None:
 
 def help_text(table: Table) -> str:
     """The MJ's commands with one example each, then the game's own orders for the MJ."""
-    g = table.row
-    state = table.state_of(g)
+    state = table.state
     helps = table.ruleset.help(state, MJ) if state is not None else []
     return table.renderer.mail_text("help_mj", tag=table.tag, commands=mjmail.COMMANDS,
                                            helps=helps).body
@@ -467,7 +466,7 @@ def _absence(desk: Desk, c: mjmail.Command) -> None:
         return
     row = absences.declare(table, name, a["start"], a["end"], desk.now, "mj")
     desk.ok(c.line, desk.say("absence_for", player=name, period=when.period_text(
-        parse_iso(row.starts_at), parse_iso(row.ends_at), table.config.timezone, desk.lang)))
+        row.starts_at, row.ends_at, table.config.timezone, desk.lang)))
 
 
 _HANDLERS: dict[str, Callable[[Desk, mjmail.Command], None]] = {
@@ -495,7 +494,7 @@ def ack(table: Table, mail: IncomingMail, result: MailResult, now: datetime) -> 
         where=missing_text(table, now) if g.phase != "finished" else None)
 
     def letter() -> Letter:
-        blocks = tuple(x() if callable(x) else x for x in extra)
+        blocks = tuple(commands.paragraph(table, x) for x in extra)
         where = context["where"]  # (QUI MANQUE already said it, word for word: not twice)
         t = r.mail_text("ack_mj", extra=blocks, **{**context, "where": None if where in blocks else where})
         return Letter(f"ack-{mail.message_id}", table.id, g.turn, "ack", mail.from_addr, t.subject, t.body,

@@ -8,9 +8,8 @@ kept in the record, so a report written later uses the reader's own, never the M
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,10 +19,9 @@ from pbem.dice import Dice
 from pbem.engine import optional
 from pbem.engine.phrases import say
 from pbem.engine.steps import letters
-from pbem.engine.steps.records import action_record, events_from_json, record_events
 from pbem.engine.table import EngineError, Table
 from pbem.outbox import Letter
-from pbem.store import GameRow
+from pbem.store import GameRow, SourcedOrders, StepRecord
 
 
 @dataclass(frozen=True)
@@ -57,16 +55,16 @@ def carry_out(table: Table, g: GameRow, state: Any, player: str, order: Order, n
     titles = {viewer: optional.action_title(ruleset, state, player, order, viewer, lang)
               for viewer in [MJ, *readers]}
     before = g.state if g.state is not None else serial.dumps(state)
-    rec = action_record(table.id, seq, g.turn, titles[MJ], before, player, order, dice.rolls, events, new_state,
-                        titles, now)
-    table.store.add_record(rec)
-    g = GameRow(**{**g.__dict__, "state": serial.dumps(new_state)})
+    rec = table.store.add_action(StepRecord(table.id, seq, "action", g.turn, titles[MJ], f"action-{seq}", None,
+                                            {player: SourcedOrders((order,))}, (), tuple(dice.rolls), tuple(events),
+                                            serial.dumps(new_state), now, titles=titles), before)
+    g = replace(g, state=serial.dumps(new_state))
     table.store.save_game(g)
     share = letters.author_share(table, events, author)
     table.outgoing.queue(_private_letters(table, g, seq, events, author, titles, new_state), now)
-    if author != MJ and rec["changed"]:  # a player reading their sheet is no news for the MJ
+    if author != MJ and rec.changed:  # a player reading their sheet is no news for the MJ
         table.outgoing.gather(f"actions-{table.id}", Done(seq, player, order, state),
-                            lambda batch: batch_digest(table, batch), now)
+                              lambda batch: batch_digest(table, batch), now)
     return g, new_state, share
 
 
@@ -111,27 +109,26 @@ def batch_digest(table: Table, batch: Sequence[Done]) -> list[Letter]:
     return [Letter(key, table.id, g.turn, "digest", mj, t.subject, t.body, record_seq=batch[-1].seq) for mj in s.mj]
 
 
-def _digest_item(table: Table, rec: Mapping[str, Any]) -> dict[str, Any]:
+def _digest_item(table: Table, rec: StepRecord) -> dict[str, Any]:
     r = table.renderer
-    orders = json.loads(rec["orders"])
-    player, given = next(iter(orders.items()))
-    return {"seq": rec["seq"], "title": rec["title"], "player": "MJ" if player == MJ else player,
-            "lines": [text for _v, _a, text in given],
-            "rolls": json.loads(rec["rolls"]), "context": rec["dice_context"],
-            "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in record_events(rec)]}
+    player, given = next(iter(rec.orders.items()))
+    return {"seq": rec.seq, "title": rec.title, "player": "MJ" if player == MJ else player,
+            "lines": [o.text for o in given.orders],
+            "rolls": [[x.purpose, x.low, x.high, x.result] for x in rec.rolls], "context": rec.dice_context,
+            "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in rec.events]}
 
 
 # --- the history of a game played by immediate orders ---
 
 
-def action_records(table: Table) -> list[dict[str, Any]]:
+def action_records(table: Table) -> list[StepRecord]:
     """The records of immediate orders that changed the game (tests, requests, wounds; not FICHE or DEMANDES)."""
-    return [rec for rec in table.store.records(table.id, "action") if rec.get("changed", 1)]
+    return [rec for rec in table.store.records(table.id, "action") if rec.changed]
 
 
 def plays_by_actions(table: Table) -> bool:
     """Is this game played by immediate orders only (no step was ever resolved, some orders were)?"""
-    return not table.store.records(table.id, "step") and bool(table.store.records(table.id, "action"))
+    return not table.store.has_records(table.id, "step") and table.store.has_records(table.id, "action")
 
 
 def history_text(table: Table, viewer: str, number: int | None = None) -> str:
@@ -144,22 +141,19 @@ def history_text(table: Table, viewer: str, number: int | None = None) -> str:
     lang = table.settings.language
     blocks = []
     for rec in action_records(table):
-        if number is not None and rec["seq"] != number:
+        if number is not None and rec.seq != number:
             continue
-        events = [e for e in events_from_json(json.loads(rec["events"]))
-                  if e.audience.includes(viewer) and (viewer == MJ or e.audience.kind != "mj")]
+        events = [e for e in rec.events if e.audience.includes(viewer) and (viewer == MJ or e.audience.kind != "mj")]
         if not events:
             continue
-        titles = json.loads(rec.get("titles") or "{}")
-        title = titles.get(viewer) or (rec["title"] if viewer == MJ else f"n° {rec['seq']}")
-        when = table.local(rec["resolved_at"])
-        head = f"{title} ({say(r, 'record_number', seq=rec['seq'], when=when)})"
+        title = (rec.titles or {}).get(viewer) or (rec.title if viewer == MJ else f"n° {rec.seq}")
+        when = table.local(rec.resolved_at)
+        head = f"{title} ({say(r, 'record_number', seq=rec.seq, when=when)})"
         if viewer == MJ:
-            orders = json.loads(rec["orders"])
-            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {text}"
-                     for who, given in orders.items() for _v, _a, text in given]
-            rolls = [f"  {r.mail.filters['dice_label'](p, table.settings.ruleset)} [{lo}-{hi}] = {res}"
-                     for p, lo, hi, res in json.loads(rec["rolls"])]
+            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
+                     for who, given in rec.orders.items() for o in given.orders]
+            label = r.mail.filters["dice_label"]
+            rolls = [f"  {label(x.purpose, table.settings.ruleset)} [{x.low}-{x.high}] = {x.result}" for x in rec.rolls]
             body = "\n".join([*lines, *rolls, *(f"  {t}" for t in r.events_text(events))])
         else:
             body = "\n".join(f"  {t}" for t in r.events_text(events))

@@ -23,7 +23,7 @@ one way a deadline is moved, with the reminders that no longer make sense marked
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 
 from pbem.clock import iso, next_deadline, parse_iso
@@ -59,7 +59,7 @@ def next_base(g: GameRow, after_early: str, closed_at: datetime) -> datetime:
     (``after_early = "calendar"``: the same slots as if it had run its course), or from when it closed
     (``after_early = "length"``: a full step from then).  The grace period never moves the calendar.
     """
-    deadline = parse_iso(g.deadline) if g.deadline else closed_at
+    deadline = g.deadline or closed_at
     if closed_at < deadline and after_early == "length":
         return closed_at
     return deadline
@@ -87,7 +87,7 @@ def final_close(g: GameRow, s: GameConfig) -> datetime | None:
     """The latest a running step can close: its deadline, plus the grace period if there is one."""
     if g.phase != "running" or g.deadline is None:
         return None
-    return parse_iso(g.deadline) + grace_of(s)
+    return g.deadline + grace_of(s)
 
 
 def fire_at(g: GameRow, s: GameConfig) -> datetime | None:
@@ -96,24 +96,21 @@ def fire_at(g: GameRow, s: GameConfig) -> datetime | None:
     last = final_close(g, s)
     if last is None:
         return None
-    return min(last, parse_iso(g.early_at)) if g.early_at else last
+    return min(last, g.early_at) if g.early_at else last
 
 
 def in_grace(g: GameRow, s: GameConfig, when: datetime) -> bool:
     """Is ``when`` past the deadline but inside the grace period of the open step?"""
     last = final_close(g, s)
-    return last is not None and g.deadline is not None and parse_iso(g.deadline) < when <= last
+    return last is not None and g.deadline is not None and g.deadline < when <= last
 
 
 def late_for(table: Table, g: GameRow, received: datetime) -> tuple[str, datetime] | None:
     """The step a mail came too late for: it arrived before the open step was opened, so it was
     written for the step before it, which is resolved.  (title of that step, when it closed)."""
-    if g.phase != "running" or g.turn < 2 or not g.opened_at or received >= parse_iso(g.opened_at):
+    if g.phase != "running" or g.turn < 2 or not g.opened_at or received >= g.opened_at:
         return None
-    closed = table.store.step_closed(g.id, g.turn - 1)
-    if closed is None:
-        return None
-    return closed[0], parse_iso(closed[1])
+    return table.store.step_closed(g.id, g.turn - 1)
 
 
 def check_early(table: Table, now: datetime) -> None:
@@ -127,9 +124,9 @@ def check_early(table: Table, now: datetime) -> None:
         return
     required = table.required(table.state_of(g)) - silent(table, g)  # away: defaults
     if required and required <= table.store.ordered_players(table.id, g.turn):
-        deadline = parse_iso(g.deadline)
+        deadline = g.deadline
         early = now if now >= deadline else min(deadline, now + timedelta(minutes=s.early_delay_minutes))
-        table.store.save_game(GameRow(**{**g.__dict__, "early_at": iso(early)}))
+        table.store.save_game(replace(g, early_at=early))
 
 
 # --- what holds the clock: pauses, results waiting for approval
@@ -138,7 +135,7 @@ def check_early(table: Table, now: datetime) -> None:
 def pause_at(table: Table, when: datetime) -> PauseRow | None:
     """The pause in force at ``when``, if any."""
     for p in table.store.pauses(table.id):
-        if parse_iso(p.starts_at) <= when and (p.ends_at is None or when < parse_iso(p.ends_at)):
+        if p.starts_at <= when and (p.ends_at is None or when < p.ends_at):
             return p
     return None
 
@@ -146,7 +143,7 @@ def pause_at(table: Table, when: datetime) -> PauseRow | None:
 def upcoming_pause(table: Table, now: datetime) -> PauseRow | None:
     """The pause in force now, else the next one announced."""
     pending = table.store.pauses(table.id)
-    return pause_at(table, now) or next((p for p in pending if parse_iso(p.starts_at) > now), None)
+    return pause_at(table, now) or next((p for p in pending if p.starts_at > now), None)
 
 
 def held(table: Table) -> HeldRow | None:
@@ -173,7 +170,10 @@ def shifted(deadline: datetime, start: datetime, end: datetime, table: Table, at
     if start > deadline:
         at = None
     tz = table.config.timezone
-    wall = lambda dt: dt.astimezone(tz).replace(tzinfo=None)  # noqa: E731
+
+    def wall(dt: datetime) -> datetime:
+        return dt.astimezone(tz).replace(tzinfo=None)
+
     moved = wall(deadline) + (wall(end) - wall(start))
     result = local_instant(moved.date(), moved.time(), tz)
     if at is not None:
@@ -200,20 +200,20 @@ def shift_opened(table: Table, g: GameRow, now: datetime, base: datetime | None 
         return g
     on_calendar = base is not None and base > now
     for p in table.store.pauses(g.id):
-        start = parse_iso(p.starts_at)
+        start = p.starts_at
         if p.ends_at is None:
             if start <= now:  # in force: moved when the MJ resumes, from when this step's clock stopped
-                stopped = (p.frozen_from or p.starts_at) if on_calendar else iso(now)
+                stopped = (p.frozen_from or p.starts_at) if on_calendar else now
                 table.store.update_pause(p.id, frozen_from=stopped, shifted_turn=None, deadline_before=None)
             continue  # (one to come stops the clock from its start)
-        end = parse_iso(p.ends_at)
+        end = p.ends_at
         if end <= now:
             continue
         if on_calendar and p.shifted_turn == g.turn - 1:
             # the slot after a deadline this pause moved already; a new end moves it from the old one
             table.store.update_pause(p.id, frozen_from=p.ends_at, shifted_turn=None, deadline_before=None)
             continue
-        deadline = parse_iso(g.deadline)
+        deadline = g.deadline
         frozen = max(start, now)
         new = shifted(deadline, frozen, end, table, step_length(table, g).at, grace_of(table.settings))
         table.store.update_pause(p.id, shifted_turn=g.turn, deadline_before=g.deadline)
@@ -227,11 +227,11 @@ def after_wait(table: Table, g: GameRow, waited: HeldRow, now: datetime) -> Game
     the time the MJ took."""
     if g.deadline is None or g.phase != "running":
         return g
-    deadline = parse_iso(g.deadline)
+    deadline = g.deadline
     length = step_length(table, g)
     if deadline - now >= length.delta / 2:
         return g
-    return save_deadline(table, g, shifted(deadline, parse_iso(waited.held_at), now, table, length.at), now)
+    return save_deadline(table, g, shifted(deadline, waited.held_at, now, table, length.at), now)
 
 
 # --- players away (declared absences)
@@ -239,14 +239,14 @@ def after_wait(table: Table, g: GameRow, waited: HeldRow, now: datetime) -> Game
 
 def away(table: Table, when: datetime) -> dict[str, AbsenceRow]:
     """The players away at an instant, with their absence."""
-    return {a.player: a for a in table.store.absences(table.id, at=iso(when))}
+    return {a.player: a for a in table.store.absences(table.id, at=when)}
 
 
 def silent(table: Table, g: GameRow) -> set[str]:
     """With ``absence = "defaults"``: the players away at the deadline, whose defaults apply silently."""
     if table.settings.absence != "defaults" or g.deadline is None:
         return set()
-    return set(away(table, parse_iso(g.deadline)))
+    return set(away(table, g.deadline))
 
 
 def excused(table: Table, closed_at: datetime) -> set[str]:
@@ -276,20 +276,18 @@ def absence_wait(table: Table, g: GameRow, now: datetime) -> tuple[datetime, dat
         return None
     first = _first_deadline(table, g)
     limit = first + s.absence_wait.delta
-    target = min(max(parse_iso(a.ends_at) for a in gone.values()), limit)
-    if target <= parse_iso(g.deadline) or target <= now:
+    target = min(max(a.ends_at for a in gone.values()), limit)
+    if target <= g.deadline or target <= now:
         return None
     return first, target, sorted(gone)
 
 
 def _first_deadline(table: Table, g: GameRow) -> datetime:
-    for entry in table.store.journal(g.id):
-        if entry["action"] == "absence hold":
-            detail = json.loads(entry["detail"])
-            if detail.get("turn") == g.turn:
-                return parse_iso(detail["from"])
+    for entry in table.store.journal(g.id, "absence hold"):
+        if entry.detail.get("turn") == g.turn:
+            return parse_iso(entry.detail["from"])
     assert g.deadline is not None
-    return parse_iso(g.deadline)
+    return g.deadline
 
 
 # --- the deadline moved
@@ -307,7 +305,7 @@ def save_deadline(table: Table, g: GameRow, new: datetime, now: datetime, *, qui
     sent = {h for h in s.reminder_hours if silent(h)}
     if GRACE_NOTICE in g.reminders_sent and quiet_until is not None:  # the grace notice went: the pause's say the rest
         sent.add(GRACE_NOTICE)
-    g2 = GameRow(**{**g.__dict__, "deadline": iso(new), "early_at": None, "reminders_sent": tuple(sorted(sent))})
+    g2 = replace(g, deadline=new, early_at=None, reminders_sent=tuple(sorted(sent)))
     table.store.save_game(g2)
     return g2
 
@@ -318,7 +316,7 @@ def deadline_plus(table: Table, hours: float) -> datetime:
     if g.deadline is None:
         raise EngineError(f"game {table.id} has no open deadline",
                           fr=f"la partie {table.id} n'a pas de date limite en cours")
-    return parse_iso(g.deadline) + timedelta(hours=hours)
+    return g.deadline + timedelta(hours=hours)
 
 
 def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool = False) -> datetime:
@@ -327,9 +325,9 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
     if g.deadline is None:
         raise EngineError(f"game {table.id} has no open deadline",
                           fr=f"la partie {table.id} n'a pas de date limite en cours")
-    old = parse_iso(g.deadline)
+    old = g.deadline
     if until < old and not allow_earlier:
-        raise EngineError(f"{iso(until)} is earlier than the current deadline {g.deadline}: "
+        raise EngineError(f"{iso(until)} is earlier than the current deadline {iso(old)}: "
                           "pass --earlier to move it earlier (players will be told)",
                           fr=f"{date_fr(until.astimezone(table.config.timezone))} est avant la date limite actuelle "
                              f"({date_fr(old.astimezone(table.config.timezone))}) : pour l'avancer, ajoutez --earlier "
@@ -338,17 +336,17 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
         raise EngineError("the new deadline is in the past", fr="la nouvelle date limite est déjà passée")
     r = table.renderer
     with table.store.atomic():
-        g2 = GameRow(**{**g.__dict__, "deadline": iso(until), "early_at": None,
-                        "reminders_sent": tuple(h for h in g.reminders_sent
-                                                if until - timedelta(hours=h) <= now)})
+        g2 = replace(g, deadline=until, early_at=None,
+                        reminders_sent=tuple(h for h in g.reminders_sent
+                                                if until - timedelta(hours=h) <= now))
         table.store.save_game(g2)
         notices = []
         for p in table.store.players(table.id):
             t = r.mail_text("deadline_changed", tag=table.tag, player=p.name,
-                            old=table.local(g.deadline), new=table.local(iso(until)), earlier=until < old,
+                            old=table.local(old), new=table.local(until), earlier=until < old,
                             salutation=table.salutation(table.decode(g), p.name))
             notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", table.id, g.turn, "notice",
                                   p.address, t.subject, t.body))
         table.outgoing.queue(notices, now)
-        table.store.log(table.id, iso(now), "mj", "deadline", {"old": g.deadline, "new": iso(until)})
+        table.store.log(table.id, now, "mj", "deadline", {"old": iso(old), "new": iso(until)})
     return until

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import difflib
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from pbem import serial
-from pbem.clock import iso, parse_iso
+from pbem.clock import iso
 from pbem.core import Event, Order, OrderError
 from pbem.engine import words
 from pbem.engine.answers import LineVerdict
 from pbem.engine.steps import calendar, letters, turns
 from pbem.engine.steps.publish import rectified, write_forum_now
-from pbem.engine.steps.records import record, record_events, sourced_orders_json
 from pbem.engine.table import EngineError, Table
-from pbem.store import GameRow, OrderSet
+from pbem.store import GameRow, OrderSet, OrderSource, SourcedOrders, StepRecord
 
 
 def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime,
@@ -36,7 +33,7 @@ def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime
             st = table.step_noun()
             raise EngineError(f"no step {turn} in {table.id}",
                               fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}")
-        state = serial.loads(ruleset.state_type, rec["state_before"])
+        state = table.decode_json(rec.state_before)
     name = table.player_named(player).name
     verdicts: list[LineVerdict] = []
     orders: list[Order] = []
@@ -52,9 +49,9 @@ def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime
         return verdicts
     with table.store.atomic():
         # a correction of a resolved step is marked as such: `rerun` applies it over the record
-        source = "mj" if turn == g.turn else "correction"
-        table.store.set_orders(OrderSet(table.id, turn, name, orders, list(lines), source, None, iso(now)))
-        table.store.log(table.id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
+        source: OrderSource = "mj" if turn == g.turn else "correction"
+        table.store.set_orders(OrderSet(table.id, turn, name, orders, list(lines), source, None, now))
+        table.store.log(table.id, now, "mj", "orders set", {"player": name, "turn": turn, "lines": list(lines)})
         told = letters.for_you_letter(table, name, lines, f"set-{iso(now)}") if source == "mj" else None
         if told is not None:  # the player is told which orders the MJ gave for them
             table.outgoing.queue([told], now)
@@ -68,10 +65,10 @@ def _set_pass(table: Table, g: GameRow, name: str, line: str, turn: int, state: 
     say = table.renderer.message
     if turn == g.turn and name not in table.prompted(state):
         return [LineVerdict(line, False, say("not_your_step"))]
-    source = "pass" if turn == g.turn else "correction"
+    source: OrderSource = "pass" if turn == g.turn else "correction"
     with table.store.atomic():
-        table.store.set_orders(OrderSet(table.id, turn, name, [], [line], source, None, iso(now)))
-        table.store.log(table.id, iso(now), "mj", "orders set", {"player": name, "turn": turn, "lines": [line]})
+        table.store.set_orders(OrderSet(table.id, turn, name, [], [line], source, None, now))
+        table.store.log(table.id, now, "mj", "orders set", {"player": name, "turn": turn, "lines": [line]})
         told = letters.for_you_letter(table, name, [line], f"set-{iso(now)}") if source == "pass" else None
         if told is not None:
             table.outgoing.queue([told], now)
@@ -81,30 +78,27 @@ def _set_pass(table: Table, g: GameRow, name: str, line: str, turn: int, state: 
     return [LineVerdict(line, True, say("pass_for", player=name, applied=applied, past=turn != g.turn, turn=turn))]
 
 
-def recorded_orders(table: Table, rec: Mapping[str, Any]) -> turns.StepOrders:
+def recorded_orders(table: Table, rec: StepRecord) -> turns.StepOrders:
     """The orders a step was resolved with (defaults included), overlaid with the MJ's later corrections.
 
     A re-run starts from the record, not from today's roster: removing a player later changes nothing.
     """
     ruleset = table.ruleset
-    recorded = json.loads(rec["orders"])
-    # the record's JSON is key-sorted: give the orders back in prompt order, as the resolution saw them
-    before = serial.loads(ruleset.state_type, rec["state_before"])
+    # the record keeps its orders key-sorted: give them back in prompt order, as the resolution saw them
+    before = table.decode_json(rec.state_before)
     ranked = list(dict.fromkeys(p.player for p in ruleset.prompts(before)))
-    recorded = {p: recorded[p] for p in sorted(recorded, key=lambda p: (ranked.index(p) if p in ranked
-                                                                      else len(ranked), p))}
-    orders = {p: [Order(v, tuple(a), t) for v, a, t in o["orders"]] for p, o in recorded.items()}
-    sources = {p: {k: v for k, v in o.items() if k != "orders"} for p, o in recorded.items()}
-    defaults = list(json.loads(rec["defaults"]))
-    for p, o in table.store.current_orders(table.id, rec["turn"]).items():
+    orders = {p: rec.orders[p] for p in sorted(rec.orders, key=lambda p: (ranked.index(p) if p in ranked
+                                                                           else len(ranked), p))}
+    defaults = list(rec.defaults)
+    for p, o in table.store.current_orders(table.id, rec.turn).items():
         if o.source == "correction" and p in orders:
             passed = not o.orders and len(o.lines) == 1 and words.is_pass(table, o.lines[0])
-            orders[p] = ruleset.default_orders(before, p) if passed else list(o.orders)
-            sources[p] = {"source": "correction", "message": None, "received_at": o.received_at,
-                          "lines": o.lines, **({"applied": [x.text or x.verb for x in orders[p]]} if passed else {})}
+            chosen = ruleset.default_orders(before, p) if passed else list(o.orders)
+            orders[p] = SourcedOrders(tuple(chosen), "correction", None, o.received_at, tuple(o.lines),
+                                      tuple(x.text or x.verb for x in chosen) if passed else None)
             if p in defaults:
                 defaults.remove(p)
-    return orders, defaults, sources
+    return orders, defaults
 
 
 @dataclass(frozen=True)
@@ -127,40 +121,33 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
     if rec is None:
         raise EngineError(f"step {turn} of {table.id} has not been resolved",
                           fr=f"{table.step_noun().the} {turn} de {table.id} n'a pas été résolu{table.step_noun().e}")
-    ruleset = table.ruleset
-    before = serial.loads(ruleset.state_type, rec["state_before"])
-    new_state, events, dice, orders, defaults, sources = turns.compute_step(
-        table, turn, before, g.seed, recorded_orders(table, rec))
-    new_rec = record(table.id, rec["seq"], "step", turn, rec["title"], rec["dice_context"], before,
-                     sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, now)
+    before = table.decode_json(rec.state_before)
+    step = turns.compute_step(table, turn, before, g.seed, recorded_orders(table, rec))
+    new_rec = step.record(table.id, rec.seq, turn, rec.title, before, now, rec.dice_context)
     r = table.renderer
 
     def lines(evs: Sequence[Event]) -> list[str]:
         return [f"[{e.audience.kind}{':' + ','.join(e.audience.players) if e.audience.players else ''}] "
                 f"{r.event_text(e)}" for e in evs]
 
-    diff = list(difflib.unified_diff(lines(record_events(rec)), lines(events), f"turn {turn} (published)",
+    diff = list(difflib.unified_diff(lines(rec.events), lines(step.events), f"turn {turn} (published)",
                                      f"turn {turn} (re-run)", lineterm=""))
-    state_changed = rec["state_after"] != new_rec["state_after"]
+    state_changed = rec.state_after != new_rec.state_after
     if publish and (diff or state_changed):
-        later = [x for x in table.store.records(table.id) if x["seq"] > rec["seq"] and x["kind"] == "step"]
+        later = [x for x in table.store.records(table.id, "step") if x.seq > rec.seq]
         if later:
             raise EngineError(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
-                              f"leave turns {', '.join(str(x['turn']) for x in later)} computed from the old "
+                              f"leave turns {', '.join(str(x.turn) for x in later)} computed from the old "
                               "state. Correct the last turn only.")
         with table.store.atomic():
-            version = len([j for j in table.store.journal(table.id) if j["action"] == "rerun publish"]) + 2
-            table.store.log(table.id, iso(now), "mj", "rerun publish", {"turn": turn, "replaced": rec})
-            new_rec["forum_written"] = 0
-            table.store.replace_record(new_rec)
-            g2 = turns.open_step(table, GameRow(**{**g.__dict__}), new_state, turn + 1, parse_iso(rec["resolved_at"]),
-                                 pauses_apply=False)
+            version = len(table.store.journal(table.id, "rerun publish")) + 2
+            table.store.replace_record(new_rec, at=now, by="mj")  # (the record it replaces kept in the journal)
+            g2 = turns.open_step(table, g, step.state, turn + 1, rec.resolved_at, pauses_apply=False)
             # keep the deadline already announced for the next step
-            g2 = GameRow(**{**g2.__dict__, "deadline": g.deadline if g2.phase == g.phase else g2.deadline,
-                            "opened_at": g.opened_at})
+            g2 = replace(g2, deadline=g.deadline if g2.phase == g.phase else g2.deadline, opened_at=g.opened_at)
             table.store.save_game(g2)
             if announce:
-                rectified(table, g2, rec["seq"], turn, events, new_state, now, version=version)
+                rectified(table, g2, rec.seq, turn, step.events, step.state, now, version=version)
         if announce:  # (by mail, the tick writes it after the commit)
             write_forum_now(table)
     return RerunResult(turn=turn, diff=diff, state_changed=state_changed,

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pbem import serial
-from pbem.core import Order
+from pbem.clock import iso
 from pbem.dice import Dice, commitment
 from pbem.dice import verify as verify_rolls
-from pbem.engine.steps.records import events_json, rolls_from_json, state_after_json
 from pbem.engine.table import Table
-
-_STATES = ("state_before", "state_after", "state_patch", "orders", "rolls", "events", "defaults", "titles", "changed")
+from pbem.store import StepRecord
+from pbem.store.records import same_events, state_after_json
 
 
 def verify(table: Table, seed: str | None = None) -> list[str]:
@@ -25,31 +23,31 @@ def verify(table: Table, seed: str | None = None) -> list[str]:
         problems.append(f"the seed does not match the published commitment {g.commitment}")
     records = table.store.records(table.id)
     for rec in records:
-        problems.extend(verify_rolls(seed, rec["dice_context"], rolls_from_json(json.loads(rec["rolls"]))))
+        problems.extend(verify_rolls(seed, rec.dice_context, rec.rolls))
     if not problems:
         problems.extend(replay_actions(table, seed, records))
     return problems
 
 
-def replay_actions(table: Table, seed: str, records: list[dict[str, Any]]) -> list[str]:
+def replay_actions(table: Table, seed: str, records: list[StepRecord]) -> list[str]:
     """Each immediate order carried out again on the state before it (rebuilt from the records)."""
     ruleset = table.ruleset
     problems = []
     for i, rec in enumerate(records):
-        if rec["kind"] != "action" or i == 0:
+        if rec.kind != "action" or i == 0:
             continue
-        before = serial.loads(ruleset.state_type, state_after_json(records, records[i - 1]["seq"]))
-        (player, given), = json.loads(rec["orders"]).items()
-        verb, args, text = given[0]
-        done = ruleset.immediate(before, player, Order(verb, tuple(args), text), Dice(seed, rec["dice_context"]))
+        before = serial.loads(ruleset.state_type, state_after_json(records, records[i - 1].seq))
+        (player, given), = rec.orders.items()
+        order = given.orders[0]
+        done = ruleset.immediate(before, player, order, Dice(seed, rec.dice_context))
         if done is None:
-            problems.append(f"record {rec['seq']}: the order {text!r} no longer acts at once")
+            problems.append(f"record {rec.seq}: the order {order.text!r} no longer acts at once")
             continue
         after, events = done
-        if json.dumps(events_json(events), ensure_ascii=False) != rec["events"]:
-            problems.append(f"record {rec['seq']}: replaying {text!r} gives other events")
-        if serial.dumps(after) != state_after_json(records, rec["seq"]):
-            problems.append(f"record {rec['seq']}: replaying {text!r} gives another state")
+        if not same_events(rec, events):
+            problems.append(f"record {rec.seq}: replaying {order.text!r} gives other events")
+        if serial.dumps(after) != state_after_json(records, rec.seq):
+            problems.append(f"record {rec.seq}: replaying {order.text!r} gives another state")
     return problems
 
 
@@ -57,25 +55,16 @@ def export(table: Table, *, include_seed: bool | None = None) -> dict[str, Any]:
     """Everything about a game as JSON-compatible data (the seed only once revealed, unless asked).
 
     An immediate order's record gives its change of state (``state_patch``, `pbem.statediff`)
-    instead of a whole state, except at checkpoints (see `pbem.engine.steps.records`).
+    instead of a whole state, except at checkpoints (see `pbem.store.records`).
     """
     g = table.row
     reveal = g.seed_revealed if include_seed is None else include_seed
-
-    def loaded(text: str | None) -> Any:
-        return json.loads(text) if text else None
-
     return {
-        "game": table.id, "ruleset": g.ruleset, "phase": g.phase, "turn": g.turn, "deadline": g.deadline,
+        "game": table.id, "ruleset": g.ruleset, "phase": g.phase.value, "turn": g.turn,
+        "deadline": iso(g.deadline) if g.deadline else None,
         "commitment": g.commitment, "seed": g.seed if reveal else None,
         "players": [{"name": p.name, "address": p.address, "status": p.status}
                     for p in table.store.players(table.id, include_removed=True)],
-        "records": [{**{k: v for k, v in rec.items() if k not in _STATES},
-                     "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]),
-                     "rolls": json.loads(rec["rolls"]), "events": json.loads(rec["events"]),
-                     "state_before": loaded(rec["state_before"]), "state_after": loaded(rec["state_after"]),
-                     **({"state_patch": loaded(rec.get("state_patch"))} if rec.get("state_patch") else {}),
-                     **({"titles": loaded(rec.get("titles"))} if rec.get("titles") else {})}
-                    for rec in table.store.records(table.id)],
-        "journal": [{**j, "detail": json.loads(j["detail"])} for j in table.store.journal(table.id)],
+        "records": table.store.records_data(table.id),
+        "journal": table.store.journal_data(table.id),
     }

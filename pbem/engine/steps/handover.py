@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.clock import iso
 from pbem.engine.steps import actions, letters
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
@@ -23,7 +22,7 @@ def remove_player(table: Table, name: str, now: datetime) -> None:
     p = table.player_named(name)
     with table.store.atomic():
         table.store.set_player_status(table.id, p.name, "removed")
-        table.store.log(table.id, iso(now), "mj", "player remove", {"name": p.name})
+        table.store.log(table.id, now, "mj", "player remove", {"name": p.name})
     table.forget_roster()
 
 
@@ -43,7 +42,7 @@ def replace_player(table: Table, name: str, new_address: str, now: datetime) -> 
         table.store.set_player_address(table.id, p.name, new_address)
         table.store.set_player_status(table.id, p.name, "active")
         table.store.set_missed(table.id, {p.name: 0})  # a new person: a fresh start
-        table.store.log(table.id, iso(now), "mj", "player replace", {"name": p.name, "old": p.address,
+        table.store.log(table.id, now, "mj", "player replace", {"name": p.name, "old": p.address,
                                                                     "new": new_address})
     table.forget_roster()
 
@@ -58,7 +57,7 @@ def hand_over(table: Table, p: PlayerRow, newcomer: str, address: str, now: date
     g = table.row
     table.outgoing.queue([Letter(f"briefing-{g.turn}-{p.name}-{address}", table.id, g.turn, "private", address,
                                  brief.subject, brief.body)], now)
-    table.store.log(table.id, iso(now), "mj", "player briefed", {"name": p.name, "newcomer": newcomer, "to": address})
+    table.store.log(table.id, now, "mj", "player briefed", {"name": p.name, "newcomer": newcomer, "to": address})
 
 
 def step_done(table: Table, turn: int, now: datetime) -> list[SeatChangeRow]:
@@ -74,7 +73,7 @@ def step_done(table: Table, turn: int, now: datetime) -> list[SeatChangeRow]:
                 remove_player(table, p.name, now)
             else:
                 hand_over(table, p, c.new_name or "", c.new_address or "", now)
-        table.store.seat_change_done(c.id, iso(now))
+        table.store.seat_change_done(c.id, now)
         done.append(c)
     return done
 
@@ -83,7 +82,7 @@ def tell(table: Table, what: str, player: str, address: str, now: datetime, *, t
          newcomer: str | None = None, at_end: bool = False) -> None:
     """The departing player is told (removed now, leaving at the end of the step, replaced)."""
     r = table.renderer
-    state = table.state_of(table.row)
+    state = table.state
     title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
     t = r.mail_text("seat", tag=table.tag, what=what, player=player, newcomer=newcomer, title=title,
                     at_end=at_end, game_title=table.settings.title,

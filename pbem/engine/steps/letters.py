@@ -9,22 +9,19 @@ everything.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from pbem import pictures
-from pbem.clock import parse_iso
 from pbem.core import MJ, PUBLIC, Event
 from pbem.engine.steps import calendar
-from pbem.engine.steps.records import record_events
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
-from pbem.store import GameRow
+from pbem.store import GameRow, StepRecord
 
 log = logging.getLogger("pbem")
 
@@ -59,11 +56,11 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     r = table.renderer
     tag = table.tag
     rec = table.store.record(g.id, seq)
-    title = rec["title"] if rec else ruleset.step_title(state).get(s.language)
-    defaulted = set(json.loads(rec["defaults"])) if rec else set()
+    title = rec.title if rec else ruleset.step_title(state).get(s.language)
+    defaulted = set(rec.defaults) if rec else set()
     if rec:  # a player away (declared absence) when the step closed: their defaults apply silently
-        defaulted -= calendar.excused(table, parse_iso(rec["resolved_at"]))
-    recorded = json.loads(rec["orders"]) if rec and defaulted else {}
+        defaulted -= calendar.excused(table, rec.resolved_at)
+    recorded = rec.orders if rec and defaulted else {}
     outcome = ruleset.outcome(state)
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
     deadline = table.local(g.deadline) if outcome is None else None
@@ -78,7 +75,8 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
         mine = told_to(events, p.name)
         status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
                                                 tag=tag).body
-        applied = recorded.get(p.name, {}).get("lines", []) if p.name in defaulted else []
+        given = recorded.get(p.name) if p.name in defaulted else None
+        applied = list(given.lines or ()) if given is not None else []
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
@@ -155,28 +153,43 @@ def digest_context(table: Table, seq: int) -> dict[str, Any]:
     assert rec is not None
     r = table.renderer
     failed = unreported_failures(table)
-    absent = [(a.player, period_text(parse_iso(a.starts_at), parse_iso(a.ends_at), table.config.timezone,
+    absent = [(a.player, period_text(a.starts_at, a.ends_at, table.config.timezone,
                                      table.settings.language))
-              for a in table.store.absences(table.id, at=rec["resolved_at"])]
+              for a in table.store.absences(table.id, at=rec.resolved_at)]
     return {
-        "orders": json.loads(rec["orders"]), "defaults": json.loads(rec["defaults"]), "absences": absent,
-        "rolls": json.loads(rec["rolls"]),
-        "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in record_events(rec)],
-        "failed": failed, "seq": seq, "context": rec["dice_context"],
+        "orders": orders_view(rec), "defaults": list(rec.defaults), "absences": absent,
+        "rolls": [[x.purpose, x.low, x.high, x.result] for x in rec.rolls],
+        "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in rec.events],
+        "failed": failed, "seq": seq, "context": rec.dice_context,
     }
+
+
+def orders_view(rec: StepRecord) -> dict[str, dict[str, Any]]:
+    """A record's orders as the digest reads them: each player's orders, and their source, lines and the defaults
+    a PASSER stood for when the record says so."""
+    out: dict[str, dict[str, Any]] = {}
+    for player, given in rec.orders.items():
+        view: dict[str, Any] = {"orders": [[o.verb, list(o.args), o.text] for o in given.orders]}
+        if given.source is not None:
+            view.update(source=given.source, message=given.message, received_at=given.received_at)
+        if given.lines is not None:
+            view["lines"] = list(given.lines)
+        if given.applied is not None:
+            view["applied"] = list(given.applied)
+        out[player] = view
+    return out
 
 
 def digest_text(table: Table, turn: int | None = None) -> str:
     """The MJ digest of a resolved step (default: the last one), as mailed."""
-    recs = [r for r in table.store.records(table.id) if r["kind"] == "step" and (turn is None or r["turn"] == turn)]
+    rec = table.store.last_step(table.id, turn)
     st = table.step_noun()
-    if not recs:
+    if rec is None:
         raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {table.id}",
                           fr=f"aucun{st.e} {st.noun}{'' if turn is None else ' ' + str(turn)} résolu{st.e} dans {table.id}")
-    rec = recs[-1]
-    return table.renderer.mail_text("digest", tag=table.tag, title=rec["title"], deadline=None,
-                                           next_title=None, final=None, rectificatif=False, seed=None, absent=[],
-                                           abandoned_now=[], back=[], **digest_context(table, rec["seq"])).body
+    return table.renderer.mail_text("digest", tag=table.tag, title=rec.title, deadline=None,
+                                    next_title=None, final=None, rectificatif=False, seed=None, absent=[],
+                                    abandoned_now=[], back=[], **digest_context(table, rec.seq)).body
 
 
 # --- texts a player asks for by mail ---
@@ -184,7 +197,7 @@ def digest_text(table: Table, turn: int | None = None) -> str:
 
 def status_text(table: Table, player: str) -> str:
     """ETAT: the player's own view of the game now."""
-    state = table.state_of(table.row)
+    state = table.state
     view = table.ruleset.view(state, player)
     return table.renderer.mail_text("status", view=view, player=player, tag=table.tag).body
 
@@ -192,7 +205,7 @@ def status_text(table: Table, player: str) -> str:
 def orders_text(table: Table, player: str) -> str:
     """ORDRES: the player's recorded orders for the open step."""
     g = table.row
-    state = table.state_of(g)
+    state = table.state
     title = (table.ruleset.step_title(state).get(table.settings.language) if state is not None
              else str(g.turn))
     current = table.store.current_orders(table.id, g.turn, player).get(player)
@@ -213,8 +226,8 @@ def report_text(table: Table, player: str, turn: int) -> str | None:
         rec = table.store.record_for_turn(table.id, turn)
     if rec is None:
         return None
-    events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj" or player == MJ]
-    return "\n\n".join([rec["title"], *table.renderer.events_text(events)])
+    events = [e for e in told_to(rec.events, player) if e.audience.kind != "mj" or player == MJ]
+    return "\n\n".join([rec.title, *table.renderer.events_text(events)])
 
 
 # --- a newcomer's briefing ---
@@ -233,13 +246,13 @@ def briefing_text(table: Table, player: str, newcomer: str, history: str | None)
     s = table.settings
     r = table.renderer
     tag = table.tag
-    state = table.state_of(g)
+    state = table.state
     chapters = []
     for rec in table.store.records(table.id):
-        if rec["kind"] == "action" or not rec["published"]:
+        if rec.kind == "action" or not rec.published:
             continue
-        events = [e for e in told_to(record_events(rec), player) if e.audience.kind != "mj"]
-        chapters.append((rec["title"], r.events_text(events)))
+        events = [e for e in told_to(rec.events, player) if e.audience.kind != "mj"]
+        chapters.append((rec.title, r.events_text(events)))
     status = (r.mail_text("status", view=ruleset.view(state, player), player=player, tag=tag).body
               if state is not None else None)
     asked = g.phase == "running" and state is not None and player in table.prompted(state)
@@ -256,7 +269,7 @@ def for_you_letter(table: Table, player: str, lines: Sequence[str], key: str) ->
     p = table.store.player(table.id, player)
     if p is None or p.status != "active" or g.phase != "running":
         return None
-    state = table.state_of(g)
+    state = table.state
     title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
     t = table.renderer.mail_text("for_you", tag=table.tag, player=player, lines=list(lines),
                                         deadline=table.local(g.deadline), title=title,

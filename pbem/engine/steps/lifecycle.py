@@ -5,20 +5,21 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from pbem.clock import add_duration, iso
+from pbem import serial
+from pbem.clock import add_duration
 from pbem.core import Msg, Seat, SetupError
 from pbem.dice import Dice, commitment, new_seed
 from pbem.engine import optional
 from pbem.engine.steps import letters, publish, turns
-from pbem.engine.steps.records import record
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
 from pbem.names import fold
 from pbem.roster import RosterError, read_roster
-from pbem.store import GameRow, PlayerRow
+from pbem.store import GameRow, Phase, PlayerRow, StepRecord
 
 SETUP_TITLE = Msg("Début de partie", "Game start")
 NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
@@ -32,12 +33,12 @@ def new_game(table: Table, now: datetime, seed: str | None = None) -> GameRow:
         raise EngineError(f"game {table.id!r} already exists", fr=f"la partie {table.id} existe déjà")
     check_roster(table)  # a faulty sheets file is refused before anyone registers
     seed = seed or new_seed()
-    row = GameRow(id=table.id, ruleset=s.ruleset, phase="registration", seed=seed, commitment=commitment(seed),
-                  turn=0, deadline=iso(add_duration(now, s.registration, table.config.timezone)), early_at=None,
-                  state=None, reminders_sent=(), created_at=iso(now), seed_revealed=False)
+    row = GameRow(id=table.id, ruleset=s.ruleset, phase=Phase.REGISTRATION, seed=seed, commitment=commitment(seed),
+                  turn=0, deadline=add_duration(now, s.registration, table.config.timezone), early_at=None,
+                  state=None, reminders_sent=(), created_at=now, seed_revealed=False)
     with table.store.atomic():
         table.store.add_game(row)
-        table.store.log(table.id, iso(now), "mj", "game new", {"ruleset": s.ruleset, "commitment": row.commitment})
+        table.store.log(table.id, now, "mj", "game new", {"ruleset": s.ruleset, "commitment": row.commitment})
     return row
 
 
@@ -75,11 +76,11 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
                              f"(voir docs/rules/{s.ruleset}.md)") from None
     with table.store.atomic():
         seq = table.store.next_seq(table.id)
-        table.store.add_record(record(table.id, seq, "setup", 0, SETUP_TITLE.get(s.language),
-                                    "setup", None, {}, [], dice.rolls, events, state, now))
-        g = turns.open_step(table, g, state, 1, now, phase="running", base=base)
+        table.store.add_record(StepRecord(table.id, seq, "setup", 0, SETUP_TITLE.get(s.language), "setup", None, {},
+                                          (), tuple(dice.rolls), tuple(events), serial.dumps(state), now))
+        g = turns.open_step(table, g, state, 1, now, phase=Phase.RUNNING, base=base)
         table.outgoing.queue(letters.step_letters(table, g, seq, 0, events, state, now, setup=True), now)
-        table.store.log(table.id, iso(now), "mj", "game start", {"players": [p.name for p in players]})
+        table.store.log(table.id, now, "mj", "game start", {"players": [p.name for p in players]})
     publish.write_forum(table)
     return g
 
@@ -124,10 +125,10 @@ def finish(table: Table, now: datetime) -> GameRow:
     if g.phase == "finished":
         raise EngineError(f"game {table.id} is already finished", fr=f"la partie {table.id} est déjà terminée")
     with table.store.atomic():
-        g = GameRow(**{**g.__dict__, "phase": "finished", "deadline": None, "early_at": None,
-                       "seed_revealed": True})
+        g = replace(g, phase=Phase.FINISHED, deadline=None, early_at=None,
+                       seed_revealed=True)
         table.store.save_game(g)
-        table.store.log(table.id, iso(now), "mj", "game finish", {"turn": g.turn})
+        table.store.log(table.id, now, "mj", "game finish", {"turn": g.turn})
     return g
 
 
@@ -165,9 +166,9 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
     if data:
         seat["data"] = dict(data)
     row = PlayerRow(game=table.id, name=name, address=address, status="active", seat=seat, password=password,
-                    registered_at=iso(now), gender=gender)
+                    registered_at=now, gender=gender)
     table.store.add_player(row)
-    table.store.log(table.id, iso(now), by, "player add", {"name": name, "address": address, "role": role,
+    table.store.log(table.id, now, by, "player add", {"name": name, "address": address, "role": role,
                                                         **({"gender": gender} if gender else {})})
     table.forget_roster()
     return row

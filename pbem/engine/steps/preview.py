@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pbem.engine.steps import letters, turns
-from pbem.engine.steps.records import record, sourced_orders_json
 from pbem.engine.table import EngineError, Table
 
 
@@ -43,20 +42,18 @@ def preview_step(table: Table, now: datetime) -> Preview:
                              "agissent aussitôt)")
     s = table.settings
     title = ruleset.step_title(state).get(s.language)
-    new_state, events, dice, orders, defaults, sources = turns.compute_step(table, g.turn, state, g.seed)
+    step = turns.compute_step(table, g.turn, state, g.seed)
     out: list[Preview] = []
     try:
         with table.store.atomic():
             seq = table.store.next_seq(table.id)
-            table.store.add_record(record(table.id, seq, "step", g.turn, title, f"step-{g.turn}", state,
-                                        sourced_orders_json(orders, sources), defaults, dice.rolls, events,
-                                        new_state, now))
-            g2 = turns.open_step(table, g, new_state, g.turn + 1, now)
-            mails = letters.step_letters(table, g2, seq, g.turn, events, new_state, now)
+            table.store.add_record(step.record(table.id, seq, g.turn, title, state, now))
+            g2 = turns.open_step(table, g, step.state, g.turn + 1, now)
+            mails = letters.step_letters(table, g2, seq, g.turn, step.events, step.state, now)
             out.append(Preview(
-                title, sorted(defaults),
+                title, sorted(step.defaults),
                 next((m.body for m in mails if m.kind == "digest"), ""),
-                letters.forum_text(table, new_state, events, title, ruleset.outcome(new_state)),
+                letters.forum_text(table, step.state, step.events, title, ruleset.outcome(step.state)),
                 [(next((p.name for p in table.store.players(table.id) if p.address == m.to), m.to), m.subject, m.body)
                  for m in mails if m.kind == "private"]))
             raise _RollBack

@@ -10,17 +10,13 @@ The forum files are written after the transaction that queued the step's mail co
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import serial
-from pbem.clock import iso
 from pbem.core import Event
 from pbem.engine.steps import handover, letters
-from pbem.engine.steps.records import record_events
 from pbem.engine.table import Table
 from pbem.outbox import Attachment, Letter
 from pbem.store import GameRow, HeldRow
@@ -42,9 +38,8 @@ def resolved(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Eve
         table.outgoing.queue(mails, now)
         handover.step_done(table, turn, now)
         return
-    table.store.hold(g.id, seq, turn, iso(now), json.dumps({"missed": dict(missed or {}),
-                                                            "abandoned_before": sorted(abandoned_before)}))
-    table.store.log(g.id, iso(now), "pbem", "results held", {"turn": turn, "seq": seq})
+    table.store.hold(g.id, seq, turn, now, missed=missed, abandoned_before=sorted(abandoned_before))
+    table.store.log(g.id, now, "pbem", "results held", {"turn": turn, "seq": seq})
     picture = next((m.attachments for m in mails if m.kind == "public" and m.attachments), ())
     table.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(table, g, seq, turn, picture, now), now)
 
@@ -55,12 +50,12 @@ def _request(table: Table, g: GameRow, seq: int, turn: int, picture: Sequence[At
     rec = table.store.record(g.id, seq)
     assert rec is not None
     ruleset = table.ruleset
-    state = serial.loads(ruleset.state_type, rec["state_after"])
-    forum = letters.forum_text(table, state, record_events(rec), rec["title"], ruleset.outcome(state))
-    privates = sum(1 for p in table.store.players(g.id) if letters.told_to(record_events(rec), p.name))
-    t = table.renderer.mail_text("approval", tag=table.tag, title=rec["title"], turn=turn, forum=forum,
+    state = table.decode_json(rec.state_after)
+    forum = letters.forum_text(table, state, rec.events, rec.title, ruleset.outcome(state))
+    privates = sum(1 for p in table.store.players(g.id) if letters.told_to(rec.events, p.name))
+    t = table.renderer.mail_text("approval", tag=table.tag, title=rec.title, turn=turn, forum=forum,
                                  players=len(table.store.players(g.id)), privates=privates, reminder=False,
-                                 held_at=table.local(iso(now)))
+                                 held_at=table.local(now))
     return [Letter(f"rec{seq}-approval", g.id, turn, "notice", mj, t.subject, t.body, record_seq=seq,
                    attachments=tuple(picture)) for mj in table.settings.mj]
 
@@ -71,11 +66,10 @@ def approved(table: Table, g: GameRow, waited: HeldRow, now: datetime, *, digest
     Returns the letters queued."""
     rec = table.store.record(table.id, waited.seq)
     assert rec is not None
-    state = serial.loads(table.ruleset.state_type, rec["state_after"])
-    news = json.loads(waited.news) if waited.news else {}
-    out = letters.step_letters(table, g, waited.seq, waited.turn, record_events(rec), state, now,
-                               key_prefix=f"rec{waited.seq}-approved", missed=news.get("missed"),
-                               abandoned_before=frozenset(news.get("abandoned_before", ())), digest=digest)
+    state = table.decode_json(rec.state_after)
+    out = letters.step_letters(table, g, waited.seq, waited.turn, rec.events, state, now,
+                               key_prefix=f"rec{waited.seq}-approved", missed=waited.missed,
+                               abandoned_before=frozenset(waited.abandoned_before), digest=digest)
     table.outgoing.queue(out, now)
     handover.step_done(table, waited.turn, now)
     return out
@@ -104,22 +98,19 @@ def write_forum(table: Table) -> list[Path]:
     """Write the forum files of resolved steps not written yet, post and picture (after the commit; safe to repeat)."""
     written = []
     ruleset = table.ruleset
-    for rec in table.store.records(table.id):
-        if rec["kind"] == "action" or rec["forum_written"] or not rec["published"]:  # (held for approval)
-            continue
-        state = serial.loads(ruleset.state_type, rec["state_after"])
-        events = record_events(rec)
-        text = letters.forum_text(table, state, events, rec["title"], ruleset.outcome(state),
-                                  table.store.chronicle(table.id, rec["seq"]))
-        path = forum_path(table, rec["turn"])
+    for rec in table.store.records_to_post(table.id):  # (not those held for approval)
+        state = table.decode_json(rec.state_after)
+        text = letters.forum_text(table, state, rec.events, rec.title, ruleset.outcome(state),
+                                  table.store.chronicle(table.id, rec.seq))
+        path = forum_path(table, rec.turn)
         path.parent.mkdir(parents=True, exist_ok=True)
         _write(path, text.encode("utf-8"))
         written.append(path)
-        picture = letters.forum_picture(table, state, events, rec["title"])
+        picture = letters.forum_picture(table, state, rec.events, rec.title)
         if picture is not None:
-            _write(picture_path(table, rec["turn"]), picture.png)
-            written.append(picture_path(table, rec["turn"]))
-        table.store.mark_forum_written(table.id, rec["seq"])
+            _write(picture_path(table, rec.turn), picture.png)
+            written.append(picture_path(table, rec.turn))
+        table.store.mark_forum_written(table.id, rec.seq)
     return written
 
 

@@ -10,25 +10,23 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping, Sequence, Set
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from pbem import serial
-from pbem.clock import iso
 from pbem.core import Event, Order, Ruleset
-from pbem.dice import Dice
+from pbem.dice import Dice, Roll
 from pbem.engine.steps import actions, calendar, publish
-from pbem.engine.steps.records import record, sourced_orders_json
 from pbem.engine.table import EngineError, Table
 from pbem.faults import crashpoint
-from pbem.store import GameRow
+from pbem.store import GameRow, Phase, SourcedOrders, StepRecord
 
-# the orders of a step: per player, who got the defaults, and where each player's orders came from
-StepOrders = tuple[dict[str, list[Order]], list[str], dict[str, dict[str, Any]]]
+# the orders of a step: per player, with where they came from; and who got the defaults
+StepOrders = tuple[dict[str, SourcedOrders], list[str]]
 
 
-def open_step(table: Table, g: GameRow, state: Any, turn: int, now: datetime, phase: str | None = None,
+def open_step(table: Table, g: GameRow, state: Any, turn: int, now: datetime, phase: Phase | None = None,
               *, base: datetime | None = None, pauses_apply: bool = True) -> GameRow:
     """Store the new state and open the next step with its deadline (or finish the game).
 
@@ -44,17 +42,17 @@ def open_step(table: Table, g: GameRow, state: Any, turn: int, now: datetime, ph
     skipped: list[float] = []
     if outcome is None and prompts:
         end, skipped = calendar.opening(table, prompts, base, now)
-        deadline = iso(end)
-    new_phase = "finished" if outcome is not None else (phase or g.phase)
-    g = GameRow(**{**g.__dict__, "state": serial.dumps(state), "turn": turn, "deadline": deadline,
-                   "early_at": None, "reminders_sent": tuple(skipped), "phase": new_phase,
-                   "seed_revealed": g.seed_revealed or outcome is not None, "opened_at": iso(now)})
+        deadline = end
+    new_phase = Phase.FINISHED if outcome is not None else (phase or g.phase)
+    g = replace(g, state=serial.dumps(state), turn=turn, deadline=deadline,
+                   early_at=None, reminders_sent=tuple(skipped), phase=new_phase,
+                   seed_revealed=g.seed_revealed or outcome is not None, opened_at=now)
     table.store.save_game(g)
     return calendar.shift_opened(table, g, now, base) if pauses_apply else g
 
 
 def effective_orders(table: Table, turn: int, state: Any) -> StepOrders:
-    """Orders for every prompted player (defaults for the silent), the defaulted names, and their sources.
+    """Orders for every prompted player (defaults for the silent), with where they came from, and the defaulted names.
 
     A player who wrote PASSER gets the rules' defaults too, but as his own choice (source ``pass``):
     he answered, so he is not among the defaulted.  A removed player's orders no longer count.
@@ -62,28 +60,25 @@ def effective_orders(table: Table, turn: int, state: Any) -> StepOrders:
     ruleset = table.ruleset
     current = table.store.current_orders(table.id, turn)
     removed = {p.name for p in table.store.players(table.id, include_removed=True) if p.status == "removed"}
-    orders: dict[str, list[Order]] = {}
+    orders: dict[str, SourcedOrders] = {}
     defaults: list[str] = []
-    sources: dict[str, dict[str, Any]] = {}
     for prompt in ruleset.prompts(state):
         p = prompt.player
         if p in orders:
             continue
         given = current.get(p) if p not in removed else None
         if given is not None and given.source == "pass":
-            orders[p] = ruleset.default_orders(state, p)
-            sources[p] = {"source": "pass", "message": given.message_key, "received_at": given.received_at,
-                          "lines": given.lines, "applied": [o.text or o.verb for o in orders[p]]}
+            applied = ruleset.default_orders(state, p)
+            orders[p] = SourcedOrders(tuple(applied), "pass", given.message_key, given.received_at, tuple(given.lines),
+                                      tuple(o.text or o.verb for o in applied))
         elif given is not None:
-            orders[p] = list(given.orders)
-            sources[p] = {"source": given.source, "message": given.message_key,
-                          "received_at": given.received_at, "lines": given.lines}
+            orders[p] = SourcedOrders(tuple(given.orders), given.source, given.message_key, given.received_at,
+                                      tuple(given.lines))
         else:
-            orders[p] = ruleset.default_orders(state, p)
+            applied = ruleset.default_orders(state, p)
+            orders[p] = SourcedOrders(tuple(applied), "default", lines=tuple(o.text or o.verb for o in applied))
             defaults.append(p)
-            sources[p] = {"source": "default", "message": None, "received_at": None,
-                          "lines": [o.text or o.verb for o in orders[p]]}
-    return orders, defaults, sources
+    return orders, defaults
 
 
 def count_missed(table: Table, orders: Mapping[str, Any], defaults: Sequence[str],
@@ -104,16 +99,34 @@ def count_missed(table: Table, orders: Mapping[str, Any], defaults: Sequence[str
     return missed
 
 
-def compute_step(table: Table, turn: int, state: Any, seed: str, given: StepOrders | None = None,
-                 ) -> tuple[Any, list[Event], Dice, dict[str, list[Order]], list[str], dict[str, Any]]:
+@dataclass(frozen=True)
+class Computed:
+    """A step resolved in memory: the orders it was resolved with (defaults included), who got the defaults,
+    the state after, its events and its rolls."""
+
+    orders: dict[str, SourcedOrders]
+    defaults: list[str]
+    state: Any
+    events: list[Event]
+    rolls: list[Roll]
+
+    def record(self, game: str, seq: int, turn: int, title: str, before: Any, at: datetime,
+               context: str | None = None) -> StepRecord:
+        """The step's record, resolved at ``at`` from the state ``before``."""
+        return StepRecord(game, seq, "step", turn, title, context or f"step-{turn}", serial.dumps(before),
+                          self.orders, tuple(self.defaults), tuple(self.rolls), tuple(self.events),
+                          serial.dumps(self.state), at)
+
+
+def compute_step(table: Table, turn: int, state: Any, seed: str, given: StepOrders | None = None) -> Computed:
     """The pure part of a resolution: (state, orders, seed) -> (new state, events, rolls).
 
-    ``given`` (orders, defaulted players, sources) replaces the orders in force (a re-run).
+    ``given`` (orders, defaulted players) replaces the orders in force (a re-run).
     """
-    orders, defaults, sources = given or effective_orders(table, turn, state)
+    orders, defaults = given or effective_orders(table, turn, state)
     dice = Dice(seed, f"step-{turn}")
-    new_state, events = run_resolve(table.ruleset, state, orders, dice)
-    return new_state, events, dice, orders, defaults, sources
+    new_state, events = run_resolve(table.ruleset, state, {p: list(o.orders) for p, o in orders.items()}, dice)
+    return Computed(orders, defaults, new_state, events, dice.rolls)
 
 
 def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
@@ -143,21 +156,20 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
         fire = calendar.fire_at(g, s)
         closed_at = fire if fire is not None and fire <= now else now
     title = ruleset.step_title(state).get(s.language)
-    new_state, events, dice, orders, defaults, sources = compute_step(table, g.turn, state, g.seed)
-    missed = count_missed(table, orders, defaults, excused=calendar.excused(table, closed_at))
+    step = compute_step(table, g.turn, state, g.seed)
+    missed = count_missed(table, step.orders, step.defaults, excused=calendar.excused(table, closed_at))
     before = table.out_of_play()
     try:
         with table.store.atomic():
             seq = table.store.next_seq(table.id)
-            rec = record(table.id, seq, "step", g.turn, title, f"step-{g.turn}", state,
-                         sourced_orders_json(orders, sources), defaults, dice.rolls, events, new_state, closed_at)
-            table.store.add_record(rec)
+            table.store.add_record(step.record(table.id, seq, g.turn, title, state, closed_at))
             table.store.set_missed(table.id, missed)
             table.forget_roster()
-            g2 = open_step(table, g, new_state, g.turn + 1, now,
+            g2 = open_step(table, g, step.state, g.turn + 1, now,
                            base=calendar.next_base(g, table.after_early, closed_at))
             # publish = "mj": the MJ's mails only, the rest held for his approval (with what NMR said)
-            publish.resolved(table, g2, seq, g.turn, events, new_state, now, missed=missed, abandoned_before=before)
+            publish.resolved(table, g2, seq, g.turn, step.events, step.state, now, missed=missed,
+                             abandoned_before=before)
             crashpoint("mid-resolution")
     finally:
         table.forget_roster()  # read again after a rollback too
