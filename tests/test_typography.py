@@ -37,7 +37,8 @@ def test_no_plain_space_before_a_colon_in_the_seats_french_code_strings():
     root = Path(__file__).resolve().parents[1] / "pbem"
     for module in ("engine/orders/mjdesk.py", "engine/desk/pauses.py", "engine/desk/approval.py",
                    "engine/desk/seats.py", "engine/desk/absences.py", "engine/when.py", "engine/desk/mjmail.py",
-                   "cli/text.py"):
+                   "cli/text.py", "engine/steps/calendar.py", "engine/steps/handover.py", "engine/steps/publish.py",
+                   "engine/table.py"):
         for line in (root / module).read_text(encoding="utf-8").splitlines():
             for literal in re.findall(r'fr=f?"([^"]*)"|Msg\(f?"([^"]*)"', line):
                 text = "".join(literal)

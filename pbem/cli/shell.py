@@ -1,26 +1,31 @@
 """What every `pbem` command shares: the config, the engine under the pass lock, the language of
-its messages, and the reading of ``--now`` and date options (user mistakes become one line)."""
+its messages, the reading of ``--now`` and date options, and the help in the configured language.
+
+A user's mistake is one line in his language, never a traceback: every error pbem says to a user
+is a `pbem.msg.PbemError`, and `CommandLine` prints its message (« Erreur\u00a0: … »).  A command's
+French help stands beside it (`french`); its English help is its docstring and its options' ``help=``.
+"""
 
 from __future__ import annotations
 
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime
-from typing import Any
+from dataclasses import dataclass, field
+from datetime import datetime, time
+from typing import Any, TypeVar
 
 import click
 
 from pbem import config as configmod
-from pbem.cli.help import HELP, option_help
-from pbem.cli.text import UserError, say
+from pbem.cli.text import UserError, msg, say
 from pbem.cli.text import when as _local_text
 from pbem.clock import parse_iso, utcnow
-from pbem.core import SetupError
-from pbem.engine import Engine, EngineError
+from pbem.engine import Engine
 from pbem.engine.when import WhenError, parse_moment
+from pbem.msg import Msg, PbemError
 from pbem.passlock import PassLock
 from pbem.render import french_spaces
 from pbem.store import Store
@@ -28,30 +33,25 @@ from pbem.wording import join_list
 
 
 @contextmanager
-def _engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = True) -> Iterator[Engine]:
-    """The engine over the configured store; a user's mistake becomes one line in the MJ's language.
+def engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = True) -> Iterator[Engine]:
+    """The engine over the configured store.
 
     ``game_id``, when given, must be a game of config.toml (else the error lists them).  A command that
     ``writes`` (resolves, corrects, registers, queues mail…) takes the pass lock, as `pbem tick` and the
     daemon do: it waits up to ``lock_wait_seconds`` for a running pass, then says who holds the data
     and to try again, rather than interleave its work with that pass.  A command that only reads does
-    not wait.
+    not wait.  A mistake the engine finds is a `PbemError`: `CommandLine` says it in one line.
     """
-    cfg = _config(ctx)
-    lang = cfg.language
+    cfg = config(ctx)
     if game_id is not None and game_id not in cfg.games:
-        raise UserError(say(lang, "unknown_game", game=game_id, games=join_list(cfg.games, lang) or "-"), lang)
+        raise UserError(Msg(say("fr", "unknown_game", game=game_id, games=join_list(cfg.games, "fr") or "-"),
+                            say("en", "unknown_game", game=game_id, games=join_list(cfg.games, "en") or "-")))
     with PassLock(cfg.database) as lock:
         if writes and not lock.acquire(cfg.lock_wait_seconds, who=_command_name(ctx)):
-            raise UserError(_busy(lock, lang), lang)
+            raise UserError(_busy(lock))
         store = Store(cfg.database, synchronous=cfg.synchronous)
         try:
             yield Engine(cfg, store)
-        except EngineError as e:
-            raise UserError(e.text(lang), lang) from None
-        except (configmod.ConfigError, WhenError, SetupError) as e:
-            text = e.text(lang) if isinstance(e, configmod.ConfigError) else e.msg.get(lang)
-            raise UserError(text, lang) from None
         finally:
             store.close()
 
@@ -65,17 +65,17 @@ def _command_name(ctx: click.Context) -> str:
     return " ".join(["pbem", *reversed(names)])
 
 
-def _busy(lock: PassLock, lang: str) -> str:
+def _busy(lock: PassLock) -> Msg:
     """« pbem tick (pid 4242, depuis 12 s) travaille sur ces données : réessayez dans un instant »."""
     pid, since, what = lock.holder()
     if since is None:
-        return say(lang, "busy_unknown", lock=lock.path)
+        return msg("busy_unknown", lock=lock.path)
     seconds = int((utcnow() - since).total_seconds())
     held = f"{seconds // 60} min" if seconds >= 60 else f"{max(seconds, 0)} s"
-    return say(lang, "busy", what=what or "pbem", pid=pid, held=held, lock=lock.path)
+    return msg("busy", what=what or "pbem", pid=pid, held=held, lock=lock.path)
 
 
-def _lang() -> str:
+def language() -> str:
     """The configured language (French when the config cannot be read)."""
     root = click.get_current_context().find_root()
     if "lang" not in root.obj:
@@ -86,31 +86,31 @@ def _lang() -> str:
     return str(root.obj["lang"])
 
 
-def _t(key: str, **params: object) -> str:
+def message(key: str, **params: object) -> str:
     """A CLI message in the configured language (`pbem.cli.text.MESSAGES`)."""
-    return say(_lang(), key, **params)
+    return say(language(), key, **params)
 
 
-def _step(e: Engine, game_id: str) -> str:
+def step_word(e: Engine, game_id: str) -> str:
     """What the game calls its steps, in the CLI's language (« tour », « manche », « étape »)."""
     word = e.step_word(game_id)
-    return word.en if _lang() == "en" else word.fr
+    return word.en if language() == "en" else word.fr
 
 
-def _when(dt: datetime | None) -> str:
-    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
-    return _local_text(dt, _lang())
+def local_text(dt: datetime | None) -> str:
+    """A local time for the MJ's terminal, in the game's zone: « mercredi 2 décembre 2026 à 20 h »."""
+    return _local_text(dt, language())
 
 
-def _config(ctx: click.Context) -> configmod.Config:
+def config(ctx: click.Context) -> configmod.Config:
+    """The configuration the command was given (a fault in it: one line that names the key)."""
     try:
         return configmod.load(ctx.obj["config"])
     except configmod.ConfigError as e:
-        lang = _lang()
-        raise UserError(("config: " if lang == "en" else "configuration : ") + e.text(lang), lang) from None
+        raise UserError(Msg("configuration\u00a0: " + e.msg.fr, "config: " + e.msg.en)) from None
 
 
-def _now(value: str | None) -> datetime:
+def now_from(value: str | None) -> datetime:
     """``--now``: a naive time is read in the configured time zone."""
     if not value:
         return utcnow()
@@ -122,25 +122,24 @@ def _now(value: str | None) -> datetime:
     try:
         return parse_iso(value, tz)
     except ValueError:
-        raise UserError(_t("bad_now", value=value), _lang()) from None
+        raise UserError(msg("bad_now", value=value)) from None
 
 
-def _date(ctx: click.Context, option: str, value: str | None, now: datetime) -> datetime | None:
-    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
+def date_from(ctx: click.Context, option: str, value: str | None, now: datetime) -> datetime | None:
+    """A date option: ISO (``2026-12-01T21:00``) or as the MJ writes it (« lundi 17 février à 21 h »), in the
     game's zone; a day without an hour is its start."""
     if not value:
         return None
-    cfg = _config(ctx)
+    cfg = config(ctx)
     try:
         return parse_iso(value, cfg.timezone)
     except ValueError:
         pass
     try:
-        from datetime import time
-
         return parse_moment(value, now, cfg.timezone, time(0, 0))
     except WhenError as e:
-        raise UserError(_t("bad_date", option=option, why=e.msg.get(_lang())), _lang()) from None
+        raise UserError(Msg(say("fr", "bad_date", option=option, why=e.msg.fr),
+                            say("en", "bad_date", option=option, why=e.msg.en))) from None
 
 
 NOW = click.option("--now", "now", metavar="ISO", help="Simulated current time (ISO, game time zone if naive).")
@@ -207,13 +206,41 @@ class _FrenchHelpFormatter(click.HelpFormatter):
         self.write(f"{'':>{self.current_indent}}{_HEADINGS_FR.get(heading, heading)}\u00a0:\n")
 
 
-def _help_path(ctx: click.Context) -> str:
-    """The command's path without the program name, as `pbem.cli.help.HELP` keys it: "game status"."""
-    names = []
-    while ctx.parent is not None:
-        names.append(ctx.info_name or "")
-        ctx = ctx.parent
-    return " ".join(reversed(names))
+@dataclass(frozen=True)
+class Help:
+    """A command's help in French: its description (paragraphs split by a blank line, ending with the same
+    « Exemple\u00a0: pbem … » as its docstring's) and, by option name (the click parameter's), each option's help."""
+
+    text: str
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+SHARED_OPTIONS: dict[str, str] = {
+    "help": "Affiche cette aide et s'arrête.",
+    "now": "Heure courante simulée (ISO, dans le fuseau de la partie si aucun n'est donné).",
+}
+"""The French help of the options many commands share (NOW, click's --help); a command's own comes first."""
+
+C = TypeVar("C", bound=click.Command)
+
+
+def french(text: str, **options: str) -> Callable[[C], C]:
+    """The French help of the command below (`Help`): the English is its docstring and its options' ``help=``."""
+    def beside(command: C) -> C:
+        command.french = Help(text, options)  # type: ignore[attr-defined]
+        return command
+    return beside
+
+
+def french_help(command: click.Command) -> Help | None:
+    return getattr(command, "french", None)
+
+
+def option_help(command: click.Command, option: str) -> str | None:
+    """The French help of ``option`` (a click parameter's name) of ``command``."""
+    entry = french_help(command)
+    own = entry.options.get(option) if entry is not None else None
+    return own if own is not None else SHARED_OPTIONS.get(option)
 
 
 def _help_lang(ctx: click.Context) -> str:
@@ -222,13 +249,13 @@ def _help_lang(ctx: click.Context) -> str:
     root = ctx.find_root()
     if isinstance(root.obj, dict) and "config" in root.obj:
         with ctx.scope(cleanup=False):
-            return _lang()
+            return language()
     return _lang_before_context(root.meta.get("pbem.argv"))
 
 
 class HelpCommand(click.Command):
-    """A `pbem` command whose help is French (`pbem.cli.help.HELP`) when the configured language is French,
-    its docstring and options' ``help=`` otherwise."""
+    """A `pbem` command whose help is French (`french`) when the configured language is French, its docstring
+    and options' ``help=`` otherwise."""
 
     def get_help(self, ctx: click.Context) -> str:
         ctx.meta["pbem.help_lang"] = lang = _help_lang(ctx)
@@ -244,13 +271,13 @@ class HelpCommand(click.Command):
 
     def get_short_help_str(self, limit: int = 45) -> str:
         ctx = click.get_current_context(silent=True)
-        entry = HELP.get(f"{_help_path(ctx)} {self.name}".strip()) if ctx is not None and self._french(ctx) else None
+        entry = french_help(self) if ctx is not None and self._french(ctx) else None
         if entry is None:
             return super().get_short_help_str(limit)
         return _short_help(entry.text, limit)
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        entry = HELP.get(_help_path(ctx)) if self._french(ctx) else None
+        entry = french_help(self) if self._french(ctx) else None
         if entry is None:
             return super().format_help_text(ctx, formatter)
         formatter.write_paragraph()
@@ -266,8 +293,7 @@ class HelpCommand(click.Command):
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if not self._french(ctx):
             return super().format_options(ctx, formatter)
-        path = _help_path(ctx)
-        records = [_french_record(path, p, ctx, p is self.get_help_option(ctx)) for p in self.get_params(ctx)
+        records = [_french_record(self, p, ctx, p is self.get_help_option(ctx)) for p in self.get_params(ctx)
                    if isinstance(p, click.Option) and p.get_help_record(ctx) is not None]
         if records:
             with formatter.section("Options"):
@@ -289,10 +315,11 @@ def _short_help(text: str, limit: int) -> str:
     return line
 
 
-def _french_record(path: str, option: click.Option, ctx: click.Context, is_help: bool) -> tuple[str, str]:
+def _french_record(command: click.Command, option: click.Option, ctx: click.Context,
+                   is_help: bool) -> tuple[str, str]:
     """An option's line of the help, in French: « --hours NOMBRE  Ajoute ce nombre d'heures… »."""
     opts, _ = option.get_help_record(ctx) or ("", "")
-    text = option_help(path, "help" if is_help else option.name or "") or ""
+    text = option_help(command, "help" if is_help else option.name or "") or ""
     extras = []
     extra = option.get_help_extra(ctx)
     if "envvars" in extra:
@@ -316,8 +343,8 @@ class HelpGroup(HelpCommand, click.Group):
 
 
 class CommandLine(HelpGroup):
-    """The `pbem` group: click's usage errors in one line, in the configured language; the help of every
-    command in it too."""
+    """The `pbem` group: click's usage errors and every `PbemError` in one line, in the configured language;
+    the help of every command in it too."""
 
     group_class = HelpGroup
 
@@ -338,6 +365,10 @@ class CommandLine(HelpGroup):
         except click.UsageError as e:
             click.echo(usage_error_text(e, _lang_before_context(argv)), err=True)
             sys.exit(e.exit_code)
+        except PbemError as e:  # a user's mistake, or what cannot be done: one line in his language
+            lang = _lang_before_context(argv)
+            click.echo(("Error: " if lang == "en" else "Erreur\u00a0: ") + e.msg.get(lang), err=True)
+            sys.exit(1)
         except click.ClickException as e:
             e.show()
             sys.exit(e.exit_code)

@@ -8,11 +8,10 @@ mistake of the user (« Erreur : partie inconnue « pmb9 » … »), never 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import IO, Any
-
-import click
+from typing import Any
 
 from pbem.core import Msg
+from pbem.msg import PbemError
 from pbem.render import date_en, date_fr
 
 MESSAGES: dict[str, Msg] = {
@@ -120,12 +119,17 @@ def when(dt: datetime | None, lang: str) -> str:
     return date_en(dt) if lang == "en" else date_fr(dt)
 
 
-class UserError(click.ClickException):
-    """A mistake of the user (unknown game, malformed date, bad option value): one line, in the MJ's language."""
+class UserError(PbemError):
+    """A mistake of the user (unknown game, malformed date, bad option value): one line in his language,
+    said by `pbem.cli.shell.CommandLine` as every `PbemError` is."""
 
-    def __init__(self, message: str, lang: str = "fr"):
-        super().__init__(message)
-        self.lang = lang
 
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(("Error: " if self.lang == "en" else "Erreur : ") + self.format_message(), err=True, file=file)
+def msg(key: str, **params: Any) -> Msg:
+    """The message ``key`` in both languages, with its parameters."""
+    m = MESSAGES[key]
+    return Msg(m.fr.format(**params), m.en.format(**params))
+
+
+def counted(key: str, n: int) -> Msg:
+    """A message with a number (`count`) in both languages."""
+    return Msg(count("fr", key, n), count("en", key, n))

@@ -19,6 +19,7 @@ from pbem import games as registry
 from pbem import serial
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
+from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
 from pbem.render import Renderer
@@ -26,23 +27,16 @@ from pbem.store import GameRow, PlayerRow, Store
 from pbem.wording import StepNoun
 
 
-class EngineError(Exception):
-    """An MJ command that cannot be done; the message says why (in English, for the MJ's terminal).
+class EngineError(PbemError):
+    """Something the MJ (or a player) asked of a game that cannot be done; ``msg`` says why.
 
-    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it;
-    ``fr`` is the French of ``text``, for an MJ whose pbem speaks French (`text`).
+    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
     """
 
-    def __init__(self, text: str, key: str | None = None, params: Mapping[str, Any] | None = None, *,
-                 fr: str | None = None):
-        super().__init__(text)
+    def __init__(self, msg: Msg, key: str | None = None, params: Mapping[str, Any] | None = None):
+        super().__init__(msg)
         self.key = key
         self.params = dict(params or {})
-        self.fr = fr
-
-    def text(self, lang: str) -> str:
-        """The message in ``lang`` (English when no French was given)."""
-        return self.fr if lang == "fr" and self.fr else str(self)
 
 
 class House:
@@ -157,9 +151,9 @@ class Table:
         """The game as stored now."""
         row = self.store.game(self.id)
         if row is None:
-            raise EngineError(f"unknown game {self.id!r} (pbem game new {self.id} creates it)",
-                              fr=f"partie inconnue « {self.id} » (pbem game new {self.id} la crée ; "
-                                 "pbem game list donne les parties)")
+            raise EngineError(Msg(f"partie inconnue « {self.id} » (pbem game new {self.id} la crée ; "
+                                  "pbem game list donne les parties)",
+                                  f"unknown game {self.id!r} (pbem game new {self.id} creates it)"))
         return row
 
     @property
@@ -241,8 +235,8 @@ class Table:
         for p in self.store.players(self.id, include_removed=True):
             if fold(p.name) == fold(name):
                 return p
-        raise EngineError(f"no player {name!r} in {self.id}",
-                          fr=f"pas de joueur « {name} » dans {self.id} (pbem player list {self.id} les donne)")
+        raise EngineError(Msg(f"pas de joueur « {name} » dans {self.id} (pbem player list {self.id} les donne)",
+                              f"no player {name!r} in {self.id}"))
 
     def salutation(self, state: Any, player: str) -> str | None:
         """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:

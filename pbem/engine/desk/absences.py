@@ -21,6 +21,7 @@ from pbem.engine.phrases import say
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
+from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.store import AbsenceRow, GameRow
 
@@ -32,10 +33,11 @@ def declare(table: Table, player: str, start: datetime | None, end: datetime, no
     """Record an absence (its start: now if not given, or already past)."""
     begin = max(start or now, now)
     if end <= begin:
-        raise EngineError("the absence must end after it begins", fr="l'absence doit finir après avoir commencé")
+        raise EngineError(Msg("l'absence doit finir après avoir commencé",
+                              "the absence must end after it begins"))
     if end - begin > timedelta(days=92):
-        raise EngineError("an absence lasts three months at most: ask the MJ for longer",
-                          fr="une absence dure trois mois au plus : au-delà, voyez le MJ")
+        raise EngineError(Msg("une absence dure trois mois au plus : au-delà, voyez le MJ",
+                              "an absence lasts three months at most: ask the MJ for longer"))
     with table.store.atomic():
         absence_id = table.store.add_absence(table.id, player, begin, end, now, by)
         table.store.log(table.id, now, by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})

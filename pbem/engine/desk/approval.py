@@ -18,6 +18,7 @@ from datetime import datetime
 from pbem.engine.steps import calendar, corrections
 from pbem.engine.steps.publish import approved, write_forum_now
 from pbem.engine.table import EngineError, Table
+from pbem.msg import Msg
 from pbem.outbox import Letter
 
 
@@ -58,12 +59,12 @@ def publish(table: Table, now: datetime, *, turn: int | None = None, chronicle: 
     """Send the held results of a step (re-run first if orders were corrected); the chronicle heads the forum post."""
     held = calendar.held(table)
     if held is None:
-        raise EngineError(f"no results of {table.id} wait for approval",
-                          fr=f"aucun résultat de {table.id} n'attend votre approbation")
+        raise EngineError(Msg(f"aucun résultat de {table.id} n'attend votre approbation",
+                              f"no results of {table.id} wait for approval"))
     st = table.step_noun()
     if turn is not None and turn != held.turn:
-        raise EngineError(f"the results waiting for approval are those of step {held.turn}, not {turn}",
-                          fr=f"les résultats en attente sont ceux {st.of} {held.turn}, pas {st.of} {turn}")
+        raise EngineError(Msg(f"les résultats en attente sont ceux {st.of} {held.turn}, pas {st.of} {turn}",
+                              f"the results waiting for approval are those of step {held.turn}, not {turn}"))
     corrected = [o for o in table.store.current_orders(table.id, held.turn).values() if o.source == "correction"]
     rerun = changed = False
     with table.store.atomic():

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo
 
 from pbem.core import Msg
 from pbem.engine import when
+from pbem.msg import PbemError
 from pbem.names import fold
 
 
@@ -153,13 +154,12 @@ FILLER = {"le", "la", "les", "l", "un", "une", "de", "d", "du", "des", "en", "co
 ADDRESS = re.compile(r"<?([^\s<>@,;]+@[^\s<>@,;]+\.[^\s<>@,;]+)>?")
 
 
-class MjLineError(Exception):
+class MjLineError(PbemError):
     """A line meant as an MJ command (``kind``) that cannot be read; ``msg`` says why."""
 
     def __init__(self, kind: str, msg: Msg):
-        super().__init__(msg.en)
+        super().__init__(msg)
         self.kind = kind
-        self.msg = msg
 
 
 def kind_of(tokens: Sequence[str]) -> tuple[str, int] | None:

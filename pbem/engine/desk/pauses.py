@@ -24,6 +24,7 @@ from pbem.clock import iso
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
+from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.render import date_fr
 from pbem.store import GameRow, PauseRow
@@ -44,18 +45,20 @@ def schedule(table: Table, start: datetime | None, end: datetime | None, reason:
     """Pause the game from ``start`` (None: now) to ``end`` (None: until the MJ resumes); players are told."""
     g = table.row
     if g.phase == "finished":
-        raise EngineError(f"game {table.id} is finished", fr=f"la partie {table.id} est terminée")
+        raise EngineError(Msg(f"la partie {table.id} est terminée",
+                              f"game {table.id} is finished"))
     begin = max(start or now, now)
     if end is not None and end <= begin:
-        raise EngineError("the pause must end after it begins", fr="la pause doit finir après avoir commencé "
-                          f"(elle commencerait le {_fr(table, begin)} et finirait le {_fr(table, end)})")
+        raise EngineError(Msg("la pause doit finir après avoir commencé "
+                              f"(elle commencerait le {_fr(table, begin)} et finirait le {_fr(table, end)})",
+                              "the pause must end after it begins"))
     for other in table.store.pauses(table.id):
         other_end = other.ends_at
         if (other_end is None or begin < other_end) and (end is None or other.starts_at < end):
             until = f"au {_fr(table, other_end)}" if other_end else "jusqu'à nouvel ordre"
-            raise EngineError("another pause is planned at that time: resume it first (REPRISE)",
-                              fr=f"une pause est déjà prévue du {_fr(table, other.starts_at)} {until} : "
-                                 "REPRISE la termine (ou l'annule), puis donnez d'autres dates")
+            raise EngineError(Msg(f"une pause est déjà prévue du {_fr(table, other.starts_at)} {until} : "
+                                  "REPRISE la termine (ou l'annule), puis donnez d'autres dates",
+                                  "another pause is planned at that time: resume it first (REPRISE)"))
     old = g.deadline
     with table.store.atomic():
         p = table.store.add_pause(table.id, begin, end, reason, now)
@@ -82,7 +85,8 @@ def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews
     g = table.row
     p = calendar.upcoming_pause(table, now)
     if p is None:
-        raise EngineError(f"game {table.id} is not paused", fr=f"la partie {table.id} n'est pas en pause")
+        raise EngineError(Msg(f"la partie {table.id} n'est pas en pause",
+                              f"game {table.id} is not paused"))
     old = g.deadline
     start = p.starts_at
     when = max(at or now, now)

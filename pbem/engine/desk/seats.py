@@ -18,6 +18,7 @@ from datetime import datetime
 from pbem.engine.steps import handover
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
+from pbem.msg import Msg
 from pbem.store import PlayerRow
 
 
@@ -38,7 +39,8 @@ class SeatNews:
 def _seat(table: Table, name: str) -> PlayerRow:
     p = table.player_named(name)
     if p.status != "active":
-        raise EngineError(f"{p.name} no longer plays in {table.id}", fr=f"{p.name} ne joue déjà plus dans {table.id}")
+        raise EngineError(Msg(f"{p.name} ne joue déjà plus dans {table.id}",
+                              f"{p.name} no longer plays in {table.id}"))
     return p
 
 
@@ -70,18 +72,18 @@ def replace(table: Table, name: str, new_name: str, new_address: str, now: datet
     address = new_address.strip().lower()
     problem = address_problem(address)
     if problem is not None:  # the same reasons as at registration (`pbem.mail.addresses`)
-        raise EngineError(f"invalid address {new_address!r}: {problem.en}",
-                          fr=f"adresse invalide « {new_address} » : {problem.fr}")
+        raise EngineError(Msg(f"adresse invalide « {new_address} » : {problem.fr}",
+                              f"invalid address {new_address!r}: {problem.en}"))
     other = table.store.player_by_address(table.id, address)
     if other is not None and other.name != p.name:
-        raise EngineError(f"{address} already plays {other.name!r} in {table.id}",
-                          fr=f"{address} joue déjà {other.name} dans {table.id}")
+        raise EngineError(Msg(f"{address} joue déjà {other.name} dans {table.id}",
+                              f"{address} already plays {other.name!r} in {table.id}"))
     newcomer = " ".join(new_name.split()) or address
     st = table.step_noun()
     if from_turn is not None and from_turn < g.turn:
-        raise EngineError(f"step {from_turn} is over: a newcomer takes over from the open step {g.turn} or later",
-                          fr=f"{st.the} {from_turn} est passé{st.e} : un remplaçant prend la place à partir "
-                             f"{st.of} en cours ({g.turn}) ou d'{st.a} suivant{st.e}")
+        raise EngineError(Msg(f"{st.the} {from_turn} est passé{st.e} : un remplaçant prend la place à partir "
+                              f"{st.of} en cours ({g.turn}) ou d'{st.a} suivant{st.e}",
+                              f"step {from_turn} is over: a newcomer takes over from the open step {g.turn} or later"))
     with table.store.atomic():
         if from_turn is not None and from_turn > g.turn:
             _no_other_change(table, p.name)
@@ -100,8 +102,9 @@ def _no_other_change(table: Table, player: str) -> None:
     for c in table.store.seat_changes(table.id):
         if c.player == player:
             what = "retrait" if c.kind == "remove" else f"remplacement par {c.new_name}"
-            raise EngineError(f"a change of {player}'s seat is already planned", fr=f"un {what} de {player} est "
-                              f"déjà prévu à la fin {table.step_noun().of} {c.after_turn}")
+            raise EngineError(Msg(f"un {what} de {player} est "
+                                  f"déjà prévu à la fin {table.step_noun().of} {c.after_turn}",
+                                  f"a change of {player}'s seat is already planned"))
 
 
 def pending_text(table: Table) -> list[str]:

@@ -26,6 +26,7 @@ from pbem.engine.steps import actions, calendar, corrections, letters, preview
 from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
+from pbem.msg import Msg
 from pbem.names import fold
 from pbem.outbox import Letter
 from pbem.store import StepRecord
@@ -228,8 +229,8 @@ def _open_turn(desk: Desk, turn: int | None) -> None:
     g = desk.table.row
     st = desk.table.step_noun()
     if turn is not None and turn != g.turn:
-        raise EngineError(f"step {turn} is not the open step ({g.turn})",
-                          fr=f"{st.the} {turn} n'est pas {st.the} en cours (c'est {st.the} {g.turn})")
+        raise EngineError(Msg(f"{st.the} {turn} n'est pas {st.the} en cours (c'est {st.the} {g.turn})",
+                              f"step {turn} is not the open step ({g.turn})"))
 
 
 def _extend(desk: Desk, c: mjmail.Command) -> None:
@@ -237,7 +238,8 @@ def _extend(desk: Desk, c: mjmail.Command) -> None:
     _open_turn(desk, c.args.get("turn"))
     g = table.row
     if g.deadline is None:
-        raise EngineError(f"game {table.id} has no open deadline", fr="aucune date limite en cours")
+        raise EngineError(Msg("aucune date limite en cours",
+                              f"game {table.id} has no open deadline"))
     old = g.deadline
     earlier = bool(c.args.get("earlier"))
     if "until" in c.args:
@@ -321,8 +323,9 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
         turn = a["turn"] if a["turn"] is not None else g.turn - 1
         rec = _record(table, turn)
         if a["to"] is not None and not rec.published:
-            raise EngineError("these results wait for your approval", fr=f"les résultats de « {rec.title} » "
-                              "attendent votre approbation : ils ne peuvent pas encore partir vers un joueur")
+            raise EngineError(Msg(f"les résultats de « {rec.title} » "
+                                  "attendent votre approbation : ils ne peuvent pas encore partir vers un joueur",
+                                  "these results wait for your approval"))
         title = rec.title
         if a["forum"]:
             body = _forum_of(table, rec)
@@ -347,7 +350,8 @@ def _record(table: Table, turn: int) -> StepRecord:
         table.store.record_for_turn(table.id, turn)
     if rec is None:
         st = table.step_noun()
-        raise EngineError(f"no step {turn} in {table.id}", fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}")
+        raise EngineError(Msg(f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}",
+                              f"no step {turn} in {table.id}"))
     return rec
 
 
@@ -382,10 +386,10 @@ def _rerun(desk: Desk, c: mjmail.Command) -> None:
     turn = c.args["turn"] if c.args["turn"] is not None else g.turn - 1
     held = calendar.held(table)
     if held is not None and held.turn == turn and c.args["publish"]:
-        raise EngineError("these results wait for approval: APPROUVE re-runs and sends them",
-                          fr=f"{table.step_noun().the} {turn} attend votre approbation : APPROUVE recalcule ses "
-                             "résultats avec vos corrections et les envoie (pas de RECTIFICATIF pour des résultats "
-                             "jamais partis)")
+        raise EngineError(Msg(f"{table.step_noun().the} {turn} attend votre approbation : APPROUVE recalcule ses "
+                              "résultats avec vos corrections et les envoie (pas de RECTIFICATIF pour des résultats "
+                              "jamais partis)",
+                              "these results wait for approval: APPROUVE re-runs and sends them"))
     res = corrections.rerun(table, turn, desk.now, publish=c.args["publish"])
     privates = len(table.store.players(table.id)) if res.published else 0
     desk.ok(c.line, desk.say("rerun", turn=turn, same=not res.diff and not res.state_changed,

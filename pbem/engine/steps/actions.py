@@ -20,6 +20,7 @@ from pbem.engine import optional
 from pbem.engine.phrases import say
 from pbem.engine.steps import letters
 from pbem.engine.table import EngineError, Table
+from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.store import GameRow, SourcedOrders, StepRecord
 
@@ -150,7 +151,7 @@ def history_text(table: Table, viewer: str, number: int | None = None) -> str:
         when = table.local(rec.resolved_at)
         head = f"{title} ({say(r, 'record_number', seq=rec.seq, when=when)})"
         if viewer == MJ:
-            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
+            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
                      for who, given in rec.orders.items() for o in given.orders]
             label = r.mail.filters["dice_label"]
             rolls = [f"  {label(x.purpose, table.settings.ruleset)} [{x.low}-{x.high}] = {x.result}" for x in rec.rolls]
@@ -160,8 +161,8 @@ def history_text(table: Table, viewer: str, number: int | None = None) -> str:
         blocks.append(f"{head}\n{body}")
     if not blocks:
         if number is not None:
-            raise EngineError(f"no immediate order numbered {number} in {table.id}",
-                              fr=f"aucun ordre immédiat n° {number} dans {table.id}")
+            raise EngineError(Msg(f"aucun ordre immédiat n° {number} dans {table.id}",
+                                  f"no immediate order numbered {number} in {table.id}"))
         return say(r, "no_history")
     return "\n\n".join(blocks)
 

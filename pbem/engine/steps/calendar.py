@@ -31,6 +31,7 @@ from pbem.config import Duration, GameConfig
 from pbem.core import Prompt
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import local_instant
+from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.render import date_fr
 from pbem.store import AbsenceRow, GameRow, HeldRow, PauseRow
@@ -314,8 +315,8 @@ def deadline_plus(table: Table, hours: float) -> datetime:
     """The open deadline moved by ``hours`` (for `pbem game extend --hours`)."""
     g = table.row
     if g.deadline is None:
-        raise EngineError(f"game {table.id} has no open deadline",
-                          fr=f"la partie {table.id} n'a pas de date limite en cours")
+        raise EngineError(Msg(f"la partie {table.id} n'a pas de date limite en cours",
+                              f"game {table.id} has no open deadline"))
     return g.deadline + timedelta(hours=hours)
 
 
@@ -323,17 +324,18 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
     """The MJ moves the deadline; players are told.  Moving it earlier needs ``allow_earlier`` (and is announced too)."""
     g = table.row
     if g.deadline is None:
-        raise EngineError(f"game {table.id} has no open deadline",
-                          fr=f"la partie {table.id} n'a pas de date limite en cours")
+        raise EngineError(Msg(f"la partie {table.id} n'a pas de date limite en cours",
+                              f"game {table.id} has no open deadline"))
     old = g.deadline
     if until < old and not allow_earlier:
-        raise EngineError(f"{iso(until)} is earlier than the current deadline {iso(old)}: "
-                          "pass --earlier to move it earlier (players will be told)",
-                          fr=f"{date_fr(until.astimezone(table.config.timezone))} est avant la date limite actuelle "
-                             f"({date_fr(old.astimezone(table.config.timezone))}) : pour l'avancer, ajoutez --earlier "
-                             "(ou écrivez AVANCE par courriel) ; les joueurs seront prévenus")
+        raise EngineError(Msg(f"{date_fr(until.astimezone(table.config.timezone))} est avant la date limite actuelle "
+                              f"({date_fr(old.astimezone(table.config.timezone))}) : pour l'avancer, ajoutez --earlier "
+                              "(ou écrivez AVANCE par courriel) ; les joueurs seront prévenus",
+                              f"{iso(until)} is earlier than the current deadline {iso(old)}: "
+                              "pass --earlier to move it earlier (players will be told)"))
     if until <= now:
-        raise EngineError("the new deadline is in the past", fr="la nouvelle date limite est déjà passée")
+        raise EngineError(Msg("la nouvelle date limite est déjà passée",
+                              "the new deadline is in the past"))
     r = table.renderer
     with table.store.atomic():
         g2 = replace(g, deadline=until, early_at=None,

@@ -15,6 +15,7 @@ from pbem.engine.answers import LineVerdict
 from pbem.engine.steps import calendar, letters, turns
 from pbem.engine.steps.publish import rectified, write_forum_now
 from pbem.engine.table import EngineError, Table
+from pbem.msg import Msg
 from pbem.store import GameRow, OrderSet, OrderSource, SourcedOrders, StepRecord
 
 
@@ -31,8 +32,8 @@ def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime
         rec = table.store.record_for_turn(table.id, turn)
         if rec is None:
             st = table.step_noun()
-            raise EngineError(f"no step {turn} in {table.id}",
-                              fr=f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}")
+            raise EngineError(Msg(f"pas {st.of_bare} {turn} résolu{st.e} dans {table.id}",
+                                  f"no step {turn} in {table.id}"))
         state = table.decode_json(rec.state_before)
     name = table.player_named(player).name
     verdicts: list[LineVerdict] = []
@@ -119,8 +120,8 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
     g = table.row
     rec = table.store.record_for_turn(table.id, turn)
     if rec is None:
-        raise EngineError(f"step {turn} of {table.id} has not been resolved",
-                          fr=f"{table.step_noun().the} {turn} de {table.id} n'a pas été résolu{table.step_noun().e}")
+        raise EngineError(Msg(f"{table.step_noun().the} {turn} de {table.id} n'a pas été résolu{table.step_noun().e}",
+                              f"step {turn} of {table.id} has not been resolved"))
     before = table.decode_json(rec.state_before)
     step = turns.compute_step(table, turn, before, g.seed, recorded_orders(table, rec))
     new_rec = step.record(table.id, rec.seq, turn, rec.title, before, now, rec.dice_context)
@@ -136,9 +137,9 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
     if publish and (diff or state_changed):
         later = [x for x in table.store.records(table.id, "step") if x.seq > rec.seq]
         if later:
-            raise EngineError(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
+            raise EngineError(Msg.both(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
                               f"leave turns {', '.join(str(x.turn) for x in later)} computed from the old "
-                              "state. Correct the last turn only.")
+                              "state. Correct the last turn only."))
         with table.store.atomic():
             version = len(table.store.journal(table.id, "rerun publish")) + 2
             table.store.replace_record(new_rec, at=now, by="mj")  # (the record it replaces kept in the journal)

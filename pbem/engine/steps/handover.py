@@ -14,6 +14,7 @@ from datetime import datetime
 from pbem.engine.steps import actions, letters
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem
+from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.store import PlayerRow, SeatChangeRow
 
@@ -32,12 +33,12 @@ def replace_player(table: Table, name: str, new_address: str, now: datetime) -> 
     new_address = new_address.strip().lower()
     problem = address_problem(new_address)
     if problem is not None:
-        raise EngineError(f"invalid address {new_address!r}: {problem.en}",
-                          fr=f"adresse invalide « {new_address} » : {problem.fr}")
+        raise EngineError(Msg(f"adresse invalide « {new_address} » : {problem.fr}",
+                              f"invalid address {new_address!r}: {problem.en}"))
     other = table.store.player_by_address(table.id, new_address)
     if other is not None and other.name != p.name:
-        raise EngineError(f"{new_address} already plays {other.name!r} in {table.id}",
-                          fr=f"{new_address} joue déjà {other.name} dans {table.id}")
+        raise EngineError(Msg(f"{new_address} joue déjà {other.name} dans {table.id}",
+                              f"{new_address} already plays {other.name!r} in {table.id}"))
     with table.store.atomic():
         table.store.set_player_address(table.id, p.name, new_address)
         table.store.set_player_status(table.id, p.name, "active")

@@ -19,6 +19,7 @@ from pbem.core import MJ, PUBLIC, Event
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
+from pbem.msg import Msg
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
 from pbem.store import GameRow, StepRecord
@@ -185,8 +186,8 @@ def digest_text(table: Table, turn: int | None = None) -> str:
     rec = table.store.last_step(table.id, turn)
     st = table.step_noun()
     if rec is None:
-        raise EngineError(f"no resolved step{'' if turn is None else ' ' + str(turn)} in {table.id}",
-                          fr=f"aucun{st.e} {st.noun}{'' if turn is None else ' ' + str(turn)} résolu{st.e} dans {table.id}")
+        raise EngineError(Msg(f"aucun{st.e} {st.noun}{'' if turn is None else ' ' + str(turn)} résolu{st.e} dans {table.id}",
+                              f"no resolved step{'' if turn is None else ' ' + str(turn)} in {table.id}"))
     return table.renderer.mail_text("digest", tag=table.tag, title=rec.title, deadline=None,
                                     next_title=None, final=None, rectificatif=False, seed=None, absent=[],
                                     abandoned_now=[], back=[], **digest_context(table, rec.seq)).body

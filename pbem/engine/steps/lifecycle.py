@@ -30,7 +30,8 @@ def new_game(table: Table, now: datetime, seed: str | None = None) -> GameRow:
     """Create a game from its config section; registration opens now."""
     s = table.settings
     if table.store.game(table.id) is not None:
-        raise EngineError(f"game {table.id!r} already exists", fr=f"la partie {table.id} existe déjà")
+        raise EngineError(Msg(f"la partie {table.id} existe déjà",
+                              f"game {table.id!r} already exists"))
     check_roster(table)  # a faulty sheets file is refused before anyone registers
     seed = seed or new_seed()
     row = GameRow(id=table.id, ruleset=s.ruleset, phase=Phase.REGISTRATION, seed=seed, commitment=commitment(seed),
@@ -50,13 +51,14 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
     """
     g = table.row
     if g.phase != "registration":
-        raise EngineError(f"game {table.id} has already started", fr=f"la partie {table.id} a déjà commencé")
+        raise EngineError(Msg(f"la partie {table.id} a déjà commencé",
+                              f"game {table.id} has already started"))
     s = table.settings
     players = table.store.players(table.id)
     if len(players) < s.min_players:
-        raise EngineError(f"game {table.id}: {len(players)} players registered, at least {s.min_players} needed",
-                          fr=f"partie {table.id} : {len(players)} inscrits, il en faut au moins {s.min_players} "
-                             "(ou baissez min_players dans config.toml)")
+        raise EngineError(Msg(f"partie {table.id} : {len(players)} inscrits, il en faut au moins {s.min_players} "
+                              "(ou baissez min_players dans config.toml)",
+                              f"game {table.id}: {len(players)} players registered, at least {s.min_players} needed"))
     ruleset = table.ruleset
     fixed = roster_file(table)
     seats = []
@@ -71,9 +73,9 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
     try:
         state, events = ruleset.setup(seats, dict(s.options), dice)
     except SetupError as e:
-        raise EngineError(f"game {table.id} cannot start: {e.msg.en} (see docs/rules/{s.ruleset}.md)",
-                          fr=f"la partie {table.id} ne peut pas commencer : {e.msg.fr} "
-                             f"(voir docs/rules/{s.ruleset}.md)") from None
+        raise EngineError(Msg(f"la partie {table.id} ne peut pas commencer : {e.msg.fr} "
+                              f"(voir docs/rules/{s.ruleset}.md)",
+                              f"game {table.id} cannot start: {e.msg.en} (see docs/rules/{s.ruleset}.md)")) from None
     with table.store.atomic():
         seq = table.store.next_seq(table.id)
         table.store.add_record(StepRecord(table.id, seq, "setup", 0, SETUP_TITLE.get(s.language), "setup", None, {},
@@ -93,12 +95,13 @@ def check_roster(table: Table) -> None:
     try:
         text = s.roster.read_text(encoding="utf-8")
     except OSError as e:
-        raise EngineError(f"roster file {s.roster}: {e}", fr=f"fichier de joueurs {s.roster} : {e}") from None
+        raise EngineError(Msg(f"fichier de joueurs {s.roster} : {e}",
+                              f"roster file {s.roster}: {e}")) from None
     try:
         optional.check_roster(table.ruleset, text, dict(s.options))
     except SetupError as e:
-        raise EngineError(f"roster file {s.roster} refused:\n{e.msg.en}",
-                          fr=f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}") from None
+        raise EngineError(Msg(f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}",
+                              f"roster file {s.roster} refused:\n{e.msg.en}")) from None
 
 
 def roster_file(table: Table) -> dict[str, dict[str, Any]]:
@@ -111,11 +114,11 @@ def roster_file(table: Table) -> dict[str, dict[str, Any]]:
         with open(path, "rb") as f:
             doc = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
-        raise EngineError(f"roster file {path}: {e}") from None
+        raise EngineError(Msg.both(f"roster file {path}: {e}")) from None
     try:
         entries = read_roster(doc)
     except RosterError as e:
-        raise EngineError(f"roster file {path}: {e}") from None
+        raise EngineError(Msg.both(f"roster file {path}: {e}")) from None
     return {fold(x.name): {"role": x.role, "data": dict(x.data), "gender": x.gender} for x in entries}
 
 
@@ -123,7 +126,8 @@ def finish(table: Table, now: datetime) -> GameRow:
     """The MJ ends a game that has no end of its own (a 1626 campaign) or stops one: the seed is revealed."""
     g = table.row
     if g.phase == "finished":
-        raise EngineError(f"game {table.id} is already finished", fr=f"la partie {table.id} est déjà terminée")
+        raise EngineError(Msg(f"la partie {table.id} est déjà terminée",
+                              f"game {table.id} is already finished"))
     with table.store.atomic():
         g = replace(g, phase=Phase.FINISHED, deadline=None, early_at=None,
                        seed_revealed=True)
@@ -144,22 +148,21 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
     """
     g = table.row
     if g.phase != "registration":
-        raise EngineError(f"game {table.id} has started: players can only be replaced (pbem player replace)",
-                          fr=f"la partie {table.id} a commencé : un joueur ne peut plus qu'être remplacé "
-                             "(pbem player replace, ou REMPLACE par courriel)")
+        raise EngineError(Msg(f"la partie {table.id} a commencé : un joueur ne peut plus qu'être remplacé "
+                              "(pbem player replace, ou REMPLACE par courriel)",
+                              f"game {table.id} has started: players can only be replaced (pbem player replace)"))
     name = " ".join(name.split())
     if not NAME_OK.match(name):
-        raise EngineError(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters",
-                          "invalid_name")
+        raise EngineError(Msg.both(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters"), "invalid_name")
     address = address.strip().lower()
     problem = address_problem(address)
     if problem is not None:
-        raise EngineError(f"invalid address {address!r}: {problem.en}", "invalid_address", {"reason": problem})
+        raise EngineError(Msg.both(f"invalid address {address!r}: {problem.en}"), "invalid_address", {"reason": problem})
     for p in table.store.players(table.id):
         if fold(p.name) == fold(name):
-            raise EngineError(f"the name {p.name!r} is already taken in {table.id}", "name_taken")
+            raise EngineError(Msg.both(f"the name {p.name!r} is already taken in {table.id}"), "name_taken")
         if p.address == address:
-            raise EngineError(f"{address} is already registered in {table.id} as {p.name!r}", "address_taken")
+            raise EngineError(Msg.both(f"{address} is already registered in {table.id} as {p.name!r}"), "address_taken")
     seat: dict[str, Any] = {}
     if role:
         seat["role"] = role

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from pbem.engine.steps import letters, turns
 from pbem.engine.table import EngineError, Table
+from pbem.msg import Msg
 
 
 @dataclass(frozen=True)
@@ -32,14 +33,15 @@ def preview_step(table: Table, now: datetime) -> Preview:
     """The open step resolved on a copy now; nothing is stored, queued or written."""
     g = table.row
     if g.phase != "running":
-        raise EngineError(f"game {table.id} is not running", fr=f"la partie {table.id} n'est pas en cours")
+        raise EngineError(Msg(f"la partie {table.id} n'est pas en cours",
+                              f"game {table.id} is not running"))
     state = table.decode(g)
     ruleset = table.ruleset
     st = table.step_noun()
     if not ruleset.prompts(state):
-        raise EngineError("no step is open: nothing to preview",
-                          fr=f"aucun{st.e} {st.noun} n'est ouvert{st.e} : rien à prévisualiser (les ordres immédiats "
-                             "agissent aussitôt)")
+        raise EngineError(Msg(f"aucun{st.e} {st.noun} n'est ouvert{st.e} : rien à prévisualiser (les ordres immédiats "
+                              "agissent aussitôt)",
+                              "no step is open: nothing to preview"))
     s = table.settings
     title = ruleset.step_title(state).get(s.language)
     step = turns.compute_step(table, g.turn, state, g.seed)

@@ -20,6 +20,7 @@ from pbem.dice import Dice, Roll
 from pbem.engine.steps import actions, calendar, publish
 from pbem.engine.table import EngineError, Table
 from pbem.faults import crashpoint
+from pbem.msg import Msg
 from pbem.store import GameRow, Phase, SourcedOrders, StepRecord
 
 # the orders of a step: per player, with where they came from; and who got the defaults
@@ -144,9 +145,9 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
         return False
     held = calendar.held(table)
     if held is not None:  # the next step's results would go out before the ones the MJ has not approved
-        raise EngineError(f"the results of step {held.turn} wait for your approval (pbem turn publish {table.id})",
-                          fr=f"les résultats {table.step_noun().of} {held.turn} attendent votre approbation "
-                             f"(pbem turn publish {table.id}, ou APPROUVE par courriel)")
+        raise EngineError(Msg(f"les résultats {table.step_noun().of} {held.turn} attendent votre approbation "
+                              f"(pbem turn publish {table.id}, ou APPROUVE par courriel)",
+                              f"the results of step {held.turn} wait for your approval (pbem turn publish {table.id})"))
     state = table.decode(g)
     ruleset = table.ruleset
     if not ruleset.prompts(state):
