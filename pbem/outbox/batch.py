@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.config import Config
-from pbem.outbox import Letter, outbox_item, queue
+from pbem.outbox.compose import Letter, outbox_item, queue
 from pbem.store import Store
 
 # a message's "done" row: (message_id, status, game, sender, verdict, processed_at, key)
