@@ -33,7 +33,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     ruleset = table.ruleset
     s = table.settings
     say = table.renderer.message
-    state = table.state_of(g)
+    state = table.state
     result = MailResult()
     result.late = calendar.late_for(table, g, received)
     result.grace = calendar.in_grace(g, s, received)
@@ -63,7 +63,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             if result.joined and actor is None:
                 actor = result.joined
             g = table.row
-            state = table.state_of(g)
+            state = table.state
             continue
         if actor is None or g.phase != "running" or state is None:
             if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells

@@ -338,7 +338,7 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
         return
     p = table.player_named(a["to"])
     t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=title, body=body,
-                                        salutation=table.salutation(table.state_of(g), p.name),
+                                        salutation=table.salutation(table.state, p.name),
                                         forum=a["forum"])
     table.outgoing.queue([Letter(f"resend-{desk.mail.message_id}-{p.name}-{title}", table.id, g.turn, "notice",
                                p.address, t.subject, t.body)], desk.now)

@@ -123,7 +123,7 @@ def check_early(table: Table, now: datetime) -> None:
     g = table.row
     if not s.early_resolution or g.phase != "running" or g.deadline is None or g.early_at:
         return
-    required = table.required(table.state_of(g)) - silent(table, g)  # away: defaults
+    required = table.required(table.state) - silent(table, g)  # away: defaults
     if required and required <= table.store.ordered_players(table.id, g.turn):
         deadline = g.deadline
         early = now if now >= deadline else min(deadline, now + timedelta(minutes=s.early_delay_minutes))

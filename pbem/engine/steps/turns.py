@@ -213,7 +213,7 @@ def status(table: Table) -> GameStatus:
     waiting: list[str] = []
     prompted = 0
     if g.phase == "running":
-        required = table.required(table.state_of(g))
+        required = table.required(table.state)
         ordered = table.store.ordered_players(table.id, g.turn)
         prompted = len(required)
         waiting = sorted(required - ordered)
