@@ -1,24 +1,24 @@
 """The game driver: one face over the engine's rooms, for the CLI, the daemon, the demo and the tests.
 
 The engine is the only place that ties a ruleset to the store and the outbox.  It never talks to
-a mail server: it takes stored mail and queues letters; the caller passes ``now``.  Its rooms,
-each with one job (see docs/architecture.md):
+a mail server: it takes stored mail and queues letters; the caller passes ``now``.  `Engine` takes
+game ids and hands each room the game's `Table` (`table`: its settings, ruleset, renderer, row and
+state).  The rooms, each with one job, stand in three folders, one per audience (see
+docs/architecture.md):
 
-* `intake`: one stored mail -> sender, game, authentication, its lines interpreted, the answer queued
-  (`interpret` reads the lines, `commands` the commands all games share);
-* `turns`: the open step, its deadline, the orders in force and defaults, resolution and its record;
-  `schedule`: what the clock makes due (registration ends, reminders, deadlines);
-* `letters`: who is told what (private letters, the MJ digest, the forum post);
-* `lifecycle`: new game, start, players, finish; `corrections`: the MJ's orders and re-runs;
-  `export`: a game's record as data and its dice re-checked;
-* the MJ's seat: `mjdesk` reads an MJ's mail (`mjmail` understands its lines, `when` its dates),
-  `pauses`, `absences`, `approval` (results held for the MJ), `preview`, `seats` (players removed or
-  replaced); `actions`: immediate orders (1626 tests), their titles, digests and history;
-* `context`: what they share (settings, ruleset, renderer, cached state), `outgoing`: the letters
-  and "done" marks, written at once or at the end of a batch; `records`: step records as stored.
+* `orders/`: what comes in by mail: `intake` (one stored mail -> sender, game, authentication, its
+  lines interpreted, the answer queued), `interpret` (a player's lines), `commands` (the commands all
+  games share), `mjdesk` (an MJ's lines);
+* `desk/`: the MJ's desk: `mjmail` (his mail commands), `pauses`, `absences`, `approval` (results held
+  for him), `seats` (players removed or replaced);
+* `steps/`: the step machine: `turns` (the open step, the orders in force, resolution), `calendar`
+  (when a step closes, and why), `publish` (a resolved step's results taken out), `letters` (who is
+  told what), `handover` (seats changing hands), `lifecycle`, `corrections`, `actions` (immediate
+  orders), `preview`, `export`;
 
-Every state change that must hold together (a processed message and its ack; a resolved step,
-the new state and its mails) is one database transaction.
+and `schedule` (what the clock makes due) beside this face; `answers`, `words`, `when`, `phrases` and
+`optional` at the ground floor.  Every state change that must hold together (a processed message
+and its ack; a resolved step, the new state and its mails) is one database transaction.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def declare(table: Table, player: str, start: datetime | None, end: datetime, no
                               "an absence lasts three months at most: ask the MJ for longer"))
     with table.store.atomic():
         absence_id = table.store.add_absence(table.id, player, begin, end, now, by)
-        table.store.log(table.id, now, by, "absence", {"player": player, "start": iso(begin), "end": iso(end)})
+        table.store.log(table.id, now, by, "absence", {"player": player, "start": begin, "end": end})
     return next(a for a in table.store.absences(table.id, player=player) if a.id == absence_id)
 
 
@@ -111,7 +111,7 @@ def hold(table: Table, g: GameRow, now: datetime) -> datetime | None:
         return None
     first, target, gone = wait
     with table.store.atomic():
-        table.store.log(g.id, now, "pbem", "absence hold", {"turn": g.turn, "from": iso(first), "to": iso(target),
+        table.store.log(g.id, now, "pbem", "absence hold", {"turn": g.turn, "from": first, "to": target,
                                                                  "players": gone})
         g2 = calendar.save_deadline(table, g, target, now)
         _tell(table, g2, g.deadline or target, target, gone, now)

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem.clock import iso
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
@@ -74,9 +73,8 @@ def schedule(table: Table, start: datetime | None, end: datetime | None, reason:
             what = "started"
         p = _reload(table, p)
         _tell(table, p, what, new, now)
-        table.store.log(table.id, now, "mj", "pause", {"start": iso(p.starts_at),
-                                                       "end": iso(p.ends_at) if p.ends_at else None, "reason": reason,
-                                                       "deadline": iso(new) if new else None})
+        table.store.log(table.id, now, "mj", "pause", {"start": p.starts_at, "end": p.ends_at, "reason": reason,
+                                                       "deadline": new})
     return PauseNews(p, what, old, new)
 
 
@@ -113,7 +111,7 @@ def resume(table: Table, now: datetime, at: datetime | None = None) -> PauseNews
             what = "resumed"
         p = _reload(table, p)
         _tell(table, p, what, new, now)
-        table.store.log(table.id, now, "mj", f"pause {what}", {"pause": p.id, "deadline": iso(new) if new else None})
+        table.store.log(table.id, now, "mj", f"pause {what}", {"pause": p.id, "deadline": new})
     if what == "resumed":
         _after_resume(table, now)
     return PauseNews(p, what, old, new)

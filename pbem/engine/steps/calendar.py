@@ -350,5 +350,5 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
             notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", table.id, g.turn, "notice",
                                   p.address, t.subject, t.body))
         table.outgoing.queue(notices, now)
-        table.store.log(table.id, now, "mj", "deadline", {"old": iso(old), "new": iso(until)})
+        table.store.log(table.id, now, "mj", "deadline", {"old": old, "new": until})
     return until
