@@ -12,20 +12,20 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.core import SetupError
+from pbem.msg import Msg, PbemError
 
 
-class ConfigError(Exception):
+class ConfigError(PbemError):
     """A config value is missing or wrong; the message names the key and says what is expected.
 
-    ``fr`` is the same message in French (`text` gives the one in the configured language).
+    ``fr`` is the same message in French (without it, the English is said in French too).
     """
 
     def __init__(self, en: str, fr: str | None = None):
-        super().__init__(en)
-        self.fr = fr
+        super().__init__(Msg(fr or en, en))
 
     def text(self, lang: str = "fr") -> str:
-        return self.fr if lang == "fr" and self.fr else str(self)
+        return self.msg.get(lang)
 
 
 @dataclass(frozen=True)

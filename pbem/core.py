@@ -19,6 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
+from pbem.msg import Msg as Msg  # (said in two languages: the vocabulary's, below the dice that speak it too)
+from pbem.msg import PbemError
+
 if TYPE_CHECKING:
     from pbem.dice import Dice
 
@@ -33,17 +36,6 @@ PUBLIC: PlayerName = "@public"
 
 JSON = Any
 """A JSON-compatible value: str, int, float, bool, None, list, dict with str keys."""
-
-
-@dataclass(frozen=True)
-class Msg:
-    """A short user-facing sentence in French, with its English translation."""
-
-    fr: str
-    en: str
-
-    def get(self, lang: str) -> str:
-        return self.en if lang == "en" else self.fr
 
 
 @dataclass(frozen=True)
@@ -168,14 +160,10 @@ class OrderHelp:
 # --- order errors: three kinds, like python-chess's Invalid/Illegal/Ambiguous ---
 
 
-class OrderError(Exception):
+class OrderError(PbemError):
     """An order line that was not accepted; ``msg`` becomes the ack's wording."""
 
     label: ClassVar[Msg] = Msg("erreur", "error")
-
-    def __init__(self, msg: Msg):
-        super().__init__(msg.en)
-        self.msg = msg
 
 
 class OrderSyntaxError(OrderError):
@@ -208,24 +196,19 @@ class OrderAmbiguousError(OrderError):
     label = Msg("ambigu", "ambiguous")
 
 
-class SetupError(Exception):
+class SetupError(PbemError):
     """The roster or options cannot start this game (too few players, unknown role...)."""
 
-    def __init__(self, msg: Msg):
-        super().__init__(msg.en)
-        self.msg = msg
 
-
-class PositionError(Exception):
+class PositionError(PbemError):
     """A scenario file's ``[position]`` the game cannot build (an unknown card, a card twice...): ``key`` says where.
 
     Only games that read a position raise it, from their optional ``scenario_setup(roster, options, position,
     dice)`` (see docs/scenarios.md); the engine never calls that."""
 
     def __init__(self, key: str, msg: Msg):
-        super().__init__(f"{key}: {msg.en}")
+        super().__init__(msg, f"{key}: {msg.en}")
         self.key = key
-        self.msg = msg
 
 
 # --- the ruleset interface ---

@@ -175,10 +175,10 @@ def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
     for g in store.games():
         if g.id not in config.games or g.deadline is None or g.phase == "finished":
             continue
-        deadline = parse_iso(g.deadline)
+        deadline = g.deadline
         times.append(deadline)
         if g.early_at:
-            times.append(parse_iso(g.early_at))
+            times.append(g.early_at)
         for h in config.games[g.id].reminder_hours:
             if h not in g.reminders_sent:
                 times.append(deadline - timedelta(hours=h))

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem import config as configmod
-from pbem.clock import parse_iso
 from pbem.daemon import tick
 from pbem.engine import Engine
 from pbem.folder import DATA
@@ -76,7 +75,7 @@ class Demo:
     def until_deadline(self) -> None:
         g = self.engine.game(self.game_id)
         if g.deadline:
-            self.now = max(self.now, parse_iso(g.deadline))
+            self.now = max(self.now, g.deadline)
         tick(self.config, self.store, self.now)
 
     def report(self, title: str, sample: int = 3) -> list[str]:

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pbem.core import Msg
+from pbem.msg import Msg, PbemError
 
 T = TypeVar("T")
 
@@ -61,12 +61,8 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("ascii")).hexdigest()
 
 
-class ForcedDiceError(ValueError):
+class ForcedDiceError(PbemError, ValueError):
     """A forced result that cannot be given to this roll: out of range, not one of the items, wrong type."""
-
-    def __init__(self, msg: Msg):
-        super().__init__(msg.en)
-        self.msg = msg
 
 
 class Forcing:

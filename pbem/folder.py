@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.msg import Msg, PbemError
 from pbem.render import TEMPLATES, packaged_templates
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -26,8 +27,11 @@ SAMPLES = ("1626/personnages.toml",)
 """Sample material `pbem init` copies into the folder's ``data/`` for the MJ to edit."""
 
 
-class FolderError(Exception):
-    """What `pbem init` or `pbem templates` cannot do, and how to fix it (one line)."""
+class FolderError(PbemError):
+    """What `pbem init` or `pbem templates` cannot do, and how to fix it (one line, in English)."""
+
+    def __init__(self, text: str):
+        super().__init__(Msg.both(text))
 
 
 @dataclass(frozen=True)

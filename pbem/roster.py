@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core import JSON, Msg, Seat
+from pbem.msg import PbemError
 from pbem.wording import gender_of
 
 TABLES: tuple[str, ...] = ("personnage", "joueur", "seat", "player")
@@ -27,13 +28,12 @@ NOT_DATA: tuple[str, ...] = ("joueur", "player", "role", *GENDER_KEYS)
 """Keys that are not part of the seat's data."""
 
 
-class RosterError(ValueError):
+class RosterError(PbemError, ValueError):
     """A roster entry that cannot be read: ``key`` names the entry and the key, ``msg`` says what is expected."""
 
     def __init__(self, key: str, msg: Msg):
-        super().__init__(f"{key}: {msg.en}")
+        super().__init__(msg, f"{key}: {msg.en}")
         self.key = key
-        self.msg = msg
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def worker(folder: Path, sizes: list[int], reps: int, descending: bool) -> dict[
     from pbem import serial
     from pbem.core import Order
     from pbem.dice import Dice
-    from pbem.engine.turns import run_resolve
+    from pbem.engine.steps.turns import run_resolve
     from pbem.games import get
 
     rs = get("pmb")

@@ -71,7 +71,7 @@ class Table:
     def deadline(self) -> datetime:
         g = self.game()
         assert g.deadline
-        return datetime.fromisoformat(g.deadline).astimezone(UTC)
+        return g.deadline.astimezone(UTC)
 
     def close(self) -> None:
         self.store.close()

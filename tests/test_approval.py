@@ -8,7 +8,6 @@ sends nothing.
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -37,7 +36,7 @@ def test_at_the_deadline_only_the_MJ_hears_of_the_results(held):
     assert request[0] == "[TOY] Étape 1 : résultats à approuver"
     assert "APPROUVE" in request[1] and "[b]Étape 1[/b]" in request[1]  # the forum post as it will go out
     assert not (t.cfg.forum_dir / "toy1" / "turn-1.bbcode").exists()
-    assert t.store.record_for_turn("toy1", 1)["published"] == 0
+    assert t.store.record_for_turn("toy1", 1).published is False
     # while the results wait, the next step's clock waits too
     assert t.due(T0 + timedelta(days=3, hours=5)) == ["toy1: the MJ reminded that turn 1 waits for approval"]
     assert t.game().turn == 2 and t.store.record_for_turn("toy1", 2) is None
@@ -58,7 +57,7 @@ def test_a_reminder_goes_to_the_MJ_once_when_the_wait_is_long(held):
 def test_a_correction_before_approval_reruns_the_step_then_everything_goes_with_the_chronicle(held):
     t = held
     t.new()
-    before = json.loads(t.store.record_for_turn("toy1", 1)["events"])
+    before = t.store.record_for_turn("toy1", 1).events
     t.now = T0 + timedelta(days=2, hours=2)
     answer = t.mj("Corrige le tour 1 pour Bran : GUESS 1\nAPPROUVE\nCHRONIQUE\nCe soir-là, [i]la pluie[/i] tombait."
                   "\n\nEt personne ne dormait.\nFIN")
@@ -67,8 +66,8 @@ def test_a_correction_before_approval_reruns_the_step_then_everything_goes_with_
     assert "3 courriels privés envoyés, compte rendu du forum envoyé et écrit, avec votre chronique en tête (3 lignes)" \
         in answer
     rec = t.store.record_for_turn("toy1", 1)
-    assert rec["published"] == 1 and json.loads(rec["orders"])["Bran"]["source"] == "correction"
-    assert json.loads(rec["events"]) != before  # Bran's guess now counts
+    assert rec.published is True and rec.orders["Bran"].source == "correction"
+    assert rec.events != before  # Bran's guess now counts
     mails = t.new()
     assert sorted(a for a, k, _s, _b in mails if k == "private") == sorted(PLAYERS.values())
     assert not any(s.startswith("RECTIFICATIF") for _a, _k, s, _b in mails)  # results never sent before: no erratum

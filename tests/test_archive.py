@@ -59,7 +59,7 @@ def test_one_page_per_post_and_the_pictures_and_charts_of_each_game(archives: di
                                                                        recorded_games: dict[str, Any]) -> None:
     for game, a in archives.items():
         d = recorded_games[game]
-        records = [r for r in d.store.records(d.game_id) if r["kind"] != "action"]
+        records = [r for r in d.store.records(d.game_id) if r.kind != "action"]
         posts = [p for p in a.pages if p.name.startswith("turn-")]
         assert len(posts) == len(records)
         assert len(a.pictures) == (0 if game == "1626" else len(records))
@@ -82,8 +82,8 @@ def test_the_intrigue_chart_is_each_players_money_after_each_step(archives: dict
     ns = "{http://www.w3.org/2000/svg}"
     lines = svg.findall(f"{ns}polyline")
     names = [t.text for t in svg.findall(f"{ns}text")]
-    views = [rs.view(serial.loads(rs.state_type, r["state_after"]), PUBLIC) for r in d.store.records(d.game_id)
-             if r["kind"] != "action"]
+    views = [rs.view(serial.loads(rs.state_type, r.state_after), PUBLIC) for r in d.store.records(d.game_id)
+             if r.kind != "action"]
     seats = [p["name"] for p in views[-1]["board"]["players"]]
     assert len(lines) == len(seats) and all(s in names for s in seats)
     top = max(p["money"] for v in views for p in v["board"]["players"])

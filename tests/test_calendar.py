@@ -9,15 +9,15 @@ from the early close.  Every expected deadline below is written from that rule, 
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import body, make_config, make_mail, outbox_messages
 
-from pbem.clock import next_deadline, parse_iso
+from pbem.clock import next_deadline
 from pbem.config import parse_duration
+from pbem.core import Order
 from pbem.engine import Engine
 from pbem.store import Store
 
@@ -49,7 +49,7 @@ def eng(tmp_path):
 def deadline(e: Engine) -> datetime:
     d = e.game("toy1").deadline
     assert d is not None
-    return parse_iso(d)
+    return d
 
 
 def arrive(e: Engine, key: str, sender: str, text: str, received: datetime) -> None:
@@ -102,7 +102,7 @@ def test_late_ticks_by_seconds_and_minutes_never_shift_the_calendar(eng):
         eng.due(closing + lag)  # cron ran a little after the deadline
         assert deadline(eng) == want  # two days after the scheduled close, not after the tick
         rec = eng.store.record_for_turn("toy1", eng.game("toy1").turn - 1)
-        assert parse_iso(rec["resolved_at"]) == closing  # the step is recorded as closed at its deadline
+        assert rec.resolved_at == closing  # the step is recorded as closed at its deadline
 
 
 def test_a_one_day_step_keeps_its_hour_over_many_late_ticks(tmp_path):
@@ -135,7 +135,7 @@ def test_a_restart_across_a_deadline_gives_the_same_next_deadline_by_tick_or_by_
     for e in (by_tick, by_mail):
         assert e.game("toy1").turn == 2
         assert deadline(e) == paris(2026, 12, 5, 21)
-        assert parse_iso(e.store.record_for_turn("toy1", 1)["resolved_at"]) == paris(2026, 12, 3, 21)
+        assert e.store.record_for_turn("toy1", 1).resolved_at == paris(2026, 12, 3, 21)
         e.store.close()
 
 
@@ -157,10 +157,10 @@ def test_after_an_early_resolution_the_next_deadline_is_what_the_config_chose(tm
     for i in range(3):
         arrive(e, f"o{i}", f"p{i}@pbem.test", "GUESS 5", paris(2026, 12, 2, 11))
     e.process_pending(paris(2026, 12, 2, 11, 1))
-    assert parse_iso(e.game("toy1").early_at) == paris(2026, 12, 2, 11, 31)
+    assert e.game("toy1").early_at == paris(2026, 12, 2, 11, 31)
     e.due(paris(2026, 12, 2, 11, 35))
     assert e.game("toy1").turn == 2
-    assert parse_iso(e.store.record_for_turn("toy1", 1)["resolved_at"]) == paris(2026, 12, 2, 11, 31)
+    assert e.store.record_for_turn("toy1", 1).resolved_at == paris(2026, 12, 2, 11, 31)
     assert deadline(e) == expected
     e.store.close()
 
@@ -199,8 +199,8 @@ def test_grace_accepts_orders_after_the_deadline_and_resolves_when_the_last_ones
     assert "pendant le délai de grâce" in ack and "TROP TARD" not in ack
     e.due(d + timedelta(minutes=42))  # everyone has ordered: the step resolves at once
     rec = e.store.record_for_turn("toy1", 1)
-    assert json.loads(rec["defaults"]) == []
-    assert json.loads(rec["orders"])["Cersei"]["orders"] == [["GUESS", [9], "GUESS 9"]]
+    assert rec.defaults == ()
+    assert rec.orders["Cersei"].orders == (Order("GUESS", (9,), "GUESS 9"),)
     assert deadline(e) == paris(2026, 12, 5, 21)  # the grace period does not move the calendar
     e.store.close()
 
@@ -214,8 +214,8 @@ def test_at_the_end_of_grace_the_silent_get_their_defaults_and_later_mail_is_too
     arrive(e, "after", "p1@pbem.test", "GUESS 3", d + timedelta(hours=2, minutes=1))
     e.process_pending(d + timedelta(hours=2, minutes=5))  # grace is over: the step closes first
     rec = e.store.record_for_turn("toy1", 1)
-    assert parse_iso(rec["resolved_at"]) == d + timedelta(hours=2)
-    assert sorted(json.loads(rec["defaults"])) == ["Arya", "Bran", "Cersei"]
+    assert rec.resolved_at == d + timedelta(hours=2)
+    assert sorted(rec.defaults) == ["Arya", "Bran", "Cersei"]
     ack = body(outbox_messages(e.store, kind="ack", rcpt="p1@pbem.test")[-1])
     assert "Trop tard : l'étape 1 a été résolue le jeudi 3 décembre 2026 à 23 h" in ack
     assert deadline(e) == paris(2026, 12, 5, 21)
@@ -229,7 +229,7 @@ def test_a_mail_that_arrived_after_the_close_is_answered_too_late_and_read_for_t
     d = deadline(eng)
     arrive(eng, "late", "p0@pbem.test", "GUESS 7", d + timedelta(minutes=2))
     eng.process_pending(d + timedelta(minutes=5))  # the step closes first, without it
-    assert "Arya" in json.loads(eng.store.record_for_turn("toy1", 1)["defaults"])
+    assert "Arya" in eng.store.record_for_turn("toy1", 1).defaults
     (row,) = [m for m in eng.store.messages() if m["key"] == "late"]
     assert row["verdict"] == "ok (1 lines, 0 errors, too late for step 1)"
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
@@ -271,7 +271,7 @@ def test_across_ticks_an_older_mail_processed_later_does_not_replace_newer_order
     arrive(eng, "a", "p0@pbem.test", "GUESS 2", T0 + timedelta(hours=1))
     eng.process_pending(T0 + timedelta(hours=3, minutes=6))
     current = eng.store.current_orders("toy1", 1)["Arya"]
-    assert current.orders[0].args == (9,) and parse_iso(current.received_at) == T0 + timedelta(hours=3)
+    assert current.orders[0].args == (9,) and current.received_at == T0 + timedelta(hours=3)
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
     # T0 + 3 h is Wednesday 0 h in Paris
     assert "Un message arrivé après celui-ci (le mercredi 2 décembre 2026 à 0 h) a déjà été lu" in ack

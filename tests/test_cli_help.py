@@ -1,5 +1,5 @@
 """`pbem --help` and `pbem <command> --help` speak the configured language: French by default (the texts
-of `pbem.cli_help`), English with ``language = "en"`` (the docstrings and options' ``help=``)."""
+beside each command, `pbem.cli.shell.french`), English with ``language = "en"`` (the docstrings and options' ``help=``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from helpers import toy_config_toml
 
 from pbem.cli import main
-from pbem.cli_help import HELP, SHARED_OPTIONS, option_help
+from pbem.cli.shell import SHARED_OPTIONS, french_help, option_help
 
 BAD = re.compile(r" [:;?!]|« | »|\(s\)|\(e\)")  # as tests/test_typography.py
 
@@ -28,6 +28,7 @@ def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Com
 
 COMMANDS = _commands(main)
 IDS = [name or "pbem" for name, _ in COMMANDS]
+HELP = {name: entry for name, cmd in COMMANDS if (entry := french_help(cmd)) is not None}  # (beside each command)
 
 
 def _options(cmd: click.Command) -> list[click.Option]:
@@ -82,7 +83,7 @@ def test_its_help_is_french_by_default(name, cmd, french):
 def test_each_option_has_a_french_help(name, cmd, french):
     out = _help(name, french)
     for option in _options(cmd):
-        text = option_help(name, option.name or "")
+        text = option_help(cmd, option.name or "")
         assert text, (name, option.name)
         assert text.split("(")[0].strip() in out, (name, option.name)
         if option.help:

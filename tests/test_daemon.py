@@ -53,12 +53,12 @@ mj = "mj@pbem.test"
 def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path):
     """Mail that reached the Maildir before the deadline counts for the closing step even if the cron pass
     that reads it comes later; mail that arrived after the deadline counts for the next step."""
-    import json
     import mailbox
     from datetime import UTC, datetime, timedelta
 
     from helpers import make_config
 
+    from pbem.core import Order
     from pbem.daemon import tick
     from pbem.engine import Engine
     from pbem.store import Store
@@ -80,7 +80,6 @@ def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path)
         os.utime(path, (when.timestamp(), when.timestamp()))
     tick(cfg, store, deadline + timedelta(minutes=5))  # cron ran 5 minutes after the deadline
     rec = store.record_for_turn("toy1", 1)
-    orders = json.loads(rec["orders"])
-    assert orders["Arya"]["orders"] == [["GUESS", [7], "GUESS 7"]]  # arrived in time: counted
-    assert json.loads(rec["defaults"]) == ["Bran"]  # arrived late: not for step 1
+    assert rec.orders["Arya"].orders == (Order("GUESS", (7,), "GUESS 7"),)  # arrived in time: counted
+    assert rec.defaults == ("Bran",)  # arrived late: not for step 1
     store.close()

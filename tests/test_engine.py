@@ -5,13 +5,11 @@ No mail server here: mails are fed as bytes; the outbox is read from the store.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
 
-from pbem.clock import parse_iso
 from pbem.engine import Engine, EngineError
 from pbem.store import Store
 
@@ -60,7 +58,7 @@ def test_start_mails_everyone_and_opens_step_one(eng):
     register(eng)
     g = eng.start_game("toy1", T0)
     assert g.phase == "running" and g.turn == 1
-    assert parse_iso(g.deadline) == T0 + timedelta(days=2)
+    assert g.deadline == T0 + timedelta(days=2)
     private = outbox_messages(eng.store, kind="private")
     assert sorted(m["To"] for m in private) == ["p0@pbem.test", "p1@pbem.test", "p2@pbem.test"]
     assert outbox_messages(eng.store, kind="digest", rcpt=MJ_ADDRESS)
@@ -105,9 +103,9 @@ def test_deadline_applies_defaults_and_resolves_once(eng):
     assert done == ["toy1: turn 1 resolved"]
     assert eng.due(T0 + timedelta(days=2)) == []  # idempotent
     rec = eng.store.record_for_turn("toy1", 1)
-    assert sorted(json.loads(rec["defaults"])) == ["Bran", "ser Schlingue"]
-    orders = json.loads(rec["orders"])
-    assert orders["Arya"]["source"] == "mail" and orders["Bran"]["source"] == "default"
+    assert sorted(rec.defaults) == ["Bran", "ser Schlingue"]
+    orders = rec.orders
+    assert orders["Arya"].source == "mail" and orders["Bran"].source == "default"
     digest = body(outbox_messages(eng.store, kind="digest")[-1])
     assert "Sans ordres à temps (ordres par défaut) : Bran et ser Schlingue." in digest
     assert "target number [1-10] =" in digest
@@ -134,7 +132,7 @@ def test_early_resolution_when_all_orders_are_in(eng):
     for i in range(3):
         feed(eng, make_mail(f"p{i}@pbem.test", f"GUESS {i + 1}"), T0, key=f"k{i}")
     g = eng.game("toy1")
-    assert parse_iso(g.early_at) == T0 + timedelta(minutes=30)
+    assert g.early_at == T0 + timedelta(minutes=30)
     assert eng.due(T0 + timedelta(minutes=29)) == []
     assert eng.due(T0 + timedelta(minutes=30)) == ["toy1: turn 1 resolved"]
 
@@ -154,8 +152,8 @@ def test_extend_deadline_tells_players_and_never_moves_earlier_silently(eng):
     eng.start_game("toy1", T0)
     g = eng.game("toy1")
     with pytest.raises(EngineError):
-        eng.extend("toy1", parse_iso(g.deadline) - timedelta(hours=1), T0)
-    eng.extend("toy1", parse_iso(g.deadline) + timedelta(hours=24), T0)
+        eng.extend("toy1", g.deadline - timedelta(hours=1), T0)
+    eng.extend("toy1", g.deadline + timedelta(hours=24), T0)
     notices = outbox_messages(eng.store, kind="notice")
     assert len(notices) == 3 and "repoussé" in body(notices[0])
     assert not any("resolved" in d for d in eng.due(T0 + timedelta(days=2, hours=1)))
@@ -168,7 +166,7 @@ def test_immediate_order_is_recorded_and_answered_at_once(eng):
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p1@pbem.test")[-1])
     assert "rolled" in ack and "-> OK : fait" in ack
     actions = eng.store.records("toy1", "action")
-    assert len(actions) == 1 and json.loads(actions[0]["rolls"])[0][0] == "ser Schlingue rolls a d6"
+    assert len(actions) == 1 and actions[0].rolls[0].purpose == "ser Schlingue rolls a d6"
 
 
 def test_mj_orders_for_a_player_by_mail(eng):
@@ -176,7 +174,7 @@ def test_mj_orders_for_a_player_by_mail(eng):
     eng.start_game("toy1", T0)
     feed(eng, make_mail(MJ_ADDRESS, "POUR bran : GUESS 9"), T0, key="m")
     assert eng.store.current_orders("toy1", 1)["Bran"].source == "mj"
-    assert any(j["action"] == "orders for" for j in eng.store.journal("toy1"))
+    assert any(j.action == "orders for" for j in eng.store.journal("toy1"))
 
 
 def test_rerun_is_reproducible_and_correction_publishes_rectificatif(eng):
@@ -191,7 +189,7 @@ def test_rerun_is_reproducible_and_correction_publishes_rectificatif(eng):
     assert res.published and any(line.startswith("+") for line in res.diff)
     rect = [m for m in outbox_messages(eng.store, kind="private") if str(m["Subject"]).startswith("RECTIFICATIF")]
     assert len(rect) == 3
-    assert json.loads(eng.store.record_for_turn("toy1", 1)["orders"])["Bran"]["source"] == "correction"
+    assert eng.store.record_for_turn("toy1", 1).orders["Bran"].source == "correction"
 
 
 def test_verify_rederives_every_roll_and_detects_a_wrong_seed(eng):
@@ -315,7 +313,7 @@ def test_cancel_makes_the_player_silent_again(eng):
     assert eng.game("toy1").early_at is None
     assert "ser Schlingue" not in eng.store.current_orders("toy1", 1)
     eng.resolve("toy1", T0 + timedelta(days=2))
-    assert json.loads(eng.store.record_for_turn("toy1", 1)["defaults"]) == ["ser Schlingue"]
+    assert eng.store.record_for_turn("toy1", 1).defaults == ("ser Schlingue",)
     private = [m for m in outbox_messages(eng.store, kind="private", rcpt="p1@pbem.test") if m["X-PBEM-Turn"] == "1"]
     assert "les ordres par défaut des règles ont été appliqués" in body(private[0])
 
@@ -339,7 +337,7 @@ def test_mail_arriving_after_the_deadline_counts_for_the_next_step(eng):
     eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
     eng.process_pending(late)
     assert eng.store.record_for_turn("toy1", 1) is not None  # the step closed first, without this mail
-    assert "Arya" in json.loads(eng.store.record_for_turn("toy1", 1)["defaults"])
+    assert "Arya" in eng.store.record_for_turn("toy1", 1).defaults
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
     assert "pas de devinette à cette étape" in ack  # step 2 (sequential) is open now
 
@@ -435,16 +433,16 @@ def test_a_late_step_resolution_keeps_the_calendar_but_skips_the_slots_already_g
     eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], (T0 + timedelta(days=3)).isoformat())
     eng.process_pending(outage_end)
     rec = eng.store.record_for_turn("toy1", 1)
-    assert parse_iso(rec["resolved_at"]) == T0 + timedelta(days=2)  # the step closed at its deadline
+    assert rec.resolved_at == T0 + timedelta(days=2)  # the step closed at its deadline
     g = eng.game("toy1")
     # step 2 lasts a day ("short"): its slots are T0 + 3, 4, 5, 6 days; T0 + 5 days is now, so the
     # first slot leaving at least half a step is T0 + 6 days
-    assert g.turn == 2 and parse_iso(g.deadline) == T0 + timedelta(days=6)
+    assert g.turn == 2 and g.deadline == T0 + timedelta(days=6)
 
 
 def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypatch):
     """A late mail closes the step first; if that resolution fails, nothing it queued in the batch is sent."""
-    from pbem.engine import turns
+    from pbem.engine.steps import turns
     from pbem.outbox import Letter
 
     register(eng)

@@ -66,7 +66,7 @@ def test_no_template_writes_a_parenthesised_plural():
 
 def test_french_subjects_keep_their_non_breaking_spaces():
     """Subjects are one line, but « rappel\u00a0: » keeps its space (str.split would make it a plain one)."""
-    from pbem.outbox import _clean_header
+    from pbem.outbox.compose import _clean_header
 
     assert _clean_header("[PMB] rappel\u00a0: vos ordres\r\n pour  le tour 3\u2028") == "[PMB] rappel\u00a0: vos ordres pour le tour 3"
 

@@ -1,6 +1,6 @@
 """Every example of the MJ's guide (docs/guide-mj.md) is accepted by pbem as written.
 
-```mj blocks: each line is an MJ command (`pbem.engine.mjmail`), a POUR line, or (the 1626 block) an order the
+```mj blocks: each line is an MJ command (`pbem.engine.desk.mjmail`), a POUR line, or (the 1626 block) an order the
 MJ sends to a 1626 game, played here through the real engine; ```joueur blocks: each line a player sends.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from helpers import body, outbox_messages
 from mjseat_helpers import PLAYERS, Table
 
-from pbem.engine import mjmail
+from pbem.engine.desk import mjmail
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guide-mj.md"
 NOW = datetime(2025, 2, 1, 14, 0, tzinfo=ZoneInfo("Europe/Paris"))  # the guide's dates are February 2025

@@ -4,15 +4,14 @@ gets an answer line by line; a mail nothing in which is understood gets the list
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import MJ_ADDRESS
 from mjseat_helpers import PLAYERS, T0, Table, hours, plain, to
 
-from pbem.clock import parse_iso
-from pbem.engine import mjmail
+from pbem.clock import iso, parse_iso
+from pbem.engine.desk import mjmail
 
 
 @pytest.fixture
@@ -156,7 +155,7 @@ def test_correction_then_rerun_with_RECTIFICATIF_by_mail(table, correct, rerun):
     mails = table.new()
     assert sum(1 for _t, k, s, _b in mails if k == "private" and s.startswith("RECTIFICATIF")) == 3
     rec = table.store.record_for_turn("toy1", 1)
-    assert json.loads(rec["orders"])["ser Schlingue"]["source"] == "correction"
+    assert rec.orders["ser Schlingue"].source == "correction"
 
 
 # --- remove and replace ---
@@ -171,7 +170,7 @@ def test_remove_now(table, line):
     told = to(table.new(), PLAYERS["Bran"], "notice")
     assert told[0][0] == "[TOY] vous quittez la partie"
     table.due(T0 + timedelta(days=2))
-    assert "Bran" in json.loads(table.store.record_for_turn("toy1", 1)["defaults"])
+    assert "Bran" in table.store.record_for_turn("toy1", 1).defaults
     assert not to(table.new(), PLAYERS["Bran"])  # the departing address gets nothing more
 
 
@@ -186,7 +185,7 @@ def test_remove_at_the_end_of_the_step_keeps_its_orders(table, line):
         "[TOY] vous quitterez la partie à la fin de l'étape"]
     table.due(T0 + timedelta(days=2))
     rec = table.store.record_for_turn("toy1", 1)
-    assert json.loads(rec["orders"])["Bran"]["source"] == "mail"
+    assert rec.orders["Bran"].source == "mail"
     mails = to(table.new(), PLAYERS["Bran"])
     assert [s for s, _b in mails] == ["[TOY] Étape 1 — vos résultats", "[TOY] vous quittez la partie"]
     assert table.store.player("toy1", "Bran").status == "removed"
@@ -311,7 +310,7 @@ def test_every_example_of_the_command_list_is_accepted_as_written():
 def test_pause_in_natural_phrasings(table, line, start, end):
     answer = table.mj(line)
     (pause,) = table.store.pauses("toy1")
-    assert (pause.starts_at, pause.ends_at) == (start, end), answer
+    assert (iso(pause.starts_at), pause.ends_at and iso(pause.ends_at)) == (start, end), answer
 
 
 @pytest.mark.parametrize("line", ["Reprise", "reprends la partie", "Fin de la pause", "resume", "reprendre le jeu"])

@@ -4,12 +4,12 @@ With the toy ruleset for the engine's rules, and every game for "who is asked" (
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
 
+from pbem.core import Order
 from pbem.engine import Engine
 from pbem.store import Store
 
@@ -45,9 +45,8 @@ def ack(e: Engine, who: int) -> str:
 
 
 def deadline(e: Engine) -> datetime:
-    from pbem.clock import parse_iso
 
-    return parse_iso(e.game("toy1").deadline)
+    return e.game("toy1").deadline
 
 
 def test_passer_is_an_answer_the_rules_defaults_apply_and_early_resolution_can_fire(tmp_path):
@@ -61,9 +60,9 @@ def test_passer_is_an_answer_the_rules_defaults_apply_and_early_resolution_can_f
     assert e.game("toy1").early_at is not None  # everyone has answered
     e.due(T0 + timedelta(hours=3))
     rec = e.store.record_for_turn("toy1", 1)
-    assert json.loads(rec["defaults"]) == []  # she answered: no missed step
-    cersei = json.loads(rec["orders"])["Cersei"]
-    assert cersei["source"] == "pass" and cersei["orders"] == [["GUESS", [5], "(default) GUESS 5"]]
+    assert rec.defaults == ()  # she answered: no missed step
+    cersei = rec.orders["Cersei"]
+    assert cersei.source == "pass" and cersei.orders == (Order("GUESS", (5,), "(default) GUESS 5"),)
     digest = body(outbox_messages(e.store, kind="digest")[-1])
     assert "Cersei [PASSE" in digest and "(ordres par défaut appliqués : (default) GUESS 5)" in digest
     e.store.close()
@@ -105,7 +104,7 @@ def test_missed_steps_are_counted_and_the_mj_alerted_after_two_by_default(eng):
                      deadline(eng) - timedelta(hours=1))
         eng.due(deadline(eng))
     bran = eng.store.player("toy1", "Bran")
-    prompted_steps = [json.loads(r["orders"]) for r in eng.store.records("toy1", "step")]
+    prompted_steps = [r.orders for r in eng.store.records("toy1", "step")]
     assert bran.missed == sum(1 for o in prompted_steps if "Bran" in o)  # every step he was asked
     digests = [body(m) for m in outbox_messages(eng.store, kind="digest")]
     first_alert = next(i for i, d in enumerate(digests) if "== Absences ==" in d)
@@ -147,7 +146,7 @@ def test_an_abandoned_player_is_no_longer_waited_for_then_comes_back(tmp_path):
     # she writes again before it resolves: her orders count, and she is back
     assert send(e, 2, "GUESS 7", "c3", d - timedelta(hours=22)) == "ok (1 lines, 0 errors)"
     e.due(d - timedelta(hours=21))
-    assert json.loads(e.store.record_for_turn("toy1", 3)["orders"])["Cersei"]["source"] == "mail"
+    assert e.store.record_for_turn("toy1", 3).orders["Cersei"].source == "mail"
     assert e.store.player("toy1", "Cersei").missed == 0
     assert "De retour après un abandon : Cersei." in body(outbox_messages(e.store, kind="digest")[-1])
     e.store.close()
@@ -232,9 +231,8 @@ def test_in_every_game_only_those_asked_are_told_to_answer_and_reminded(tmp_path
 
 
 def deadline_of(e: Engine) -> datetime:
-    from pbem.clock import parse_iso
 
-    return parse_iso(e.game("g").deadline)
+    return e.game("g").deadline
 
 
 def test_pmb_answers_count_no_players_since_who_is_asked_can_betray_a_role(tmp_path):

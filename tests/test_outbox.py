@@ -77,7 +77,7 @@ def test_composed_mail_parses_back_to_the_same_headers_and_body():
 def test_header_folding_matches_the_email_package():
     import string
 
-    from pbem.outbox import _email_header_line, _header_line
+    from pbem.outbox.compose import _email_header_line, _header_line
 
     rng = random.Random(1)
     for _ in range(5000):

@@ -23,7 +23,6 @@ from PIL import Image
 
 from pbem import pictures, serial
 from pbem.core import MJ, PUBLIC, Audience, Event
-from pbem.engine.records import record_events
 from pbem.pictures import board_picture, board_scene
 from pbem.pictures.raster import png, scene_digest, size
 from pbem.pictures.scene import Box, Scene, money
@@ -38,8 +37,8 @@ PMB_ROLE_LABELS = ("Garde Royal", "Lord Commandant", "Chuchoteurs", "Argentier",
 def steps(d: Any) -> list[tuple[dict[str, Any], Any, list[Event], str]]:
     """(record, state after, events, title) of every setup and step record of a recorded game."""
     rs = d.engine.ruleset(d.game_id)
-    return [(rec, serial.loads(rs.state_type, rec["state_after"]), record_events(rec), rec["title"])
-            for rec in d.store.records(d.game_id) if rec["kind"] != "action"]
+    return [(rec, serial.loads(rs.state_type, rec.state_after), list(rec.events), rec.title)
+            for rec in d.store.records(d.game_id) if rec.kind != "action"]
 
 
 def public_of(events: Sequence[Event]) -> list[Event]:

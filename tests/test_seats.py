@@ -36,7 +36,7 @@ def _game(tmp_path, seed: str) -> tuple[Engine, Store]:
                 raw = make_mail(p.address, "\n".join(lines), "[PMB] ordres", message_id=f"<s{step}-{n}@pbem.test>")
                 store.store_raw([(f"s{step}-{n}", raw)], now.isoformat())
         e.process_pending(now)
-        now = datetime.fromisoformat(e.game("pmb1").deadline)
+        now = e.game("pmb1").deadline
         e.due(now)
     return e, store
 
@@ -83,7 +83,7 @@ def test_the_departing_address_gets_nothing_after_the_hand_over(tmp_path):
     leaving = store.players("pmb1")[3]
     e.replace_player("pmb1", leaving.name, "nouveau@pbem.test", T0 + timedelta(days=7), new_name="Jeanne")
     before = len(outbox_messages(store, rcpt=leaving.address))
-    now = datetime.fromisoformat(e.game("pmb1").deadline)
+    now = e.game("pmb1").deadline
     e.due(now)
     assert len(outbox_messages(store, rcpt=leaving.address)) == before
     assert [m["Subject"] for m in outbox_messages(store, rcpt="nouveau@pbem.test", kind="private")][-1] \

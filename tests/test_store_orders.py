@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from pbem.core import Order
@@ -10,7 +12,7 @@ from pbem.store import OrderSet, Store
 
 def given(store: Store, player: str, arg: int, key: str = "m") -> None:
     store.set_orders(OrderSet("g1", 1, player, [Order("GUESS", (arg,), f"GUESS {arg}")], [f"GUESS {arg}"],
-                              "mail", key, "2026-12-04T20:00:00+00:00"))
+                              "mail", key, datetime(2026, 12, 4, 20, 0, tzinfo=UTC)))
 
 
 def args(store: Store) -> dict[str, int]:
@@ -87,9 +89,9 @@ def test_writes_outside_a_transaction_are_committed(tmp_path):
     queue(store, [Letter("k1", "g1", 1, "ack", "a@b.org", "Sujet", "Corps")], sender="jeu@pbem.test",
           sender_name="Jeu", now=datetime(2026, 12, 4, tzinfo=UTC))
     store.store_raw([("m1", b"From: a@b.org\n\nhi\n")], "2026-12-04T00:00:00+00:00")
-    store.mark_messages([("<m1@x>", "done", "g1", "a@b.org", "ok", "2026-12-04T00:00:00+00:00", "m1")])
+    store.mark_messages([("<m1@x>", "done", "g1", "a@b.org", "ok", datetime(2026, 12, 4, tzinfo=UTC), "m1")])
     with store.atomic():
-        store.log("g1", "2026-12-04T00:00:00+00:00", "mj", "note", {})
+        store.log("g1", datetime(2026, 12, 4, tzinfo=UTC), "mj", "note", {})
     store.close()
     again = Store(path)
     counts = {t: again.db.execute(f"select count(*) from {t}").fetchone()[0] for t in ("orders", "outbox", "journal")}

@@ -158,7 +158,7 @@ def test_defect2_mail_retry_never_processes_mail_already_processed(tmp_path):
     eng.process_pending(later)
     # an overlapping pass used to mark processed mail "error" afterwards: it no longer can
     store.mark_message("old", message_id="<old@x>", status="error", game="toy1", sender="p01@pbem.test",
-                       verdict="error: database is locked", processed_at=later.isoformat())
+                       verdict="error: database is locked", processed_at=later)
     assert {m["key"]: m["status"] for m in store.messages()} == {"old": "done", "new": "done"}
     # and even mail marked error whose orders were recorded is not processed again
     store.db.execute("update messages set status = 'error' where key = 'old'")

@@ -18,7 +18,6 @@ from email.policy import default
 from pathlib import Path
 from typing import Any
 
-from pbem.clock import parse_iso
 from pbem.demo import COURTISANS, COURTISANS_GAME, POURLEROI_GAME, SEED, Demo
 
 
@@ -58,8 +57,8 @@ def test_courtisans_passer_is_the_games_action_and_aide_lists_only_it(tmp_path: 
         d.tick()
         ack = _last_ack(d, address)
         assert "PASSER ne se combine pas" not in ack and "vous ne donnez pas d'ordre" not in ack, ack
-        (record,) = [r for r in d.store.records("courtisans") if r["kind"] == "step" and r["turn"] == turn]
-        assert '"PASSER"' in record["orders"] and record["defaults"] == "[]"  # two actions, no default draws
+        (record,) = [r for r in d.store.records("courtisans") if r.kind == "step" and r.turn == turn]
+        assert "PASSER" in [o.text for given in record.orders.values() for o in given.orders] and record.defaults == ()  # two actions, no default draws
         player, address = _asked(d)
         d.mail(address, "AIDE", "aide")
         d.tick()
@@ -90,14 +89,14 @@ def test_courtisans_next_deadline_counts_from_the_early_close_unless_the_config_
         game = dict(COURTISANS_GAME, **({"after_early": after_early} if after_early else {}))
         d = _start(tmp_path / f"c-{after_early}", "courtisans", game, COURTISANS)
         try:
-            before = parse_iso(d.engine.game("courtisans").deadline or "")
+            before = d.engine.game("courtisans").deadline
             _, address = _asked(d)
             d.mail(address, "PIOCHER\nPIOCHER", "ordres")
             d.tick(timedelta(hours=3))  # answered three hours into his two days: resolved at once
             g = d.engine.game("courtisans")
             assert g.turn == 2
-            close = parse_iso(d.store.records("courtisans")[-1]["resolved_at"])
+            close = d.store.records("courtisans")[-1].resolved_at
             expected = close + timedelta(days=2) if counted_from == "close" else before + timedelta(days=2)
-            assert parse_iso(g.deadline or "") == expected, (after_early, close, before, g.deadline)
+            assert g.deadline == expected, (after_early, close, before, g.deadline)
         finally:
             d.close()

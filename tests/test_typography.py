@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.cli_text import MESSAGES, PLURALS
-from pbem.engine.mjmail import COMMANDS
+from pbem.cli.text import MESSAGES, PLURALS
+from pbem.engine.desk.mjmail import COMMANDS
 from pbem.render import TEMPLATES
 
 SEAT_TEMPLATES = ["desk", "ack_mj", "help_mj", "pause", "seat", "briefing", "approval", "for_you", "resent",
@@ -35,8 +35,10 @@ def test_the_seats_french_messages():
 
 def test_no_plain_space_before_a_colon_in_the_seats_french_code_strings():
     root = Path(__file__).resolve().parents[1] / "pbem"
-    for module in ("engine/mjdesk.py", "engine/pauses.py", "engine/approval.py", "engine/seats.py",
-                   "engine/absences.py", "engine/when.py", "engine/mjmail.py", "cli_text.py"):
+    for module in ("engine/orders/mjdesk.py", "engine/desk/pauses.py", "engine/desk/approval.py",
+                   "engine/desk/seats.py", "engine/desk/absences.py", "engine/when.py", "engine/desk/mjmail.py",
+                   "cli/text.py", "engine/steps/calendar.py", "engine/steps/handover.py", "engine/steps/publish.py",
+                   "engine/table.py"):
         for line in (root / module).read_text(encoding="utf-8").splitlines():
             for literal in re.findall(r'fr=f?"([^"]*)"|Msg\(f?"([^"]*)"', line):
                 text = "".join(literal)

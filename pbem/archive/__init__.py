@@ -17,13 +17,12 @@ from typing import Any
 
 import jinja2
 
-from pbem import serial
 from pbem.archive import series
 from pbem.archive.bbcode import to_html
 from pbem.archive.charts import Chart, svg
 from pbem.audit import verification_report
-from pbem.engine import Engine, letters
-from pbem.engine.records import record_events
+from pbem.engine import Engine
+from pbem.engine.steps import letters
 from pbem.pictures.raster import size
 from pbem.render import TEMPLATES
 
@@ -53,10 +52,10 @@ class Archive:
 
 def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     """Write the archive of ``game_id`` into ``folder`` (its former content is replaced)."""
-    ctx = engine.ctx
-    g = ctx.game(game_id)
-    ruleset = ctx.ruleset(game_id)
-    s = ctx.settings(game_id)
+    table = engine.table(game_id)
+    g = table.row
+    ruleset = table.ruleset
+    s = table.settings
     if folder.exists():
         shutil.rmtree(folder)
     (folder / "images").mkdir(parents=True)
@@ -64,23 +63,23 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     posts: list[Post] = []
     steps: list[tuple[str, dict[str, Any]]] = []
     outcome = None
-    for rec in ctx.store.records(game_id):
-        if rec["kind"] == "action":
+    for rec in table.store.records(game_id):
+        if rec.kind == "action":
             continue
-        state = serial.loads(ruleset.state_type, rec["state_after"])
-        events = record_events(rec)
+        state = table.decode_json(rec.state_after)
+        events = rec.events
         outcome = ruleset.outcome(state)
-        text = letters.forum_text(ctx, game_id, state, events, rec["title"], outcome)
-        view, _ = letters.forum_inputs(ctx, game_id, state, events)
-        steps.append(("départ" if rec["kind"] == "setup" else str(rec["turn"]), view))
-        picture = letters.forum_picture(ctx, game_id, state, events, rec["title"])
-        name = f"turn-{rec['turn']}"
+        text = letters.forum_text(table, state, events, rec.title, outcome)
+        view, _ = letters.forum_inputs(table, state, events)
+        steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
+        picture = letters.forum_picture(table, state, events, rec.title)
+        name = f"turn-{rec.turn}"
         image = None
         if picture is not None:
             image = f"images/{name}.png"
             (folder / image).write_bytes(picture.png)
             out.pictures.append(folder / image)
-        posts.append(Post(rec["turn"], rec["title"], f"{name}.html", to_html(text), image,
+        posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
                           size(picture.png) if picture is not None else None))
     charts = series.charts(s.ruleset, steps)
     if charts:
@@ -94,7 +93,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         lines, ok = verification_report(engine.export(game_id, include_seed=True), None, s.language)
         verification = {"lines": lines, "ok": ok, "seed": g.seed, "commitment": g.commitment}
         out.verified = ok
-    env = _environment(ctx.config.templates_dir)
+    env = _environment(table.config.templates_dir)
     common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
               "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
               "verification": verification}

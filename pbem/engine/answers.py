@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Literal
 
 
 @dataclass
@@ -28,22 +28,38 @@ class LineVerdict:
 
 
 @dataclass(frozen=True)
-class AfterOrders:
-    """A paragraph that shows the writer's orders (ORDRES, ETAT): made once the mail's own orders are stored."""
+class Shown:
+    """A paragraph of what the stored state lets the writer do (AIDE) or see (ETAT): the same text for each of
+    his mails read in that state, so it is made once and rendered with the answer (`commands.paragraph`)."""
 
-    make: Callable[[], str | Callable[[], str]]
+    kind: Literal["help", "status"]
+    writer: str
+    state: Any  # the state the mail was read in
+    stored: tuple[str | None, str]  # what the text depends on: the stored state's JSON, and the phase
+    orders: str = ""  # ETAT: the writer's orders in force, this mail's own included (`OrdersShown`)
+
+
+@dataclass(frozen=True)
+class OrdersShown:
+    """ORDRES (and the orders under ETAT): the writer's orders in force, known once the mail's own are stored."""
+
+    player: str
+    status: Shown | None = None  # ETAT: the view they follow
+
+
+Paragraph = str | Shown | OrdersShown
+"""A paragraph after the echo: a text, or what makes one (help, status, the writer's orders)."""
 
 
 @dataclass
 class MailResult:
     verdicts: list[LineVerdict] = field(default_factory=list)
-    # paragraphs appended after the echo (help, status, results); a callable renders its paragraph with the ack
-    extra: list[str | Callable[[], str] | AfterOrders] = field(default_factory=list)
+    extra: list[Paragraph] = field(default_factory=list)  # paragraphs appended after the echo (help, status, results)
     ignored: list[str] = field(default_factory=list)  # text that is no order: greetings, signatures, prose
     kept_orders: bool = False
     replaced: bool = False  # the writer had orders for this step before this mail: these replace them
     joined: str | None = None  # registered by this very mail: the rest of it speaks for that player
-    newer: str | None = None  # UTC ISO receipt time of a later mail whose orders stay in force
+    newer: datetime | None = None  # the receipt time of a later mail whose orders stay in force
     late: tuple[str, datetime] | None = None  # the step this mail came too late for: (title, when it closed)
     grace: bool = False  # received after the deadline, inside the grace period: accepted
     passed: int | None = None  # the verdict of a PASSER line, recorded if the mail gives no other order

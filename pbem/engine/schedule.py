@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from pbem.clock import iso, next_deadline, parse_iso
-from pbem.engine import absences, approval, lifecycle, pauses, turns
-from pbem.engine.context import Context, EngineError
+from pbem.clock import iso, next_deadline
+from pbem.engine.desk import absences, approval, pauses
+from pbem.engine.steps import calendar, lifecycle, turns
+from pbem.engine.steps.calendar import GRACE_NOTICE
+from pbem.engine.table import EngineError, House, Table
 from pbem.outbox import Letter
-from pbem.store import GameRow
+from pbem.store import GameRow, Phase
 
 log = logging.getLogger("pbem")
 
 
-def due(ctx: Context, now: datetime) -> list[str]:
+def due(house: House, now: datetime) -> list[str]:
     """Fire everything due at ``now``: registration ends, reminders, resolutions.  Returns what was done."""
     done: list[str] = []
-    for g in ctx.store.games():
-        if g.id not in ctx.config.games:
+    for g in house.store.games():
+        if g.id not in house.config.games:
             continue
         try:
-            done.extend(_due_game(ctx, g, now))
+            done.extend(_due_game(house.table(g.id), g, now))
         except EngineError as e:
             done.append(f"{g.id}: {e}")
         except Exception as e:  # a ruleset bug must not stop the other games or the outbox
@@ -30,77 +33,73 @@ def due(ctx: Context, now: datetime) -> list[str]:
     return done
 
 
-def _due_game(ctx: Context, g: GameRow, now: datetime) -> list[str]:
-    paused, done = pauses.due(ctx, g, now)  # the MJ's seat: a pause stops the clock, a held step waits for him
-    if paused or approval.waiting(ctx, g.id) is not None:
-        return done + approval.remind(ctx, g.id, now)
-    g = ctx.game(g.id)
-    if g.phase == "registration" and g.deadline and parse_iso(g.deadline) <= now:
+def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
+    paused, done = pauses.due(table, g, now)  # the MJ's seat: a pause stops the clock, a held step waits for him
+    if paused or calendar.held(table) is not None:
+        return done + approval.remind(table, now)
+    g = table.row
+    if g.phase == Phase.REGISTRATION and g.deadline and g.deadline <= now:
         try:
-            lifecycle.start_game(ctx, g.id, now, base=parse_iso(g.deadline))
+            lifecycle.start_game(table, now, base=g.deadline)
             done.append(f"{g.id}: started")
         except EngineError as e:
-            done.append(_extend_registration(ctx, g, now, e))
+            done.append(_extend_registration(table, g, now, e))
         return done
-    fire = turns.fire_at(g, ctx.settings(g.id))
+    fire = calendar.fire_at(g, table.settings)
     if g.deadline is None or fire is None:  # not running, or nothing to decide
         return done
     if now >= fire:
-        if absences.hold(ctx, g, now) is not None:  # absence = "wait": an awaited player is away
+        if absences.hold(table, g, now) is not None:  # absence = "wait": an awaited player is away
             return done + [f"{g.id}: deadline held for an absent player"]
-        if turns.resolve(ctx, g.id, now):
+        if turns.resolve(table, now):
             done.append(f"{g.id}: turn {g.turn} resolved")
         return done
-    done.extend(_reminders(ctx, g, parse_iso(g.deadline), now))
+    done.extend(_reminders(table, g, g.deadline, now))
     return done
 
 
-def _extend_registration(ctx: Context, g: GameRow, now: datetime, why: EngineError) -> str:
+def _extend_registration(table: Table, g: GameRow, now: datetime, why: EngineError) -> str:
     """The game cannot start (too few players...): registration goes on for its length again; the MJ is told."""
-    s = ctx.settings(g.id)
-    new_deadline = next_deadline(parse_iso(g.deadline) if g.deadline else now, s.registration,
-                                 ctx.config.timezone, now)
-    with ctx.store.atomic():
-        ctx.store.save_game(GameRow(**{**g.__dict__, "deadline": iso(new_deadline)}))
-        t = ctx.renderer(g.id).mail_text("notice_mj", tag=ctx.tag(g.id), text=str(why),
-                                         deadline=ctx.local(iso(new_deadline)))
-        ctx.outgoing.queue([Letter(f"regext-{iso(now)}", g.id, 0, "notice", mj, t.subject, t.body)
+    s = table.settings
+    new_deadline = next_deadline(g.deadline or now, s.registration,
+                                 table.config.timezone, now)
+    with table.store.atomic():
+        table.store.save_game(replace(g, deadline=new_deadline))
+        t = table.renderer.mail_text("notice_mj", tag=table.tag, text=str(why),
+                                         deadline=table.local(new_deadline))
+        table.outgoing.queue([Letter(f"regext-{iso(now)}", g.id, 0, "notice", mj, t.subject, t.body)
                             for mj in s.mj], now)
     return f"{g.id}: registration extended ({why})"
 
 
-GRACE_NOTICE = 0.0
-"""The mark in ``reminders_sent`` of the notice sent at the deadline during a grace period (hours are > 0)."""
-
-
-def _reminders(ctx: Context, g: GameRow, deadline: datetime, now: datetime) -> list[str]:
+def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> list[str]:
     """Remind the players still awaited, once per configured hour before the deadline; with a grace
     period, tell them once at the deadline that their orders are still accepted until it ends."""
-    s = ctx.settings(g.id)
+    s = table.settings
     hours = [h for h in s.reminder_hours if now >= deadline - timedelta(hours=h) and h not in g.reminders_sent]
     grace = s.grace is not None and now >= deadline and GRACE_NOTICE not in g.reminders_sent
     if not hours and not grace:
         return []
-    state = ctx.state_cached(g)
-    ruleset = ctx.ruleset(g.id)
-    current = ctx.store.ordered_players(g.id, g.turn)
-    r = ctx.renderer(g.id)
-    until = turns.final_close(g, s) if grace else None
+    state = table.state_of(g)
+    ruleset = table.ruleset
+    current = table.store.ordered_players(g.id, g.turn)
+    r = table.renderer
+    until = calendar.final_close(g, s) if grace else None
     which = "grace" if grace else str(max(hours))
-    awaited = ctx.required_cached(g.id, state)  # asked, required: not removed, not abandoned
+    awaited = table.required(state)  # asked, required: not removed, not abandoned
     reminders = []
-    gone = absences.away(ctx, g.id, now)  # nobody reminds a player who said they are away
-    for p in ctx.store.players(g.id):
+    gone = calendar.away(table, now)  # nobody reminds a player who said they are away
+    for p in table.store.players(g.id):
         if p.name in awaited and p.name not in current and p.name not in gone:
-            t = r.mail_text("reminder", tag=ctx.tag(g.id), player=p.name, deadline=ctx.local(g.deadline),
+            t = r.mail_text("reminder", tag=table.tag, player=p.name, deadline=table.local(g.deadline),
                             title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
-                            grace_until=ctx.local(iso(until)) if until else None,
-                            salutation=ctx.salutation(g.id, state, p.name))
+                            grace_until=table.local(until),
+                            salutation=table.salutation(state, p.name))
             reminders.append(Letter(f"remind-{g.turn}-{which}-{p.name}", g.id, g.turn, "reminder", p.address,
                                     t.subject, t.body))
     # at the deadline, the reminders of the hours before it are past: only the grace notice goes
     sent = {*g.reminders_sent, *hours, *([GRACE_NOTICE] if grace else [])}
-    with ctx.store.atomic():
-        ctx.store.save_game(GameRow(**{**g.__dict__, "reminders_sent": tuple(sorted(sent))}))
-        ctx.outgoing.queue(reminders, now)
+    with table.store.atomic():
+        table.store.save_game(replace(g, reminders_sent=tuple(sorted(sent))))
+        table.outgoing.queue(reminders, now)
     return [f"{g.id}: {len(reminders)} {'grace notices' if grace else 'reminders'}"]

@@ -23,15 +23,12 @@ from zoneinfo import ZoneInfo
 from pbem.config import Duration
 from pbem.core import Msg
 from pbem.limits import MAX_DIGITS, MAX_LINE_CHARS
+from pbem.msg import PbemError
 from pbem.names import fold, french_number
 
 
-class WhenError(ValueError):
+class WhenError(PbemError, ValueError):
     """A date or a duration that cannot be read; ``msg`` says what is wrong and how to write it."""
-
-    def __init__(self, msg: Msg):
-        super().__init__(msg.en)
-        self.msg = msg
 
 
 MAX_DURATION_DAYS = 366

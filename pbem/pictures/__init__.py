@@ -4,7 +4,7 @@ A game's drawing module (``pbem/pictures/<game>.py``) has one function,
 ``draw(view, events, title) -> Scene``: it is given the public view (`Ruleset.view(state, PUBLIC)`),
 the step's public events and the step's title, and nothing else: no state, no ruleset, no other
 view.  `board_picture` is the only way in and refuses an event that is not public, so what a
-picture can show is bounded by what the forum post may show (`pbem.engine.letters` gives both
+picture can show is bounded by what the forum post may show (`pbem.engine.steps.letters` gives both
 the same inputs).  A game without a drawing module has no picture (1626: its public view holds
 only the characters' names and a count of tests, nothing worth a board).
 """

@@ -16,6 +16,7 @@ from typing import Any
 
 from pbem import games
 from pbem.core import MJ, PUBLIC, Msg, OrderAmbiguousError, OrderNotAllowedError, OrderSyntaxError, Seat
+from pbem.msg import PbemError
 from pbem.names import fold
 from pbem.roster import TABLES, RosterEntry, RosterError, read_roster
 
@@ -33,14 +34,13 @@ for _cls in (OrderSyntaxError, OrderNotAllowedError, OrderAmbiguousError):
 FACT_TESTS: tuple[str, ...] = ("egal", "contient", "ne_contient_pas", "absent", "longueur")
 
 
-class CaseError(Exception):
+class CaseError(PbemError):
     """A malformed scenario file: which file, which key, what was expected (one line, no traceback)."""
 
     def __init__(self, path: Path | str, key: str, msg: Msg):
-        super().__init__(f"{path}: {key}: {msg.en}")
+        super().__init__(msg, f"{path}: {key}: {msg.en}")
         self.path = str(path)
         self.key = key
-        self.msg = msg
 
     def line(self, lang: str) -> str:
         sep = ": " if lang == "en" else " : "

@@ -17,15 +17,15 @@ from typing import Any, Union
 
 from pbem import serial
 from pbem.core import Msg
+from pbem.msg import PbemError
 
 
-class PathError(Exception):
+class PathError(PbemError):
     """A path that leads nowhere, or a patch value of the wrong type; ``at`` is the path so far."""
 
     def __init__(self, at: str, msg: Msg):
-        super().__init__(f"{at}: {msg.en}")
+        super().__init__(msg, f"{at}: {msg.en}")
         self.at = at
-        self.msg = msg
 
 
 def _keys_shown(node: Mapping[str, Any]) -> str:

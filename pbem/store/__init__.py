@@ -5,7 +5,9 @@ as a whole runs inside `Store.atomic()`; callers group work so that a message is
 stored before it is acknowledged, and a resolved step, its mails and the new
 game state are committed together.  One class per kind of row (`pbem.store.messages`,
 `games`, `orders`, `records`, `outbox`, and the MJ's seat in `desk`: pauses, absences, steps held
-for approval, seats changing hands), all over the one connection of `pbem.store.base`.
+for approval, seats changing hands), all over the one connection of `pbem.store.base`.  The rows it
+hands out (`pbem.store.rows`, `pbem.store.desk`) carry datetimes, named phases and decoded records:
+ISO text and JSON stay in here.
 """
 
 from __future__ import annotations
@@ -26,10 +28,22 @@ from pbem.store.messages import MessageRows
 from pbem.store.orders import OrderRows
 from pbem.store.outbox import OUTBOX_FIELDS, OutboxRows
 from pbem.store.records import RecordRows
-from pbem.store.rows import GameRow, OrderSet, PlayerRow
+from pbem.store.rows import (
+    GameRow,
+    JournalEntry,
+    OrderSet,
+    OrderSource,
+    Phase,
+    PlayerRow,
+    PlayerStatus,
+    RecordKind,
+    SourcedOrders,
+    StepRecord,
+)
 
-__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow", "OrderSet", "PauseRow", "PlayerRow",
-           "SeatChangeRow", "Store"]
+__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow", "JournalEntry", "OrderSet",
+           "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "RecordKind", "SeatChangeRow",
+           "SourcedOrders", "StepRecord", "Store"]
 
 
 class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,

@@ -5,16 +5,26 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
 import sqlite_utils
 
+from pbem.clock import iso
 from pbem.store.rows import GameRow, OrderSet, PlayerRow
 
 SCHEMA_VERSION = 1
 
-_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+def _instant(value: Any) -> str:
+    """An instant inside a JSON column (a journal entry's detail): UTC ISO text, as in every column."""
+    if isinstance(value, datetime):
+        return iso(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=_instant)
 
 
 def _j(value: Any) -> str:

@@ -1,15 +1,19 @@
 """The MJ's seat as stored: pauses, players' absences, steps held for approval, seats that change hands.
 
 One class per kind of row, all over the one connection of `pbem.store.base`; each creates its table.
-Times are UTC ISO text, like everywhere in the store.
+Times are kept as UTC ISO text, like everywhere in the store, and handed out as datetimes.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
+from pbem.clock import iso, parse_iso
 from pbem.store.base import StoreBase
 
 
@@ -19,15 +23,15 @@ class PauseRow:
 
     id: int
     game: str
-    starts_at: str
-    ends_at: str | None
+    starts_at: datetime
+    ends_at: datetime | None
     reason: str
-    created_at: str
-    started_at: str | None  # when it began (its notice went), None while it is to come
-    ended_at: str | None  # when it ended (or was called off)
-    frozen_from: str | None  # the open step's clock is stopped from then (its start, or a step opened during it)
+    created_at: datetime
+    started_at: datetime | None  # when it began (its notice went), None while it is to come
+    ended_at: datetime | None  # when it ended (or was called off)
+    frozen_from: datetime | None  # the open step's clock is stopped from then (its start, or a step opened during it)
     shifted_turn: int | None  # the step whose deadline this pause moved already (a pause with an end)
-    deadline_before: str | None  # that deadline before it was moved
+    deadline_before: datetime | None  # that deadline before it was moved
 
 
 @dataclass(frozen=True)
@@ -37,11 +41,11 @@ class AbsenceRow:
     id: int
     game: str
     player: str
-    starts_at: str
-    ends_at: str
-    created_at: str
+    starts_at: datetime
+    ends_at: datetime
+    created_at: datetime
     by: str
-    cancelled_at: str | None
+    cancelled_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -51,12 +55,14 @@ class HeldRow:
     game: str
     seq: int
     turn: int
-    held_at: str
-    reminded_at: str | None
-    approved_at: str | None
+    held_at: datetime
+    reminded_at: datetime | None
+    approved_at: datetime | None
     approved_by: str | None
     chronicle: str | None
-    news: str | None  # JSON: what the resolution's missed steps said (`approval.send_or_hold`)
+    # what the resolution's missed steps (NMR) said, for the letters sent at the approval (`publish.resolved`):
+    missed: dict[str, int] | None  # steps in a row without orders (None: held before this was kept)
+    abandoned_before: tuple[str, ...]  # the players already out of play before the step
 
 
 @dataclass(frozen=True)
@@ -66,17 +72,35 @@ class SeatChangeRow:
     id: int
     game: str
     player: str
-    kind: str  # remove | replace
+    kind: Literal["remove", "replace"]
     after_turn: int
     new_name: str | None
     new_address: str | None
     old_address: str
-    created_at: str
-    done_at: str | None
+    created_at: datetime
+    done_at: datetime | None
 
 
-def _row(cls: type, r: dict[str, Any]) -> Any:
-    return cls(**{f.name: r[f.name] for f in dataclasses.fields(cls)})
+_TIMES = frozenset({"starts_at", "ends_at", "created_at", "started_at", "ended_at", "frozen_from", "deadline_before",
+                    "cancelled_at", "held_at", "reminded_at", "approved_at", "done_at"})
+
+
+def _row(cls: type, r: Mapping[str, Any]) -> Any:
+    return cls(**{f.name: (parse_iso(r[f.name]) if f.name in _TIMES and r[f.name] else r[f.name])
+                  for f in dataclasses.fields(cls)})
+
+
+def _text(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Columns as kept: instants as UTC ISO text."""
+    return {k: iso(v) if isinstance(v, datetime) else v for k, v in fields.items()}
+
+
+def _held(r: Mapping[str, Any]) -> HeldRow:
+    news = json.loads(r["news"]) if r.get("news") else {}
+    return HeldRow(r["game"], r["seq"], r["turn"], parse_iso(r["held_at"]),
+                   parse_iso(r["reminded_at"]) if r["reminded_at"] else None,
+                   parse_iso(r["approved_at"]) if r["approved_at"] else None, r["approved_by"], r["chronicle"],
+                   news.get("missed"), tuple(news.get("abandoned_before", ())))
 
 
 class PauseRows(StoreBase):
@@ -90,9 +114,10 @@ class PauseRows(StoreBase):
                  "started_at": str, "ended_at": str, "frozen_from": str, "shifted_turn": int,
                  "deadline_before": str}, pk="id")
 
-    def add_pause(self, game: str, starts_at: str, ends_at: str | None, reason: str, created_at: str) -> PauseRow:
+    def add_pause(self, game: str, starts_at: datetime, ends_at: datetime | None, reason: str,
+                  created_at: datetime) -> PauseRow:
         cur = self.db.execute("insert into pauses (game, starts_at, ends_at, reason, created_at) values (?, ?, ?, ?, ?)",
-                              [game, starts_at, ends_at, reason, created_at])
+                              [game, iso(starts_at), iso(ends_at) if ends_at else None, reason, iso(created_at)])
         row = self.pause(int(cur.lastrowid or 0))
         assert row is not None
         return row
@@ -107,7 +132,7 @@ class PauseRows(StoreBase):
         return [_row(PauseRow, r) for r in self._q(sql + " order by starts_at, id", [game])]
 
     def update_pause(self, pause_id: int, **fields: Any) -> None:
-        self._t("pauses").update(pause_id, fields)
+        self._t("pauses").update(pause_id, _text(fields))
 
 
 class AbsenceRows(StoreBase):
@@ -120,27 +145,29 @@ class AbsenceRows(StoreBase):
                 {"id": int, "game": str, "player": str, "starts_at": str, "ends_at": str, "created_at": str,
                  "by": str, "cancelled_at": str}, pk="id")
 
-    def add_absence(self, game: str, player: str, starts_at: str, ends_at: str, created_at: str, by: str) -> int:
+    def add_absence(self, game: str, player: str, starts_at: datetime, ends_at: datetime, created_at: datetime,
+                    by: str) -> int:
         cur = self.db.execute("insert into absences (game, player, starts_at, ends_at, created_at, by) "
-                              "values (?, ?, ?, ?, ?, ?)", [game, player, starts_at, ends_at, created_at, by])
+                              "values (?, ?, ?, ?, ?, ?)", [game, player, iso(starts_at), iso(ends_at), iso(created_at),
+                                                            by])
         return int(cur.lastrowid or 0)
 
-    def absences(self, game: str, *, player: str | None = None, at: str | None = None,
-                 after: str | None = None) -> list[AbsenceRow]:
+    def absences(self, game: str, *, player: str | None = None, at: datetime | None = None,
+                 after: datetime | None = None) -> list[AbsenceRow]:
         """Absences not called off: of one player, covering the instant ``at``, or ending after ``after``."""
         sql, args = "select * from absences where game = ? and cancelled_at is null", [game]
         if player is not None:
             sql, args = sql + " and player = ?", [*args, player]
         if at is not None:
-            sql, args = sql + " and starts_at <= ? and ends_at > ?", [*args, at, at]
+            sql, args = sql + " and starts_at <= ? and ends_at > ?", [*args, iso(at), iso(at)]
         if after is not None:
-            sql, args = sql + " and ends_at > ?", [*args, after]
+            sql, args = sql + " and ends_at > ?", [*args, iso(after)]
         return [_row(AbsenceRow, r) for r in self._q(sql + " order by starts_at, id", args)]
 
-    def cancel_absences(self, game: str, player: str, after: str, at: str) -> int:
+    def cancel_absences(self, game: str, player: str, after: datetime, at: datetime) -> int:
         """Call off a player's absences that are not over at ``after``; how many."""
         cur = self.db.execute("update absences set cancelled_at = ? where game = ? and player = ? and "
-                              "cancelled_at is null and ends_at > ?", [at, game, player, after])
+                              "cancelled_at is null and ends_at > ?", [iso(at), game, player, iso(after)])
         return int(cur.rowcount)
 
 
@@ -156,22 +183,25 @@ class HeldRows(StoreBase):
         elif "news" not in self._t("held").columns_dict:  # databases created before this column
             self._t("held").add_column("news", str)
 
-    def hold(self, game: str, seq: int, turn: int, held_at: str, news: str | None = None) -> None:
-        self._t("held").insert({"game": game, "seq": seq, "turn": turn, "held_at": held_at, "news": news},
+    def hold(self, game: str, seq: int, turn: int, held_at: datetime, *, missed: Mapping[str, int],
+             abandoned_before: Sequence[str]) -> None:
+        """A resolved step's results held for the MJ, with what its missed steps said (for the letters sent later)."""
+        news = json.dumps({"missed": dict(missed), "abandoned_before": sorted(abandoned_before)})
+        self._t("held").insert({"game": game, "seq": seq, "turn": turn, "held_at": iso(held_at), "news": news},
                                replace=True)
         self.db.execute("update records set published = 0 where game = ? and seq = ?", [game, seq])
 
     def held(self, game: str, *, waiting: bool = True) -> list[HeldRow]:
         """The steps held for approval (without ``waiting``: approved ones too), oldest first."""
         sql = "select * from held where game = ?" + (" and approved_at is null" if waiting else "")
-        return [_row(HeldRow, r) for r in self._q(sql + " order by seq", [game])]
+        return [_held(r) for r in self._q(sql + " order by seq", [game])]
 
-    def approve(self, game: str, seq: int, at: str, by: str, chronicle: str | None) -> None:
-        self._t("held").update((game, seq), {"approved_at": at, "approved_by": by, "chronicle": chronicle})
+    def approve(self, game: str, seq: int, at: datetime, by: str, chronicle: str | None) -> None:
+        self._t("held").update((game, seq), {"approved_at": iso(at), "approved_by": by, "chronicle": chronicle})
         self.db.execute("update records set published = 1 where game = ? and seq = ?", [game, seq])
 
-    def mark_reminded(self, game: str, seq: int, at: str) -> None:
-        self._t("held").update((game, seq), {"reminded_at": at})
+    def mark_reminded(self, game: str, seq: int, at: datetime) -> None:
+        self._t("held").update((game, seq), {"reminded_at": iso(at)})
 
     def chronicle(self, game: str, seq: int) -> str | None:
         """The MJ's chronicle that heads the forum post of a step (written in the approval mail)."""
@@ -190,19 +220,21 @@ class SeatChangeRows(StoreBase):
                  "new_address": str, "old_address": str, "created_at": str, "done_at": str}, pk="id")
 
     def add_seat_change(self, game: str, player: str, kind: str, after_turn: int, new_name: str | None,
-                        new_address: str | None, old_address: str, created_at: str, done_at: str | None) -> int:
+                        new_address: str | None, old_address: str, created_at: datetime,
+                        done_at: datetime | None) -> int:
         cur = self.db.execute(
             "insert into seat_changes (game, player, kind, after_turn, new_name, new_address, old_address, created_at, "
             "done_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [game, player, kind, after_turn, new_name, new_address, old_address, created_at, done_at])
+            [game, player, kind, after_turn, new_name, new_address, old_address, iso(created_at),
+             iso(done_at) if done_at else None])
         return int(cur.lastrowid or 0)
 
     def seat_changes(self, game: str, *, pending: bool = True) -> list[SeatChangeRow]:
         sql = "select * from seat_changes where game = ?" + (" and done_at is null" if pending else "")
         return [_row(SeatChangeRow, r) for r in self._q(sql + " order by id", [game])]
 
-    def seat_change_done(self, change_id: int, at: str) -> None:
-        self._t("seat_changes").update(change_id, {"done_at": at})
+    def seat_change_done(self, change_id: int, at: datetime) -> None:
+        self._t("seat_changes").update(change_id, {"done_at": iso(at)})
 
     def played_by(self, game: str, player: str) -> str | None:
         """The name of the newcomer who took this seat last, if it changed hands."""

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
+from pbem.clock import iso, parse_iso
 from pbem.store.base import StoreBase, _j
-from pbem.store.rows import GameRow, PlayerRow
+from pbem.store.rows import GameRow, Phase, PlayerRow, PlayerStatus
+
+
+def _at(text: str | None) -> datetime | None:
+    return parse_iso(text) if text else None
+
+
+def _text(when: datetime | None) -> str | None:
+    return iso(when) if when is not None else None
 
 
 class GameRows(StoreBase):
@@ -27,10 +37,10 @@ class GameRows(StoreBase):
     @staticmethod
     def _game_dict(row: GameRow) -> dict[str, Any]:
         return {
-            "id": row.id, "ruleset": row.ruleset, "phase": row.phase, "seed": row.seed,
-            "commitment": row.commitment, "turn": row.turn, "deadline": row.deadline, "early_at": row.early_at,
-            "state": row.state, "reminders_sent": _j(row.reminders_sent), "created_at": row.created_at,
-            "seed_revealed": int(row.seed_revealed), "opened_at": row.opened_at,
+            "id": row.id, "ruleset": row.ruleset, "phase": row.phase.value, "seed": row.seed,
+            "commitment": row.commitment, "turn": row.turn, "deadline": _text(row.deadline),
+            "early_at": _text(row.early_at), "state": row.state, "reminders_sent": _j(row.reminders_sent),
+            "created_at": iso(row.created_at), "seed_revealed": int(row.seed_revealed), "opened_at": _text(row.opened_at),
         }
 
     def game(self, game_id: str) -> GameRow | None:
@@ -41,10 +51,10 @@ class GameRows(StoreBase):
             return None
         r = rows[0]
         g = GameRow(
-            id=r["id"], ruleset=r["ruleset"], phase=r["phase"], seed=r["seed"], commitment=r["commitment"],
-            turn=r["turn"], deadline=r["deadline"], early_at=r["early_at"], state=r["state"],
-            reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=r["created_at"],
-            seed_revealed=bool(r["seed_revealed"]), opened_at=r.get("opened_at"),
+            id=r["id"], ruleset=r["ruleset"], phase=Phase(r["phase"]), seed=r["seed"], commitment=r["commitment"],
+            turn=r["turn"], deadline=_at(r["deadline"]), early_at=_at(r["early_at"]), state=r["state"],
+            reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=parse_iso(r["created_at"]),
+            seed_revealed=bool(r["seed_revealed"]), opened_at=_at(r.get("opened_at")),
         )
         if self._games is not None:
             self._games[game_id] = g
@@ -64,7 +74,7 @@ class GameRows(StoreBase):
         self._by_address.clear()
         self._t("players").upsert(
             {"game": row.game, "name": row.name, "address": row.address, "status": row.status,
-             "seat": _j(row.seat), "password": row.password, "registered_at": row.registered_at,
+             "seat": _j(row.seat), "password": row.password, "registered_at": iso(row.registered_at),
              "missed": row.missed, "gender": row.gender},
             pk=("game", "name"),
         )
@@ -76,7 +86,8 @@ class GameRows(StoreBase):
     @staticmethod
     def _player(r: dict[str, Any]) -> PlayerRow:
         return PlayerRow(game=r["game"], name=r["name"], address=r["address"], status=r["status"],
-                         seat=json.loads(r["seat"] or "{}"), password=r["password"], registered_at=r["registered_at"],
+                         seat=json.loads(r["seat"] or "{}"), password=r["password"],
+                         registered_at=parse_iso(r["registered_at"]),
                          missed=r.get("missed") or 0, gender=r.get("gender"))
 
     def player_by_address(self, game: str, address: str) -> PlayerRow | None:
@@ -94,7 +105,7 @@ class GameRows(StoreBase):
         rows = list(self._q("select * from players where game = ? and name = ?", [game, name]))
         return self._player(rows[0]) if rows else None
 
-    def set_player_status(self, game: str, name: str, status: str) -> None:
+    def set_player_status(self, game: str, name: str, status: PlayerStatus) -> None:
         self._by_address.clear()
         self._t("players").update((game, name), {"status": status})
 

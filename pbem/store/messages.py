@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import sqlite_utils
 
+from pbem.clock import iso, parse_iso
 from pbem.core import Msg
 from pbem.store.base import StoreBase
 
@@ -42,14 +44,14 @@ class MessageRows(StoreBase):
                                      items)
             return added
 
-    def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, str]]:
+    def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, datetime]]:
         """(key, raw, received_at) of stored messages not processed yet, oldest first."""
         rows = self.db.execute(
             "select m.key, b.raw, m.received_at from messages m join message_bytes b on b.key = m.key "
             "where m.status = 'new' order by m.received_at, m.rowid limit ?",
             [limit],
         ).fetchall()
-        return [(r[0], bytes(r[1]), r[2]) for r in rows]
+        return [(r[0], bytes(r[1]), parse_iso(r[2])) for r in rows]
 
     def begin_reading(self, keys: Sequence[str]) -> dict[str, int]:
         """Count one more attempt at reading each of these stored messages, committed before the reading
@@ -100,21 +102,21 @@ class MessageRows(StoreBase):
         return found
 
     def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
-                     processed_at: str) -> None:
+                     processed_at: datetime) -> None:
         """Record a message's verdict.  An ``error`` never overwrites a message already processed."""
         cur = self.db.execute(
             "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
             "where key = ?" + (" and status = 'new'" if status == "error" else ""),
-            [message_id, status, game, sender, verdict, processed_at, key])
+            [message_id, status, game, sender, verdict, iso(processed_at), key])
         if cur.rowcount == 0 and (status != "error" or self.message_raw(key) is None):
             raise sqlite_utils.db.NotFoundError(key)
 
-    def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, str, str]]) -> None:
-        """`mark_message` for many: (key, message_id, status, game, sender, verdict, processed_at) rows, keys last."""
+    def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, datetime, str]]) -> None:
+        """`mark_message` for many: (message_id, status, game, sender, verdict, processed_at, key) rows."""
         with self.atomic():  # (sqlite3's own executemany would leave a transaction open outside one)
             self.db.conn.executemany(
                 "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
-                "where key = ?", rows)
+                "where key = ?", [(*row[:5], iso(row[5]), row[6]) for row in rows])
 
     def messages(self, status: str | None = None) -> list[dict[str, Any]]:
         """Stored inbound messages (without their bytes), oldest first."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
+from pbem.clock import iso, parse_iso
 from pbem.core import Order
 from pbem.store.base import StoreBase, _j
 from pbem.store.rows import OrderSet
@@ -20,7 +22,7 @@ class OrderRows(StoreBase):
             ordered.add(o.player)
         key = (o.game, o.turn, o.player)
         self._order_rows.append([o.game, o.turn, o.player, _j([[x.verb, list(x.args), x.text] for x in o.orders]),
-                                 _j(o.lines), o.source, o.message_key, o.received_at])
+                                 _j(o.lines), o.source, o.message_key, iso(o.received_at)])
         self._order_state.pop(key, None)  # re-inserted: the latest given comes last, as "order by id" would
         self._order_state[key] = o
         if self._games is None:  # outside a transaction: written at once
@@ -55,7 +57,7 @@ class OrderRows(StoreBase):
                 "insert into orders (game, turn, player, orders, lines, source, message_key, received_at, current) "
                 "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
-    def received_at_of(self, game: str, turn: int, player: str) -> str | None:
+    def received_at_of(self, game: str, turn: int, player: str) -> datetime | None:
         """When the mail of a player's orders in force for a step arrived (None: no orders), read once per
         transaction for the whole step: the mail path asks it of every order mail."""
         if (game, turn, player) in self._order_state:
@@ -68,7 +70,8 @@ class OrderRows(StoreBase):
                 "and current = 1", [game, turn])}
             if self._games is not None:
                 self._received[(game, turn)] = memo
-        return memo.get(player)
+        stored = memo.get(player)
+        return parse_iso(stored) if stored else None
 
     def current_orders(self, game: str, turn: int, player: str | None = None) -> dict[str, OrderSet]:
         """The orders in force for a step (one player's only, if named), by player, in the order they were given."""
@@ -86,7 +89,7 @@ class OrderRows(StoreBase):
                 game=game, turn=turn, player=r["player"],
                 orders=[Order(v, tuple(a), t) for v, a, t in json.loads(r["orders"])],
                 lines=json.loads(r["lines"]), source=r["source"], message_key=r["message_key"],
-                received_at=r["received_at"],
+                received_at=parse_iso(r["received_at"]),
             )
         # orders given in this transaction, not written yet, supersede the stored ones
         for (g, t, who), pending in self._order_state.items():

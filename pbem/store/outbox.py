@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import sqlite_utils
 
+from pbem.clock import iso
 from pbem.store.base import StoreBase
 
 OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts", "next_attempt_at",
@@ -119,24 +121,24 @@ class OutboxRows(StoreBase):
         self.db.execute("update outbox set status = 'bounced', last_error = ?, reported = 0 where id = ?",
                         [why[:500], item_id])
 
-    def sent_since(self, rcpt: str, kind: str, since: str) -> int:
+    def sent_since(self, rcpt: str, kind: str, since: datetime) -> int:
         """How many mails of a kind were queued to an address since a time."""
         row = self.db.execute("select count(*) from outbox where rcpt = ? and kind = ? and created_at >= ?",
-                              [rcpt, kind, since]).fetchone()
+                              [rcpt, kind, iso(since)]).fetchone()
         return int(row[0])
 
     def mark_reported(self, item_ids: Sequence[str]) -> None:
         for item_id in item_ids:
             self.db.execute("update outbox set reported = 1 where id = ?", [item_id])
 
-    def replies_since(self, rcpt: str, since: str) -> int:
+    def replies_since(self, rcpt: str, since: datetime) -> int:
         """How many answers (acks, notices) were queued to an address since a time (the reply cap)."""
-        key = (rcpt, since)
+        key = (rcpt, iso(since))
         if self._games is not None and key in self._replies:
             return self._replies[key]
         row = self.db.execute(
             "select count(*) from outbox where rcpt = ? and kind in ('ack', 'notice', 'stranger') and created_at >= ?",
-            [rcpt, since]
+            key
         ).fetchone()
         if self._games is not None:
             self._replies[key] = int(row[0])

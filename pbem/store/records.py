@@ -1,10 +1,147 @@
-"""Step records (setup, resolved steps, immediate actions) and the MJ's journal."""
+"""Step records (setup, resolved steps, immediate actions) as the ``records`` table keeps them, and the MJ's journal.
+
+A record (`StepRecord`) is written whole; its orders, defaults, rolls and events are JSON columns,
+its states canonical JSON text (`pbem.serial`).  An immediate order (a 1626 test) changes little of
+a state that keeps growing, so its record keeps the change (``state_patch``, `pbem.statediff`) from
+the record before it instead of two whole states; every `ACTION_CHECKPOINT`-th record, and any whose
+change would be large, keeps its whole state after (a checkpoint), so a state is rebuilt from at most
+that many changes (`state_after_json`).  The state before an action is the state after the record before it.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
+from pbem import serial, statediff
+from pbem.clock import iso, parse_iso
+from pbem.core import Audience, Event, Order
+from pbem.dice import Roll
 from pbem.store.base import StoreBase, _j
+from pbem.store.rows import JournalEntry, SourcedOrders, StepRecord
+
+ACTION_CHECKPOINT = 50
+"""An action record keeps its whole state after when its number is a multiple of this."""
+
+_STATES = ("state_before", "state_after", "state_patch", "orders", "rolls", "events", "defaults", "titles", "changed")
+
+
+# --- the JSON of a record's columns
+
+
+def events_json(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [{"kind": e.kind, "audience": [e.audience.kind, list(e.audience.players)], "data": serial.to_data(e.data)}
+            for e in events]
+
+
+def events_from_json(data: Sequence[Mapping[str, Any]]) -> list[Event]:
+    return [Event(d["kind"], Audience(d["audience"][0], tuple(d["audience"][1])), d["data"]) for d in data]
+
+
+def rolls_json(rolls: Sequence[Roll]) -> list[list[Any]]:
+    return [[r.purpose, r.low, r.high, r.result] for r in rolls]
+
+
+def rolls_from_json(data: Sequence[Sequence[Any]]) -> list[Roll]:
+    return [Roll(p, lo, hi, res) for p, lo, hi, res in data]
+
+
+def _orders_json(orders: Sequence[Order]) -> list[list[Any]]:
+    return [[o.verb, list(o.args), o.text] for o in orders]
+
+
+def _sourced_json(kind: str, given: SourcedOrders) -> Any:
+    if kind == "action" or given.source is None:  # an immediate order is kept alone, as records older than sources
+        return _orders_json(given.orders) if kind == "action" else {"orders": _orders_json(given.orders)}
+    out: dict[str, Any] = {"orders": _orders_json(given.orders), "source": given.source, "message": given.message,
+                           "received_at": iso(given.received_at) if given.received_at else None}
+    if given.lines is not None:
+        out["lines"] = list(given.lines)
+    if given.applied is not None:
+        out["applied"] = list(given.applied)
+    return out
+
+
+def _sourced(value: Any) -> SourcedOrders:
+    if isinstance(value, list):
+        return SourcedOrders(tuple(Order(v, tuple(a), t) for v, a, t in value))
+    received = value.get("received_at")
+    return SourcedOrders(
+        tuple(Order(v, tuple(a), t) for v, a, t in value["orders"]), value.get("source"), value.get("message"),
+        parse_iso(received) if received else None, tuple(value["lines"]) if "lines" in value else None,
+        tuple(value["applied"]) if "applied" in value else None)
+
+
+def _row(rec: StepRecord) -> dict[str, Any]:
+    """A record as the table keeps it (a step's columns, and an action's three more)."""
+    row: dict[str, Any] = {
+        "game": rec.game, "seq": rec.seq, "kind": rec.kind, "turn": rec.turn, "title": rec.title,
+        "dice_context": rec.dice_context, "state_before": rec.state_before,
+        "orders": json.dumps({p: _sourced_json(rec.kind, o) for p, o in rec.orders.items()}, ensure_ascii=False,
+                             sort_keys=True),
+        "defaults": json.dumps(list(rec.defaults)), "rolls": json.dumps(rolls_json(rec.rolls)),
+        "events": json.dumps(events_json(rec.events), ensure_ascii=False),
+        "state_after": rec.state_after, "resolved_at": iso(rec.resolved_at), "published": int(rec.published),
+        "forum_written": int(rec.forum_written),
+    }
+    if rec.kind == "action":
+        row.update({"state_patch": rec.state_patch, "changed": int(bool(rec.changed)),
+                    "titles": json.dumps(dict(rec.titles or {}), ensure_ascii=False, sort_keys=True)})
+    return row
+
+
+def _record(r: Mapping[str, Any]) -> StepRecord:
+    titles = r.get("titles")
+    changed = r.get("changed")
+    return StepRecord(
+        game=r["game"], seq=r["seq"], kind=r["kind"], turn=r["turn"], title=r["title"],
+        dice_context=r["dice_context"], state_before=r["state_before"],
+        orders={p: _sourced(o) for p, o in json.loads(r["orders"]).items()},
+        defaults=tuple(json.loads(r["defaults"])), rolls=tuple(rolls_from_json(json.loads(r["rolls"]))),
+        events=tuple(events_from_json(json.loads(r["events"]))), state_after=r["state_after"],
+        resolved_at=parse_iso(r["resolved_at"]), published=bool(r["published"]),
+        forum_written=bool(r["forum_written"]), state_patch=r.get("state_patch"),
+        titles=json.loads(titles) if titles else None, changed=None if changed is None else bool(changed))
+
+
+def _data(r: Mapping[str, Any]) -> dict[str, Any]:
+    """A record as JSON-compatible data (its JSON columns decoded), for `pbem export`."""
+    def loaded(text: str | None) -> Any:
+        return json.loads(text) if text else None
+
+    return {**{k: v for k, v in r.items() if k not in _STATES},
+            "orders": json.loads(r["orders"]), "defaults": json.loads(r["defaults"]),
+            "rolls": json.loads(r["rolls"]), "events": json.loads(r["events"]),
+            "state_before": loaded(r["state_before"]), "state_after": loaded(r["state_after"]),
+            **({"state_patch": loaded(r.get("state_patch"))} if r.get("state_patch") else {}),
+            **({"titles": loaded(r.get("titles"))} if r.get("titles") else {})}
+
+
+def state_after_json(records: Sequence[StepRecord], seq: int) -> str:
+    """The state after record ``seq``, rebuilt from the last whole state at or before it and the changes since.
+
+    ``records`` are a game's records in order (at least those up to ``seq``).
+    """
+    chain: list[StepRecord] = []
+    for rec in reversed([r for r in records if r.seq <= seq]):
+        chain.append(rec)
+        if rec.state_after is not None:
+            break
+    else:
+        raise ValueError(f"record {seq}: no whole state to rebuild it from")
+    data = json.loads(chain[-1].state_after or "")
+    for rec in reversed(chain[:-1]):
+        data = statediff.apply(data, json.loads(rec.state_patch or "[]"))
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def same_events(rec: StepRecord, events: Sequence[Event]) -> bool:
+    """Do these events say exactly what the record says (its events column, byte for byte)?"""
+    return json.dumps(events_json(events), ensure_ascii=False) == json.dumps(events_json(rec.events),
+                                                                               ensure_ascii=False)
 
 
 class RecordRows(StoreBase):
@@ -19,43 +156,94 @@ class RecordRows(StoreBase):
             self._seqs[game] = seq
         return seq
 
-    def add_record(self, rec: dict[str, Any]) -> None:
-        self._t("records").insert(rec)
-        self._seqs.pop(rec["game"], None)
+    def add_record(self, rec: StepRecord) -> None:
+        """Store a setup or a resolved step (`add_action` stores an immediate order)."""
+        self._t("records").insert(_row(rec))
+        self._seqs.pop(rec.game, None)
 
-    def replace_record(self, rec: dict[str, Any]) -> None:
-        self._t("records").upsert(rec, pk=("game", "seq"))
+    def add_action(self, rec: StepRecord, before: str) -> StepRecord:
+        """Store an immediate order's record: its change of state from ``before`` (the state after the record
+        before it), or at a checkpoint its whole state after; says whether it changed the game.  Returns it as kept."""
+        after = rec.state_after or ""
+        changes = statediff.diff(json.loads(before), json.loads(after))
+        patch = json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
+        checkpoint = rec.seq % ACTION_CHECKPOINT == 0 or len(patch) * 2 > len(after)
+        kept = dataclasses.replace(rec, state_before=None, state_after=after if checkpoint else None,
+                                   state_patch=None if checkpoint else patch, changed=bool(changes),
+                                   published=True, forum_written=True)
+        self._t("records").insert(_row(kept))
+        self._seqs.pop(rec.game, None)
+        return kept
 
-    def records(self, game: str, kind: str | None = None) -> list[dict[str, Any]]:
+    def replace_record(self, rec: StepRecord, *, at: datetime, by: str) -> None:
+        """A resolved step computed again and published: the record replaced, the one it replaces kept in the journal."""
+        old = self._q("select * from records where game = ? and seq = ?", [rec.game, rec.seq])
+        self.log(rec.game, at, by, "rerun publish", {"turn": rec.turn, "replaced": old[0] if old else None})
+        self._t("records").upsert(_row(rec), pk=("game", "seq"))
+
+    def records(self, game: str, kind: str | None = None) -> list[StepRecord]:
         sql = "select * from records where game = ?"
         args: list[Any] = [game]
         if kind:
             sql += " and kind = ?"
             args.append(kind)
-        return list(self._q(sql + " order by seq", args))
+        return [_record(r) for r in self._q(sql + " order by seq", args)]
 
-    def record_for_turn(self, game: str, turn: int) -> dict[str, Any] | None:
-        rows = list(self._q("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn]))
-        return rows[0] if rows else None
+    def has_records(self, game: str, kind: str) -> bool:
+        return self.db.execute("select 1 from records where game = ? and kind = ? limit 1",
+                               [game, kind]).fetchone() is not None
 
-    def step_closed(self, game: str, turn: int) -> tuple[str, str] | None:
+    def records_to_post(self, game: str) -> list[StepRecord]:
+        """The published setup and steps whose forum files are not written yet."""
+        return [_record(r) for r in self._q("select * from records where game = ? and kind != 'action' and "
+                                            "forum_written = 0 and published = 1 order by seq", [game])]
+
+    def records_data(self, game: str) -> list[dict[str, Any]]:
+        """A game's records as JSON-compatible data (`pbem export`)."""
+        return [_data(r) for r in self._q("select * from records where game = ? order by seq", [game])]
+
+    def record_for_turn(self, game: str, turn: int) -> StepRecord | None:
+        rows = self._q("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn])
+        return _record(rows[0]) if rows else None
+
+    def last_step(self, game: str, turn: int | None = None) -> StepRecord | None:
+        """The last resolved step (of that number, if given)."""
+        sql = "select * from records where game = ? and kind = 'step'"
+        args: list[Any] = [game]
+        if turn is not None:
+            sql += " and turn = ?"
+            args.append(turn)
+        rows = self._q(sql + " order by seq desc limit 1", args)
+        return _record(rows[0]) if rows else None
+
+    def step_closed(self, game: str, turn: int) -> tuple[str, datetime] | None:
         """(title, when it closed) of a resolved step, without reading its states."""
         row = self.db.execute("select title, resolved_at from records where game = ? and kind = 'step' and turn = ?",
                               [game, turn]).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row[0], parse_iso(row[1])) if row else None
 
-    def record(self, game: str, seq: int) -> dict[str, Any] | None:
-        rows = list(self._q("select * from records where game = ? and seq = ?", [game, seq]))
-        return rows[0] if rows else None
+    def record(self, game: str, seq: int) -> StepRecord | None:
+        rows = self._q("select * from records where game = ? and seq = ?", [game, seq])
+        return _record(rows[0]) if rows else None
 
     def mark_forum_written(self, game: str, seq: int) -> None:
         self._t("records").update((game, seq), {"forum_written": 1})
 
     # --- journal ---
 
-    def log(self, game: str, at: str, who: str, action: str, detail: Any) -> None:
+    def log(self, game: str, at: datetime, who: str, action: str, detail: Any) -> None:
         self.db.execute("insert into journal (game, at, who, action, detail) values (?, ?, ?, ?, ?)",
-                        [game, at, who, action, _j(detail)])
+                        [game, iso(at), who, action, _j(detail)])
 
-    def journal(self, game: str) -> list[dict[str, Any]]:
-        return list(self._q("select * from journal where game = ? order by id", [game]))
+    def journal(self, game: str, action: str | None = None) -> list[JournalEntry]:
+        """A game's journal in order (only the entries of one action, if named)."""
+        sql, args = "select * from journal where game = ?", [game]
+        if action is not None:
+            sql, args = sql + " and action = ?", [*args, action]
+        return [JournalEntry(r["id"], r["game"], parse_iso(r["at"]), r["who"], r["action"], json.loads(r["detail"]))
+                for r in self._q(sql + " order by id", args)]
+
+    def journal_data(self, game: str) -> list[dict[str, Any]]:
+        """A game's journal as JSON-compatible data (`pbem export`)."""
+        return [{**j, "detail": json.loads(j["detail"])}
+                for j in self._q("select * from journal where game = ? order by id", [game])]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pbem.core import MJ
 from pbem.demo import MJ_ADDRESS
-from pbem.engine.records import ACTION_CHECKPOINT, state_after_json
+from pbem.store.records import ACTION_CHECKPOINT, state_after_json
 
 from .test_1626_by_mail import PLAYERS, _one, _start
 
@@ -99,15 +99,15 @@ def test_action_records_keep_changes_and_replay_exactly(tmp_path: Path) -> None:
         d.mail(MJ_ADDRESS, "\n".join(lines), "MJ")
         d.tick()
     records = d.store.records("gant")
-    actions = [r for r in records if r["kind"] == "action"]
+    actions = [r for r in records if r.kind == "action"]
     assert len(actions) == 75
-    assert all(r["state_before"] is None for r in actions)
-    whole = [r["seq"] for r in actions if r["state_after"] is not None]
+    assert all(r.state_before is None for r in actions)
+    whole = [r.seq for r in actions if r.state_after is not None]
     assert whole == [ACTION_CHECKPOINT]  # one checkpoint among 75; the others keep their change only
-    assert state_after_json(records, records[-1]["seq"]) == d.engine.game("gant").state
+    assert state_after_json(records, records[-1].seq) == d.engine.game("gant").state
     assert d.engine.verify("gant") == []
     # a record altered by hand is caught by the replay
-    d.store.db.execute("update records set events = ? where seq = ?", [json.dumps([]), actions[10]["seq"]])
+    d.store.db.execute("update records set events = ? where seq = ?", [json.dumps([]), actions[10].seq])
     assert any("other events" in p for p in d.engine.verify("gant"))
     assert MJ  # (the MJ's view is what turn show gives)
     d.close()

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import email
-import json
 import mailbox
 from email.policy import default
 
 from pbem import serial
-from pbem.clock import parse_iso
 from pbem.demo import COURTISANS, COURTISANS_GAME, MJ_ADDRESS, play_bot_game
 from pbem.games.courtisans.bots import random_orders
 from pbem.games.courtisans.etiquette import salutation
@@ -37,29 +35,29 @@ def test_courtisans_4_players_by_mail_one_step_per_turn_to_the_end(tmp_path):
         g = d.engine.game("courtisans")
         assert g.phase == "finished" and g.seed_revealed
         ruleset = d.engine.ruleset("courtisans")
-        records = [(r, serial.loads(ruleset.state_type, r["state_after"])) for r in d.store.records("courtisans")]
+        records = [(r, serial.loads(ruleset.state_type, r.state_after)) for r in d.store.records("courtisans")]
         final = records[-1][1]
         outcome = ruleset.outcome(final)
         assert outcome is not None and outcome.winners and final.end in ("target", "rounds")
         steps = records[1:]
-        assert all(r["kind"] == "step" for r, _ in steps)
+        assert all(r.kind == "step" for r, _ in steps)
         for rec, _ in steps:
-            prompted = [p.player for p in ruleset.prompts(serial.loads(ruleset.state_type, rec["state_before"]))]
-            assert list(json.loads(rec["orders"])) == prompted and len(prompted) == 1  # only whose turn it is
+            prompted = [p.player for p in ruleset.prompts(serial.loads(ruleset.state_type, rec.state_before))]
+            assert list(rec.orders) == prompted and len(prompted) == 1  # only whose turn it is
         kinds: dict[str, int] = {}
         for kind, *_ in _mails(d):
             kinds[kind] = kinds.get(kind, 0) + 1
         assert kinds["private"] == 4 * len(records) and kinds["digest"] == len(records)
         assert d.engine.verify("courtisans") == []
         # the turn resolves as soon as its player's orders are in; a silent player waits for the deadline (2 days)
-        defaulted = [r for r, _ in steps if json.loads(r["defaults"])]
-        quick = [r for r, _ in steps if not json.loads(r["defaults"])]
+        defaulted = [r for r, _ in steps if r.defaults]
+        quick = [r for r, _ in steps if not r.defaults]
         assert defaulted and quick
-        times = {r["seq"]: parse_iso(r["resolved_at"]) for r, _ in records}
+        times = {r.seq: r.resolved_at for r, _ in records}
         for r in quick:
-            assert (times[r["seq"]] - times[r["seq"] - 1]).total_seconds() < 3600
+            assert (times[r.seq] - times[r.seq - 1]).total_seconds() < 3600
         for r in defaulted:
-            assert (times[r["seq"]] - times[r["seq"] - 1]).total_seconds() >= 2 * 86400
+            assert (times[r.seq] - times[r.seq - 1]).total_seconds() >= 2 * 86400
         # étiquette: every private mail opens with the player's form of address as it stood after that step
         mails = [m for m in _mails(d) if m[0] == "private"]
         addresses = {p.address: p.name for p in d.store.players("courtisans")}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import mailbox
 import re
 
@@ -16,7 +15,7 @@ FIVE = ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"]
 
 def _records(d):
     ruleset = d.engine.ruleset(d.game_id)
-    return [(r, serial.loads(ruleset.state_type, r["state_after"])) for r in d.store.records(d.game_id)]
+    return [(r, serial.loads(ruleset.state_type, r.state_after)) for r in d.store.records(d.game_id)]
 
 
 def _outbox_kinds(d) -> dict[str, int]:
@@ -39,10 +38,10 @@ def test_intrigue_5_players_by_mail_conserves_money_and_ends_after_round_7(tmp_p
     try:
         assert d.engine.game("intrigue").phase == "finished"
         records = _records(d)
-        assert records[0][0]["kind"] == "setup"
+        assert records[0][0].kind == "setup"
         for rec, state in records:
-            assert money_conserved(state), (rec["seq"], rec["title"])
-            assert invariant_problems(state) == [], rec["title"]
+            assert money_conserved(state), (rec.seq, rec.title)
+            assert invariant_problems(state) == [], rec.title
         final = records[-1][1]
         assert final.round == 7
         outcome = d.engine.ruleset("intrigue").outcome(final)
@@ -53,7 +52,7 @@ def test_intrigue_5_players_by_mail_conserves_money_and_ends_after_round_7(tmp_p
         assert kinds["ack"] >= 5  # registrations at least
         forum = list((d.root / "forum" / "intrigue").glob("turn-*.bbcode"))
         assert len(forum) == steps + 1
-        assert any(json.loads(r["defaults"]) for r, _ in records[1:])  # late players got their defaults
+        assert any(r.defaults for r, _ in records[1:])  # late players got their defaults
     finally:
         d.close()
 

@@ -8,7 +8,6 @@ another player's mail or on the forum, and the same mails byte for byte when the
 
 from __future__ import annotations
 
-import json
 import mailbox
 from email import message_from_bytes
 from email.policy import default
@@ -17,7 +16,6 @@ import pytest
 
 from pbem import serial
 from pbem.demo import POURLEROI_GAME, play_bot_game
-from pbem.engine import events_from_json
 from pbem.games.pourleroi import conservation_problems
 from pbem.games.pourleroi.bots import random_orders
 from pbem.games.pourleroi.cards import label
@@ -51,9 +49,9 @@ def test_whole_game_by_mail_conserves_cards_keeps_secrets_and_replays_byte_for_b
         assert g.phase == "finished" and g.seed_revealed
         assert d.engine.verify("roi") == []
         records = d.store.records("roi")
-        states = [serial.loads(State, r["state_after"]) for r in records]
+        states = [serial.loads(State, r.state_after) for r in records]
         for rec, state in zip(records, states, strict=True):
-            assert conservation_problems(state) == [], rec["title"]
+            assert conservation_problems(state) == [], rec.title
         final = states[-1]
         outcome = d.engine.ruleset("roi").outcome(final)
         assert outcome is not None and outcome.winners
@@ -66,7 +64,7 @@ def test_whole_game_by_mail_conserves_cards_keeps_secrets_and_replays_byte_for_b
         forum = list((d.root / "forum" / "roi").glob("turn-*.bbcode"))
         assert len(forum) == steps + 1
         # some late players got their defaults; most steps were resolved on their last answer
-        assert any(r["defaults"] != "[]" for r in records[1:])
+        assert any(r.defaults != () for r in records[1:])
         _no_secret_in_mails(d, records, states)
         first = _sent(d)
     finally:
@@ -91,9 +89,9 @@ def _no_secret_in_mails(d, records, states) -> None:
     for i, (rec, state) in enumerate(zip(records, states, strict=True)):
         if i > 0:
             know.update(states[i - 1], state)
-        banned_by_turn[rec["turn"]] = {w: {label(material, c) for c in know.forbidden(w)
+        banned_by_turn[rec.turn] = {w: {label(material, c) for c in know.forbidden(w)
                                            if c not in material.gold} for w in viewers}
-    last = records[-1]["turn"]
+    last = records[-1].turn
     address = {p.address: p.name for p in d.store.players("roi")}
     checked = 0
     for item in d.store.outbox_items(game="roi"):
@@ -106,11 +104,11 @@ def _no_secret_in_mails(d, records, states) -> None:
         assert not found, (item["kind"], item["turn"], who, found)
         checked += 1
     for rec in records:
-        if rec["turn"] == last:
+        if rec.turn == last:
             continue
-        text = (d.root / "forum" / "roi" / f"turn-{rec['turn']}.bbcode").read_text("utf-8")
-        found = [name for name in banned_by_turn[rec["turn"]]["@public"] if name in text]
-        assert not found, (rec["turn"], found)
-        events = events_from_json(json.loads(rec["events"]))
+        text = (d.root / "forum" / "roi" / f"turn-{rec.turn}.bbcode").read_text("utf-8")
+        found = [name for name in banned_by_turn[rec.turn]["@public"] if name in text]
+        assert not found, (rec.turn, found)
+        events = rec.events
         assert all(e.kind != "setup_removed" or e.audience.kind == "mj" for e in events)
     assert checked > 100

@@ -8,7 +8,6 @@ SMTP sink, so duplicates are counted where a recipient would see them.
 from __future__ import annotations
 
 import email
-import json
 import mailbox
 import signal
 import subprocess
@@ -109,10 +108,10 @@ turn = "2d"
     try:
         assert store.message_count() == 3 and store.message_count("new") == 0
         recs = store.records(game_id, "step")
-        assert [r["turn"] for r in recs] == [1]  # resolved exactly once
-        orders = json.loads(recs[0]["orders"])
-        assert {p: o["orders"][0][1] for p, o in orders.items()} == {"Arya": [3], "Bran": [4], "Cersei": [5]}
-        assert all(o["source"] == "mail" for o in orders.values())
+        assert [r.turn for r in recs] == [1]  # resolved exactly once
+        orders = recs[0].orders
+        assert {p: o.orders[0].args for p, o in orders.items()} == {"Arya": (3,), "Bran": (4,), "Cersei": (5,)}
+        assert all(o.source == "mail" for o in orders.values())
         items = store.outbox_items(game=game_id)
         assert items and all(i["status"] == "sent" for i in items)
         acks = [i for i in items if i["kind"] == "ack"]

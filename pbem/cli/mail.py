@@ -1,0 +1,191 @@
+"""The `pbem` commands that move mail: a pass for cron (`tick`), the daemon (`run`), the stored mail (`mail`) and
+the outbox (`outbox`).  Each is a few lines over the library; its French help stands beside it (`french`)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from pbem.cli.shell import (
+    NOW,
+    HelpCommand,
+    HelpGroup,
+    config,
+    engine,
+    french,
+    language,
+    message,
+    now_from,
+)
+from pbem.cli.text import count
+from pbem.clock import parse_iso
+
+
+@french("Lance le démon\u00a0: relève la boîte aux lettres (ou l'écoute en IDLE), déclenche les dates limites, "
+        "envoie le courrier.\n\n"
+        "Exemple\u00a0: pbem run")
+@click.command(cls=HelpCommand)
+@click.pass_context
+def run(ctx: click.Context) -> None:
+    """Run the daemon: polls (or IDLEs on) the mailbox, fires deadlines, sends mail.
+
+    Example: pbem run
+    """
+    from pbem.daemon import run as run_daemon
+
+    logging.getLogger().setLevel(logging.INFO)
+    run_daemon(config(ctx))
+
+
+@french("Une passe pour cron\u00a0: relève, traite, déclenche les dates limites et les rappels échus, envoie.\n\n"
+        "Sort avec le code 1 (raisons sur stderr) quand la passe a rencontré des erreurs\u00a0: une résolution "
+        "ou un courriel en échec, une boîte aux lettres illisible, une configuration que le serveur SMTP "
+        "refuse. Une seule passe à la fois travaille sur une base\u00a0: une seconde attend jusqu'à "
+        "pbem.lock_wait_seconds, puis s'efface (code 0, une ligne sur stderr), ou sort avec le code 1 si la "
+        "passe en cours semble bloquée.\n\n"
+        "Exemple\u00a0: pbem tick --now 2026-12-01T21:05")
+@click.command(cls=HelpCommand)
+@NOW
+@click.pass_context
+def tick(ctx: click.Context, now: str | None) -> None:
+    """One pass for cron: fetch, process, fire due deadlines and reminders, send.
+
+    Exits 1 (reasons on stderr) when the pass hit errors: a resolution or a mail that failed, a mailbox
+    that could not be read, a configuration the SMTP server refuses. Only one pass runs at a time on a
+    database: a second one waits up to pbem.lock_wait_seconds, then steps aside (exit 0, one line on
+    stderr), or exits 1 if the running pass looks stuck.
+
+    Example: pbem tick --now 2026-12-01T21:05
+    """
+    from pbem.daemon import open_store
+    from pbem.daemon import tick as do_tick
+    from pbem.passlock import PassLock
+
+    cfg = config(ctx)
+    when = now_from(now)
+    with PassLock(cfg.database) as lock:
+        if not lock.acquire(cfg.lock_wait_seconds, who="pbem tick"):
+            holder, stuck = lock.describe_holder()
+            if stuck:
+                click.echo(f"pbem tick: {holder} holds the data and looks stuck; this pass steps aside", err=True)
+                sys.exit(1)
+            click.echo(f"pbem tick: {holder} is already working on this data; this pass steps aside", err=True)
+            return
+        store = open_store(cfg)
+        try:
+            report = do_tick(cfg, store, when)
+        finally:
+            store.close()
+    click.echo(report.summary())
+    if report.errors:
+        for error in report.errors:
+            click.echo(f"pbem tick: {error}", err=True)
+        sys.exit(1)
+
+
+@french("Consulter et renvoyer le courrier sortant.\n\n"
+        "Exemple\u00a0: pbem outbox list --status failed")
+@click.group(cls=HelpGroup)
+def outbox() -> None:
+    """Inspect and retry outgoing mail.
+
+    Example: pbem outbox list --status failed
+    """
+
+
+@french("Les courriels sortants et leur état.\n\n"
+        "Exemple\u00a0: pbem outbox list --status failed",
+        status="Seulement les courriels dans cet état.",
+        game_id="Seulement les courriels de cette partie.")
+@outbox.command("list")
+@click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]), help="Only the mails in this state.")
+@click.option("--game", "game_id", help="Only this game's mails.")
+@click.pass_context
+def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> None:
+    """Outgoing mails with their state.
+
+    Example: pbem outbox list --status failed
+    """
+    with engine(ctx, writes=False) as e:
+        for i in e.store.outbox_items(status, game_id):
+            err = f"  ({i['last_error']})" if i["last_error"] else ""
+            click.echo(f"{i['status']:7} {i['kind']:8} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
+
+
+@french("Remet en file les courriels en échec (ils partent avec la prochaine passe).\n\n"
+        "Exemple\u00a0: pbem outbox retry --failed",
+        all_failed="Renvoie tous les courriels en échec ou revenus.")
+@outbox.command("retry")
+@click.argument("ids", nargs=-1)
+@click.option("--failed", "all_failed", is_flag=True, help="Retry every failed or bounced mail.")
+@NOW
+@click.pass_context
+def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now: str | None) -> None:
+    """Queue failed mails again (they go with the next tick).
+
+    Example: pbem outbox retry --failed
+    """
+    from pbem.outbox import retry
+
+    with engine(ctx) as e:
+        chosen = list(ids) + ([i["id"] for status in ("failed", "bounced") for i in e.store.outbox_items(status)]
+                              if all_failed else [])
+        with e.store.atomic():
+            click.echo(count(language(), "queued_again", retry(e.store, chosen, now_from(now))))
+
+
+@french("Le courrier reçu tel qu'il est enregistré\u00a0: le lister, et traiter de nouveau celui qui a échoué.\n\n"
+        "Exemple\u00a0: pbem mail list --status error")
+@click.group(cls=HelpGroup)
+def mail() -> None:
+    """Inbound mail as stored: list it, and process failed mail again.
+
+    Example: pbem mail list --status error
+    """
+
+
+@french("Le courrier reçu enregistré, avec son verdict.\n\n"
+        "Exemple\u00a0: pbem mail list --status error",
+        status="Seulement le courrier dans cet état.")
+@mail.command("list")
+@click.option("--status", type=click.Choice(["new", "done", "error"]), help="Only the mail with this status.")
+@click.pass_context
+def mail_list(ctx: click.Context, status: str | None) -> None:
+    """Stored inbound mail with its verdict.
+
+    Example: pbem mail list --status error
+    """
+    with engine(ctx, writes=False) as e:
+        for m in e.store.messages(status):
+            local = e.local(m["game"], parse_iso(m["received_at"]))  # in the game's zone, as the MJ reads every time
+            received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
+            click.echo(f"{m['status']:5} {received} {m['game'] or '-':10} {m['sender'] or '-':30} "
+                       f"{m['verdict']}  [{m['key']}]")
+
+
+@french("Traite de nouveau le courrier enregistré à la prochaine passe (après avoir corrigé ce qui l'a fait "
+        "échouer).\n\n"
+        "Seul le courrier dont le traitement a échoué (état error) et n'a rien enregistré est traité de "
+        "nouveau\u00a0: le courrier déjà traité reste tel quel, ses ordres ne sont donc jamais appliqués deux "
+        "fois.\n\n"
+        "Exemple\u00a0: pbem mail retry --errors",
+        all_errors="Tout le courrier dont le traitement a échoué.")
+@mail.command("retry")
+@click.argument("keys", nargs=-1)
+@click.option("--errors", "all_errors", is_flag=True, help="Every mail whose processing failed.")
+@click.pass_context
+def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> None:
+    """Process stored mail again with the next tick (after fixing what made it fail).
+
+    Only mail whose processing failed (status error) and recorded nothing is processed again:
+    mail already processed is left as it is, so its orders are never applied twice.
+
+    Example: pbem mail retry --errors
+    """
+    with engine(ctx) as e:
+        chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
+        for key, why in e.store.requeue_refusals(chosen).items():
+            click.echo(message("left_alone", stored=key, why=why.get(language())))
+        click.echo(count(language(), "mail_again", e.store.requeue_messages(chosen)))

@@ -1,0 +1,135 @@
+"""What the `pbem` command prints, in the configured language (French unless ``pbem.language = "en"``).
+
+One catalogue of messages (`MESSAGES`, French and English), dates in the game's time zone said as
+the MJ reads them (« mercredi 2 décembre 2026 à 20 h »), and `UserError`, the one-line answer to a
+mistake of the user (« Erreur : partie inconnue « pmb9 » … »), never a traceback.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pbem.core import Msg
+from pbem.msg import PbemError
+from pbem.render import date_en, date_fr
+
+MESSAGES: dict[str, Msg] = {
+    "registration_open": Msg("{game} : inscriptions ouvertes jusqu'au {until}",
+                             "{game}: registration open until {until}"),
+    "commitment": Msg("empreinte de la graine (à publier) : sha256 {commitment}",
+                      "seed commitment (publish it): sha256 {commitment}"),
+    "started": Msg("{game} : partie commencée, étape {turn}, date limite {deadline}",
+                   "{game}: started, step {turn}, deadline {deadline}"),
+    "confirm_finish": Msg("Terminer {game} maintenant ? Plus rien ne sera résolu", "End {game} now? Nothing more will be resolved"),
+    "finished": Msg("{game} : partie terminée ; graine {seed} (publiez-la : chacun peut vérifier chaque jet avec "
+                    "pbem verify)", "{game}: finished; seed {seed} (publish it: anyone can check every roll with "
+                    "pbem verify)"),
+    "status_head": Msg("partie {game} ({ruleset}) : {phase}, étape {turn}", "game {game} ({ruleset}): {phase}, step {turn}"),
+    "status_deadline": Msg("date limite : {deadline}{early}", "deadline: {deadline}{early}"),
+    "status_early": Msg(" (résolution anticipée : {early})", " (early: {early})"),
+    "status_commitment": Msg("empreinte de la graine : {commitment}", "seed commitment: {commitment}"),
+    "status_players": Msg("joueurs : {players}", "players: {players}"),
+    "status_orders": Msg("ordres reçus : {done} sur {asked}", "orders in: {done}/{asked}"),
+    "status_waiting": Msg("on attend : {names}", "waiting for: {names}"),
+    "phase_registration": Msg("inscriptions", "registration"),
+    "phase_running": Msg("en cours", "running"),
+    "phase_finished": Msg("terminée", "finished"),
+    "list_not_created": Msg("pas créée (pbem game new {game})", "not created (pbem game new {game})"),
+    "list_state": Msg("{phase}, étape {turn}", "{phase}, step {turn}"),
+    "deadline_now": Msg("{game} : date limite désormais {deadline}", "{game}: deadline now {deadline}"),
+    "hours_or_until": Msg("donnez --hours ou --until", "give --hours or --until"),
+    "registered": Msg("{game} : inscription de {name} <{address}> enregistrée", "{game}: {name} <{address}> registered"),
+    "removed": Msg("{game} : {name} quitte la partie{detail} ; un courriel l'en avertit",
+                   "{game}: {name} removed{detail}; they are told by mail"),
+    "removed_at_end": Msg(" à la fin de l'étape {turn} (ses ordres de l'étape comptent)",
+                          " at the end of step {turn} (their orders for it count)"),
+    "replaced": Msg("{game} : la place de {name} est désormais tenue depuis {address}{detail}",
+                    "{game}: {name} now played from {address}{detail}"),
+    "replaced_later": Msg(" à partir de l'étape {turn}", " from step {turn}"),
+    "resolved": Msg("{game} : étape {turn} résolue", "{game}: step {turn} resolved"),
+    "not_resolved": Msg("{game} : étape {turn} non résolue (déjà faite, ou rien à résoudre)",
+                        "{game}: step {turn} not resolved (already done, or nothing to resolve)"),
+    "rerun_same": Msg("étape {turn} : nouveau calcul identique à ce qui a été publié",
+                      "turn {turn}: re-run identical to what was published"),
+    "rerun_state": Msg("étape {turn} : mêmes événements, l'état après diffère",
+                       "turn {turn}: events identical, state after differs"),
+    "rerun_published": Msg("publié en RECTIFICATIF", "published as RECTIFICATIF"),
+    "rerun_not_published": Msg("non publié (ajoutez --publish)", "not published (add --publish)"),
+    "orders_unchanged": Msg("ordres inchangés", "orders not changed"),
+
+    "game_or_file": Msg("donnez GAME_ID ou --file", "give GAME_ID or --file"),
+    "folder_ready": Msg("Dossier de jeu prêt : cd {folder} && pbem doctor (puis lisez LISEZMOI.md)",
+                        "Game folder ready: cd {folder} && pbem doctor (then read LISEZMOI.md)"),
+    "overridden": Msg("(* = remplacé dans {folder})", "(* = overridden in {folder})"),
+    "no_templates": Msg("(pas de dossier templates/ à côté de config.toml)", "(no templates/ folder beside config.toml)"),
+    "template_copied": Msg("{target} : modifiez-le ; pbem doctor vérifie qu'il se compile",
+                           "{target}: edit it; pbem doctor checks that it compiles"),
+    "paused": Msg("{game} : {news}", "{game}: {news}"),
+    "published": Msg("{game} : {news}", "{game}: {news}"),
+    "absence": Msg("{game} : {news}", "{game}: {news}"),
+    "bad_date": Msg("{option} : {why}", "{option}: {why}"),
+    "bad_now": Msg("--now : une date ISO comme 2026-12-01T21:00 est attendue, pas « {value} »",
+                   "--now: expected an ISO date-time like 2026-12-01T21:00, got {value!r}"),
+    "unknown_game": Msg("partie inconnue « {game} » (parties de config.toml : {games})",
+                        "unknown game {game!r} (games in config.toml: {games})"),
+    "status_missed": Msg("sans ordres depuis : {names}", "no orders for: {names}"),
+    "missed_one": Msg("{name} ({steps}{abandoned})", "{name} ({steps}{abandoned})"),
+    "missed_abandoned": Msg(", abandon : plus attendu", ", abandoned: no longer waited for"),
+    "left_alone": Msg("{stored} : laissé tel quel : {why}", "{stored}: left as it is: {why}"),
+    "archived": Msg("{made} dans {folder} ; ouvrez {index}", "{made} in {folder}; open {index}"),
+    "archive_unverified": Msg("la vérification des dés a trouvé des problèmes : voyez verification.html",
+                              "the dice verification found problems: see verification.html"),
+    "busy": Msg("{what} (pid {pid}, depuis {held}) travaille sur ces données : réessayez dans un instant "
+                "(verrou : {lock})",
+                "{what} (pid {pid}, running for {held}) is working on this data: try again in a moment (lock: {lock})"),
+    "busy_unknown": Msg("une autre passe travaille sur ces données : réessayez dans un instant (verrou : {lock})",
+                        "another pass is working on this data: try again in a moment (lock: {lock})"),
+    "ok": Msg("ok", "ok"),
+    "fail": Msg("ÉCHEC", "FAIL"),
+}
+
+
+PLURALS: dict[str, tuple[Msg, Msg]] = {
+    "queued_again": (Msg("{n} courriel remis en file", "{n} mail queued again"),
+                     Msg("{n} courriels remis en file", "{n} mails queued again")),
+    "mail_again": (Msg("{n} courriel sera traité à nouveau", "{n} mail will be processed again"),
+                   Msg("{n} courriels seront traités à nouveau", "{n} mails will be processed again")),
+    "problems": (Msg("{n} problème", "{n} problem"), Msg("{n} problèmes", "{n} problems")),
+}
+"""Messages with a number: the singular for 0 and 1 (« 0 courriel remis en file »), the plural above."""
+
+
+def count(lang: str, key: str, n: int) -> str:
+    """A message with a number, agreed with it."""
+    one, many = PLURALS[key]
+    singular = n in (0, 1) if lang != "en" else n == 1  # (English: « 0 mails »)
+    return (one if singular else many).get(lang).format(n=n)
+
+
+def say(lang: str, key: str, **params: Any) -> str:
+    """The message ``key`` in ``lang``, with its parameters."""
+    return MESSAGES[key].get(lang).format(**params)
+
+
+def when(dt: datetime | None, lang: str) -> str:
+    """A local time for the MJ's terminal, as he reads it: « mercredi 2 décembre 2026 à 20 h »."""
+    if dt is None:
+        return "-"
+    return date_en(dt) if lang == "en" else date_fr(dt)
+
+
+class UserError(PbemError):
+    """A mistake of the user (unknown game, malformed date, bad option value): one line in his language,
+    said by `pbem.cli.shell.CommandLine` as every `PbemError` is."""
+
+
+def msg(key: str, **params: Any) -> Msg:
+    """The message ``key`` in both languages, with its parameters."""
+    m = MESSAGES[key]
+    return Msg(m.fr.format(**params), m.en.format(**params))
+
+
+def counted(key: str, n: int) -> Msg:
+    """A message with a number (`count`) in both languages."""
+    return Msg(count("fr", key, n), count("en", key, n))

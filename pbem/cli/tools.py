@@ -1,0 +1,257 @@
+"""The `pbem` tools around the games: `export`, `verify`, `archive`, `demo`, `scenario`, `init`, `templates`,
+`doctor`.  Each is a few lines over the library; its French help stands beside it (`french`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.cli.shell import (
+    HelpCommand,
+    HelpGroup,
+    config,
+    engine,
+    french,
+    language,
+    message,
+)
+from pbem.cli.text import UserError, counted, msg
+from pbem.wording import join_list, plural
+
+
+@french("Tout sur une partie\u00a0: joueurs, relevés des étapes, jets de dés, événements, journal.\n\n"
+        "Exemple\u00a0: pbem export pmb1 --json > pmb1.json",
+        as_json="Sortie en JSON (le seul format).",
+        with_seed="Inclut la graine même avant la fin de la partie (réservé au MJ\u00a0!).")
+@click.command(cls=HelpCommand)
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, required=True, help="JSON output (the only format).")
+@click.option("--with-seed", is_flag=True, help="Include the seed even before the game ends (MJ only!).")
+@click.pass_context
+def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> None:
+    """Everything about a game: players, step records, rolls, events, journal.
+
+    Example: pbem export pmb1 --json > pmb1.json
+    """
+    with engine(ctx, game_id, writes=False) as e:
+        click.echo(json.dumps(e.export(game_id, include_seed=True if with_seed else None), ensure_ascii=False,
+                              indent=1))
+
+
+@french("Écrit les archives publiques d'une partie en site HTML statique\u00a0: chaque message du forum, les "
+        "images, des graphiques sur la partie et, une fois la graine révélée, la vérification des dés. "
+        "Lisible hors ligne\u00a0; FOLDER est remplacé.\n\n"
+        "Exemple\u00a0: pbem archive pmb1 archives/pmb1")
+@click.command(cls=HelpCommand)
+@click.argument("game_id")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+def archive(ctx: click.Context, game_id: str, folder: str) -> None:
+    """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
+    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+
+    Example: pbem archive pmb1 archives/pmb1
+    """
+    from pbem.archive import build
+
+    with engine(ctx, game_id, writes=False) as e:
+        done = build(e, game_id, Path(folder))
+    lang = language()
+    made = join_list([plural(len(done.pages), "page", lang=lang),
+                      plural(len(done.pictures), "image" if lang != "en" else "picture", lang=lang),
+                      plural(len(done.charts), "graphique" if lang != "en" else "chart", lang=lang)], lang)
+    click.echo(message("archived", made=made, folder=folder, index=Path(folder) / "index.html"))
+    if done.verified is False:
+        click.echo(message("archive_unverified"))
+
+
+@french("Vérifie la graine contre son engagement et recalcule chaque jet de dés enregistré.\n\n"
+        "Exemple\u00a0: pbem verify --file pmb1.json --seed 3f2a...",
+        seed="La graine révélée (par défaut, celle de la base).",
+        export_file="Vérifie un export (pbem export --json) au lieu de la base.")
+@click.command(cls=HelpCommand)
+@click.argument("game_id", required=False)
+@click.option("--seed", help="The revealed seed (default: the one in the database).")
+@click.option("--file", "export_file", type=click.Path(exists=True, dir_okay=False),
+              help="Check an export (pbem export --json) instead of the database.")
+@click.pass_context
+def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_file: str | None) -> None:
+    """Check the seed against its commitment and re-derive every recorded die roll.
+
+    Example: pbem verify --file pmb1.json --seed 3f2a...
+    """
+    from pbem.audit import verification_report
+
+    if export_file:
+        with open(export_file, encoding="utf-8") as f:
+            data = json.load(f)
+        lines, ok = verification_report(data, seed, language())
+    else:
+        if not game_id:
+            raise UserError(msg("game_or_file"))
+        with engine(ctx, game_id, writes=False) as e:
+            lines, ok = verification_report(e.export(game_id, include_seed=True), seed, language())
+    for line in lines:
+        click.echo(line)
+    if not ok:
+        raise UserError(counted("problems", len(lines)))
+
+
+@french("Joue des parties scriptées par courriel sur des Maildir locaux, en temps simulé\u00a0; affiche où "
+        "tout est allé.\n\n"
+        "Exemple\u00a0: pbem demo pmb",
+        out_dir="Où la démo écrit tout.")
+@click.command(cls=HelpCommand)
+@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi", "courtisans"]))
+@click.option("--dir", "out_dir", default="data/demo", show_default=True, help="Where the demo writes everything.")
+def demo(which: str, out_dir: str) -> None:
+    """Play scripted games by mail on local Maildirs with simulated time; print where everything went.
+
+    Example: pbem demo pmb
+    """
+    from pbem.demo import run_demos
+
+    for line in run_demos(which, Path(out_dir)):
+        click.echo(line)
+
+
+@french("Fichiers de scénario\u00a0: jouer un cas des règles d'un jeu depuis un fichier, sans courriel ni base.\n\n"
+        "Exemple\u00a0: pbem scenario run docs/rules/pmb-cases/")
+@click.group(cls=HelpGroup)
+def scenario() -> None:
+    """Scenario files: play one case of a game's rules from a file, without mail or database.
+
+    Example: pbem scenario run docs/rules/pmb-cases/
+    """
+
+
+@french("Joue chaque CASE (un fichier .toml, ou un dossier de fichiers) et vérifie ce qu'il attend "
+        "(format\u00a0: docs/scenarios.md).\n\n"
+        "Code de sortie\u00a0: 0 quand toutes les attentes sont tenues, 1 quand l'une ne l'est pas, 2 quand un "
+        "fichier est mal formé.\n\n"
+        "Exemple\u00a0: pbem scenario run docs/rules/pmb-cases/C1-escouade-correcte-tue-la-cible.toml --lang en",
+        lang="Langue du compte rendu.",
+        quiet="Seulement les attentes non tenues et le résultat de chaque cas.",
+        show_state="Affiche aussi l'état final de chaque cas (JSON).")
+@scenario.command("run")
+@click.argument("cases", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--lang", type=click.Choice(["fr", "en"]), default="fr", show_default=True, help="Language of the report.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the failed expectations and each case's result.")
+@click.option("--etat", "show_state", is_flag=True, help="Also print each case's final state (JSON).")
+def scenario_run(cases: tuple[str, ...], lang: str, quiet: bool, show_state: bool) -> None:
+    """Play each CASE (a .toml file, or a folder of them) and check what it expects (format: docs/scenarios.md).
+
+    Exit code: 0 when every expectation held, 1 when one did not, 2 when a file is malformed.
+
+    Example: pbem scenario run docs/rules/pmb-cases/C1-escouade-correcte-tue-la-cible.toml --lang en
+    """
+    from pbem.scenario import RunTotals, run_files
+
+    totals = RunTotals()
+    for line in run_files(cases, lang, quiet=quiet, show_state=show_state, totals=totals):
+        click.echo(line)
+    sys.exit(totals.exit_code)
+
+
+@french("Crée un dossier de partie\u00a0: un config.toml commenté (Maildir locaux), data/, templates/, les "
+        "unités systemd, LISEZMOI.md.\n\n"
+        "Lancez ensuite chaque commande pbem depuis ce dossier.\n\n"
+        "Exemple\u00a0: pbem init ~/pourmabelle",
+        user="L'utilisateur système sous lequel tournent les unités systemd.")
+@click.command(cls=HelpCommand)
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--user", default="pbem", show_default=True, help="The system user the systemd units run as.")
+def init(folder: str, user: str) -> None:
+    """Create a game folder: a commented config.toml (local Maildirs), data/, templates/, systemd units, LISEZMOI.md.
+
+    Run every pbem command from that folder afterwards.
+
+    Example: pbem init ~/pourmabelle
+    """
+    from pbem.folder import FolderError, init_folder
+
+    try:
+        made = init_folder(Path(folder), user=user)
+    except (FolderError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    for path in made.files:
+        click.echo(f"  {path}")
+    click.echo(message("folder_ready", folder=made.folder))
+
+
+@french("Les textes qu'écrit pbem, et ceux que remplace votre dossier de partie (templates/ à côté de "
+        "config.toml).\n\n"
+        "Exemple\u00a0: pbem templates list")
+@click.group(cls=HelpGroup)
+def templates() -> None:
+    """The texts pbem writes, and the ones your game folder overrides (templates/ beside config.toml).
+
+    Example: pbem templates list
+    """
+
+
+@french("Tous les modèles de pbem\u00a0; ceux que votre dossier remplace sont marqués.\n\n"
+        "Exemple\u00a0: pbem templates list")
+@templates.command("list")
+@click.pass_context
+def templates_list(ctx: click.Context) -> None:
+    """Every template pbem has; those your folder overrides are marked.
+
+    Example: pbem templates list
+    """
+    from pbem.folder import template_list
+
+    folder = _templates_dir(ctx)
+    for name, overridden in template_list(folder):
+        click.echo(f"{'*' if overridden else ' '} {name}")
+    click.echo(message("overridden", folder=folder) if folder else message("no_templates"))
+
+
+@french("Copie un modèle fourni (tel que listé) dans templates/ pour le modifier\u00a0; il sert dès la passe "
+        "suivante.\n\n"
+        "Exemple\u00a0: pbem templates copy common/ack.fr.j2",
+        force="Écrase un remplacement qui existe déjà.")
+@templates.command("copy")
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Overwrite an override that exists already.")
+@click.pass_context
+def templates_copy(ctx: click.Context, name: str, force: bool) -> None:
+    """Copy a packaged template (as listed) into templates/ to edit it; it is used from the next pass on.
+
+    Example: pbem templates copy common/ack.fr.j2
+    """
+    from pbem.folder import FolderError, template_copy
+
+    folder = config(ctx).templates_dir or Path("templates")
+    try:
+        target = template_copy(name, folder, force=force)
+    except (FolderError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(message("template_copied", target=target))
+
+
+@french("Vérifie la configuration, la connexion à la boîte aux lettres et la connexion SMTP. N'écrit rien.\n\n"
+        "Exemple\u00a0: pbem doctor")
+@click.command(cls=HelpCommand)
+@click.pass_context
+def doctor(ctx: click.Context) -> None:
+    """Check the config, the mailbox login and the SMTP login.  Writes nothing.
+
+    Example: pbem doctor
+    """
+    from pbem.doctor import checks
+
+    ok = True
+    for name, good, detail in checks(ctx.obj["config"], language()):
+        ok &= good
+        click.echo(f"[{message('ok') if good else message('fail')}] {name}{':' if language() == 'en' else ' :'} {detail}")
+    if not ok:
+        sys.exit(1)
+
+
+def _templates_dir(ctx: click.Context) -> Path | None:
+    folder = config(ctx).templates_dir
+    return folder if folder is not None and folder.is_dir() else None

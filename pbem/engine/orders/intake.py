@@ -1,0 +1,439 @@
+"""One stored mail -> who wrote it, for which game, authenticated or not, its lines interpreted, and the answer queued.
+
+Stored mail is processed ``BATCH`` messages per transaction, in stages (read every message, then
+interpret each, then render, compose and store the answers and the "done" marks together, see
+`pbem.outbox.batch`).  A message that raises is processed again alone; one that still fails is
+kept with status ``error`` and the MJ is told, so one bad mail never blocks the others.  A mail whose
+reading killed passes never finished is read alone, and after `MAX_READING_ATTEMPTS` set aside
+unread (`set_aside_retried`): answered once « message trop long ou illisible », never read again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem import limits
+from pbem.clock import iso
+from pbem.config import GameConfig
+from pbem.core import MJ
+from pbem.engine import words
+from pbem.engine.answers import MailResult
+from pbem.engine.orders import commands, mjdesk
+from pbem.engine.orders.interpret import interpret
+from pbem.engine.steps import calendar, turns
+from pbem.engine.steps.turns import gc_paused
+from pbem.engine.table import House, Table
+from pbem.faults import crashpoint
+from pbem.mail.bounces import match as match_bounce
+from pbem.mail.bounces import read_bounce
+from pbem.mail.inbox import CredentialError, secret_provider
+from pbem.mail.reading import (
+    COSTLY_PROBLEMS,
+    IncomingMail,
+    costly,
+    plus_tag,
+    read_envelope,
+    read_message,
+    subject_tags,
+)
+from pbem.mail.senders import auth_verdict, check_password, is_automatic, is_bulk
+from pbem.outbox import Letter
+from pbem.render import Renderer
+from pbem.store import PlayerRow
+
+log = logging.getLogger("pbem")
+
+BATCH = 100
+"""Messages processed per transaction by `process_pending`."""
+
+BATCH_ATTEMPTS = 2
+"""Passes that read a stored mail in its batch; the next ones read it alone (`set_aside_retried`)."""
+MAX_READING_ATTEMPTS = 5
+"""Passes that may begin reading one stored mail: the next one sets it aside unread (`set_aside_retried`)."""
+
+
+def process_pending(house: House, now: datetime) -> list[str]:
+    """Process every stored, unprocessed message; returns their keys.
+
+    Messages are processed ``BATCH`` at a time, each batch in one transaction: a message's
+    processing and its ack are still committed together (several per commit), and a crash
+    mid-batch rolls the whole batch back (nothing of it was sent).  If a message fails, the
+    batch is redone one message per transaction; a message that still fails is marked
+    ``error`` (kept, with the reason, for the MJ) so that one bad mail never blocks the others,
+    the deadlines or the outbox.
+    """
+    done: list[str] = []
+    pending = set_aside_retried(house, house.store.pending_messages(), now, done)
+    for i in range(0, len(pending), BATCH):
+        chunk = pending[i:i + BATCH]
+        house.store.begin_reading([key for key, _raw, _r in chunk])  # committed: a pass killed now leaves a trace
+        try:
+            with gc_paused(), house.store.atomic():
+                with house.outgoing.holding():
+                    # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
+                    mails = [_read(raw) for _key, raw, _r in chunk]
+                    house.outgoing.note_seen([m.message_id for m in mails])
+                    for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
+                        _process_stored(house, key, raw, now, received_at, mail)
+                        crashpoint("between-messages")
+                crashpoint("batch-before-commit")  # answers queued, messages marked, nothing committed
+        except Exception:
+            for key, raw, received_at in chunk:
+                _process_alone(house, key, raw, now, received_at)
+                done.append(key)
+            continue
+        crashpoint("after-message")
+        done.extend(key for key, _raw, _r in chunk)
+    return done
+
+
+def set_aside_retried(house: House, pending: list[tuple[str, bytes, datetime]], now: datetime,
+                      done: list[str]) -> list[tuple[str, bytes, datetime]]:
+    """The stored mails to read in batches; those that passes began to read and never finished (killed
+    while reading: a mail that costs too much, a bug) are dealt with here, one per transaction.
+
+    Each pass that begins a batch counts one attempt for every mail of it, whichever one it was killed
+    reading.  After `BATCH_ATTEMPTS` of those, a mail is read alone, each attempt counted for it only
+    (the others of its batch go through); once `MAX_READING_ATTEMPTS` passes began it, it is not read
+    at all: its headers only tell who to answer « message trop long ou illisible », and it is marked
+    done.  Two attempts more (if even that was killed) and it is marked ``error`` without a word.  The
+    keys dealt with here are added to ``done``.
+    """
+    tried = house.store.reading_attempts([key for key, _raw, _r in pending])
+    fresh = []
+    for key, raw, received_at in pending:
+        attempts = tried[key]
+        if attempts < BATCH_ATTEMPTS:
+            fresh.append((key, raw, received_at))
+            continue
+        house.store.begin_reading([key])
+        if attempts < MAX_READING_ATTEMPTS:
+            _process_alone(house, key, raw, now, received_at)
+        elif attempts < MAX_READING_ATTEMPTS + 2:
+            mail = read_envelope(raw, f"too costly: {attempts} passes stopped while reading it")
+            with house.store.atomic():
+                _process_stored(house, key, raw, now, received_at, mail)
+        else:
+            with house.store.atomic():
+                house.store.mark_message(key, message_id="", status="error", game="", sender="", processed_at=now,
+                                         verdict=f"error: {attempts} passes stopped while reading it; set aside unread")
+        done.append(key)
+    return fresh
+
+
+def process_message(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None = None) -> str:
+    """Interpret one stored message and queue its answer, in one transaction.  Returns the verdict."""
+    with house.store.atomic():
+        verdict = _process_stored(house, key, raw, now, received_at)
+    crashpoint("after-message")
+    return verdict
+
+
+def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None) -> str:
+    try:
+        return process_message(house, key, raw, now, received_at)
+    except Exception as e:  # a bug must not stall the game: keep the mail, say why, tell the MJ, go on
+        log.exception("processing message %s failed", key)
+        verdict = f"error: {type(e).__name__}: {e}"[:500]
+        mail = read_message(raw)
+        try:
+            game_id = route(house, mail)
+        except Exception:
+            game_id = None
+        with house.store.atomic():
+            house.store.mark_message(key, message_id=mail.message_id, status="error", game=game_id or "",
+                                     sender=mail.from_addr, verdict=verdict, processed_at=now)
+            if game_id is not None:
+                table = house.table(game_id)
+                r = table.renderer
+                t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
+                    "mail_failed", sender=mail.from_addr, subject=mail.subject, error=verdict, stored=key))
+                house.outgoing.queue([Letter(f"error-{mail.message_id}", game_id, 0, "notice", mj, t.subject, t.body)
+                                      for mj in table.settings.mj], now)
+        return verdict
+
+
+def _process_stored(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None = None,
+                    mail: IncomingMail | None = None) -> str:
+    """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
+    mail = mail or _read(raw)
+    verdict, game_id, sender = _process(house, key, mail, now, received_at or now, raw)
+    house.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
+                             now=now)
+    return verdict
+
+
+def _read(raw: bytes) -> IncomingMail:
+    """`read_message`, at the crash point ``reading`` (a pass killed while it reads a mail)."""
+    crashpoint("reading")
+    return read_message(raw)
+
+
+def _process(house: House, key: str, mail: IncomingMail, now: datetime,
+             received: datetime | None = None, raw: bytes = b"") -> tuple[str, str | None, str]:
+    """The verdict on one mail, the game it was for, and its sender."""
+    sender = mail.from_addr
+    if house.outgoing.seen(mail.message_id, key):
+        return "duplicate", None, sender
+    reason = is_automatic(mail, {house.config.address})
+    if reason:
+        if reason.startswith("bounce"):  # never answered; told to the MJ if it is about a mail we sent
+            return _bounced(house, raw, reason, sender)
+        return f"silent: {reason}", None, sender
+    if not sender or "@" not in sender:
+        return "silent: no sender address", None, sender
+    game_id, how = _route(house, mail)
+    if game_id is None:
+        if any(sender in g.mj for g in house.config.games.values()):
+            _reply_plain(house, mail, "which_game", now, None)
+            return "no game", None, sender
+        return _stranger(house, mail, None, now), None, sender
+    table = house.table(game_id)
+    s = table.settings
+    g = house.store.game(game_id)
+    fire = calendar.fire_at(g, s) if g is not None else None
+    if fire is not None and received is not None and fire <= received and not calendar.clock_held(table, received):
+        # this mail arrived after the deadline (daemon outage): the step closes first, without it.
+        # A failure here must not cost the mail: it is then read against the open step, and the
+        # tick's own deadline pass reports the failure (the forum file is written by the tick).
+        undo = house.outgoing.checkpoint()
+        try:
+            turns.resolve(table, now, closed_at=fire, write_forum=False)
+        except Exception:
+            undo()  # its savepoint is rolled back: so are the letters it queued in this batch
+            log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire))
+        g = house.store.game(game_id)
+    # who is writing?
+    player = house.store.player_by_address(game_id, sender) if g is not None else None
+    is_mj = sender in s.mj
+    if player is None and not is_mj:  # a stranger: read only a registration while it is open
+        bulk = is_bulk(mail)
+        if bulk:
+            return f"silent: stranger, {bulk}", game_id, sender
+        if g is None or g.phase != "registration" or not words.asks_to_join(mail.text, mail.subject):
+            return _stranger(house, mail, game_id if how != "only" else None, now), game_id, sender
+    if g is None:
+        _reply_plain(house, mail, "no_game_yet", now, game_id)
+        return "game not created", game_id, sender
+    if (player or is_mj) and s.auth != "none":
+        v = auth_verdict(mail, s.trusted_authserv, s.auth)
+        if not v.ok:
+            return _reject_forged(table, mail, player, v.reason, now), game_id, sender
+    # password lines are always removed (never echoed); checked when the game asks for them
+    expected = player.password if (player and s.passwords and player.password) else None
+    if is_mj and s.passwords:  # the MJ's mail shows everything hidden: it needs a password too
+        expected = mj_password(s)
+        if expected is None:
+            return _reject_forged(table, mail, None, "mj_password_missing", now), game_id, sender
+    ok, text = check_password(mail.text, expected)
+    if not ok:
+        return _reject_forged(table, mail, player, "password", now), game_id, sender
+    if not text.strip() and unreadable(mail):
+        return _unreadable(house, mail, now, game_id), game_id, sender
+    limit = house.config.max_order_lines
+    count = sum(1 for line in text.split("\n") if line.strip()) if text.count("\n") >= limit else 0
+    if count > limit:  # refused whole: nothing of it is applied
+        _reply_plain(house, mail, "too_long", now, game_id, lines=count, limit=house.config.max_order_lines)
+        return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
+    capped = not may_reply(house, sender, now)
+    actor = MJ if is_mj else (player.name if player else None)
+    result = (mjdesk.interpret_mj(table, mail, text, key, now, received) if actor == MJ  # the MJ's seat
+              else interpret(table, actor, mail, text, key, now, received))
+    if capped:
+        return "rate-limited, orders kept, no reply", game_id, sender
+    _ack(table, mail, actor, result, now)
+    late = f", too late for step {g.turn - 1}" if result.late else ""
+    return f"ok ({len(result.verdicts)} lines, {result.errors} errors{late})", game_id, sender
+
+
+def route(house: House, mail: IncomingMail) -> str | None:
+    """Which game a mail is for: subject tag ``[PMB]``, plus-address ``jeu+pmb1@``, or the only game."""
+    return _route(house, mail)[0]
+
+
+def _route(house: House, mail: IncomingMail) -> tuple[str | None, str]:
+    """The game a mail is for and how it was found: ``tag``, ``plus``, ``player`` (the sender plays in
+    exactly one game) or ``only`` (the one game configured: not a sign the sender meant it)."""
+    by_tag = house.by_tag
+    for tag in subject_tags(mail.subject):
+        if tag in by_tag:
+            return by_tag[tag], "tag"
+    for addr in [*mail.to_addrs, *mail.delivered_to]:
+        plus = plus_tag(addr)
+        if plus and plus.lower() in by_tag:
+            return by_tag[plus.lower()], "plus"
+    if len(house.config.games) == 1:
+        only = next(iter(house.config.games))
+        return only, "player" if house.store.player_by_address(only, mail.from_addr) else "only"
+    # a player registered in exactly one game needs no tag
+    hits = [gid for gid in house.config.games if house.store.player_by_address(gid, mail.from_addr)]
+    return (hits[0], "player") if len(hits) == 1 else (None, "")
+
+
+def may_reply(house: House, address: str, now: datetime) -> bool:
+    """Under the cap of answers per address per hour (the open batch's answers count too)?"""
+    since = now - timedelta(hours=1)
+    return (house.store.replies_since(address, since) + house.outgoing.held_replies(address)
+            < house.config.reply_cap_per_hour)
+
+
+def mj_password(s: GameConfig) -> str | None:
+    """The MJ's password (``mj_password_env`` / ``mj_password_command``), or None if not configured or unreadable."""
+    provider = secret_provider(s.mj_password)
+    if provider is None:
+        return None
+    try:
+        return provider()
+    except CredentialError as e:
+        log.error("game %s: the MJ password cannot be read: %s", s.id, e)
+        return None
+
+
+STRANGER_NOTE_EVERY = timedelta(days=1)
+"""An unknown address is told how to join at most this often."""
+
+
+def _stranger(house: House, mail: IncomingMail, game_id: str | None, now: datetime) -> str:
+    """Mail from an address that plays in no game (and is no registration): one short answer a day
+    saying how to join (the game named by the mail's tag, else every game), never its lines echoed."""
+    sender = mail.from_addr
+    if house.outgoing.sent_since(sender, "stranger", now - STRANGER_NOTE_EVERY):
+        return "stranger: already told how to join today"
+    if not may_reply(house, sender, now):
+        return "stranger: rate-limited, no reply"
+    games = []
+    for gid, s in house.config.games.items():
+        if game_id is not None and gid != game_id:
+            continue
+        row = house.store.game(gid)
+        games.append({"tag": s.tag, "title": s.title, "phase": row.phase if row else "none",
+                      "until": house.local(row.deadline) if row and row.phase == "registration" else None})
+    r = house.table(game_id).renderer if game_id is not None else Renderer("common", house.config.language)
+    t = r.mail_text("stranger", games=games, subject_in=mail.subject)
+    house.outgoing.queue([Letter(f"stranger-{mail.message_id}", game_id or "-", 0, "stranger", sender, t.subject,
+                                 t.body, in_reply_to=mail.message_id, references=mail.references)], now)
+    return "stranger: told how to join"
+
+
+def _bounced(house: House, raw: bytes, reason: str, sender: str) -> tuple[str, str | None, str]:
+    """A bounce: the mails it is about are marked bounced (the MJ's next digest names them); never answered."""
+    bounce = read_bounce(raw, (house.config.address,))
+    if bounce is None:
+        return f"silent: {reason}", None, sender
+    if not bounce.permanent:
+        return f"silent: {reason}; delivery delayed, not reported", None, sender
+    rows = match_bounce(bounce, house.store)
+    if not rows:
+        return f"silent: {reason}; names no mail we sent", None, sender
+    for row in rows:
+        house.store.mark_bounced(row["id"], bounce.summary())
+    told = ", ".join(f"{row['id']} to {row['rcpt']}" for row in rows)
+    return f"silent: {reason}; {bounce.summary()}: {told}", rows[0]["game"], sender
+
+
+def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, reason: str, now: datetime) -> str:
+    """A mail claiming to be a player failed authentication: tell the *registered* address, not the sender."""
+    r = table.renderer
+    notices = []
+    if player is not None and may_reply(table.house, player.address, now):
+        t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
+                        subject_in=mail.subject, received=table.local(now),
+                        salutation=table.salutation(table.state, player.name))
+        notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
+                              player.address, t.subject, t.body))
+    t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
+        "refused_mail", reason=reason, sender=mail.from_addr, subject=mail.subject,
+        player=player.name if player else None))
+    notices += [Letter(f"rejected-mj-{mail.message_id}", table.id, table.row.turn, "notice", mj, t.subject,
+                       t.body) for mj in table.settings.mj]
+    table.outgoing.queue(notices, now)
+    return f"rejected: authentication failed ({reason})"
+
+
+_UNREADABLE = ("unreadable", "undecodable", "no text part", "defects", *COSTLY_PROBLEMS)
+
+
+def unreadable(mail: IncomingMail) -> bool:
+    """No text could be read because of the message's structure (not because the player wrote nothing)."""
+    return any(problem.startswith(_UNREADABLE) for problem in mail.problems)
+
+
+def _unreadable(house: House, mail: IncomingMail, now: datetime, game_id: str) -> str:
+    """A mail with no text read: « votre message n'a pas pu être lu », or, when a cap kept it from being read
+    (`pbem.limits`), « message trop long ou illisible » with the limit and what to do.  Returns the verdict."""
+    reason = costly(mail)
+    if reason is None:
+        _reply_plain(house, mail, "unreadable", now, game_id, problems=list(mail.problems))
+    else:
+        _reply_plain(house, mail, "too_costly", now, game_id, reason=reason, attempts=MAX_READING_ATTEMPTS,
+                     read_bytes=limits.MAX_READ_BYTES, header_bytes=limits.MAX_HEADER_BYTES,
+                     boundaries=limits.MAX_BOUNDARIES, lines=house.config.max_order_lines,
+                     line_chars=limits.MAX_LINE_CHARS)
+    return "unreadable: " + "; ".join(mail.problems)
+
+
+def _reply_plain(house: House, mail: IncomingMail, template: str, now: datetime, game_id: str | None,
+                 **context: Any) -> None:
+    """A short answer that is not about one game's orders (which game? this game does not exist yet;
+    your mail could not be read; it is too long)."""
+    if not may_reply(house, mail.from_addr, now):
+        return
+    s = house.config.games.get(game_id) if game_id else None
+    r = (house.table(game_id).renderer if s is not None and game_id
+         else Renderer("common", house.config.language, overrides=house.config.templates_dir))
+    games = [(g.tag, g.title) for g in house.config.games.values()]
+    t = r.mail_text(template, games=games, subject_in=mail.subject, game_id=game_id, **context)
+    house.outgoing.queue([Letter(f"{template}-{mail.message_id}", game_id or "-", 0, "ack", mail.from_addr,
+                                 t.subject, t.body, in_reply_to=mail.message_id, references=mail.references)], now)
+
+
+def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult, now: datetime) -> None:
+    """The answer to an order mail: every line echoed with its verdict, then the deadline and what is missing."""
+    if actor == MJ:  # the MJ's answer says what each command did, and where the game stands
+        mjdesk.ack(table, mail, result, now)
+        return
+    g = table.row
+    r = table.renderer
+    state = table.state
+    missing: list[str] = []
+    waiting = 0
+    prompted = 0
+    if g.phase == "running" and state is not None and actor not in (None, MJ):
+        asked = table.asked(state)
+        current = table.store.ordered_players(table.id, g.turn)
+        # count every player asked, required or not: who is required can be private (a hidden PMB Conseil);
+        # no count at all where who is asked can betray a role (prompts_public = False)
+        if table.prompts_public:
+            prompted = len(asked)
+            waiting = len(asked - current)
+        if actor in asked and actor not in current:
+            missing = [table.ruleset.step_title(state).get(table.settings.language)]
+    errors = result.errors
+    # everything the text says is fixed now; the rendering itself may wait for the end of the batch
+    extra_now = tuple(result.extra)
+    context: dict[str, Any] = dict(
+        tag=table.tag, player=actor if actor != MJ else "MJ", verdicts=tuple(result.verdicts),
+        errors=errors, deadline=table.local(g.deadline), phase=g.phase, ignored=tuple(result.ignored),
+        missing=missing, waiting=waiting, prompted=prompted, replaced=result.replaced, kept=result.kept_orders,
+        title=(table.ruleset.step_title(state).get(table.settings.language)
+               if state is not None and result.late else ""),  # (only the late paragraph names the open step)
+        subject_in=mail.subject, early=table.local(g.early_at),
+        late=(result.late[0], table.local(result.late[1])) if result.late else None,
+        late_held=bool(result.late) and calendar.held(table) is not None,  # (publish = "mj": not sent yet)
+        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
+        grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
+        newer=table.local(result.newer),
+        salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
+    )
+    turn = g.turn
+
+    def letter() -> Letter:
+        extra = tuple(commands.paragraph(table, x) for x in extra_now)
+        t = r.mail_text("ack", extra=extra, **context)
+        # keyed by the mail's own Message-ID (not where it was stored): the same mail gets the same answer id
+        return Letter(f"ack-{mail.message_id}", table.id, turn, "ack", mail.from_addr, t.subject, t.body,
+                      in_reply_to=mail.message_id, references=mail.references)
+
+    table.outgoing.queue_rendered(letter, mail.from_addr, "ack", now)

@@ -1,0 +1,92 @@
+"""Seats changing hands: a player leaves the game, or a newcomer takes over a seat and is briefed; and the
+changes the MJ planned for the end of a step, carried out once its results went out (`step_done`).
+
+The departing player is told by mail and hears nothing more; the newcomer gets a briefing with
+everything the seat was told (start mail, private results, tests), its situation now and the
+orders expected, and nothing else (`letters.briefing_text`).  The MJ's commands that decide these
+changes are in `pbem.engine.desk.seats`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.engine.steps import actions, letters
+from pbem.engine.table import EngineError, Table
+from pbem.mail.addresses import address_problem
+from pbem.msg import Msg
+from pbem.outbox import Letter
+from pbem.store import PlayerRow, SeatChangeRow
+
+
+def remove_player(table: Table, name: str, now: datetime) -> None:
+    p = table.player_named(name)
+    with table.store.atomic():
+        table.store.set_player_status(table.id, p.name, "removed")
+        table.store.log(table.id, now, "mj", "player remove", {"name": p.name})
+    table.forget_roster()
+
+
+def replace_player(table: Table, name: str, new_address: str, now: datetime) -> None:
+    """A new person takes over a seat: same character, new address."""
+    p = table.player_named(name)
+    new_address = new_address.strip().lower()
+    problem = address_problem(new_address)
+    if problem is not None:
+        raise EngineError(Msg(f"adresse invalide « {new_address} » : {problem.fr}",
+                              f"invalid address {new_address!r}: {problem.en}"))
+    other = table.store.player_by_address(table.id, new_address)
+    if other is not None and other.name != p.name:
+        raise EngineError(Msg(f"{new_address} joue déjà {other.name} dans {table.id}",
+                              f"{new_address} already plays {other.name!r} in {table.id}"))
+    with table.store.atomic():
+        table.store.set_player_address(table.id, p.name, new_address)
+        table.store.set_player_status(table.id, p.name, "active")
+        table.store.set_missed(table.id, {p.name: 0})  # a new person: a fresh start
+        table.store.log(table.id, now, "mj", "player replace", {"name": p.name, "old": p.address,
+                                                                    "new": new_address})
+    table.forget_roster()
+
+
+def hand_over(table: Table, p: PlayerRow, newcomer: str, address: str, now: datetime) -> None:
+    """The seat goes to the newcomer: the old address is told and hears no more; the newcomer is briefed."""
+    if p.status == "active":  # (a removed player was told already)
+        tell(table, "replaced", p.name, p.address, now, turn=table.row.turn, newcomer=newcomer)
+    history = actions.history_text(table, p.name) if actions.action_records(table) else None
+    brief = letters.briefing_text(table, p.name, newcomer, history)
+    replace_player(table, p.name, address, now)
+    g = table.row
+    table.outgoing.queue([Letter(f"briefing-{g.turn}-{p.name}-{address}", table.id, g.turn, "private", address,
+                                 brief.subject, brief.body)], now)
+    table.store.log(table.id, now, "mj", "player briefed", {"name": p.name, "newcomer": newcomer, "to": address})
+
+
+def step_done(table: Table, turn: int, now: datetime) -> list[SeatChangeRow]:
+    """The changes planned for the end of step ``turn``, carried out (its results went out first)."""
+    done = []
+    for c in table.store.seat_changes(table.id):
+        if c.after_turn > turn:
+            continue
+        p = table.store.player(table.id, c.player)
+        if p is not None and (p.status == "active" or c.kind == "replace"):
+            if c.kind == "remove":
+                tell(table, "removed", p.name, p.address, now, turn=turn, at_end=True)
+                remove_player(table, p.name, now)
+            else:
+                hand_over(table, p, c.new_name or "", c.new_address or "", now)
+        table.store.seat_change_done(c.id, now)
+        done.append(c)
+    return done
+
+
+def tell(table: Table, what: str, player: str, address: str, now: datetime, *, turn: int,
+         newcomer: str | None = None, at_end: bool = False) -> None:
+    """The departing player is told (removed now, leaving at the end of the step, replaced)."""
+    r = table.renderer
+    state = table.state
+    title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
+    t = r.mail_text("seat", tag=table.tag, what=what, player=player, newcomer=newcomer, title=title,
+                    at_end=at_end, game_title=table.settings.title,
+                    salutation=table.salutation(state, player))
+    table.outgoing.queue([Letter(f"seat-{what}-{turn}-{player}-{address}", table.id, turn, "notice", address,
+                                 t.subject, t.body)], now)

@@ -1,0 +1,177 @@
+"""A game's life: created, players registered, started from the roster, players removed or replaced, finished."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from pbem import serial
+from pbem.clock import add_duration
+from pbem.core import Msg, Seat, SetupError
+from pbem.dice import Dice, commitment, new_seed
+from pbem.engine import optional
+from pbem.engine.steps import letters, publish, turns
+from pbem.engine.table import EngineError, Table
+from pbem.mail.addresses import address_problem
+from pbem.names import fold
+from pbem.roster import RosterError, read_roster
+from pbem.store import GameRow, Phase, PlayerRow, StepRecord
+
+SETUP_TITLE = Msg("Début de partie", "Game start")
+NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
+"""A player name: letters, digits, spaces, - ' . only, 1 to 40 characters."""
+
+
+def new_game(table: Table, now: datetime, seed: str | None = None) -> GameRow:
+    """Create a game from its config section; registration opens now."""
+    s = table.settings
+    if table.store.game(table.id) is not None:
+        raise EngineError(Msg(f"la partie {table.id} existe déjà",
+                              f"game {table.id!r} already exists"))
+    check_roster(table)  # a faulty sheets file is refused before anyone registers
+    seed = seed or new_seed()
+    row = GameRow(id=table.id, ruleset=s.ruleset, phase=Phase.REGISTRATION, seed=seed, commitment=commitment(seed),
+                  turn=0, deadline=add_duration(now, s.registration, table.config.timezone), early_at=None,
+                  state=None, reminders_sent=(), created_at=now, seed_revealed=False)
+    with table.store.atomic():
+        table.store.add_game(row)
+        table.store.log(table.id, now, "mj", "game new", {"ruleset": s.ruleset, "commitment": row.commitment})
+    return row
+
+
+def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> GameRow:
+    """Close registration, seat the players, run the ruleset's setup and mail everyone their start.
+
+    ``base`` is where the first deadline is counted from: the scheduled end of registration when the
+    clock starts the game, else now.
+    """
+    g = table.row
+    if g.phase != "registration":
+        raise EngineError(Msg(f"la partie {table.id} a déjà commencé",
+                              f"game {table.id} has already started"))
+    s = table.settings
+    players = table.store.players(table.id)
+    if len(players) < s.min_players:
+        raise EngineError(Msg(f"partie {table.id} : {len(players)} inscrits, il en faut au moins {s.min_players} "
+                              "(ou baissez min_players dans config.toml)",
+                              f"game {table.id}: {len(players)} players registered, at least {s.min_players} needed"))
+    ruleset = table.ruleset
+    fixed = roster_file(table)
+    seats = []
+    for p in players:
+        extra = fixed.get(fold(p.name), {})
+        seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
+                          p.seat.get("data") or extra.get("data", {})))
+        if extra.get("gender") and not p.gender:  # the MJ's roster gives it when the player did not
+            table.store.set_gender(table.id, p.name, extra["gender"])
+            table.forget_roster()
+    dice = Dice(g.seed, "setup")
+    try:
+        state, events = ruleset.setup(seats, dict(s.options), dice)
+    except SetupError as e:
+        raise EngineError(Msg(f"la partie {table.id} ne peut pas commencer : {e.msg.fr} "
+                              f"(voir docs/rules/{s.ruleset}.md)",
+                              f"game {table.id} cannot start: {e.msg.en} (see docs/rules/{s.ruleset}.md)")) from None
+    with table.store.atomic():
+        seq = table.store.next_seq(table.id)
+        table.store.add_record(StepRecord(table.id, seq, "setup", 0, SETUP_TITLE.get(s.language), "setup", None, {},
+                                          (), tuple(dice.rolls), tuple(events), serial.dumps(state), now))
+        g = turns.open_step(table, g, state, 1, now, phase=Phase.RUNNING, base=base)
+        table.outgoing.queue(letters.step_letters(table, g, seq, 0, events, state, now, setup=True), now)
+        table.store.log(table.id, now, "mj", "game start", {"players": [p.name for p in players]})
+    publish.write_forum(table)
+    return g
+
+
+def check_roster(table: Table) -> None:
+    """The game's roster file read and, when the ruleset checks rosters (1626 sheets), every fault with its line."""
+    s = table.settings
+    if s.roster is None:
+        return
+    try:
+        text = s.roster.read_text(encoding="utf-8")
+    except OSError as e:
+        raise EngineError(Msg(f"fichier de joueurs {s.roster} : {e}",
+                              f"roster file {s.roster}: {e}")) from None
+    try:
+        optional.check_roster(table.ruleset, text, dict(s.options))
+    except SetupError as e:
+        raise EngineError(Msg(f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}",
+                              f"roster file {s.roster} refused:\n{e.msg.en}")) from None
+
+
+def roster_file(table: Table) -> dict[str, dict[str, Any]]:
+    """Roles and sheets the MJ prepared in the game's roster file, by folded player name."""
+    path = table.settings.roster
+    if path is None:
+        return {}
+    check_roster(table)
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise EngineError(Msg.both(f"roster file {path}: {e}")) from None
+    try:
+        entries = read_roster(doc)
+    except RosterError as e:
+        raise EngineError(Msg.both(f"roster file {path}: {e}")) from None
+    return {fold(x.name): {"role": x.role, "data": dict(x.data), "gender": x.gender} for x in entries}
+
+
+def finish(table: Table, now: datetime) -> GameRow:
+    """The MJ ends a game that has no end of its own (a 1626 campaign) or stops one: the seed is revealed."""
+    g = table.row
+    if g.phase == "finished":
+        raise EngineError(Msg(f"la partie {table.id} est déjà terminée",
+                              f"game {table.id} is already finished"))
+    with table.store.atomic():
+        g = replace(g, phase=Phase.FINISHED, deadline=None, early_at=None,
+                       seed_revealed=True)
+        table.store.save_game(g)
+        table.store.log(table.id, now, "mj", "game finish", {"turn": g.turn})
+    return g
+
+
+# --- players ---
+
+
+def add_player(table: Table, name: str, address: str, now: datetime, *, role: str | None = None,
+               data: Mapping[str, Any] | None = None, password: str | None = None, by: str = "mj",
+               gender: str | None = None) -> PlayerRow:
+    """Register a player (during registration only); the name and address must be free.
+
+    ``gender`` (``"f"`` or ``"m"``) makes the texts agree with the player; without it they are neutral.
+    """
+    g = table.row
+    if g.phase != "registration":
+        raise EngineError(Msg(f"la partie {table.id} a commencé : un joueur ne peut plus qu'être remplacé "
+                              "(pbem player replace, ou REMPLACE par courriel)",
+                              f"game {table.id} has started: players can only be replaced (pbem player replace)"))
+    name = " ".join(name.split())
+    if not NAME_OK.match(name):
+        raise EngineError(Msg.both(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters"), "invalid_name")
+    address = address.strip().lower()
+    problem = address_problem(address)
+    if problem is not None:
+        raise EngineError(Msg.both(f"invalid address {address!r}: {problem.en}"), "invalid_address", {"reason": problem})
+    for p in table.store.players(table.id):
+        if fold(p.name) == fold(name):
+            raise EngineError(Msg.both(f"the name {p.name!r} is already taken in {table.id}"), "name_taken")
+        if p.address == address:
+            raise EngineError(Msg.both(f"{address} is already registered in {table.id} as {p.name!r}"), "address_taken")
+    seat: dict[str, Any] = {}
+    if role:
+        seat["role"] = role
+    if data:
+        seat["data"] = dict(data)
+    row = PlayerRow(game=table.id, name=name, address=address, status="active", seat=seat, password=password,
+                    registered_at=now, gender=gender)
+    table.store.add_player(row)
+    table.store.log(table.id, now, by, "player add", {"name": name, "address": address, "role": role,
+                                                        **({"gender": gender} if gender else {})})
+    table.forget_roster()
+    return row

@@ -1,0 +1,249 @@
+"""One game's handle (`Table`), and what all games share (`House`): the config, the store, the letters going out.
+
+A room of the engine is handed the `Table` of the game it works on, never a game id to look up
+again: the table knows the game's settings, ruleset, renderer and subject tag, reads its stored
+row, and keeps what is computed from that row.  Rulesets are pure and never mutate a state, so a
+decoded state and what follows from it (prompts, who is asked, who is required) are kept for as
+long as the stored JSON is unchanged: the mail path reads them several times a mail.  These are
+the only per-game caches of the engine; the store keeps its own per-transaction memos.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from pbem import games as registry
+from pbem import serial
+from pbem.config import Config, GameConfig
+from pbem.core import Prompt, Ruleset, StepWord
+from pbem.msg import Msg, PbemError
+from pbem.names import fold
+from pbem.outbox.batch import Outgoing
+from pbem.render import Renderer
+from pbem.store import GameRow, PlayerRow, Store
+from pbem.wording import StepNoun
+
+
+class EngineError(PbemError):
+    """Something the MJ (or a player) asked of a game that cannot be done; ``msg`` says why.
+
+    ``key`` names the player-facing wording in ``common/messages.<lang>.j2`` when a player caused it.
+    """
+
+    def __init__(self, msg: Msg, key: str | None = None, params: Mapping[str, Any] | None = None):
+        super().__init__(msg)
+        self.key = key
+        self.params = dict(params or {})
+
+
+class House:
+    """The config, the store and the letters going out, shared by every game; one `Table` per game."""
+
+    def __init__(self, config: Config, store: Store):
+        self.config = config
+        self.store = store
+        self.outgoing = Outgoing(config, store)
+        # subject tag or game id (lower-case) -> game id, for routing
+        self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
+        self.by_tag.update({gid.lower(): gid for gid in config.games})
+        self._tables: dict[str, Table] = {}
+
+    def table(self, game_id: str) -> Table:
+        """The handle of one game (made once, then kept with what it knows)."""
+        t = self._tables.get(game_id)
+        if t is None:
+            t = self._tables[game_id] = Table(self, game_id)
+        return t
+
+    def local(self, when: datetime | None) -> datetime | None:
+        """An instant in the configured time zone (what players and the MJ read)."""
+        return when.astimezone(self.config.timezone) if when else None
+
+
+class Table:
+    """One game: its settings, ruleset and renderer, its stored row, and what its current state implies."""
+
+    def __init__(self, house: House, game_id: str):
+        self.id = game_id
+        self.house = house
+        self.config = house.config
+        self.store = house.store
+        self.outgoing = house.outgoing
+        # what the stored state implies, kept while that state is the same (rulesets never mutate a state)
+        self._state: tuple[str, Any] | None = None
+        self._prompts: tuple[Any, list[Prompt]] | None = None
+        self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
+        # the roster's facts that the texts use, read again once it changes (`forget_roster`)
+        self._out_of_play: frozenset[str] | None = None
+        self._genders: dict[str, str] | None = None
+        self._renderer: Renderer | None = None
+
+    # --- what the config says of the game
+
+    @cached_property
+    def settings(self) -> GameConfig:
+        s = self.config.games.get(self.id)
+        return s if s is not None else self.config.game(self.id)  # (the latter names the missing game)
+
+    @cached_property
+    def ruleset(self) -> Ruleset:
+        return registry.get(self.settings.ruleset)
+
+    @property
+    def lang(self) -> str:
+        return self.settings.language
+
+    @cached_property
+    def tag(self) -> str:
+        """The subject tag of the game, with its brackets: ``[PMB]``."""
+        return f"[{self.settings.tag}]"
+
+    @cached_property
+    def step_word(self) -> StepWord:
+        """What the game calls a step (`pbem.core.StepWord`; « étape » when the ruleset does not say)."""
+        word = getattr(self.ruleset, "step_word", None)
+        return word if isinstance(word, StepWord) else StepWord()
+
+    def step_noun(self, lang: str = "fr") -> StepNoun:
+        """The game's step word in one language, with its article and agreement (for the MJ's French errors)."""
+        return StepNoun(self.step_word, lang)
+
+    @cached_property
+    def after_early(self) -> str:
+        """Where the deadline after an early resolution counts from: the config's ``after_early``, else the
+        game's (an optional ``after_early`` on the ruleset: ``"length"`` where each step is one player's
+        turn and the rules give him so long from the results before his), else ``"calendar"``."""
+        chosen = self.settings.after_early or getattr(self.ruleset, "after_early", None)
+        return chosen if chosen in ("calendar", "length") else "calendar"
+
+    @cached_property
+    def game_words(self) -> frozenset[str]:
+        """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
+        a line beginning with one is the game's order."""
+        return frozenset(getattr(self.ruleset, "game_words", ()))
+
+    @cached_property
+    def prompts_public(self) -> bool:
+        """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
+        return bool(getattr(self.ruleset, "prompts_public", True))
+
+    @property
+    def renderer(self) -> Renderer:
+        """The game's texts, agreeing with its players' genders."""
+        r = self._renderer
+        if r is None:
+            s = self.settings
+            r = self._renderer = Renderer(s.ruleset, s.language, overrides=self.config.templates_dir,
+                                          step=self.step_word)
+        genders = self._genders
+        if genders is None:
+            genders = self._genders = self.store.genders(self.id)
+        r.set_genders(genders)
+        return r
+
+    # --- the stored game and its state
+
+    @property
+    def row(self) -> GameRow:
+        """The game as stored now."""
+        row = self.store.game(self.id)
+        if row is None:
+            raise EngineError(Msg(f"partie inconnue « {self.id} » (pbem game new {self.id} la crée ; "
+                                  "pbem game list donne les parties)",
+                                  f"unknown game {self.id!r} (pbem game new {self.id} creates it)"))
+        return row
+
+    @property
+    def state(self) -> Any:
+        """The game's state as stored now (None before it starts), decoded once per stored JSON (`state_of`)."""
+        return self.state_of(self.row)
+
+    def decode(self, g: GameRow) -> Any:
+        """The state of a row, decoded anew."""
+        if g.state is None:
+            return None
+        return serial.loads(self.ruleset.state_type, g.state)
+
+    def decode_json(self, text: str | None) -> Any:
+        """A state kept as canonical JSON (a record's), decoded (None stays None)."""
+        return serial.loads(self.ruleset.state_type, text) if text is not None else None
+
+    def state_of(self, g: GameRow) -> Any:
+        """`decode`, once per stored JSON text (the message path reads it several times a mail)."""
+        if g.state is None:
+            return None
+        hit = self._state
+        if hit is not None and hit[0] == g.state:
+            return hit[1]
+        state = self.decode(g)
+        self._state = (g.state, state)
+        return state
+
+    def prompts(self, state: Any) -> list[Prompt]:
+        """`Ruleset.prompts` of a state decoded by `state_of` (pure, so computed once per state)."""
+        hit = self._prompts
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        prompts = self.ruleset.prompts(state)
+        self._prompts = (state, prompts)
+        return prompts
+
+    def prompted(self, state: Any) -> frozenset[str]:
+        """The players `prompts` asks to decide (their orders are accepted)."""
+        return self._prompted(state)[0]
+
+    def asked(self, state: Any) -> frozenset[str]:
+        """The prompted players the game asks and waits for: not removed, not abandoned (`out_of_play`)."""
+        out = self.out_of_play()
+        prompted = self._prompted(state)[0]
+        return prompted - out if out else prompted
+
+    def required(self, state: Any) -> frozenset[str]:
+        """The asked players whose orders are required (early resolution waits for them)."""
+        out = self.out_of_play()
+        required = self._prompted(state)[1]
+        return required - out if out else required
+
+    def _prompted(self, state: Any) -> tuple[frozenset[str], frozenset[str]]:
+        hit = self._players
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        prompts = self.prompts(state)
+        players = (frozenset(p.player for p in prompts), frozenset(p.player for p in prompts if p.required))
+        self._players = (state, players)
+        return players
+
+    # --- the players
+
+    def out_of_play(self) -> frozenset[str]:
+        """The players no longer waited for: removed by the MJ, or silent ``nmr_abandon`` steps in a row."""
+        hit = self._out_of_play
+        if hit is None:
+            hit = self._out_of_play = frozenset(self.store.players_out_of_play(self.id, self.settings.nmr_abandon))
+        return hit
+
+    def forget_roster(self) -> None:
+        """A player was added, removed, replaced, or their missed steps changed: read them again when needed."""
+        self._out_of_play = None
+        self._genders = None
+
+    def player_named(self, name: str) -> PlayerRow:
+        """The player of that name (case and accents aside), removed ones included."""
+        for p in self.store.players(self.id, include_removed=True):
+            if fold(p.name) == fold(name):
+                return p
+        raise EngineError(Msg(f"pas de joueur « {name} » dans {self.id} (pbem player list {self.id} les donne)",
+                              f"no player {name!r} in {self.id}"))
+
+    def salutation(self, state: Any, player: str) -> str | None:
+        """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:
+        Courtisans' étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
+        hook = getattr(self.ruleset, "salutation", None)
+        return hook(state, player) if hook is not None and state is not None else None
+
+    def local(self, when: datetime | None) -> datetime | None:
+        """An instant in the configured time zone (what players and the MJ read)."""
+        return when.astimezone(self.config.timezone) if when else None
