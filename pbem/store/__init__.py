@@ -5,7 +5,7 @@ as a whole runs inside `Store.atomic()`; callers group work so that a message is
 stored before it is acknowledged, and a resolved step, its mails and the new
 game state are committed together.  One class per kind of row (`pbem.store.messages`,
 `games`, `orders`, `records`, `outbox`, and the MJ's seat in `desk`: pauses, absences, steps held
-for approval, seats changing hands), all over the one connection of `pbem.store.base`.  The rows it
+for approval, seats changing hands; his commands waiting for his OUI in `confirmations`), all over the one connection of `pbem.store.base`.  The rows it
 hands out (`pbem.store.rows`, `pbem.store.desk`) carry datetimes, named phases and decoded records:
 ISO text and JSON stay in here.
 """
@@ -13,6 +13,7 @@ ISO text and JSON stay in here.
 from __future__ import annotations
 
 from pbem.store.base import SCHEMA_VERSION
+from pbem.store.confirmations import ConfirmationRow, ConfirmationRows
 from pbem.store.desk import (
     AbsenceRow,
     AbsenceRows,
@@ -41,11 +42,11 @@ from pbem.store.rows import (
     StepRecord,
 )
 
-__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow", "JournalEntry", "OrderSet",
+__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "ConfirmationRow", "GameRow", "HeldRow", "JournalEntry", "OrderSet",
            "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "RecordKind", "SeatChangeRow",
            "SourcedOrders", "StepRecord", "Store"]
 
 
 class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,
-            SeatChangeRows):
+            SeatChangeRows, ConfirmationRows):
     """A handle on the pbem database."""

@@ -25,6 +25,7 @@ from pbem.engine.desk.slots import (
     text_between,
 )
 from pbem.msg import Msg
+from pbem.wording import StepNoun
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,11 @@ class Clause:
         return self.found[0]
 
 
+MINOR = frozenset({"pour", "for", "par", "avec", "sur", "dans", "stp", "svp", "please", "merci", "bon", "alors",
+                   "ok", "with", "by", "on", "at", "in", "me", "moi"})
+"""Words that say nothing of their own in the MJ's prose (never listed as ignored text on their own)."""
+
+
 class Fill:
     """The slots of one clause as they are found: used words, guesses, what is missing or refused."""
 
@@ -119,14 +125,14 @@ class Fill:
         words = self.c.words
         i = self.c.own
         while i < len(words):
-            if i in self.used or words[i].w in L.FILLER or words[i].w in ("stp", "svp", "please", "merci"):
+            if i in self.used or words[i].w in L.FILLER or words[i].w in MINOR:
                 i += 1
                 continue
             j = i
             while j + 1 < len(words) and j + 1 not in self.used:
                 j += 1
             text = text_between(self.c.line, words[i].start, words[j].end)
-            if text:
+            if text and any(t.w not in L.FILLER and t.w not in MINOR and not t.punct for t in words[i:j + 1]):
                 runs.append(text)
             i = j + 1
         return tuple(runs)
@@ -290,6 +296,11 @@ def moment_value(v: View, w: When, default: time | None) -> datetime | date:
         return v.local_now.replace(second=0, microsecond=0)
     at = w.at or default
     return w.day if at is None else when.local_instant(w.day, at, v.tz)
+
+
+def steps(v: View) -> tuple[StepNoun, StepNoun]:
+    """The game's step word in French and in English, for what a refusal says of a step."""
+    return StepNoun(v.step_word, "fr"), StepNoun(v.step_word, "en")
 
 
 def deadline_hour(v: View) -> time:

@@ -16,6 +16,7 @@ from pbem.engine.desk.clause import (
     hours_value,
     moment_value,
     players,
+    steps,
     take_player,
 )
 from pbem.engine.desk.readings import Intent, Reading
@@ -43,9 +44,10 @@ def deadline(c: Clause) -> Reading | None:
     if step is not None:
         f.use(step.i, step.j)
         if v.open_turn is not None and step.number != v.open_turn:
-            f.refuse(f"le tour {step.number} n'est pas le tour en cours ({v.open_turn}) : seule la date limite "
-                     "du tour en cours se déplace",
-                     f"turn {step.number} is not the open turn ({v.open_turn}): only the open turn's deadline moves")
+            fr, en = steps(v)
+            f.refuse(f"{fr.the} {step.number} n'est pas {fr.the} en cours (c'est {fr.the} {v.open_turn}) : seule la date limite "
+                     f"{fr.of} en cours se déplace",
+                     f"{en.noun} {step.number} is not the open {en.noun} ({v.open_turn}): only its deadline moves")
     aside = _aside(c.ws)
     lens = [x for x in lengths(c.words, v.step_hours) if x.i not in aside]
     skip = frozenset(k for x in lens for k in range(x.i, x.j)) | aside

@@ -17,6 +17,7 @@ from pbem.engine.desk.clause import (
     pronoun_of,
     resolve,
     slot_words,
+    steps,
     take_player,
 )
 from pbem.engine.desk.readings import Intent, Reading
@@ -25,6 +26,7 @@ from pbem.engine.desk.slots import (
     has_any,
     quoted,
     step_of,
+    text_between,
 )
 from pbem.msg import Msg
 
@@ -60,8 +62,9 @@ def resend(c: Clause) -> list[Reading]:
     if what != "start":
         number = step.number if step is not None else v.last_turn
         if number > v.last_turn:
-            f.refuse(f"le tour {number} n'est pas encore résolu (le dernier est le tour {v.last_turn})",
-                     f"turn {number} is not resolved yet (the last is turn {v.last_turn})")
+            fr, en = steps(v)
+            f.refuse(f"{fr.the} {number} n'est pas encore résolu{fr.e} (le dernier : {fr.the} {v.last_turn})",
+                     f"{en.noun} {number} is not resolved yet (the last is {en.noun} {v.last_turn})")
             return [f.reading()]
         f.slots["step"] = number
     possessive = any(w in L.POSSESSIVES for w in ws)
@@ -186,6 +189,21 @@ def _order_text(c: Clause, f: Fill, start: int, end: int) -> str | None:
     return " ".join(out)
 
 
+def _after_colon(c: Clause, f: Fill) -> tuple[str, set[int]] | None:
+    """The order written after a colon when its first word is none the reader knows (a game's order it cannot
+    list now, « : GIFT Arya »): as written, for the game to read."""
+    words = c.words
+    colon = next((k for k, t in enumerate(words) if t.w == ":" and k >= c.own), None)
+    if colon is None or colon + 1 >= len(words):
+        return None
+    end = _order_end(c, colon + 1)
+    text = text_between(c.line, words[colon + 1].start, words[end - 1].end)
+    if not text:
+        return None
+    f.use(colon, end)
+    return text, set(range(colon, end))
+
+
 def _order_end(c: Clause, start: int) -> int:
     """Where an order's words end: at « pour <joueur> », « for <player> », a comma or the clause's end."""
     words = c.words
@@ -239,6 +257,8 @@ def for_player(c: Clause) -> list[Reading]:
         at = has(ws, "ne joue pas")
         f.use(at, at + 3)
         f.guess("intent")
+    elif (written := _after_colon(c, f)) is not None:
+        order, exclude = written
     hits = players(c, f, exclude=exclude)
     names = [h for h in hits if h.name is not None]
     several = [h.name for h in names if h.name]
@@ -287,6 +307,8 @@ def correct(c: Clause) -> Reading:
         for k in range(nxt, len(ws)):  # « … ESCOUADE Arya, pas ESCOUADE Bran »: the wrong one is prose
             if ws[k] in v.order_words and k > 0 and ws[k - 1] in ("pas", "not"):
                 exclude.update(range(k - 1, min(k + 3, len(ws))))
+    elif (written := _after_colon(c, f)) is not None:
+        order, exclude = written
     hits = players(c, f, exclude=exclude)
     take_player(c, f, "player", hits)
     if order is None:
@@ -299,10 +321,11 @@ def correct(c: Clause) -> Reading:
         f.command = "FOR"  # correcting the open step's order is giving it
         return f.reading()
     if number > v.last_turn:
-        f.refuse(f"le tour {number} n'est pas résolu : on corrige un tour résolu (le dernier est le tour "
-                 f"{v.last_turn}), ou l'on donne l'ordre du tour en cours par POUR",
-                 f"turn {number} is not resolved: correct a resolved turn (the last is {v.last_turn}), or give the "
-                 "open turn's order with FOR")
+        fr, en = steps(v)
+        f.refuse(f"{fr.the} {number} n'est pas résolu{fr.e} : on corrige {fr.a} résolu{fr.e} (le dernier : "
+                 f"{fr.the} {v.last_turn}), ou l'on donne l'ordre {fr.of} en cours par POUR",
+                 f"{en.noun} {number} is not resolved: correct a resolved {en.noun} (the last is {v.last_turn}), or "
+                 f"give the open {en.noun}'s order with FOR")
     f.slots["step"] = number
     return f.reading()
 
@@ -327,14 +350,15 @@ def rerun(c: Clause) -> Reading:
         f.guess("intent")
     if v.open_turn is not None and number == v.open_turn:
         return Reading("ask", "PREVIEW", {}, c.text, guessed=("intent",),
-                       why=Msg("ce tour n'est pas encore résolu : son aperçu", "this turn is not resolved yet: its "
-                               "preview"))
+                       why=Msg("pas encore résolu : son aperçu", "not resolved yet: its preview"))
     if number > v.last_turn or number < 1:
-        f.refuse(f"le tour {number} n'est pas résolu (le dernier est le tour {v.last_turn})",
-                 f"turn {number} is not resolved (the last is turn {v.last_turn})")
+        fr, en = steps(v)
+        f.refuse(f"{fr.the} {number} n'est pas résolu{fr.e} (le dernier : {fr.the} {v.last_turn})",
+                 f"{en.noun} {number} is not resolved (the last is {en.noun} {v.last_turn})")
     elif publish and number != v.last_turn:
-        f.refuse(f"seul le dernier tour résolu (le tour {v.last_turn}) peut être republié", f"only the last resolved "
-                 f"turn ({v.last_turn}) can be published again")
+        fr, en = steps(v)
+        f.refuse(f"on ne peut republier que {fr.the} {v.last_turn}, résolu{fr.e} en dernier",
+                 f"only the last resolved {en.noun} ({v.last_turn}) can be published again")
     return f.reading()
 
 
@@ -349,8 +373,9 @@ def approve(c: Clause) -> Reading:
     if step is not None:
         f.use(step.i, step.j)
         if step.number != v.held:
-            f.refuse(f"les résultats en attente sont ceux du tour {v.held}, pas du tour {step.number}",
-                     f"the results waiting are those of turn {v.held}, not turn {step.number}")
+            fr, _en = steps(v)
+            f.refuse(f"les résultats en attente sont ceux {fr.of} {v.held}, pas {fr.of} {step.number}",
+                     f"the results waiting are those of {_en.noun} {v.held}, not {step.number}")
     f.slots["step"] = v.held
     if c.head.trigger.guess and not any(w in ("envoie", "envoyer", "publie", "publier", "go") for w in c.ws):
         f.guess("intent")

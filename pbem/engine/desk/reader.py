@@ -469,10 +469,12 @@ class _Reader:
             correction.line = index
             self.out.readings.append(correction)
             self.out.answer = "corrected"
+            self.out.answer_line = index
             return True
         if said == "yes":
             self.out.readings.append(Reading("do", "CONFIRM", {}, text, line=index))
             self.out.answer = "yes"
+            self.out.answer_line = index
             if rest and rest[0].w in ("et", "and"):
                 more = self.sentence(line, toks, rest[1:], text, question)
                 for r in more:
@@ -480,7 +482,8 @@ class _Reader:
                 self.out.readings.extend(more)
             return True
         self.out.answer = said
-        self.out.lines[index] = "prose"
+        self.out.answer_line = index
+        self.out.lines[index] = "answer"
         return True
 
     def _correction(self, pending: Intent, line: str, toks: list[Tok], rest: list[Tok], text: str) -> Reading | None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pbem.core import StepWord
 from pbem.msg import Msg
 
 COMMANDS = ("EXTEND", "EARLIER", "PAUSE", "RESUME", "MISSING", "RESEND", "FOR", "CORRECT", "RERUN", "REMOVE",
@@ -75,6 +76,7 @@ class View:
     order_words: Mapping[str, str] = field(default_factory=dict)  # a game order's word (folded) -> its keyword
     lang: str = "fr"
     thread: Thread | None = None
+    step_word: StepWord = field(default_factory=lambda: StepWord("tour", "turn", False))
 
     @property
     def local_now(self) -> datetime:
@@ -117,4 +119,31 @@ class MailReading:
     lines: dict[int, str] = field(default_factory=dict)
     chronicle: dict[int, str] = field(default_factory=dict)
     end: int | None = None
-    answer: str | None = None  # to a confirmation: "yes", "no", "maybe" (None: no answer)
+    answer: str | None = None  # to a confirmation: "yes", "no", "maybe", "corrected" (None: no answer)
+    answer_line: int | None = None  # the line that gives it
+
+
+def slots_to_json(slots: Mapping[str, Any]) -> dict[str, Any]:
+    """An intent's slots as JSON values (a day as ``{"date": …}``, an instant as ``{"instant": …}``, UTC)."""
+    out: dict[str, Any] = {}
+    for key, value in slots.items():
+        if isinstance(value, datetime):
+            out[key] = {"instant": value.astimezone(ZoneInfo("UTC")).isoformat()}
+        elif isinstance(value, date):
+            out[key] = {"date": value.isoformat()}
+        else:
+            out[key] = value
+    return out
+
+
+def slots_from_json(data: Mapping[str, Any], tz: ZoneInfo) -> dict[str, Any]:
+    """`slots_to_json` read back (instants in the game's zone ``tz``)."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and "instant" in value:
+            out[key] = datetime.fromisoformat(str(value["instant"])).astimezone(tz)
+        elif isinstance(value, dict) and "date" in value:
+            out[key] = date.fromisoformat(str(value["date"]))
+        else:
+            out[key] = value
+    return out

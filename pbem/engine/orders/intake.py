@@ -10,6 +10,7 @@ unread (`set_aside_retried`): answered once « message trop long ou illisible »
 
 from __future__ import annotations
 
+import hmac
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,7 +39,7 @@ from pbem.mail.reading import (
     read_message,
     subject_tags,
 )
-from pbem.mail.senders import auth_verdict, check_password, is_automatic, is_bulk
+from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic, is_bulk
 from pbem.outbox import Letter
 from pbem.render import Renderer
 from pbem.store import PlayerRow
@@ -230,6 +231,7 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     ok, text = check_password(mail.text, expected)
     if not ok:
         return _reject_forged(table, mail, player, "password", now), game_id, sender
+    mj_pass = is_mj and (expected is not None or _mj_password_given(s, mail))  # (destructive commands need it)
     if not text.strip() and unreadable(mail):
         return _unreadable(house, mail, now, game_id), game_id, sender
     limit = house.config.max_order_lines
@@ -239,7 +241,7 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
     capped = not may_reply(house, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
-    result = (mjdesk.interpret_mj(table, mail, text, key, now, received) if actor == MJ  # the MJ's seat
+    result = (mjdesk.interpret_mj(table, mail, text, key, now, received, password=mj_pass) if actor == MJ  # the MJ
               else interpret(table, actor, mail, text, key, now, received))
     if capped:
         return "rate-limited, orders kept, no reply", game_id, sender
@@ -289,6 +291,14 @@ def mj_password(s: GameConfig) -> str | None:
     except CredentialError as e:
         log.error("game %s: the MJ password cannot be read: %s", s.id, e)
         return None
+
+
+def _mj_password_given(s: GameConfig, mail: IncomingMail) -> bool:
+    """Does an MJ mail carry the MJ password (set, and not required by ``passwords``)?  Only destructive commands
+    ask for it there; without it they wait for a confirmation (`pbem.engine.desk.confirm`)."""
+    given = given_password(mail.text)
+    secret = mj_password(s) if given else None
+    return given is not None and secret is not None and hmac.compare_digest(given.encode(), secret.encode())
 
 
 STRANGER_NOTE_EVERY = timedelta(days=1)
