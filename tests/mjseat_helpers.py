@@ -56,6 +56,11 @@ class Table:
         self.mail(MJ_ADDRESS, text, "Re: [TOY] MJ", at, reply_to=self.last_id("ack", MJ_ADDRESS))
         return self.last("ack", MJ_ADDRESS)
 
+    def mj_answer(self, text: str, reply_to: str, at: datetime | None = None) -> str:
+        """The MJ answers one of our mails (``reply_to``, its Message-ID): the answer he gets to that."""
+        self.mail(MJ_ADDRESS, text, "Re: [TOY] MJ", at, reply_to=reply_to)
+        return self.last("ack", MJ_ADDRESS)
+
     def mj_confirmed(self, text: str, at: datetime | None = None) -> str:
         """The MJ writes a command that waits for his confirmation, then answers OUI with its code: his last answer."""
         asked = self.mj(text, at)

@@ -30,11 +30,13 @@ from datetime import datetime, timedelta
 
 from pbem.engine import when
 from pbem.engine.desk.readings import Intent, slots_from_json, slots_to_json
+from pbem.engine.phrases import say
 from pbem.engine.table import Table
 from pbem.mail.reading import IncomingMail
 from pbem.msg import Msg
 from pbem.outbox import message_id
 from pbem.store import ConfirmationRow
+from pbem.store.confirmations import ConfirmationStatus
 
 CONFIRM_WITHIN = timedelta(hours=48)
 """How long a confirmation waits for the MJ's OUI."""
@@ -163,8 +165,8 @@ def stored(table: Table, row: ConfirmationRow) -> list[tuple[Intent, str, str]]:
              str(c.get("echo", ""))) for c in row.commands]
 
 
-def close(table: Table, row: ConfirmationRow, status: str, mail: IncomingMail, now: datetime) -> None:
-    table.store.close_confirmation(row.id, status, now, mail.message_id)  # type: ignore[arg-type]
+def close(table: Table, row: ConfirmationRow, status: ConfirmationStatus, mail: IncomingMail, now: datetime) -> None:
+    table.store.close_confirmation(row.id, status, now, mail.message_id)
     table.store.log(table.id, now, "mj", f"confirmation {status}", {"id": row.id, "by": mail.message_id})
 
 
@@ -172,3 +174,16 @@ def _when(table: Table) -> Callable[[datetime | None], str]:
     def say(dt: datetime | None) -> str:
         return when.moment_text(dt, table.config.timezone, table.settings.language) if dt else ""
     return say
+
+
+def listing(table: Table, now: datetime, *, every: bool = False) -> str:
+    """The commands waiting for the MJ's OUI (``every``: those done, dropped or expired too), for `pbem game
+    confirmations`."""
+    at = _when(table)
+    rows = []
+    for row in table.store.confirmations(table.id, pending=not every):
+        status = "expired" if row.status == "pending" and now > row.expires_at else row.status
+        rows.append({"id": row.id, "asker": row.asker, "mail": row.mail, "asked": at(row.created_at),
+                     "until": at(row.expires_at), "status": status, "done": at(row.done_at), "code": bool(row.code),
+                     "commands": [str(c.get("echo", c.get("command"))) for c in row.commands]})
+    return say(table.renderer, "confirmations", rows=rows, every=every)
