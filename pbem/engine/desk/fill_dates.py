@@ -225,6 +225,13 @@ def _reason(c: Clause, f: Fill) -> str:
     return ""
 
 
+def period(c: Clause) -> Reading | None:
+    """A player's own absence (« je serai absent du 15 au 20 »): its dates only, as days; guessed ones are asked."""
+    f = Fill(c, "ABSENCE")
+    span(c, f, "start", "end", None, day_only=True)
+    return f.reading()
+
+
 def resume(c: Clause) -> Reading:
     v = c.view
     f = Fill(c, "RESUME")

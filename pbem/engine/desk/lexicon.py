@@ -217,3 +217,17 @@ KNOWN = frozenset(
     "lire lis lu mariage".split()
     + list(FILLER))
 """Common words that are no name (a word in a player's slot that is none of these may be a misspelt name)."""
+
+# --- a player's common commands written as sentences ------------------------------------------------------
+
+PLAYER_TRIGGERS: tuple[Trigger, ...] = (
+    T("AWAY", "absen*"), T("AWAY", "en vacances"), T("AWAY", "ne|n serai pas la"), T("AWAY", "away"),
+    T("PASS", "je passe ?mon|ce ?tour"), T("PASS", "je ne joue pas ?ce|cette ?tour|manche|etape"),
+    T("PASS", "rien pour moi"), T("PASS", "i pass"), T("PASS", "je passe"),
+    T("HELP", "quelles|quels … commandes|ordres"), T("HELP", "comment … je|on|faire|fait|joue"),
+    T("HELP", "how do|to"), T("HELP", "quoi ecrire"),
+    T("STATUS", "ou en est"), T("STATUS", "ou j en suis"), T("STATUS", "ma situation"), T("STATUS", "mon etat"),
+    T("STATUS", "where do i stand"), T("STATUS", "my status"),
+)
+"""What a player may ask in a sentence (« je serai absent du 15 au 20 », « je passe mon tour », « où en est la
+partie ? »): read only when certain; the rest of his prose stays his prose."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pbem.engine import when
 from pbem.engine.desk import lexicon as L
 from pbem.engine.desk.clause import Clause, Context, Found
+from pbem.engine.desk.fill_dates import period as fill_span
 from pbem.engine.desk.fillers import fill
 from pbem.engine.desk.readings import Intent, MailReading, Reading, View
 from pbem.engine.desk.slots import Roster, Tok, distance, has, has_any, plain, words_of
@@ -644,3 +645,37 @@ def intent_text(intent: Intent) -> str:
     """A short, stable key of an intent (for tests and the journal)."""
     return f"{intent.command} " + " ".join(f"{k}={v}" for k, v in sorted(intent.slots.items()))
 
+
+
+# --- a player's common commands in a sentence -------------------------------------------------------------
+
+_PLAYER = [(t, _compile(t.pattern)) for t in L.PLAYER_TRIGGERS]
+
+
+def common(line: str, view: View) -> tuple[str, str] | None:
+    """A player's common command written as a sentence, when nothing in it is a guess: ``("AWAY", "du 2025-02-15
+    au 2025-02-20")`` (the dates as `pbem.engine.when` reads them), ``("PASS", "")``, ``("HELP", "")``,
+    ``("STATUS", "")``; None for his prose (and for a line too long to be a command)."""
+    if len(line) > MAX_LINE_CHARS:
+        return None
+    toks = words_of(line)
+    words = plain(toks)
+    ws = [t.w for t in words]
+    if not ws or has_any(ws, L.MUSING) or has_any(ws, ("peut etre",)):
+        return None
+    for t, items in _PLAYER:
+        hit = next((i for i in range(len(ws)) if _match(items, ws, i) > i), None)
+        if hit is None:
+            continue
+        if t.command != "AWAY":
+            return (t.command, "") if len(ws) <= 12 else None
+        roster = Roster(())
+        clause = Clause(words, [Found(t, hit, _match(items, ws, hit))], line, line, False,
+                        Context(view, roster), toks=toks)
+        r = fill_span(clause)
+        if r is None or r.verdict != "do" or "end" not in r.slots:
+            return None
+        start, end = r.slots.get("start"), r.slots["end"]
+        return "AWAY", (f"du {start.isoformat()} au {end.isoformat()}" if start is not None
+                        else f"jusqu'au {end.isoformat()}")
+    return None
