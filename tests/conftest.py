@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from imapclient import IMAPClient
+
+# ---------------------------------------------------------------- Hypothesis: no wall-clock limits
+# Hypothesis' default 200 ms deadline per example, and its "too slow" health check, time examples on the
+# wall clock: on a loaded machine (two suites side by side, other jobs) a property test failed for being
+# slow, not wrong.  Every property test of the suite inherits this profile (an explicit @settings keeps
+# its own max_examples and inherits the rest); the bounds on time live in `make bench`.
+settings.register_profile("pbem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pbem")
 
 _MAIL_VARS = (
     "MAIL_HOST MAIL_IMAP_PORT MAIL_IMAPS_PORT MAIL_IMAPS_CAFILE MAIL_SMTP_PORT MAIL_LMTP_PORT "
