@@ -119,7 +119,7 @@ def mail_env() -> MailEnv:
     if missing:
         pytest.fail(
             f"mail test servers not configured ({', '.join(missing)} unset): run via `make test`, or "
-            "`bash scripts/mail-test-servers.sh start && set -a && . /tmp/pbem-mailsvc/env.sh && set +a` first",
+            "`bash scripts/mail-test-servers.sh run .venv/bin/pytest tests/...` (servers of its own for that run)",
             pytrace=False,
         )
     e = os.environ
