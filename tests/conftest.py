@@ -145,18 +145,25 @@ def mail_env() -> MailEnv:
 # ---------------------------------------------------------------- end of mail servers section
 
 
-# ---------------------------------------------------------------- recorded games (pictures, archive)
+# ---------------------------------------------------------------- the demo's games, played once per session
 
 
 @pytest.fixture(scope="session")
-def recorded_games(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """Whole games played by mail as `pbem demo` plays them (Intrigue, Pour Ma Belle, 1626), kept open for reading."""
-    from recorded import play_all
+def demo_games(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Every game of `pbem demo`, played once (by mail, as the demo plays them) and kept open for reading:
+    the golden set, the pictures, the archive and the by-mail tests of the same games share it
+    (`recorded.DemoGames`).  Tests must only read them."""
+    from recorded import play_demos
 
-    games = play_all(tmp_path_factory.mktemp("recorded"))
+    games = play_demos(tmp_path_factory.mktemp("demo"))
     yield games
-    for d in games.values():
-        d.close()
+    games.close()
+
+
+@pytest.fixture(scope="session")
+def recorded_games(demo_games):  # type: ignore[no-untyped-def]
+    """Whole games played by mail as `pbem demo` plays them (Intrigue, Pour Ma Belle, 1626), kept open for reading."""
+    return {name: demo_games.games[name] for name in ("intrigue", "pmb", "1626")}
 
 
 @pytest.fixture(scope="session")
@@ -166,3 +173,30 @@ def archives(recorded_games, tmp_path_factory: pytest.TempPathFactory):  # type:
 
     root = tmp_path_factory.mktemp("archives")
     return {name: build(d.engine, d.game_id, root / name) for name, d in recorded_games.items()}
+
+
+# ---------------------------------------------------------------- running in parallel (pytest-xdist)
+# `make test` runs the suite on two workers (-n 2 --dist loadgroup).  Tests that share something a worker
+# makes once go to one worker as one group: the loopback mail servers' mailboxes (every `mail` test: they
+# clear and fill the same users), the demo's games (a session fixture, played once per worker that asks).
+SHARED_FIXTURE_GROUPS = {"demo_games": "demo", "recorded_games": "demo", "archives": "demo"}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    if item.get_closest_marker("mail") is not None:
+        return "mail"
+    for name in getattr(item, "fixturenames", ()):
+        if name in SHARED_FIXTURE_GROUPS:
+            return SHARED_FIXTURE_GROUPS[name]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (it names each test's group in its node id)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks each test of a shared group with its xdist_group (a test may also name one itself).  Each group
+    is one unit of work for one worker; xdist hands out the largest units first."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            name = xdist_group_of(item)
+            if name is not None:
+                item.add_marker(pytest.mark.xdist_group(name))
