@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 # `make test` and `make bench` start loopback mail servers of their own (a fresh directory, free ports:
 # scripts/mail-test-servers.sh run), so two runs at once in two clones leave each other alone.
 # Exporting MAILSVC_DIR (and PORT_OFFSET) picks the directory (and ports) instead.
+# The suite runs on TEST_WORKERS pytest-xdist workers (tests sharing servers or a played game stay together:
+# tests/conftest.py); PYTEST_ARGS adds pytest options or test paths.
+TEST_WORKERS ?= 2
 
 .PHONY: demo test bench soak lint venv mail-servers clean
 
@@ -28,7 +31,8 @@ demo: $(STAMP)
 ## on loopback, runs the whole suite.
 test: $(STAMP)
 	bash scripts/browser-test-deps.sh
-	bash scripts/mail-test-servers.sh run $(BIN)/pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	bash scripts/mail-test-servers.sh run $(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup \
+	  $(PYTEST_ARGS)
 
 ## make bench: prints throughput figures and ratios (see scripts/bench.py).
 bench: $(STAMP)

@@ -560,6 +560,10 @@ do_run() {  # CMD...: servers of their own for one command (see the usage at the
   fi
   log "servers in $MAILSVC_DIR: $(grep -E '^export MAIL_(IMAP|SMTP)_PORT=' "$MAILSVC_DIR/env.sh" | sed 's/^export //' | tr '\n' ' ')"
   ( set -a; . "$MAILSVC_DIR/env.sh"; set +a; exec "$@" ) || rc=$?
+  if ! do_status >/dev/null; then  # a server died under the command: say so, with its last words
+    log "a server stopped during the run: $(do_status | tr '\n' ' ')"
+    tail -n 15 "$MAILSVC_DIR/dovecot.log" "$MAILSVC_DIR/dovecot.out" "$MAILSVC_DIR/sink.log" >&2 2>/dev/null || true
+  fi
   exit $rc
 }
 

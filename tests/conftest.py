@@ -200,3 +200,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             name = xdist_group_of(item)
             if name is not None:
                 item.add_marker(pytest.mark.xdist_group(name))
+
+
+@pytest.hookimpl(trylast=True)  # after xdist has written each test's group into its node id
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker with --dist loadgroup, every grouped test must carry its group in its node id (that
+    is how xdist hands a group to one worker).  A pytest that drops it (9.2 with xdist 3.8) would spread the
+    mail tests over both workers, where they stop and clear each other's servers: stop at once instead."""
+    if not getattr(session.config.option, "loadgroup", False):  # (set on the workers of --dist loadgroup)
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid.rsplit("]", 1)[-1]]
+    if lost:
+        raise pytest.UsageError(f"pytest-xdist could not group {len(lost)} tests (e.g. {lost[0]}): this pytest and "
+                                "pytest-xdist do not work together with --dist loadgroup; see pyproject.toml")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The known case of the above, said before any worker starts: pytest 9.2 with pytest-xdist 3.8 or older."""
+    if config.getoption("dist", "no") != "loadgroup" or hasattr(config, "workerinput"):
+        return
+    import xdist
+
+    if pytest.version_tuple[:2] >= (9, 2) and tuple(int(x) for x in xdist.__version__.split(".")[:2]) <= (3, 8):
+        raise pytest.UsageError(f"pytest {pytest.__version__} with pytest-xdist {xdist.__version__} loses the test "
+                                "groups of --dist loadgroup (pytest-dev/pytest-xdist#1386): install the versions "
+                                "pyproject.toml asks for (make venv), or run without -n")
