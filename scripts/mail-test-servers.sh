@@ -400,7 +400,8 @@ EOF
 start_dovecot() {
   # foreground mode (-F) in the background; all fds redirected so a caller
   # reading our stdout through a pipe is not kept waiting by the servers
-  dovecot -F -c "$MAILSVC_DIR/dovecot.conf" </dev/null >>"$MAILSVC_DIR/dovecot.out" 2>&1 &
+  # (8>&-: the servers must not inherit the start lock's descriptor, or they would hold the lock while they run)
+  dovecot -F -c "$MAILSVC_DIR/dovecot.conf" </dev/null >>"$MAILSVC_DIR/dovecot.out" 2>&1 8>&- &
   echo $! >"$MAILSVC_DIR/dovecot.pid"
 }
 
@@ -496,7 +497,7 @@ EOF
 
   start_dovecot
   "$PYTHON" "$MAILSVC_DIR/smtp_sink.py" 127.0.0.1 "$SMTP_PORT" "$MAILSVC_DIR/sink/Maildir" \
-    "127.0.0.1:$LMTP_PORT" </dev/null >>"$MAILSVC_DIR/sink.log" 2>&1 &
+    "127.0.0.1:$LMTP_PORT" </dev/null >>"$MAILSVC_DIR/sink.log" 2>&1 8>&- &
   echo $! >"$MAILSVC_DIR/sink.pid"
   if ! wait_ready "$IMAP_PORT:* OK:plain" "$IMAPS_PORT:* OK:tls" "$LMTP_PORT:220:plain" \
                   "$SUBMISSION_PORT:220:plain" "$SUBMISSIONS_PORT:220:tls" "$SMTP_PORT:220:plain"; then
