@@ -258,8 +258,8 @@ def test_sigterm_while_a_pass_waits_for_the_lock_does_not_wait_for_it(tmp_path):
     assert lock.acquire(who="pbem tick")
     d = Daemon(tmp_path)
     try:
-        d.wait_for("pbem daemon started")
-        time.sleep(1)  # the first pass is now waiting for the lock
+        d.wait_for('Running job "run.<locals>.job')  # (APScheduler's line) the first pass has begun...
+        time.sleep(1)  # ...and waits for the lock (it would for ten minutes)
         d.proc.send_signal(signal.SIGTERM)
         assert d.ended(timeout=20) == 0
     finally:
