@@ -266,3 +266,38 @@ def test_sigterm_while_a_pass_waits_for_the_lock_does_not_wait_for_it(tmp_path):
         lock.release()
         d.kill()
     assert "pass skipped" not in "".join(d.seen) + d.lines_left()
+
+
+@pytest.mark.parametrize(("checks", "stopped_before"), [(1, "processing"), (2, "deadlines"), (3, "sending")])
+def test_a_pass_told_to_stop_ends_at_the_next_stage_and_the_next_pass_does_the_rest(tmp_path, checks,
+                                                                                    stopped_before):
+    """`tick(should_stop=…)` (what the daemon passes): the pass ends before the stage where it is first told
+    to stop, having committed the ones before; the next pass finishes the work as if nothing happened."""
+    from datetime import UTC, datetime
+
+    from helpers import make_config, outbox_messages
+
+    from pbem.daemon import tick
+    from pbem.engine import Engine
+
+    t0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+    cfg = make_config(tmp_path)
+    store = Store(cfg.database)
+    Engine(cfg, store).new_game("toy1", t0, seed="ab" * 32)
+    mailbox.Maildir(str(tmp_path / "inbox"), create=True).add(make_mail("arya@pbem.test", "INSCRIPTION Arya"))
+    asked = []
+
+    def should_stop() -> bool:
+        asked.append(1)
+        return len(asked) >= checks
+
+    rep = tick(cfg, store, t0, should_stop=should_stop)
+    assert rep.stopped_before == stopped_before and f"stopped before {stopped_before}" in rep.summary()
+    assert rep.fetched == 1 and store.message_count() == 1  # stored whatever happens next
+    assert rep.processed == (0 if stopped_before == "processing" else 1)
+    assert rep.sent is None and not list((tmp_path / "outbox").glob("new/*"))  # nothing sent yet
+    rep = tick(cfg, store, t0)
+    assert rep.stopped_before is None and rep.sent is not None and rep.sent.sent == 1
+    (ack,) = outbox_messages(store, kind="ack")
+    assert "sous le nom Arya" in ack.get_body(("plain",)).get_content()
+    store.close()
