@@ -12,7 +12,9 @@
 set -euo pipefail
 
 APT_WAIT_SECONDS=${APT_WAIT_SECONDS:-1800}
+APT_RETRY_SECONDS=${APT_RETRY_SECONDS:-5}        # between two tries while another apt holds a lock
 LOCK=${PBEM_APT_LOCK:-/tmp/pbem-apt.lock}
+POLICY_RC=${PBEM_POLICY_RC:-/usr/sbin/policy-rc.d}  # (the tests point these two elsewhere)
 
 [ $# -gt 0 ] || { echo "usage: $0 PKG..." >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "need root to install $*: run 'sudo apt-get install $*' and try again" >&2; exit 1; }
@@ -39,7 +41,7 @@ apt_get() {  # apt-get "$@", again while another apt holds a lock it does not wa
     if tail -5 "$log" | grep -qE 'Could not get lock|Unable to lock|is another process using it' &&
        [ $((SECONDS - started)) -lt "$APT_WAIT_SECONDS" ]; then
       [ -n "${said_wait:-}" ] || { echo "[apt] another apt or dpkg is running: waiting for it" >&2; said_wait=1; }
-      sleep 5
+      sleep "$APT_RETRY_SECONDS"
       continue
     fi
     return $rc
@@ -47,10 +49,10 @@ apt_get() {  # apt-get "$@", again while another apt holds a lock it does not wa
 }
 
 made_policy=0
-if [ ! -e /usr/sbin/policy-rc.d ]; then
-  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod 755 /usr/sbin/policy-rc.d; made_policy=1
+if [ ! -e "$POLICY_RC" ]; then
+  printf '#!/bin/sh\nexit 101\n' >"$POLICY_RC"; chmod 755 "$POLICY_RC"; made_policy=1
 fi
-trap 'if [ $made_policy = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi' EXIT
+trap 'if [ $made_policy = 1 ]; then rm -f "$POLICY_RC"; fi' EXIT
 echo "[apt] apt-get install ${need[*]}" >&2
 rc=0
 { apt_get update && apt_get install -y --no-install-recommends "${need[@]}"; } || rc=$?
