@@ -9,9 +9,11 @@ anywhere is repaired by the next tick.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -89,6 +91,8 @@ class TickReport:
     sent: SendReport | None = None
     errors: list[str] = field(default_factory=list)
     """What went wrong in this pass and needs the operator (the tick exits non-zero when there is any)."""
+    stopped_before: str | None = None
+    """The stage this pass did not start because the daemon was stopping (the next pass does it)."""
 
     def summary(self) -> str:
         s = self.sent
@@ -96,14 +100,27 @@ class TickReport:
         if s and s.stopped:
             sent += f" (stopped: {s.stopped})"
         parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
+        if self.stopped_before:
+            parts.append(f"stopped before {self.stopped_before}")
         return "; ".join(parts)
 
 
 def tick(config: Config, store: Store, now: datetime | None = None, *, source: MailSource | None = None,
-         transport: Transport | None = None) -> TickReport:
-    """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests)."""
+         transport: Transport | None = None, should_stop: Callable[[], bool] = lambda: False) -> TickReport:
+    """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests).
+
+    ``should_stop`` is asked between stages (the daemon was told to stop): the pass then ends there.  Each
+    stage has committed its work, so the next pass takes up the rest, exactly as after a crash at that point.
+    """
     now = now or utcnow()
     report = TickReport()
+
+    def stopping(before: str) -> bool:
+        if should_stop():
+            report.stopped_before = before
+            return True
+        return False
+
     refresh_templates()  # an MJ's template edits count from this pass on
     engine = Engine(config, store)
     own_source = source is None
@@ -124,6 +141,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
             log.warning("fetching mail failed: %s", e)
             report.errors.append(f"fetch failed: {e}")
+        if stopping("processing"):
+            return report
         keys: list[str] = []
         try:
             keys = engine.process_pending(now)
@@ -140,6 +159,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             failed = store.errored_messages(keys)
             if failed:
                 report.errors.append(f"{len(failed)} mail(s) could not be processed (pbem mail list --status error)")
+        if stopping("deadlines"):
+            return report
         try:
             report.fired = engine.due(now)
         except Exception as e:
@@ -153,6 +174,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
                 log.warning("writing the forum file of %s failed: %s", game_id, e)
                 report.errors.append(f"forum {game_id}: {e}")
+        if stopping("sending"):
+            return report
         tr = transport or open_transport(config)
         try:
             report.sent = send_due(store, tr, sender=config.address, now=now, retry=retry_policy(config),
@@ -188,14 +211,42 @@ def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
     return min(future) if future else None
 
 
-def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = None) -> None:
-    """The daemon: a tick every ``poll_seconds``, at every deadline, and as soon as IDLE reports new mail."""
-    from apscheduler.executors.pool import ThreadPoolExecutor
-    from apscheduler.schedulers.blocking import BlockingScheduler
+def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threading.Event) -> bool:
+    """`PassLock.acquire` that gives up as soon as the daemon is asked to stop (a pass waiting for
+    another one's lock must not hold the shutdown back for ``lock_wait_seconds``)."""
+    deadline = time.monotonic() + max(wait_seconds, 0.0)
+    while not stop.is_set():
+        if lock.acquire(min(0.5, max(deadline - time.monotonic(), 0.0)), who="pbem run"):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+    return False
 
-    scheduler = BlockingScheduler(executors={"default": ThreadPoolExecutor(1)},
-                                  job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+
+STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = None) -> None:
+    """The daemon: a tick every ``poll_seconds``, at every deadline, and as soon as IDLE reports new mail.
+
+    SIGTERM or SIGINT stops it: no new pass starts, the running pass stops at its next stage (each stage
+    commits, so what is left is done by the next start, as after a crash) and the daemon exits 0.  A second
+    signal while that pass finishes ends the process at once (exit 128 + signal), like a kill.
+
+    Signals are blocked in every thread and taken synchronously by the main thread (`signal.sigwait`):
+    no handler runs asynchronously inside a lock, and the scheduler is shut down without waiting (APScheduler's
+    ``shutdown(wait=True)`` waits for the running job while holding the job-store lock that job's last
+    ``add_job`` needs: a daemon stopped during a pass hung for ever).
+    """
+    from apscheduler.executors.pool import ThreadPoolExecutor
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    # before any thread starts: every thread inherits the mask, so only sigwait below ever sees these signals
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    scheduler = BackgroundScheduler(executors={"default": ThreadPoolExecutor(1)},
+                                    job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     stop = threading.Event()
+    busy = threading.Lock()  # held while a job runs: the main thread waits on it before exiting
 
     lock = PassLock(config.database)
     # new mail reported while a pass runs must get a pass of its own: the scheduler would skip a job
@@ -203,46 +254,55 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
     state = threading.Lock()
     running = {"now": False, "again": False}
 
+    def schedule(*args: Any, **kwargs: Any) -> None:
+        if not stop.is_set():  # once stopping, nothing new is planned (the next start plans again)
+            scheduler.add_job(job, *args, replace_existing=True, **kwargs)
+
     def wake() -> None:
         with state:
             if running["now"]:
                 running["again"] = True
                 return
-        scheduler.add_job(job, id="mail", replace_existing=True)
+        schedule(id="mail")
 
     def job() -> None:
-        with state:
-            running["now"], running["again"] = True, False
-        try:
-            for _ in range(100):  # bounded: each round reads what arrived during the previous one
-                one_pass()
-                with state:
-                    if not running["again"]:
-                        running["now"] = False
-                        return
-                    running["again"] = False
-        finally:
+        with busy:
+            if stop.is_set():
+                return
             with state:
-                running["now"] = False
+                running["now"], running["again"] = True, False
+            try:
+                for _ in range(100):  # bounded: each round reads what arrived during the previous one
+                    one_pass()
+                    with state:
+                        if stop.is_set() or not running["again"]:
+                            running["now"] = False
+                            return
+                        running["again"] = False
+            finally:
+                with state:
+                    running["now"] = False
 
     def one_pass() -> None:
-        if not lock.acquire(config.lock_wait_seconds, who="pbem run"):
+        if not _acquire_unless_stopping(lock, config.lock_wait_seconds, stop):
+            if stop.is_set():
+                return
             holder, stuck = lock.describe_holder()
             log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
                         " and looks stuck" if stuck else "")
             return
         store = open_store(config)
         try:
-            rep = tick(config, store)
+            rep = tick(config, store, should_stop=stop.is_set)
             if rep.errors:
                 log.warning("tick: %s", "; ".join(rep.errors))
             if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):
                 log.info("tick: %s", rep.summary())
             wake = next_wakeup(config, store, utcnow())
             if rep.sent is not None and rep.sent.budget_used:  # more to send: go on after this pass's reading
-                scheduler.add_job(job, id="more", replace_existing=True)
+                schedule(id="more")
             elif wake is not None:
-                scheduler.add_job(job, "date", run_date=wake, id="wakeup", replace_existing=True)
+                schedule("date", run_date=wake, id="wakeup")
         except Exception:
             log.exception("tick failed; next attempt at the next timer")
         finally:
@@ -269,15 +329,24 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
         store.close()
 
     scheduler.add_job(job, "interval", seconds=config.poll_seconds, id="poll", next_run_time=utcnow())
-    if config.mailbox.kind == "imap" and config.mailbox.idle:
-        threading.Thread(target=watch_idle, name="imap-idle", daemon=True).start()
-
-    def shutdown(*_: Any) -> None:
-        stop.set()
-        scheduler.shutdown(wait=True)
-
-    signal.signal(signal.SIGTERM, shutdown)
-    signal.signal(signal.SIGINT, shutdown)
     log.info("pbem daemon started: mailbox %s, outbox %s, polling every %s s", config.mailbox.kind,
              config.outbox.kind, config.poll_seconds)
     scheduler.start()
+    if config.mailbox.kind == "imap" and config.mailbox.idle:
+        # a daemon thread: it may sit in IDLE for minutes and must not keep the process alive when it stops
+        threading.Thread(target=watch_idle, name="imap-idle", daemon=True).start()
+
+    signum = signal.sigwait(STOP_SIGNALS)
+    stop.set()
+    log.info("pbem daemon stopping (%s): the running pass ends at its next stage",
+             signal.Signals(signum).name)
+    scheduler.shutdown(wait=False)  # never wait here: see the docstring
+    while not busy.acquire(timeout=0.2):
+        again = signal.sigtimedwait(STOP_SIGNALS, 0)
+        if again is not None:
+            log.warning("pbem daemon: second %s, stopping at once (the next start finishes the work)",
+                        signal.Signals(again.si_signo).name)
+            logging.shutdown()
+            os._exit(128 + again.si_signo)
+    busy.release()
+    log.info("pbem daemon stopped")

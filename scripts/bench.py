@@ -22,8 +22,8 @@ Ingest runs with `auth = "dkim"` on mails carrying the headers a receiving provi
 reported per kind of mail (text only, text + HTML) as well as for the mix; `synchronous=FULL` is
 measured in turn with the default.
 
-Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start`, then source
-/tmp/pbem-mailsvc/env.sh); they are reported as skipped otherwise.  IMAP uses the mailbox of
+Sections 2-4 need the loopback servers (`make bench` starts a set of its own:
+`bash scripts/mail-test-servers.sh run .venv/bin/python scripts/bench.py …`); they are reported as skipped otherwise.  IMAP uses the mailbox of
 gm@pbem.test, emptied before and after.
 
     .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency,hostile] [--profile] [-n 2000]

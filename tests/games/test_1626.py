@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 import pytest
+from fresh import digest, replay
 
 from pbem import serial
 from pbem.core import (
@@ -490,20 +491,29 @@ def test_stats_specialist_reroll_rate_is_11_in_36() -> None:
     assert max(r["dice_total"] for r in results) == 18
 
 
-def test_determinism_same_seed_same_events() -> None:
-    def play(seed: str) -> list[Event]:
-        state = game(**specialist())
-        events: list[Event] = []
-        for i, line in enumerate(["TEST Escrime AG SR 15", "TEST AG SR 12", "TEST Baratin CH SR 14 SECRET"] * 5):
-            parsed = RULESET.parse_order(state, "Armand", line, [])
-            done = RULESET.immediate(state, "Armand", parsed, Dice(seed, f"order-{i % 2}"))
-            assert done is not None
-            state, new = done
-            events += new
-        return events
+def _determinism_play(seed: str) -> list[Event]:
+    state = game(**specialist())
+    events: list[Event] = []
+    for i, line in enumerate(["TEST Escrime AG SR 15", "TEST AG SR 12", "TEST Baratin CH SR 14 SECRET"] * 5):
+        parsed = RULESET.parse_order(state, "Armand", line, [])
+        done = RULESET.immediate(state, "Armand", parsed, Dice(seed, f"order-{i % 2}"))
+        assert done is not None
+        state, new = done
+        events += new
+    return events
 
-    assert play("abcd") == play("abcd")
-    assert play("abcd") != play("abce")
+
+def determinism_events(seed: str) -> str:
+    """(also run by `fresh.replay` in another process) the digest of the events of 15 tests with ``seed``."""
+    return digest(json.dumps([[e.kind, e.audience.kind, list(e.audience.players), serial.to_data(e.data)]
+                              for e in _determinism_play(seed)], sort_keys=True))
+
+
+def test_determinism_same_seed_same_events() -> None:
+    """The same seed gives the same events, in another process too (other string hashes); another seed does not."""
+    assert replay("games.test_1626:determinism_events", "abcd") == determinism_events("abcd")
+    assert _determinism_play("abcd") == _determinism_play("abcd")
+    assert _determinism_play("abcd") != _determinism_play("abce")
 
 
 # --- templates ---
