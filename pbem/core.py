@@ -96,11 +96,14 @@ class Order:
 
     ``text`` keeps the line as the player wrote it, for echoes and the digest.
     Arguments are JSON-compatible scalars (canonical player names, numbers, keywords).
+    ``note`` is what the ack says after « OK » about a line accepted in part (a CHOIX entry dropped)
+    or on a condition; it is for the ack only: not stored, not compared.
     """
 
     verb: str
     args: tuple[JSON, ...] = ()
     text: str = ""
+    note: Msg | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

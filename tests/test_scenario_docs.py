@@ -65,7 +65,7 @@ def test_the_other_examples_are_accepted_as_written(tmp_path: Path) -> None:
 def test_every_key_of_the_format_is_documented() -> None:
     text = DOC.read_text(encoding="utf-8")
     keys = set(case_format.TOP_KEYS) | {"titre", "etat", "ordres", "des", "resoudre", "repeter", "attendu"} | {
-        "evenement", "erreur", "etat", "vue", "fait", "jets", "sollicites", "issue", "refus_mise_en_place",
+        "evenement", "erreur", "note", "etat", "vue", "fait", "jets", "sollicites", "issue", "refus_mise_en_place",
         "type", "donnees", "audience", "pour", "pas_pour", "cle", "nombre", "joueur", "ligne", "message",
         "chemin", "fini", "vainqueurs", "resume", "attendu", *case_format.FACT_TESTS}
     undocumented = sorted(k for k in keys if f"`{k}`" not in text and f"{k} =" not in text and f"[{k}]" not in text)

@@ -187,6 +187,25 @@ def test_s17_a_list_may_name_centre_numbers_and_a_short_list_falls_back_to_the_f
     assert taken == [("Blaise", "GUE-D", "choice"), ("Claude", "GUE-C", "default"), ("Diane", "GUE-E", "last")]
 
 
+def test_s17_an_unknown_card_in_a_choice_list_drops_that_entry_only_and_the_ack_says_which():
+    """« les adversaires choisissent chacun une carte du centre » : one bad entry in CHOIX must not cost the
+    player his whole list (the default would take the first card left, maybe his last wish)."""
+    st, _ = begin(arrange(4, deck=["GUE-A", "GUE-B", "GUE-C", "GUE-D", "GUE-E", "MAR-A", "MAR-B"]))
+    for dest in ("GARDER", "NEUTRE"):
+        st, _ = step(st, {"Anne": [dest]})
+    order = RULESET.parse_order(st, "Blaise", "CHOIX Dragon, Roi 13, Guere E, Guerre D", [])
+    assert order.args == ("GUE-D",)
+    assert order.note is not None and order.note.fr == (
+        "choix gardé\u00a0: Guerre D\u00a0; écartés\u00a0: «\u00a0Dragon\u00a0» (carte inconnue), «\u00a0Roi 13\u00a0» "
+        "(pas au centre) et «\u00a0Guere E\u00a0» (vouliez-vous dire Guerre E\u00a0?)")
+    assert order.note.en.startswith("choice kept: War D; dropped: 'Dragon' (unknown card)")
+    with pytest.raises(OrderAmbiguousError, match="did you mean"):  # nothing left to keep: refused as before
+        RULESET.parse_order(st, "Blaise", "CHOIX Guere E", [])
+    st, ev = step(st, {"Blaise": ["CHOIX Dragon, Guerre D, Guerre E"], "Claude": ["CHOIX Guerre D, Guerre E"]})
+    taken = [(e.data["player"], e.data["card"]["id"], e.data["how"]) for e in of_kind(ev, "centre_taken")]
+    assert taken == [("Blaise", "GUE-D", "choice"), ("Claude", "GUE-E", "choice"), ("Diane", "GUE-C", "last")]
+
+
 def test_s17_at_two_players_the_one_centre_card_goes_to_the_opponent_without_asking():
     st, _ = begin(arrange(2, deck=["GUE-A", "GUE-B", "GUE-C", "MAR-A"]))
     st, _ = step(st, {"Anne": ["GARDER"]})
