@@ -47,6 +47,8 @@ def options_from(raw: Mapping[str, JSON]) -> Options:
         raise SetupError(Msg("option cote_on_return : draw ou keep", "option cote_on_return: draw or keep"))
     if options.seating not in ("draw", "roster"):
         raise SetupError(Msg("option seating : draw ou roster", "option seating: draw or roster"))
+    if options.charge_conditions not in ("audience", "refus"):
+        raise SetupError(Msg("option charge_conditions : audience ou refus", "option charge_conditions: audience or refus"))
     if not options.cote_min < options.cote_max or options.target <= 0 or options.hand_limit < options.hand_size:
         raise SetupError(Msg("options incohérentes (cote_min < cote_max, target > 0, hand_limit >= hand_size)",
                              "inconsistent options (cote_min < cote_max, target > 0, hand_limit >= hand_size)"))
