@@ -139,12 +139,14 @@ class Seat:
     """One roster line given to `Ruleset.setup`: a player name and what the MJ fixed for them.
 
     ``role`` lets the MJ impose a role (resuming a game, tests); ``data`` carries
-    per-player material such as a 1626 character sheet.
+    per-player material such as a 1626 character sheet; ``gender`` (``"f"`` or ``"m"``, or None) is
+    the player's, given at registration or in the MJ's roster (Courtisans' character takes it).
     """
 
     name: PlayerName
     role: str | None = None
     data: Mapping[str, JSON] = field(default_factory=dict)
+    gender: str | None = None
 
 
 @dataclass(frozen=True)

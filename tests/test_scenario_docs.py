@@ -72,10 +72,10 @@ def test_every_key_of_the_format_is_documented() -> None:
     assert not undocumented
 
 
-CASE_LINK = re.compile(r"\[`[^`]+`\]\(((?:pmb|intrigue|1626|pourleroi)-cases/[^)]+\.toml)\)")
+CASE_LINK = re.compile(r"\[`[^`]+`\]\(((?:pmb|intrigue|1626|pourleroi|courtisans)-cases/[^)]+\.toml)\)")
 
 
-@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi"])
+@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi", "courtisans"])
 def test_every_case_file_is_named_in_its_rules_document(game: str) -> None:
     """docs/rules/<game>.md names each case beside the sentence (or the ruling) it plays; every link leads to a file."""
     doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
@@ -84,3 +84,13 @@ def test_every_case_file_is_named_in_its_rules_document(game: str) -> None:
         link for link in linked if not (ROOT / "docs" / "rules" / link).is_file())
     files = {f"{game}-cases/{p.name}" for p in (ROOT / "docs" / "rules" / f"{game}-cases").glob("*.toml")}
     assert not files - linked, sorted(files - linked)
+
+
+@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi", "courtisans"])
+def test_every_test_its_rules_document_names_exists(game: str) -> None:
+    """The per-sentence table of docs/rules/<game>.md names tests beside the sentences: each is defined in tests/."""
+    doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(test_\w+)`", doc))
+    defined = {m for p in (ROOT / "tests").rglob("test_*.py")
+               for m in re.findall(r"^\s*def (test_\w+)", p.read_text(encoding="utf-8"), flags=re.M)}
+    assert named and not named - defined, sorted(named - defined)

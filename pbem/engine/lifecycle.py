@@ -61,7 +61,7 @@ def start_game(ctx: Context, game_id: str, now: datetime, *, base: datetime | No
     for p in players:
         extra = fixed.get(fold(p.name), {})
         seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
-                          p.seat.get("data") or extra.get("data", {})))
+                          p.seat.get("data") or extra.get("data", {}), p.gender or extra.get("gender")))
         if extra.get("gender") and not p.gender:  # the MJ's roster gives it when the player did not
             ctx.store.set_gender(game_id, p.name, extra["gender"])
             ctx.forget_roster(game_id)

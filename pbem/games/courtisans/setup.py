@@ -89,7 +89,10 @@ def new_game(roster: Sequence[Seat], raw: Mapping[str, JSON], dice: Dice) -> tup
     for seat in sorted(roster, key=lambda s: seats.index(s.name)):
         data = dict(seat.data)
         said_sex, family = parse_name(str(data.get("nom") or seat.name))
+        # « chaque joueur se choisit un nom et le sexe de son personnage » : the civility of his name, else the sex
+        # he gave at registration or the MJ's roster (``sexe = "femme"``), else a draw (ruling)
         sex = SEXES.get(str(data.get("sexe", "")).lower()) or said_sex \
+            or {"f": "femme", "m": "homme"}.get(seat.gender or "") \
             or dice.choice(["homme", "femme"], f"sex of {seat.name}")
         parti = str(data.get("parti", "")).lower()
         if parti not in PARTIS:
