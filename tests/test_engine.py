@@ -109,7 +109,8 @@ def test_deadline_applies_defaults_and_resolves_once(eng):
     orders = json.loads(rec["orders"])
     assert orders["Arya"]["source"] == "mail" and orders["Bran"]["source"] == "default"
     digest = body(outbox_messages(eng.store, kind="digest")[-1])
-    assert "Sans ordres à temps (ordres par défaut) : Bran et ser Schlingue." in digest
+    # in the order of the table: ser Schlingue registered before Bran
+    assert "Sans ordres à temps (ordres par défaut) : ser Schlingue et Bran." in digest
     assert "target number [1-10] =" in digest
     # step 2 is sequential: exactly one player is asked
     g = eng.game("toy1")
