@@ -158,8 +158,8 @@ def history_text(ctx: Context, game_id: str, viewer: str, number: int | None = N
             orders = json.loads(rec["orders"])
             lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {text}"
                      for who, given in orders.items() for _v, _a, text in given]
-            rolls = [f"  {r.mail.filters['dice_label'](p, ctx.settings(game_id).ruleset)} [{lo}-{hi}] = {res}"
-                     for p, lo, hi, res in json.loads(rec["rolls"])]
+            rolls = [f"  {line}" for line in r.mail.filters["dice_lines"](json.loads(rec["rolls"]),
+                                                                        ctx.settings(game_id).ruleset)]
             body = "\n".join([*lines, *rolls, *(f"  {t}" for t in r.events_text(events))])
         else:
             body = "\n".join(f"  {t}" for t in r.events_text(events))
