@@ -240,5 +240,5 @@ def test_every_roll_of_a_game_says_in_french_what_it_was_for():
     assert {"pmb", "intrigue", "1626", "pourleroi", "courtisans"} <= set(seen)
     untranslated = {(game, p) for game, purposes in seen.items() for p in purposes if dice_label(p, game, "fr") == p}
     assert not untranslated
-    assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40 %)"
+    assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40\u00a0%)"
     assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "en") == "Joueur 07 leaves Visenya (40%)"

@@ -32,7 +32,7 @@ UNBOUNDED_KEYS_OK = {
     "pbem.clock.parse_iso": "ISO times read from the database",
     "pbem.render._environments": "template folders and a language",
     "pbem.render._exists": "template names",
-    "pbem.render._dice_labels": "a game and a language",
+    "pbem.dicetext.labels": "a template folder, a game, a language and a spacing function",
     "pbem.pictures.scene.font": "a size and a weight",
     "pbem.engine.optional._takes_author": "ruleset classes",
     "pbem.serial._hints": "dataclasses",

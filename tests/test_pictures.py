@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 import recorded
+from games.test_courtisans_games import bot_game
 from PIL import Image
 
 from pbem import pictures, serial
 from pbem.core import MJ, PUBLIC, Audience, Event
+from pbem.games.courtisans import RULESET as COURTISANS
 from pbem.pictures import board_picture, board_scene
 from pbem.pictures.raster import png, scene_digest, size
 from pbem.pictures.scene import Box, money
@@ -308,3 +310,24 @@ def test_pictures_false_sends_text_only_and_writes_no_picture(tmp_path: Path) ->
         assert not any(email.message_from_bytes(box.get_bytes(k)).is_multipart() for k in box.keys())
     finally:
         d.close()
+
+
+def test_courtisans_banner_names_the_round_the_posts_title_names() -> None:
+    """The closing turn of round 6 is posted « Manche 6, tour de clôture … »: the banner says « manche 6 sur 20,
+    terminée » (the view is already at round 7), not « manche 7 », and a turn inside a round says that round."""
+    closing = inside = 0
+    for before, events, after in bot_game(3):
+        if before.slot is None or after.over:
+            continue
+        title = COURTISANS.step_title(before).fr
+        public = [e for e in events if e.audience.kind == "public"]
+        texts = board_scene("courtisans", COURTISANS.view(after, PUBLIC), public, title).texts()
+        played = int(title.split(",")[0].removeprefix("Manche "))
+        banner = [t for t in texts if t.startswith("manche ")]
+        if any(e.kind == "round_started" and e.data["round"] > 1 for e in events):
+            assert banner == [f"manche {played} sur 20, terminée"], (title, banner)
+            closing += 1
+        else:
+            assert banner == [f"manche {played} sur 20"], (title, banner)
+            inside += 1
+    assert closing >= 3 and inside >= 10

@@ -81,7 +81,8 @@ class GameRows(StoreBase):
 
     def players(self, game: str, *, include_removed: bool = False) -> list[PlayerRow]:
         sql = "select * from players where game = ?" + ("" if include_removed else " and status = 'active'")
-        return [self._player(r) for r in self._q(sql + " order by registered_at, name", [game])]
+        # the order of registration; those who joined in the same pass, in the order their mails were read (rowid)
+        return [self._player(r) for r in self._q(sql + " order by registered_at, rowid", [game])]
 
     @staticmethod
     def _player(r: dict[str, Any]) -> PlayerRow:

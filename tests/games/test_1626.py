@@ -137,6 +137,37 @@ def test_R3_multi_word_talents_accents_and_case_ignored() -> None:
         assert decode(RULESET.parse_order(state, "Armand", line, []).args)["talent"] == talent
 
 
+@pytest.mark.parametrize(("line", "talent", "carac"), [
+    ("test double d'armes à feu / perception", "Armes de tir", "PE"),  # the text's own words
+    ("test d'armes à feu / éducation", "Armes de tir", "EDU"),
+    ("test d'étiquette / apparence", "Etiquette", "APP"),
+    ("test simple d'apparence", "", "APP"),
+    ("jet de discrétion/ag secret", "Discrétion", "AG"),
+    ("Je fais un jet de Discrétion/AG", "Discrétion", "AG"),
+    ("je tente un test d’escrime AG", "Escrime", "AG"),
+    ("jet de AG", "", "AG"),
+    ("JET de discretion/agi", "Discrétion", "AG"),
+    ("TEST Escrime endu", "Escrime", "EN"),
+    ("TEST intel", "", "INT"),
+    ("TEST Baratin cha", "Baratin", "CH"),
+    ("TEST Eloquence brav", "Eloquence", "BR"),
+])
+def test_R3_on_effectuera_un_test_double_d_armes_a_feu_perception_written_as_players_write_it(
+        line: str, talent: str, carac: str) -> None:
+    """« on effectuera un test double d'armes à feu / perception », « un test simple d'apparence » : « jet de »,
+    « test de », « je fais un jet de », a slash between talent and characteristic, the usual abbreviations."""
+    values = decode(RULESET.parse_order(game(), "Armand", line, []).args)
+    assert (values.get("talent", ""), values["carac"]) == (talent, carac), line
+    assert values["secret"] == ("secret" in line)
+
+
+def test_R3_a_simple_test_has_no_talent_and_a_double_test_has_one() -> None:
+    with pytest.raises(OrderSyntaxError, match="simple"):
+        RULESET.parse_order(game(), "Armand", "test simple d'escrime/AG", [])
+    with pytest.raises(OrderSyntaxError, match="double"):
+        RULESET.parse_order(game(), "Armand", "test double d'AG", [])
+
+
 def test_R3_a_modifier_may_follow_the_SR() -> None:
     e = result(game(), "TEST Escrime AG SR 15 -2", 7)
     assert e["total"] == 16 and e["bonuses"] == [{"fr": "modificateur", "en": "modifier", "value": -2}]

@@ -103,7 +103,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
-        result.verdicts.append(LineVerdict(line, True))
+        result.verdicts.append(LineVerdict(line, True, order.note.get(s.language) if order.note else ""))
     if result.passed is not None and actor is not None:
         if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,

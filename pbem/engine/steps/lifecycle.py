@@ -65,7 +65,7 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
     for p in players:
         extra = fixed.get(fold(p.name), {})
         seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
-                          p.seat.get("data") or extra.get("data", {})))
+                          p.seat.get("data") or extra.get("data", {}), p.gender or extra.get("gender")))
         if extra.get("gender") and not p.gender:  # the MJ's roster gives it when the player did not
             table.store.set_gender(table.id, p.name, extra["gender"])
             table.forget_roster()
