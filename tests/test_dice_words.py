@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 
 import pytest
 from helpers import make_config, make_mail
-from pbem.store.records import rolls_from_json, rolls_json
 
 from pbem.core import Order, OrderError, Seat
 from pbem.dice import Dice, Roll
@@ -22,6 +21,7 @@ from pbem.engine import Engine
 from pbem.games import get
 from pbem.render import roll_lines
 from pbem.store import Store
+from pbem.store.records import rolls_from_json, rolls_json
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 INDEX = re.compile(r"\[\d+-\d+\] = \d+")
