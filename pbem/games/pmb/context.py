@@ -9,7 +9,7 @@ from typing import Any, overload
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import Player, State
+from pbem.games.pmb.state import Player, State, tell_role, tell_team
 
 
 @dataclass
@@ -63,6 +63,9 @@ class Ctx:
     _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
     """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
+    _told: dict[int, set[str]] = field(default_factory=dict, init=False, repr=False)
+    """Roster position -> the facts told this turn to that player (see `learner`), added to his
+    ``knowledge`` by `settle` at the end of the turn."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
@@ -256,11 +259,36 @@ class Ctx:
     def mj(self, kind: str, **data: Any) -> None:
         self.events.append(Event(kind, Audience.mj(), data))
 
+    def learner(self, name: str) -> tuple[Player, set[str]]:
+        """The player of that name, to tell him something, and the set of the facts told him this turn.
+
+        On his first lesson of the turn he is copied (`w`) and so is his ``latest``: a lesson then
+        changes that copy in place (`tell_role`, `tell_team`), which no other state holds, and adds
+        its facts to the set, which `settle` adds to his ``knowledge`` at the end of the turn.  A
+        player told thousands of facts in a turn (the target of a failed squad of thousands, the chef
+        of a clan that takes in a beaten one's survivors) has his records copied once, not once a fact."""
+        i = self._pos[name]
+        told = self._told.get(i)
+        if told is not None:
+            return self.roster[i], told
+        p = self.w(name)
+        p.latest = dict(p.latest)
+        told = self._told[i] = set()
+        return p, told
+
+    def settle(self) -> None:
+        """Add the facts told this turn to each learner's ``knowledge`` (at the end of the resolution)."""
+        roster = self.roster
+        for i, told in self._told.items():
+            roster[i].add_knowledge(told)
+        self._told = {}
+
     def reveal(self, recipients: list[str] | tuple[str, ...], subject: str, code: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
         value = code if code is not None else self.p(subject).code
         for r in recipients:
-            self.w(r).learn_role(subject, value)
+            p, told = self.learner(r)
+            tell_role(p.latest, told, subject, value)
         return {"player": subject, "role": value}
 
     def aware(self, members: Sequence[str]) -> list[str]:
@@ -279,7 +307,8 @@ class Ctx:
         """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
         team = team if team is not None else self.p(subject).team
         for r in recipients:
-            self.w(r).learn_team(subject, team)
+            p, told = self.learner(r)
+            tell_team(p.latest, told, subject, team)
         return {"player": subject, "team": team}
 
     def kill(self, name: str, cause: str, by: str) -> None:
