@@ -6,10 +6,7 @@ list/tuple/frozenset/set/dict (str keys) of those, plus ``X | None``.
 Encoding is deterministic (sets are sorted) so equal states give equal bytes.
 A dataclass may define ``__post_load__(self)``: `from_data` calls it once the object is decoded,
 for what the JSON cannot say (which equal values are one object, say); it must not change the
-object's value.  It may also define, on the class itself, a static ``__pre_load__(data)`` that
-`from_data` calls on its JSON-compatible data before decoding it and that returns the data to
-decode: equal data (the same value), in another order, say, so that the objects are made (and laid
-out in memory) in the order they will be walked.
+object's value.
 """
 
 from __future__ import annotations
@@ -101,9 +98,6 @@ def from_data(tp: Any, data: Any) -> Any:
         kt, vt = typing.get_args(tp)
         return {from_data(kt, k): from_data(vt, v) for k, v in data.items()}
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        pre = tp.__dict__.get("__pre_load__")
-        if pre is not None:
-            data = pre(data)
         kwargs = {name: from_data(hint, data[name]) for name, hint in _field_hints(tp) if name in data}
         obj = tp(**kwargs)
         loaded = _post_load(tp)

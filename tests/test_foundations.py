@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -159,33 +158,6 @@ def test_serial_calls_post_load_once_per_decoded_object_and_the_json_stays_the_s
     assert _POST_LOADS == ["Arya", "Bran"]
     assert back == built and serial.dumps(back) == text
     assert back[0].members[1] is back[0].owner and back[1].members[0] is back[1].owner
-
-
-_PRE_LOADS: list[object] = []
-
-
-@dataclass
-class _Sorted:
-    order: list[str]
-    ages: dict[str, int]
-
-    @staticmethod
-    def __pre_load__(data: dict[str, object]) -> dict[str, object]:
-        _PRE_LOADS.append(data)
-        order, ages = data["order"], data["ages"]
-        assert isinstance(order, list) and isinstance(ages, dict)
-        return {**data, "ages": {n: ages[n] for n in order}}
-
-
-def test_serial_calls_pre_load_on_the_data_before_decoding_and_the_json_stays_the_same():
-    _PRE_LOADS.clear()
-    built = _Sorted(["Bran", "Arya"], {"Bran": 9, "Arya": 11})
-    text = serial.dumps(built)
-    assert list(json.loads(text)["ages"]) == ["Arya", "Bran"]  # the JSON sorts the keys
-    back = serial.loads(_Sorted, text)
-    assert len(_PRE_LOADS) == 1
-    assert list(back.ages) == ["Bran", "Arya"]  # decoded in the order the hook gave
-    assert back == built and serial.dumps(back) == text
 
 
 # --- names ---

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from pbem import serial
 from pbem.core import Seat
 from pbem.dice import Dice
 from pbem.games.pmb import RULESET
@@ -200,15 +199,3 @@ def test_a_large_resolution_gives_the_same_bytes_in_a_fresh_process_with_another
     [(_state, _events, biggest, learned)] = first
     assert biggest >= 300 and learned >= 300
 
-
-def test_a_loaded_state_has_its_players_in_roster_order_and_the_same_json() -> None:
-    st = new_game(list(reversed(ROSTER)))
-    text = serial.dumps(st)
-    assert list(json.loads(text)["players"]) == sorted(st.order)  # the JSON: by name
-    loaded = serial.loads(State, text)
-    assert list(loaded.players) == loaded.order == st.order
-    assert serial.dumps(loaded) == text
-    # data that does not hold each roster name once is decoded as it is
-    odd = json.loads(text)
-    odd["order"] = odd["order"][:-1]
-    assert list(serial.from_data(State, odd).players) == sorted(st.order)
