@@ -9,7 +9,7 @@ from typing import Any, overload
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import Player, State, tell_role, tell_team
+from pbem.games.pmb.state import Player, State, role_facts, team_fact, tell_role, tell_team
 
 
 @dataclass
@@ -63,9 +63,11 @@ class Ctx:
     _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
     """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
-    _told: dict[int, set[str]] = field(default_factory=dict, init=False, repr=False)
-    """Roster position -> the facts told this turn to that player (see `learner`), added to his
-    ``knowledge`` by `settle` at the end of the turn."""
+    _told: list[set[str] | None] = field(init=False, repr=False)
+    """By roster position: the facts told this turn to that player (see `learner`; None: nothing yet),
+    added to his ``knowledge`` by `settle` at the end of the turn."""
+    _learners: list[int] = field(default_factory=list, init=False, repr=False)
+    """The roster positions of the players told something this turn, in the order they first were."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
@@ -73,6 +75,7 @@ class Ctx:
         self.roster = list(map(players.__getitem__, order))
         self._pos = dict(zip(order, range(len(order)), strict=True))
         self._copied = bytearray(len(order))
+        self._told = [None] * len(order)
         self._start = self.start if self.start is not None else dict(players)
 
     @property
@@ -84,8 +87,9 @@ class Ctx:
         state given to the resolution keeps its record (copy on write).  A record read with `p`
         before is then stale: read him again after a change."""
         i = self._pos[name]
-        if self._copied[i]:
-            return self.roster[i]
+        return self.roster[i] if self._copied[i] else self._copy(i, name)
+
+    def _copy(self, i: int, name: str) -> Player:
         p = self.roster[i].clone()
         self.st.players[name] = p
         self.roster[i] = p
@@ -268,27 +272,32 @@ class Ctx:
         player told thousands of facts in a turn (the target of a failed squad of thousands, the chef
         of a clan that takes in a beaten one's survivors) has his records copied once, not once a fact."""
         i = self._pos[name]
-        told = self._told.get(i)
+        told = self._told[i]
         if told is not None:
             return self.roster[i], told
-        p = self.w(name)
+        p = self.roster[i] if self._copied[i] else self._copy(i, name)
         p.latest = dict(p.latest)
         told = self._told[i] = set()
+        self._learners.append(i)
         return p, told
 
     def settle(self) -> None:
         """Add the facts told this turn to each learner's ``knowledge`` (at the end of the resolution)."""
-        roster = self.roster
-        for i, told in self._told.items():
-            roster[i].add_knowledge(told)
-        self._told = {}
+        roster, told = self.roster, self._told
+        for i in self._learners:
+            facts = told[i]
+            assert facts is not None
+            roster[i].add_knowledge(facts)
+            told[i] = None
+        self._learners = []
 
     def reveal(self, recipients: list[str] | tuple[str, ...], subject: str, code: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
         value = code if code is not None else self.p(subject).code
+        facts = role_facts(subject, value)  # one pair of strings for every listener
         for r in recipients:
             p, told = self.learner(r)
-            tell_role(p.latest, told, subject, value)
+            tell_role(p.latest, told, subject, value, facts)
         return {"player": subject, "role": value}
 
     def aware(self, members: Sequence[str]) -> list[str]:
@@ -306,9 +315,10 @@ class Ctx:
     def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str, team: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
         team = team if team is not None else self.p(subject).team
+        fact = team_fact(subject, team)
         for r in recipients:
             p, told = self.learner(r)
-            tell_team(p.latest, told, subject, team)
+            tell_team(p.latest, told, subject, team, fact)
         return {"player": subject, "team": team}
 
     def kill(self, name: str, cause: str, by: str) -> None:

@@ -36,18 +36,24 @@ def team_fact(name: str, team: str) -> str:
     return f"{name}|team|{team}"
 
 
-def tell_role(latest: dict[str, str], told: set[str], name: str, code: str) -> None:
+def role_facts(name: str, code: str) -> tuple[str, str]:
+    """The two facts that telling ``name``'s role makes: the role, and the affiliation it implies."""
+    return f"{name}|role|{code}", f"{name}|team|{_CODE_TEAM.get(code, code)}"  # role_fact, team_fact
+
+
+def tell_role(latest: dict[str, str], told: set[str], name: str, code: str,
+              facts: tuple[str, str] | None = None) -> None:
     """Record, in place, that ``name``'s role ``code`` was told: in ``latest`` (what is believed now)
-    and as two new facts in ``told`` (the role, and the affiliation it implies)."""
+    and as its two facts in ``told`` (``facts``: `role_facts`, made once for several listeners)."""
     latest[name] = code
-    told.add(f"{name}|role|{code}")  # role_fact, team_fact
-    told.add(f"{name}|team|{_CODE_TEAM.get(code, code)}")
+    told.update(facts if facts is not None else role_facts(name, code))
 
 
-def tell_team(latest: dict[str, str], told: set[str], name: str, team: str) -> None:
-    """Record, in place, that ``name``'s affiliation ``team`` was told: a new fact in ``told``, and
-    in ``latest`` unless it agrees with the role believed (an affiliation that contradicts it replaces it)."""
-    told.add(team_fact(name, team))
+def tell_team(latest: dict[str, str], told: set[str], name: str, team: str, fact: str | None = None) -> None:
+    """Record, in place, that ``name``'s affiliation ``team`` was told: a new fact in ``told``
+    (``fact``: `team_fact`, made once for several listeners), and in ``latest`` unless it agrees with
+    the role believed (an affiliation that contradicts it replaces it)."""
+    told.add(fact if fact is not None else team_fact(name, team))
     if _CODE_TEAM.get(latest.get(name, ""), "") != team:
         latest[name] = team
 
