@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -52,14 +53,22 @@ class Ctx:
     _copied: bytearray = field(init=False, repr=False)
     """By roster position: 1 for a player already copied into ``st`` by `w` (a flag read by
     position, not a set of names: no hash lookup)."""
-    # Indexes of roster positions, built on first use, once per resolution, so that no per-player
-    # or per-squad loop scans the whole roster.  Each holds a superset of the players it answers
-    # for (every change that could add one goes through `set_rank`, `set_sergent`,
-    # `set_location`); each query filters it with the same test as a roster scan would, and
-    # answers in roster order.
+    _copies: list[int] = field(default_factory=list, init=False, repr=False)
+    """The roster positions copied by `w` so far, in the order they were: whoever changed this turn."""
+    # Indexes of roster positions, built together by one walk over the roster on first use, once
+    # per resolution, so that no per-player or per-squad loop scans the whole roster.  Each of the
+    # first three holds a superset of the players it answers for (every change that could add one
+    # goes through `set_rank`, `set_sergent`, `set_location`); each query filters it with the same
+    # test as a roster scan would, and answers in roster order.  The last two hold the players who
+    # passed their test when they were built: still exact for a player not copied since (his record
+    # is the one they read), and the players copied since (``_copies``) are tested again.
     _by_rank: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _by_sergent: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _donjon: RosterList | None = field(default=None, init=False, repr=False)
+    _levels: dict[str, list[int]] | None = field(default=None, init=False, repr=False)
+    """Level of Port-Réal -> the living, visible players there."""
+    _loose: list[int] | None = field(default=None, init=False, repr=False)
+    """The living Hommes de Main without a sergent."""
     _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
     """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
@@ -94,6 +103,7 @@ class Ctx:
         self.st.players[name] = p
         self.roster[i] = p
         self._copied[i] = 1
+        self._copies.append(i)
         return p
 
     def at_start(self, i: int) -> Player:
@@ -115,18 +125,71 @@ class Ctx:
         resolution (filter on the current record, ``roster[i]``), ascending.  (Read it before the
         next `set_rank`: it may grow.)"""
         if self._by_rank is None:
-            by_rank: dict[str, list[int]] = {}
-            for i, p in zip(self._pos.values(), self.roster, strict=True):  # `_pos`'s own ints: no new ones
-                at = by_rank.get(p.rank)
-                if at is None:
-                    by_rank[p.rank] = [i]
-                else:
-                    at.append(i)
-            self._by_rank = {rank: RosterList(at) for rank, at in by_rank.items()}
+            self._by_rank = self._index_roster()
         if len(ranks) == 1:
             found = self._by_rank.get(ranks[0])
             return found.in_order() if found is not None else []
         return sorted(set().union(*(self._by_rank[r].in_order() for r in ranks if r in self._by_rank)))
+
+    def _index_roster(self) -> dict[str, RosterList]:
+        """Build the roster indexes (see the fields); returns the one by rank."""
+        by_rank: dict[str, list[int]] = {}
+        by_sergent: dict[str, list[int]] = {}
+        donjon: list[int] = []
+        levels: dict[str, list[int]] = {level: [] for level in R.LEVELS}
+        loose: list[int] = []
+        hm, donjon_word = R.HM, R.DONJON
+        for i, p in zip(self._pos.values(), self.roster, strict=True):  # `_pos`'s own ints: no new ones
+            rank = p.rank
+            at = by_rank.get(rank)
+            if at is None:
+                by_rank[rank] = [i]
+            else:
+                at.append(i)
+            sergent = p.sergent
+            if sergent is not None:
+                at = by_sergent.get(sergent)
+                if at is None:
+                    by_sergent[sergent] = [i]
+                else:
+                    at.append(i)
+            elif rank == hm:
+                if p.alive:
+                    loose.append(i)
+            location = p.location
+            if location == donjon_word:
+                donjon.append(i)
+            elif p.alive and not p.hidden:
+                at = levels.get(location)
+                if at is not None:
+                    at.append(i)
+        self._by_sergent = {s: RosterList(at) for s, at in by_sergent.items()}
+        self._donjon = RosterList(donjon)
+        self._levels, self._loose = levels, loose
+        self._by_rank = {rank: RosterList(at) for rank, at in by_rank.items()}
+        return self._by_rank
+
+    def _with_changes(self, built: list[int], test: Callable[[Player], bool]) -> list[int]:
+        """The positions of ``built`` (players who passed ``test`` when it was built) not copied since,
+        and those of the players copied since who pass it now: who passes it now, ascending."""
+        copied, roster = self._copied, self.roster
+        kept = [i for i in built if not copied[i]]
+        changed = [i for i in sorted(self._copies) if test(roster[i])]
+        return list(heapq.merge(kept, changed)) if changed else kept
+
+    def level_residents(self) -> dict[str, list[str]]:
+        """Level of Port-Réal -> the living, visible players there now (`city.residents`), roster order."""
+        if self._levels is None:
+            self._index_roster()
+        assert self._levels is not None
+        return {level: self._names(self._with_changes(at, _resident_of(level))) for level, at in self._levels.items()}
+
+    def loose_hms(self) -> list[str]:
+        """The living Hommes de Main without a sergent now, roster order."""
+        if self._loose is None:
+            self._index_roster()
+        assert self._loose is not None
+        return self._names(self._with_changes(self._loose, lambda p: p.alive and p.rank == R.HM and p.sergent is None))
 
     def holders(self, *ranks: str) -> list[str]:
         """`holding`, as names."""
@@ -177,7 +240,8 @@ class Ctx:
     def donjon_residents(self) -> list[str]:
         """Living players in the Donjon Rouge, roster order."""
         if self._donjon is None:
-            self._donjon = RosterList([i for i, p in enumerate(self.roster) if p.location == R.DONJON])
+            self._index_roster()
+        assert self._donjon is not None
         roster, order = self.roster, self.st.order
         return [order[i] for i in self._donjon.in_order() if (p := roster[i]).alive and p.location == R.DONJON]
 
@@ -234,16 +298,8 @@ class Ctx:
     def hms_of(self, sergent: str, team: str) -> list[str]:
         """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""
         if self._by_sergent is None:
-            by_sergent: dict[str, list[int]] = {}
-            for i, p in zip(self._pos.values(), self.roster, strict=True):
-                s = p.sergent
-                if s is not None:
-                    at = by_sergent.get(s)
-                    if at is None:
-                        by_sergent[s] = [i]
-                    else:
-                        at.append(i)
-            self._by_sergent = {s: RosterList(at) for s, at in by_sergent.items()}
+            self._index_roster()
+        assert self._by_sergent is not None
         found = self._by_sergent.get(sergent)
         if found is None:
             return []
@@ -340,6 +396,11 @@ class Ctx:
         if self.st.in_donjon(p):
             return R.GARDE_INFLUENCE if p.rank in R.GARDES else R.CONSEIL_INFLUENCE
         return self.influence(name)
+
+
+def _resident_of(level: str) -> Callable[[Player], bool]:
+    """The test of `Ctx.level_residents` for one level: living, visible, there."""
+    return lambda p: p.alive and not p.hidden and p.location == level
 
 
 class RosterList:
