@@ -26,7 +26,7 @@ Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start
 gm@pbem.test, emptied before and after.
 
     .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency] [--profile] [-n 2000]
-        [--pmb-rounds 5] [--pmb-seeds be7c,0001] [--pmb-compare ../main-checkout]
+        [--pmb-rounds 5] [--pmb-compare ../main-checkout]
 """
 
 from __future__ import annotations

@@ -147,8 +147,12 @@ def worker(folder: Path, jobs: list[tuple[str, int]]) -> dict[str, dict[str, Any
     from pbem import serial
     from pbem.core import Order
     from pbem.dice import Dice
-    from pbem.engine.turns import run_resolve
     from pbem.games import get
+
+    try:
+        from pbem.engine.steps.turns import run_resolve
+    except ImportError:  # a checkout compared from before the engine's reorganisation
+        from pbem.engine.turns import run_resolve  # type: ignore[no-redef]
 
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
     signal.signal(signal.SIGALRM, _over_budget)
