@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sqlite3
 import ssl
 import threading
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
 from pbem.render import refresh_templates
 from pbem.store import Store
+from pbem.store.health import StoreError, storage_error
 
 log = logging.getLogger("pbem")
 
@@ -122,12 +124,14 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             src.fetch_new(sink)
             crashpoint("after-fetch")
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
+            _stop_on_storage(e, config, database_only=True)  # (the mailbox's own faults are an outage)
             log.warning("fetching mail failed: %s", e)
             report.errors.append(f"fetch failed: {e}")
         keys: list[str] = []
         try:
             keys = engine.process_pending(now)
-        except Exception as e:  # e.g. the disk is full: deadlines and sending still get their turn
+        except Exception as e:  # a bug in one game: deadlines and sending still get their turn
+            _stop_on_storage(e, config)
             log.exception("processing stored mail failed")
             report.errors.append(f"processing mail failed: {type(e).__name__}: {e}")
         report.processed = len(keys)
@@ -143,6 +147,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         try:
             report.fired = engine.due(now)
         except Exception as e:
+            _stop_on_storage(e, config)
             log.exception("firing due work failed")
             report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
         report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
@@ -167,6 +172,17 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         if own_source and src is not None:
             src.close()
     return report
+
+
+def _stop_on_storage(error: Exception, config: Config, *, database_only: bool = False) -> None:
+    """A database that cannot be written (a full disk, a read-only file system, damaged pages) ends the pass
+    with one line (`pbem.store.health`): its next stages would fail alike, and mail sent now could not be
+    marked sent (it would go twice).  ``database_only``: a file system error counts only from SQLite."""
+    if database_only and not isinstance(error, (sqlite3.Error, StoreError)):
+        return
+    problem = storage_error(error, config.database)
+    if problem is not None:
+        raise problem from None
 
 
 def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
@@ -202,6 +218,7 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
     # added while that same job runs (max_instances=1), so the running pass is told to go round again
     state = threading.Lock()
     running = {"now": False, "again": False}
+    fatal: list[StoreError] = []  # a lost or damaged database: the daemon ends with it
 
     def wake() -> None:
         with state:
@@ -231,7 +248,12 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
             log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
                         " and looks stuck" if stuck else "")
             return
-        store = open_store(config)
+        try:
+            store = open_store(config)
+        except StoreError as e:
+            lock.release()
+            _storage_failed(e)
+            return
         try:
             rep = tick(config, store)
             if rep.errors:
@@ -243,15 +265,30 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
                 scheduler.add_job(job, id="more", replace_existing=True)
             elif wake is not None:
                 scheduler.add_job(job, "date", run_date=wake, id="wakeup", replace_existing=True)
+        except StoreError as e:
+            _storage_failed(e)
         except Exception:
             log.exception("tick failed; next attempt at the next timer")
         finally:
             store.close()
             lock.release()
 
+    def _storage_failed(e: StoreError) -> None:
+        """One line, in the configured language; a lost or damaged database stops the daemon (nothing is read
+        into it), a full or read-only disk is tried again at the next timer."""
+        if not e.stops:
+            log.error("%s", e.msg.get(config.language))
+            return
+        fatal.append(e)  # said once, by `pbem run` as it ends
+        stop.set()
+        threading.Thread(target=scheduler.shutdown, kwargs={"wait": False}, daemon=True).start()
+
     def watch_idle() -> None:
         """A second mailbox connection that only waits (IMAP IDLE) and wakes the tick up."""
-        store = open_store(config)
+        try:
+            store = open_store(config)
+        except StoreError:  # (the passes say it, and stop the daemon if they must)
+            return
         source: Any = None
         while not stop.is_set():
             try:
@@ -281,3 +318,5 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
     log.info("pbem daemon started: mailbox %s, outbox %s, polling every %s s", config.mailbox.kind,
              config.outbox.kind, config.poll_seconds)
     scheduler.start()
+    if fatal:
+        raise fatal[0]

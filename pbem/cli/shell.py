@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ from pbem.msg import Msg, PbemError
 from pbem.passlock import PassLock
 from pbem.render import french_spaces
 from pbem.store import Store
+from pbem.store.health import storage_error
 from pbem.wording import join_list
 
 
@@ -52,6 +54,11 @@ def engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = Tru
         store = Store(cfg.database, synchronous=cfg.synchronous)
         try:
             yield Engine(cfg, store)
+        except (sqlite3.Error, OSError) as e:  # a full disk, a read-only database: one line (`pbem.store.health`)
+            problem = storage_error(e, cfg.database)
+            if problem is None:
+                raise
+            raise problem from None
         finally:
             store.close()
 
