@@ -78,6 +78,12 @@ MESSAGES: dict[str, Msg] = {
     "missed_abandoned": Msg(", abandon : plus attendu", ", abandoned: no longer waited for"),
     "left_alone": Msg("{stored} : laissé tel quel : {why}", "{stored}: left as it is: {why}"),
     "archived": Msg("{made} dans {folder} ; ouvrez {index}", "{made} in {folder}; open {index}"),
+    "archive_replaced": Msg("l'archive écrite là avant ({files}) est remplacée",
+                            "the archive written there before ({files}) is replaced"),
+    "archive_kept_one": Msg("1 fichier que pbem n'a pas écrit y reste tel quel",
+                            "1 file that pbem did not write stays there as it was"),
+    "archive_kept": Msg("{n} fichiers que pbem n'a pas écrits y restent tels quels",
+                        "{n} files that pbem did not write stay there as they were"),
     "archive_unverified": Msg("la vérification des dés a trouvé des problèmes : voyez verification.html",
                               "the dice verification found problems: see verification.html"),
     "busy": Msg("{what} (pid {pid}, depuis {held}) travaille sur ces données : réessayez dans un instant "

@@ -43,7 +43,8 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 
 @french("Écrit les archives publiques d'une partie en site HTML statique\u00a0: chaque message du forum, les "
         "images, des graphiques sur la partie et, une fois la graine révélée, la vérification des dés. "
-        "Lisible hors ligne\u00a0; FOLDER est remplacé.\n\n"
+        "Lisible hors ligne. FOLDER doit être neuf, vide, ou une archive que pbem y a écrite (il n'efface que ses "
+        "propres fichiers).\n\n"
         "Exemple\u00a0: pbem archive pmb1 archives/pmb1")
 @click.command(cls=HelpCommand)
 @click.argument("game_id")
@@ -51,7 +52,8 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 @click.pass_context
 def archive(ctx: click.Context, game_id: str, folder: str) -> None:
     """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
-    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+    and, once the seed is revealed, the dice verification.  Readable offline.  FOLDER must be new, empty, or an
+    archive pbem wrote there (it deletes only its own files).
 
     Example: pbem archive pmb1 archives/pmb1
     """
@@ -64,6 +66,11 @@ def archive(ctx: click.Context, game_id: str, folder: str) -> None:
                       plural(len(done.pictures), "image" if lang != "en" else "picture", lang=lang),
                       plural(len(done.charts), "graphique" if lang != "en" else "chart", lang=lang)], lang)
     click.echo(message("archived", made=made, folder=folder, index=Path(folder) / "index.html"))
+    if done.removed:
+        click.echo(message("archive_replaced", files=plural(len(done.removed), "fichier" if lang != "en" else "file",
+                                                            lang=lang)))
+    if done.kept:
+        click.echo(message("archive_kept_one") if done.kept == 1 else message("archive_kept", n=done.kept))
     if done.verified is False:
         click.echo(message("archive_unverified"))
 

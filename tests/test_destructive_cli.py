@@ -1,0 +1,84 @@
+"""Commands that destroy or publish: they refuse what is not theirs to touch and say exactly what they did.
+
+`pbem archive` into a folder pbem did not write (the game folder itself) is refused and deletes nothing;
+written again into its own archive it replaces its files only.  Through the real CLI on a toy game.
+"""
+
+from __future__ import annotations
+
+import helpers  # noqa: F401  (registers the toy ruleset)
+import pytest
+from click.testing import CliRunner
+from helpers import toy_config_toml
+
+from pbem.archive import MARKER
+from pbem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(toy_config_toml(tmp_path))
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args], catch_exceptions=False)
+        assert (result.exit_code == 0) == ok, result.output
+        return result.output.replace("\u00a0", " ")
+
+    return invoke
+
+
+@pytest.fixture
+def played(run, tmp_path):
+    run("game", "new", "toy1", "--seed", "ab" * 32, "--now", "2026-12-01T20:00")
+    run("player", "add", "toy1", "Arya", "arya@pbem.test", "--now", "2026-12-01T20:00")
+    run("player", "add", "toy1", "Bran", "bran@pbem.test", "--now", "2026-12-01T20:00")
+    run("game", "start", "toy1", "--now", "2026-12-01T20:00")
+    run("orders", "set", "toy1", "Arya", "GUESS 4", "--now", "2026-12-01T21:00")
+    run("turn", "resolve", "toy1", "--now", "2026-12-01T22:00")
+    return run
+
+
+def _files(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def test_archive_into_the_game_folder_is_refused_and_deletes_nothing(played, tmp_path):
+    before = _files(tmp_path)
+    assert "config.toml" in before and "db.sqlite" in before
+    out = played("archive", "toy1", str(tmp_path), ok=False)
+    assert out.startswith("Erreur : ") and "n'est pas vide et pbem archive n'y a jamais écrit" in out
+    assert len(out.strip().splitlines()) == 1
+    assert _files(tmp_path) == before  # not one file touched
+    # a folder holding anything else, a file instead of a folder: the same
+    other = tmp_path / "photos"
+    other.mkdir()
+    (other / "vacances.jpg").write_bytes(b"\xff\xd8")
+    assert "jamais écrit" in played("archive", "toy1", str(other), ok=False)
+    assert (other / "vacances.jpg").exists()
+
+
+def test_archive_written_again_replaces_its_own_files_only_and_says_so(played, tmp_path):
+    site = tmp_path / "site"
+    out = played("archive", "toy1", str(site))
+    assert "dans " + str(site) in out and "remplacée" not in out
+    first = _files(site)
+    assert MARKER in first and "index.html" in first
+    (site / "notes-du-mj.txt").write_text("à garder")
+    # a marker someone edited to reach outside the folder: those lines are not obeyed
+    marker = site / MARKER
+    marker.write_text(marker.read_text() + "../config.toml\n/etc/hostname\nimages/../../db.sqlite\n")
+    out = played("archive", "toy1", str(site))
+    assert "l'archive écrite là avant (" in out and "fichiers) est remplacée" in out
+    assert "\n1 fichier que pbem n'a pas écrit y reste tel quel\n" in out
+    assert (site / "notes-du-mj.txt").read_text() == "à garder"
+    assert (tmp_path / "config.toml").exists() and (tmp_path / "db.sqlite").exists()
+    assert sorted(set(_files(site)) - {"notes-du-mj.txt"}) == first
+
+
+def test_archive_into_an_empty_folder_is_fine(played, tmp_path):
+    empty = tmp_path / "vide"
+    empty.mkdir()
+    played("archive", "toy1", str(empty))
+    assert (empty / "index.html").exists() and (empty / MARKER).exists()
