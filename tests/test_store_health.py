@@ -19,7 +19,7 @@ from pbem.cli import main
 from pbem.store import SCHEMA_VERSION, Store
 from pbem.store.health import StoreError, marker_path, storage_error
 
-SCHEMA_DIGESTS = {2: "9409a536fbc83db5"}
+SCHEMA_DIGESTS = {2: "a3237b22044b7aa2"}
 """SCHEMA_VERSION -> the first 16 hex digits of the SHA-256 of a fresh database's schema (its sqlite_master)."""
 
 

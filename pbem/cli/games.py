@@ -198,6 +198,8 @@ def player_add(ctx: click.Context, game_id: str, name: str, address: str, role: 
     with engine(ctx, game_id) as e:
         p = e.add_player(game_id, name, address, now_from(now), role=role, data=data, gender=gender)
         click.echo(message("registered", game=game_id, name=p.name, address=p.address))
+        if e.settings(game_id).passwords:  # (passwords = true: pbem made one, and mails it to the player)
+            click.echo(message("password_mailed", address=p.address))
 
 
 @french("Cesse d'écrire à NAME (qui en est prévenu)\u00a0; ses décisions prennent les valeurs par défaut "

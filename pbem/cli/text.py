@@ -39,6 +39,10 @@ MESSAGES: dict[str, Msg] = {
     "list_state": Msg("{phase}, étape {turn}", "{phase}, step {turn}"),
     "deadline_now": Msg("{game} : date limite désormais {deadline}", "{game}: deadline now {deadline}"),
     "hours_or_until": Msg("donnez --hours ou --until", "give --hours or --until"),
+    "password_mailed": Msg("mot de passe créé, en file d'envoi vers {address} (le prochain pbem tick "
+                           "l'envoie) ; pbem ne l'affiche pas",
+                           "a password made for them, queued for {address} (the next pbem tick sends it); pbem does "
+                           "not show it"),
     "registered": Msg("{game} : inscription de {name} <{address}> enregistrée", "{game}: {name} <{address}> registered"),
     "removed": Msg("{game} : {name} quitte la partie{detail} ; un courriel l'en avertit",
                    "{game}: {name} removed{detail}; they are told by mail"),

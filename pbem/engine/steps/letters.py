@@ -260,7 +260,7 @@ def briefing_text(table: Table, player: str, newcomer: str, history: str | None)
     return r.mail_text(
         "briefing", tag=tag, player=player, newcomer=newcomer, game_title=s.title, chapters=chapters,
         history=history, status=status, asked=asked, helps=ruleset.help(state, player) if asked else [],
-        orders=orders_text(table, player) if asked else None,
+        orders=orders_text(table, player) if asked else None, passwords=s.passwords,
         title=ruleset.step_title(state).get(s.language) if state is not None else "", deadline=table.local(g.deadline))
 
 
