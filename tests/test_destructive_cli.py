@@ -6,6 +6,8 @@ written again into its own archive it replaces its files only.  Through the real
 
 from __future__ import annotations
 
+import json
+
 import helpers  # noqa: F401  (registers the toy ruleset)
 import pytest
 from click.testing import CliRunner
@@ -82,3 +84,33 @@ def test_archive_into_an_empty_folder_is_fine(played, tmp_path):
     empty.mkdir()
     played("archive", "toy1", str(empty))
     assert (empty / "index.html").exists() and (empty / MARKER).exists()
+
+
+# --- pbem export --public: what pbem verify needs, nothing else
+
+
+def test_the_public_export_holds_what_verify_needs_and_no_address_state_or_event(played, tmp_path):
+    run = played
+    out = run("export", "toy1", "--json", "--public", ok=False)
+    assert out.startswith("Erreur : la graine de toy1 n'est pas encore révélée") and len(out.splitlines()) == 1
+    assert "ne vont pas ensemble" in run("export", "toy1", "--json", "--public", "--with-seed", ok=False)
+    run("game", "finish", "toy1", "--yes", "--now", "2026-12-02T10:00")
+    result = CliRunner().invoke(main, ["--config", str(tmp_path / "config.toml"), "export", "toy1", "--json",
+                                       "--public"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert "export public de toy1 : l'empreinte, la graine révélée et" in result.stderr.replace("\u00a0", " ")
+    text = result.stdout
+    for secret in ("@", "arya@pbem.test", "state", "events", "orders", "journal", "players", "address", "GUESS"):
+        assert secret not in text, secret
+    assert set(data) == {"game", "ruleset", "phase", "turn", "public", "commitment", "seed", "records"}
+    assert data["seed"] == "ab" * 32 and [r["turn"] for r in data["records"]] == [0, 1]
+    full = json.loads(run("export", "toy1", "--json"))
+    assert sum(len(r["rolls"]) for r in data["records"]) == sum(len(r["rolls"]) for r in full["records"]) > 0
+    path = tmp_path / "public.json"
+    path.write_text(result.stdout)
+    assert "OK : la graine correspond à son empreinte" in run("verify", "--file", str(path))
+    # a roll changed in the file: verify says so, from the public export alone
+    data["records"][1]["rolls"][0][3] += 1
+    path.write_text(json.dumps(data))
+    assert "seed gives" in run("verify", "--file", str(path), ok=False)

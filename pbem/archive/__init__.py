@@ -1,7 +1,7 @@
 """`pbem archive`: a game's public record as a static HTML site, readable offline.
 
-Every page is built from what the forum may show, nothing else: for each resolved step (and the
-setup) its forum post (`letters.forum_text`, BBCode made safe HTML by `bbcode.to_html`), its
+Every page is built from what the forum may show, nothing else: for each published step (and the
+setup; never one whose results wait for the MJ's approval) its forum post (`letters.forum_text`, BBCode made safe HTML by `bbcode.to_html`), its
 picture (`letters.forum_picture`) and its public view, from which the charts over the game are
 drawn (`series`).  Once the game is over and its seed revealed, the archive also carries the
 verification that `pbem verify` prints.  No page has a script, and nothing is fetched from
@@ -111,7 +111,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     """Write the archive of ``game_id`` into ``folder``: a new or empty folder, or one a former archive wrote
     (its files are replaced; nothing else there is touched).  Any other folder raises `ArchiveFolderError`."""
     table = engine.table(game_id)
-    g = table.row
+    g = table.known().row  # (a step whose results wait for the MJ's approval: not there, nor the end it brought)
     ruleset = table.ruleset
     s = table.settings
     problem = folder_problem(folder)
@@ -125,7 +125,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     steps: list[tuple[str, dict[str, Any]]] = []
     outcome = None
     for rec in table.store.records(game_id):
-        if rec.kind == "action":
+        if rec.kind == "action" or not rec.published:
             continue
         state = table.decode_json(rec.state_after)
         events = rec.events

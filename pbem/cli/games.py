@@ -248,6 +248,30 @@ def player_replace(ctx: click.Context, game_id: str, name: str, new_address: str
         click.echo(message("replaced", game=game_id, name=news.player, address=news.new_address, detail=detail))
 
 
+@french("Renvoie à NAME ses résultats d'une étape (par défaut, la dernière publiée). Les résultats d'un joueur ne "
+        "vont qu'à lui\u00a0: --to ne peut nommer que lui.\n\n"
+        "Exemple\u00a0: pbem player resend pmb1 Arya --turn 3",
+        turn="L'étape (0\u00a0: le courriel de début de partie)\u00a0; par défaut, la dernière publiée.",
+        to="À qui (le joueur lui-même\u00a0; tout autre est refusé).")
+@player.command("resend")
+@click.argument("game_id")
+@click.argument("name")
+@click.option("--turn", type=int, help="The step (0: the start mail); default: the last one published.")
+@click.option("--to", "to", help="To whom (the player themself; anyone else is refused).")
+@NOW
+@click.pass_context
+def player_resend(ctx: click.Context, game_id: str, name: str, turn: int | None, to: str | None,
+                  now: str | None) -> None:
+    """Mail NAME their results of a step again (default: the last one published).  A player's results go to
+    them alone: --to may name only them.
+
+    Example: pbem player resend pmb1 Arya --turn 3
+    """
+    with engine(ctx, game_id) as e:
+        letter = e.resend(game_id, name, turn, now_from(now), to=to)
+    click.echo(message("resent", game=game_id, subject=letter.subject, address=letter.to))
+
+
 @french("Les joueurs et leurs adresses.\n\n"
         "Exemple\u00a0: pbem player list pmb1")
 @player.command("list")

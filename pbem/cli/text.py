@@ -40,9 +40,11 @@ MESSAGES: dict[str, Msg] = {
     "deadline_now": Msg("{game} : date limite désormais {deadline}", "{game}: deadline now {deadline}"),
     "hours_or_until": Msg("donnez --hours ou --until", "give --hours or --until"),
     "password_mailed": Msg("mot de passe créé, en file d'envoi vers {address} (le prochain pbem tick "
-                           "l'envoie) ; pbem ne l'affiche pas",
+                           "l'envoie)\u00a0; pbem ne l'affiche pas",
                            "a password made for them, queued for {address} (the next pbem tick sends it); pbem does "
                            "not show it"),
+    "resent": Msg("{game}\u00a0: «\u00a0{subject}\u00a0» en file d'envoi vers {address} (le prochain pbem tick l'envoie)",
+                  "{game}: \"{subject}\" queued for {address} (the next pbem tick sends it)"),
     "registered": Msg("{game} : inscription de {name} <{address}> enregistrée", "{game}: {name} <{address}> registered"),
     "removed": Msg("{game} : {name} quitte la partie{detail} ; un courriel l'en avertit",
                    "{game}: {name} removed{detail}; they are told by mail"),
@@ -82,6 +84,14 @@ MESSAGES: dict[str, Msg] = {
     "missed_abandoned": Msg(", abandon : plus attendu", ", abandoned: no longer waited for"),
     "left_alone": Msg("{stored} : laissé tel quel : {why}", "{stored}: left as it is: {why}"),
     "archived": Msg("{made} dans {folder} ; ouvrez {index}", "{made} in {folder}; open {index}"),
+    "public_with_seed": Msg("--public et --with-seed ne vont pas ensemble\u00a0: l'export public porte la graine "
+                            "une fois révélée, et seulement alors",
+                            "--public and --with-seed do not go together: the public export carries the seed once "
+                            "revealed, and only then"),
+    "exported_public": Msg("export public de {game}\u00a0: l'empreinte, la graine révélée et {rolls} ({records})\u00a0; "
+                           "ni adresse, ni état, ni ordre, ni événement",
+                           "public export of {game}: the commitment, the revealed seed and {rolls} ({records}); no "
+                           "address, state, order or event"),
     "archive_replaced": Msg("l'archive écrite là avant ({files}) est remplacée",
                             "the archive written there before ({files}) is replaced"),
     "archive_kept_one": Msg("1 fichier que pbem n'a pas écrit y reste tel quel",

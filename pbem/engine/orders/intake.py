@@ -312,7 +312,7 @@ def _stranger(house: House, mail: IncomingMail, game_id: str | None, now: dateti
     for gid, s in house.config.games.items():
         if game_id is not None and gid != game_id:
             continue
-        row = house.store.game(gid)
+        row = house.table(gid).known().row if house.store.game(gid) else None  # (nothing of results held)
         games.append({"tag": s.tag, "title": s.title, "phase": row.phase if row else "none",
                       "until": house.local(row.deadline) if row and row.phase == "registration" else None})
     r = house.table(game_id).renderer if game_id is not None else Renderer("common", house.config.language)
@@ -427,13 +427,14 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
     if actor == MJ:  # the MJ's answer says what each command did, and where the game stands
         mjdesk.ack(table, mail, result, now)
         return
-    g = table.row
+    known = table.known()  # (results held for the MJ: the game as it stood before them, nothing of them)
+    g = known.row
     r = table.renderer
-    state = table.state
+    state = known.state
     missing: list[str] = []
     waiting = 0
     prompted = 0
-    if g.phase == "running" and state is not None and actor not in (None, MJ):
+    if g.phase == "running" and state is not None and actor not in (None, MJ) and known.held is None:
         asked = table.asked(state)
         current = table.store.ordered_players(table.id, g.turn)
         # count every player asked, required or not: who is required can be private (a hidden PMB Conseil);
@@ -454,8 +455,9 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
                if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=table.local(g.early_at),
         late=(result.late[0], table.local(result.late[1])) if result.late else None,
-        late_held=bool(result.late) and calendar.held(table) is not None,  # (publish = "mj": not sent yet)
-        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
+        late_held=bool(result.late) and known.held is not None,  # (publish = "mj": not sent yet)
+        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace, held=known.held,
+        waiting_lines=sum(1 for v in result.verdicts if v.waiting),
         grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
         newer=table.local(result.newer),
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,

@@ -51,7 +51,7 @@ def check_seat_address(table: Table, address: str) -> None:
     """A seat's new address: one pbem can write to, and neither the game's own nor an MJ's (raises)."""
     problem = address_problem(address)
     if problem is not None:
-        raise EngineError(Msg(f"adresse invalide « {address} » : {problem.fr}",
+        raise EngineError(Msg(f"adresse invalide « {address} » : {problem.fr}",
                               f"invalid address {address!r}: {problem.en}"))
     reserved = reserved_problem(address, table.config.address, table.settings.mj)
     if reserved is not None:
@@ -93,7 +93,7 @@ def tell(table: Table, what: str, player: str, address: str, now: datetime, *, t
          newcomer: str | None = None, at_end: bool = False) -> None:
     """The departing player is told (removed now, leaving at the end of the step, replaced)."""
     r = table.renderer
-    state = table.state
+    state = table.known().state  # (never the step after results still held for the MJ)
     title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
     t = r.mail_text("seat", tag=table.tag, what=what, player=player, newcomer=newcomer, title=title,
                     at_end=at_end, game_title=table.settings.title,
