@@ -30,7 +30,7 @@ from pbem.mail.inbox import (
     RawMessage,
     secret_provider,
 )
-from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
+from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
 from pbem.render import refresh_templates
@@ -38,6 +38,11 @@ from pbem.store import Store
 from pbem.store.health import StoreError, storage_error
 
 log = logging.getLogger("pbem")
+
+STALE_OUTBOX_SECONDS = 600
+"""At the start of a pass, files of the Maildir outbox's tmp/ older than this are a killed pass's half-written
+mail: only a pass writes there, one pass at a time holds the data (`pbem.passlock`), and a write takes
+milliseconds, so ten minutes leaves no doubt."""
 
 
 def _ssl_context(cafile: str | None) -> ssl.SSLContext:
@@ -91,6 +96,8 @@ class TickReport:
     sent: SendReport | None = None
     errors: list[str] = field(default_factory=list)
     """What went wrong in this pass and needs the operator (the tick exits non-zero when there is any)."""
+    cleaned: int = 0
+    """Half-written files of a killed pass removed from the outbox's tmp/ at the start."""
 
     def summary(self) -> str:
         s = self.sent
@@ -98,6 +105,9 @@ class TickReport:
         if s and s.stopped:
             sent += f" (stopped: {s.stopped})"
         parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
+        if self.cleaned:
+            files = "file" if self.cleaned == 1 else "files"
+            parts.append(f"{self.cleaned} half-written outbox {files} of a killed pass removed")
         return "; ".join(parts)
 
 
@@ -106,6 +116,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
     """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests)."""
     now = now or utcnow()
     report = TickReport()
+    if config.outbox.kind == "maildir":  # what a killed pass left half-written goes first
+        report.cleaned = clean_maildir_tmp(config.outbox.path, STALE_OUTBOX_SECONDS)
     refresh_templates()  # an MJ's template edits count from this pass on
     engine = Engine(config, store)
     own_source = source is None
