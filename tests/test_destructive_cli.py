@@ -114,3 +114,27 @@ def test_the_public_export_holds_what_verify_needs_and_no_address_state_or_event
     data["records"][1]["rolls"][0][3] += 1
     path.write_text(json.dumps(data))
     assert "seed gives" in run("verify", "--file", str(path), ok=False)
+
+
+def test_pbem_demo_replaces_only_a_folder_a_demo_wrote(tmp_path):
+    target = tmp_path / "mine" / "pmb"
+    target.mkdir(parents=True)
+    (target / "notes.txt").write_text("mes notes")
+    result = CliRunner().invoke(main, ["demo", "pmb", "--dir", str(tmp_path / "mine")])
+    assert result.exit_code == 1 and "aucune démo n'y a écrit" in result.output, result.output
+    assert (target / "notes.txt").read_text() == "mes notes"
+
+
+def test_a_command_that_queues_mail_says_how_many_and_to_whom(run):
+    out = run("game", "new", "toy1", "--seed", "ab" * 32, "--now", "2026-12-01T20:00")
+    assert "en file d'envoi" not in out  # nothing queued, nothing said
+    run("player", "add", "toy1", "Arya", "arya@pbem.test", "--now", "2026-12-01T20:00")
+    run("player", "add", "toy1", "Bran", "bran@pbem.test", "--now", "2026-12-01T20:00")
+    out = run("game", "start", "toy1", "--now", "2026-12-01T20:00")
+    assert ("courriels en file d'envoi (le prochain pbem tick les envoie) : arya@pbem.test, bran@pbem.test et "
+            "le MJ (mj@pbem.test)") in out, out
+    out = run("player", "remove", "toy1", "Bran", "--now", "2026-12-01T21:00")
+    assert out.splitlines()[-1] == "1 courriel en file d'envoi (le prochain pbem tick l'envoie) : bran@pbem.test"
+    out = run("player", "replace", "toy1", "Bran", "jeanne@pbem.test", "--now", "2026-12-01T21:30")
+    assert "1 courriel en file d'envoi (le prochain pbem tick l'envoie) : jeanne@pbem.test" in out  # (briefing)
+    assert "en file d'envoi" not in run("player", "list", "toy1")  # reading commands say nothing of it

@@ -128,7 +128,8 @@ def test_a_player_the_mj_registers_gets_a_password_by_mail(tmp_path, monkeypatch
                                   "--gender", "f"])
     assert result.exit_code == 0, result.output
     out = result.output.replace("\u00a0", " ")
-    assert "mot de passe créé, en file d'envoi vers olenna@pbem.test" in out
+    assert "un mot de passe est créé pour cette place et part par courriel à olenna@pbem.test" in out
+    assert "1 courriel en file d'envoi (le prochain pbem tick l'envoie) : olenna@pbem.test" in out
     from pbem import config as configmod
     from pbem.store import Store
 

@@ -71,6 +71,6 @@ def test_pbem_player_resend(tmp_path):
     out = run("player", "resend", "toy1", "Arya", "--to", "Bran", ok=False)
     assert out.startswith("Erreur : les résultats de Arya ne vont qu'à Arya ou à vous") and len(out.splitlines()) == 1
     out = run("player", "resend", "toy1", "arya", "--turn", "1")
-    assert out.strip() == ("toy1 : « [TOY] Étape 1 — vos résultats (nouvel envoi) » en file d'envoi vers "
-                           "arya@pbem.test (le prochain pbem tick l'envoie)")
+    assert out.splitlines() == ["toy1 : résultats de Arya renvoyés (« [TOY] Étape 1 — vos résultats (nouvel envoi) »)",
+                                "1 courriel en file d'envoi (le prochain pbem tick l'envoie) : arya@pbem.test"]
     assert "pas de résultats publiés" in run("player", "resend", "toy1", "Arya", "--turn", "5", ok=False)

@@ -269,7 +269,8 @@ def player_resend(ctx: click.Context, game_id: str, name: str, turn: int | None,
     """
     with engine(ctx, game_id) as e:
         letter = e.resend(game_id, name, turn, now_from(now), to=to)
-    click.echo(message("resent", game=game_id, subject=letter.subject, address=letter.to))
+        click.echo(message("resent", game=game_id, name=e.table(game_id).player_named(name).name,
+                           subject=letter.subject))
 
 
 @french("Les joueurs et leurs adresses.\n\n"

@@ -39,12 +39,15 @@ MESSAGES: dict[str, Msg] = {
     "list_state": Msg("{phase}, étape {turn}", "{phase}, step {turn}"),
     "deadline_now": Msg("{game} : date limite désormais {deadline}", "{game}: deadline now {deadline}"),
     "hours_or_until": Msg("donnez --hours ou --until", "give --hours or --until"),
-    "password_mailed": Msg("mot de passe créé, en file d'envoi vers {address} (le prochain pbem tick "
-                           "l'envoie)\u00a0; pbem ne l'affiche pas",
-                           "a password made for them, queued for {address} (the next pbem tick sends it); pbem does "
-                           "not show it"),
-    "resent": Msg("{game}\u00a0: «\u00a0{subject}\u00a0» en file d'envoi vers {address} (le prochain pbem tick l'envoie)",
-                  "{game}: \"{subject}\" queued for {address} (the next pbem tick sends it)"),
+    "password_mailed": Msg("un mot de passe est créé pour cette place et part par courriel à {address}\u00a0; pbem "
+                           "ne l'affiche pas",
+                           "a password is made for this seat and goes by mail to {address}; pbem does not show it"),
+    "resent": Msg("{game}\u00a0: résultats de {name} renvoyés («\u00a0{subject}\u00a0»)",
+                  "{game}: {name}'s results sent again (\"{subject}\")"),
+    "queued": Msg("{mails} en file d'envoi (le prochain pbem tick les envoie)\u00a0: {to}",
+                  "{mails} queued (the next pbem tick sends them): {to}"),
+    "queued_one": Msg("1 courriel en file d'envoi (le prochain pbem tick l'envoie)\u00a0: {to}",
+                      "1 mail queued (the next pbem tick sends it): {to}"),
     "registered": Msg("{game} : inscription de {name} <{address}> enregistrée", "{game}: {name} <{address}> registered"),
     "removed": Msg("{game} : {name} quitte la partie{detail} ; un courriel l'en avertit",
                    "{game}: {name} removed{detail}; they are told by mail"),
