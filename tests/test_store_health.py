@@ -8,12 +8,13 @@ import hashlib
 import multiprocessing
 import os
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import make_mail, toy_config_toml
+from helpers import make_mail, pbem_command, pbem_env, toy_config_toml
 
 from pbem.cli import main
 from pbem.store import SCHEMA_VERSION, Store
@@ -258,3 +259,19 @@ def test_storage_errors_are_told_apart_by_their_codes_and_a_bug_is_not_one(tmp_p
     assert storage_error(OSError(28, "No space left on device", str(tmp_path / "f")), tmp_path / "db").kind == "full"
     assert storage_error(OSError(30, "Read-only file system"), tmp_path / "db").kind == "readonly"
     assert storage_error(ValueError("x"), tmp_path / "db") is None
+
+
+def test_the_daemon_stops_on_a_lost_database_with_the_same_line(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(toy_config_toml(tmp_path, top="poll_seconds = 1"))
+    assert _tick(cfg)[0] == 0
+    db = tmp_path / "db.sqlite"
+    for side in (Path(f"{db}-wal"), Path(f"{db}-shm")):
+        side.unlink(missing_ok=True)
+    db.write_bytes(b"")
+    mail = _pending_mail(tmp_path)
+    done = subprocess.run(pbem_command(cfg, "run"), env=pbem_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "Erreur\u00a0: la base " in done.stderr and "est vide (0 octet)" in done.stderr, done.stderr
+    assert mail.exists() and db.stat().st_size == 0
