@@ -90,7 +90,7 @@ class Table:
         self.outgoing = house.outgoing
         # what the stored state implies, kept while that state is the same (rulesets never mutate a state)
         self._state: tuple[str, Any] | None = None
-        self._known: tuple[tuple[int, str | None], Known] | None = None  # (held seq, stored state) -> what is known
+        self._known: tuple[tuple[int, GameRow], Known] | None = None  # (writes so far, row) -> what is known
         self._prompts: tuple[Any, list[Prompt]] | None = None
         self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
         # the roster's facts that the texts use, read again once it changes (`forget_roster`)
@@ -179,21 +179,29 @@ class Table:
         return self.state_of(self.row)
 
     def known(self) -> Known:
-        """What players, the forum and the archive may know of the game now (`Known`): nothing of results held."""
+        """What players, the forum and the archive may know of the game now (`Known`): nothing of results held.
+
+        Inside a transaction it is kept until the connection writes anything (a hold or an approval is a
+        write): the mail path asks twice a mail, and other processes' commits are not seen meanwhile."""
         g = self.row
+        conn = self.store.db.conn
+        key = (conn.total_changes, g)
+        hit = self._known
+        if conn.in_transaction and hit is not None and hit[0][0] == key[0] and hit[0][1] is g:
+            return hit[1]
         rows = self.store.held(self.id)
         if not rows:
-            return Known(g, self.state_of(g))
-        held = rows[0]
-        hit = self._known
-        if hit is None or hit[0] != (held.seq, g.state):
+            known = Known(g, self.state_of(g))
+        else:
+            held = rows[0]
             rec = self.store.record(self.id, held.seq)
             before = rec.state_before if rec is not None else g.state
             finished_by_it = g.phase == Phase.FINISHED
             shown = replace(g, phase=Phase.RUNNING if finished_by_it else g.phase, turn=held.turn, deadline=None,
                             early_at=None, state=before, seed_revealed=g.seed_revealed and not finished_by_it)
-            hit = self._known = ((held.seq, g.state), Known(shown, self.decode_json(before), held.turn))
-        return hit[1]
+            known = Known(shown, self.decode_json(before), held.turn)
+        self._known = (key, known) if conn.in_transaction else None
+        return known
 
     def decode(self, g: GameRow) -> Any:
         """The state of a row, decoded anew."""
