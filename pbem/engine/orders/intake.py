@@ -345,7 +345,8 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
     if player is not None and may_reply(table.house, player.address, now):
         t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
                         subject_in=mail.subject, received=table.local(now),
-                        salutation=table.salutation(table.state, player.name))
+                        salutation=table.salutation(table.known().state, player.name), failures=0, until=None,
+                        lock_after=0)
         notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
@@ -365,7 +366,7 @@ def _refused_password(table: Table, mail: IncomingMail, player: PlayerRow | None
     address = player.address if player is not None else mail.from_addr
     who = player.name if player is not None else None
     r = table.renderer
-    salutation = table.salutation(table.state, who) if who else None
+    salutation = table.salutation(table.known().state, who) if who else None
     if checked.reason in ("waiting", "locked"):
         key = f"password-wait-{table.id}-{address}-{iso(checked.until) if checked.until else ''}"  # once per wait
         t = r.mail_text("password_wait", tag=table.tag, player=who or "MJ", salutation=salutation,

@@ -42,8 +42,9 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     # and no order is read: its verdict would tell what the results hold (`Table.known`)
     known = table.known() if actor != MJ else None
     held = known.held if known is not None else None
-    shown = known.row if known is not None and held is not None else g  # (running, even if they end the game)
-    result.late = calendar.late_for(table, replace(g, phase=shown.phase), received)
+    # (a held step that ended the game leaves it running for the writer: his mail is late for that step)
+    result.late = calendar.late_for(table, g if held is None or known is None else replace(g, phase=known.row.phase),
+                                    received)
     result.grace = calendar.in_grace(g, s, received)
     if known is not None and held is not None:
         g, state = known.row, known.state
