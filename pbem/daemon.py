@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sqlite3
 import ssl
 import threading
 import time
@@ -31,13 +32,19 @@ from pbem.mail.inbox import (
     RawMessage,
     secret_provider,
 )
-from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
+from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
 from pbem.render import refresh_templates
 from pbem.store import Store
+from pbem.store.health import StoreError, storage_error
 
 log = logging.getLogger("pbem")
+
+STALE_OUTBOX_SECONDS = 600
+"""At the start of a pass, files of the Maildir outbox's tmp/ older than this are a killed pass's half-written
+mail: only a pass writes there, one pass at a time holds the data (`pbem.passlock`), and a write takes
+milliseconds, so ten minutes leaves no doubt."""
 
 
 def _ssl_context(cafile: str | None) -> ssl.SSLContext:
@@ -93,6 +100,8 @@ class TickReport:
     """What went wrong in this pass and needs the operator (the tick exits non-zero when there is any)."""
     stopped_before: str | None = None
     """The stage this pass did not start because the daemon was stopping (the next pass does it)."""
+    cleaned: int = 0
+    """Half-written files of a killed pass removed from the outbox's tmp/ at the start."""
 
     def summary(self) -> str:
         s = self.sent
@@ -102,6 +111,9 @@ class TickReport:
         parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
         if self.stopped_before:
             parts.append(f"stopped before {self.stopped_before}")
+        if self.cleaned:
+            files = "file" if self.cleaned == 1 else "files"
+            parts.append(f"{self.cleaned} half-written outbox {files} of a killed pass removed")
         return "; ".join(parts)
 
 
@@ -114,6 +126,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
     """
     now = now or utcnow()
     report = TickReport()
+    if config.outbox.kind == "maildir":  # what a killed pass left half-written goes first
+        report.cleaned = clean_maildir_tmp(config.outbox.path, STALE_OUTBOX_SECONDS)
 
     def stopping(before: str) -> bool:
         if should_stop():
@@ -139,6 +153,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             src.fetch_new(sink)
             crashpoint("after-fetch")
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
+            _stop_on_storage(e, config, database_only=True)  # (the mailbox's own faults are an outage)
             log.warning("fetching mail failed: %s", e)
             report.errors.append(f"fetch failed: {e}")
         if stopping("processing"):
@@ -146,7 +161,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         keys: list[str] = []
         try:
             keys = engine.process_pending(now)
-        except Exception as e:  # e.g. the disk is full: deadlines and sending still get their turn
+        except Exception as e:  # a bug in one game: deadlines and sending still get their turn
+            _stop_on_storage(e, config)
             log.exception("processing stored mail failed")
             report.errors.append(f"processing mail failed: {type(e).__name__}: {e}")
         report.processed = len(keys)
@@ -164,6 +180,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         try:
             report.fired = engine.due(now)
         except Exception as e:
+            _stop_on_storage(e, config)
             log.exception("firing due work failed")
             report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
         report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
@@ -190,6 +207,17 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         if own_source and src is not None:
             src.close()
     return report
+
+
+def _stop_on_storage(error: Exception, config: Config, *, database_only: bool = False) -> None:
+    """A database that cannot be written (a full disk, a read-only file system, damaged pages) ends the pass
+    with one line (`pbem.store.health`): its next stages would fail alike, and mail sent now could not be
+    marked sent (it would go twice).  ``database_only``: a file system error counts only from SQLite."""
+    if database_only and not isinstance(error, (sqlite3.Error, StoreError)):
+        return
+    problem = storage_error(error, config.database)
+    if problem is not None:
+        raise problem from None
 
 
 def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
@@ -243,6 +271,7 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
 
     # before any thread starts: every thread inherits the mask, so only sigwait below ever sees these signals
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    main_thread = threading.get_ident()
     scheduler = BackgroundScheduler(executors={"default": ThreadPoolExecutor(1)},
                                     job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     stop = threading.Event()
@@ -253,6 +282,7 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
     # added while that same job runs (max_instances=1), so the running pass is told to go round again
     state = threading.Lock()
     running = {"now": False, "again": False}
+    fatal: list[StoreError] = []  # a lost or damaged database: the daemon ends with it
 
     def schedule(*args: Any, **kwargs: Any) -> None:
         if not stop.is_set():  # once stopping, nothing new is planned (the next start plans again)
@@ -291,7 +321,12 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
             log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
                         " and looks stuck" if stuck else "")
             return
-        store = open_store(config)
+        try:
+            store = open_store(config)
+        except StoreError as e:
+            lock.release()
+            _storage_failed(e)
+            return
         try:
             rep = tick(config, store, should_stop=stop.is_set)
             if rep.errors:
@@ -303,15 +338,31 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
                 schedule(id="more")
             elif wake is not None:
                 schedule("date", run_date=wake, id="wakeup")
+        except StoreError as e:
+            _storage_failed(e)
         except Exception:
             log.exception("tick failed; next attempt at the next timer")
         finally:
             store.close()
             lock.release()
 
+    def _storage_failed(e: StoreError) -> None:
+        """One line, in the configured language; a lost or damaged database stops the daemon (nothing is read
+        into it), a full or read-only disk is tried again at the next timer."""
+        if not e.stops:
+            log.error("%s", e.msg.get(config.language))
+            return
+        fatal.append(e)  # said once, by `pbem run` as it ends
+        stop.set()
+        # the main thread waits in sigwait: a stop signal aimed at it (blocked, so only pending) wakes it up
+        signal.pthread_kill(main_thread, signal.SIGTERM)
+
     def watch_idle() -> None:
         """A second mailbox connection that only waits (IMAP IDLE) and wakes the tick up."""
-        store = open_store(config)
+        try:
+            store = open_store(config)
+        except StoreError:  # (the passes say it, and stop the daemon if they must)
+            return
         source: Any = None
         while not stop.is_set():
             try:
@@ -338,8 +389,9 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
 
     signum = signal.sigwait(STOP_SIGNALS)
     stop.set()
-    log.info("pbem daemon stopping (%s): the running pass ends at its next stage",
-             signal.Signals(signum).name)
+    if not fatal:
+        log.info("pbem daemon stopping (%s): the running pass ends at its next stage",
+                 signal.Signals(signum).name)
     scheduler.shutdown(wait=False)  # never wait here: see the docstring
     while not busy.acquire(timeout=0.2):
         again = signal.sigtimedwait(STOP_SIGNALS, 0)
@@ -349,4 +401,6 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
             logging.shutdown()
             os._exit(128 + again.si_signo)
     busy.release()
+    if fatal:
+        raise fatal[0]
     log.info("pbem daemon stopped")

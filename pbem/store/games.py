@@ -132,3 +132,8 @@ class GameRows(StoreBase):
     def set_player_address(self, game: str, name: str, address: str) -> None:
         self._by_address.clear()
         self._t("players").update((game, name), {"address": address})
+
+    def set_player_password(self, game: str, name: str, password: str | None) -> None:
+        """A seat's password (None: none; with ``passwords = true`` its next mail's password becomes it)."""
+        self._by_address.clear()
+        self._t("players").update((game, name), {"password": password})
