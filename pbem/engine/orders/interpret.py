@@ -5,6 +5,7 @@ the ruleset), orders that act at once; the orders accepted become the writer's o
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from datetime import datetime
 
 from pbem.core import (
@@ -49,15 +50,24 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     say = table.renderer.message
     state = table.state
     result = MailResult()
-    result.late = calendar.late_for(table, g, received)
+    # while a step's results wait for the MJ (publish = "mj"), a player reads the game as it stood before them,
+    # and no order is read: its verdict would tell what the results hold (`Table.known`)
+    known = table.known() if actor != MJ else None
+    held = known.held if known is not None else None
+    # (a held step that ended the game leaves it running for the writer: his mail is late for that step)
+    result.late = calendar.late_for(table, g if held is None or known is None else replace(g, phase=known.row.phase),
+                                    received)
     result.grace = calendar.in_grace(g, s, received)
+    if known is not None and held is not None:
+        g, state = known.row, known.state
+    seen = (g, state) if held is not None else None  # (commands during a wait change nothing of the game)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
     sets: list[OrderSet] = []
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     words_of_game: list[Collection[str]] = []
 
-    def known() -> Collection[str]:
+    def order_words() -> Collection[str]:
         """The game's order words (once a mail, only if a sentence is near one)."""
         if not words_of_game:
             words_of_game.append(context.order_words(table, state) if state is not None else {})
@@ -83,8 +93,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
                                                 state, mail.message_id, now):
             if result.joined and actor is None:
                 actor = result.joined
-            g = table.row
-            state = table.state
+            g, state = seen or (table.row, table.state)
             continue
         if actor is None or g.phase != "running" or state is None:
             if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells
@@ -101,15 +110,20 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             if said is not None and (said[0] != "PASS" or not table.game_words & {"passer", "pass"}):
                 # a common command in a sentence (« je serai absent du 15 au 20 », « je passe mon tour »)
                 commands.command(table, g, said[0], said[1], actor, mail, line, result, state, mail.message_id, now)
-                g, state = table.row, table.state
+                g, state = seen or (table.row, table.state)
                 continue
-            if is_text(line, e, known):  # no order word, or a sentence that begins with one: the player's prose
+            if is_text(line, e, order_words):  # no order word, or a sentence that begins with one: the player's prose
                 result.ignored.append(line)
+            elif held is not None:  # (read against the game before the held results: it tells nothing new)
+                result.verdicts.append(waiting(table, line, held))
             elif result.late is not None:  # written for the step that closed: not the player's mistake
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), say("too_late_label"),
                                                    late=True))
             else:
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+            continue
+        if held is not None:
+            result.verdicts.append(waiting(table, line, held))
             continue
         done = turns.immediate(table, g, state, acting, order, now)
         if done is not None:
@@ -128,7 +142,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
-        result.verdicts.append(LineVerdict(line, True))
+        result.verdicts.append(LineVerdict(line, True, order.note.get(s.language) if order.note else ""))
     if result.passed is not None and actor is not None:
         if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
@@ -154,12 +168,18 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             table.store.log(table.id, now, "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if sets:
         calendar.check_early(table, now)
-    had_orders = (g.phase == "running" and actor not in (None, MJ)
+    had_orders = (held is None and g.phase == "running" and actor not in (None, MJ)
                   and actor in table.store.ordered_players(table.id, g.turn))
     result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)
     # ORDRES and ETAT show the orders in force, this mail's own included
     result.extra = [commands.with_orders(table, x) for x in result.extra]
     return result
+
+
+def waiting(table: Table, line: str, held: int) -> LineVerdict:
+    """The verdict of an order that came while the results of step ``held`` wait for the MJ: not read."""
+    say = table.renderer.message
+    return LineVerdict(line, False, say("held_order", turn=held), say("held_label"), waiting=True)
 
 
 def is_text(line: str, error: OrderError, known: Callable[[], Collection[str]] = lambda: ()) -> bool:

@@ -200,18 +200,35 @@ def _resend(desk: Desk, i: Intent, line: str) -> None:
         if forum:
             body = _forum_of(table, rec)
         else:
-            text = letters.report_text(table, str(player), turn)
+            text = letters.report_text(table, str(player), turn, published_only=False)  # (held: checked above)
             body = text.split("\n\n", 1)[1] if text and "\n\n" in text else desk.say("nothing_for", player=player)
     if to is None:
         desk.ok(line, desk.say("resent_here"))
         desk.result.extra.append(f"=== {heading} ===\n\n{body}")
         return
+    if not forum:  # a player's private results: to that player (or to the MJ, above), never to another
+        letters.check_recipient(table, str(player), str(to))
     p = table.player_named(str(to))
     t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=heading, body=body,
                                  salutation=table.salutation(table.state, p.name), forum=forum)
     table.outgoing.queue([Letter(f"resend-{desk.mail.message_id}-{p.name}-{heading}", table.id, g.turn, "notice",
                                  p.address, t.subject, t.body)], desk.now)
     desk.ok(line, desk.say("resent_to", player=p.name, address=p.address, title=heading))
+
+
+def precheck(table: Table, intent: Intent) -> None:
+    """What can be refused before a command is asked (raises): a command the MJ's OUI could never carry out is
+    refused at once, not echoed for a confirmation: a player's private results to another player (`_resend`), a
+    seat that cannot be removed, or given to that address (`seats`)."""
+    s = intent.slots
+    if intent.command == "RESEND" and s.get("what") != "forum" and s.get("whose") and s.get("to", "mj") != "mj":
+        letters.check_recipient(table, str(s["whose"]), str(s["to"]))
+    elif intent.command == "REMOVE" and s.get("player"):
+        seats.check_remove(table, str(s["player"]))
+    elif intent.command == "REPLACE" and s.get("player") and s.get("new_address"):
+        step = s.get("from_step")
+        seats.check_replace(table, str(s["player"]), str(s["new_address"]),
+                            None if step in (None, table.row.turn) else int(step))
 
 
 def _record(table: Table, turn: int) -> StepRecord:

@@ -175,6 +175,11 @@ class _Run:
         desk.result.ignored.extend(p for p in r.prose if len(p.split()) > 1 or len(p) > 3)  # his reasons, comments
         protected = destructive(intent) and not desk.password and not self.code_ok
         if r.verdict == "ask" or protected:
+            try:
+                mjcommands.precheck(self.table, intent)
+            except EngineError as e:
+                desk.fail(line, e.text(desk.lang))
+                return
             echo = mjcommands.echo(self.table, intent, desk.now)
             others = [mjcommands.echo(self.table, a, desk.now) for a in r.alternatives]
             self.asked.append(Asked(intent, line, echo))
