@@ -398,6 +398,11 @@ def title(table: Table) -> str:
 # --- what a command would do, said before it is done ---
 
 
+_ECHOED = ("address", "at", "cancel", "from_step", "game_line", "name", "new", "new_address", "new_name", "old", "order",
+           "period", "player", "publish", "reason", "to", "what", "when", "whose")
+"""The slots the echo templates read: a command without one of them (a pause without a reason) still echoes."""
+
+
 def echo(table: Table, intent: Intent, now: datetime) -> str:
     """What a command would do, exactly (« RETIRE Bertrand à la fin du tour 4 : ses ordres du tour 4 comptent
     encore »), for the confirmation our answer asks for."""
@@ -405,8 +410,8 @@ def echo(table: Table, intent: Intent, now: datetime) -> str:
     lang = table.settings.language
     g = table.row
     s = dict(intent.slots)
-    p: dict[str, Any] = {**{k: v for k, v in s.items() if k != "step"}, "command": intent.command, "turn": g.turn,
-                         "number": s.get("step"), "game": table.id}
+    p: dict[str, Any] = {**dict.fromkeys(_ECHOED), **{k: v for k, v in s.items() if k != "step"},
+                         "command": intent.command, "turn": g.turn, "number": s.get("step"), "game": table.id}
 
     def at(dt: datetime | None) -> str:
         return when.moment_text(dt, tz, lang) if dt else ""
