@@ -10,7 +10,9 @@ starts to pass says so.  `python tests/mjmail_corpus.py` prints the shares by ex
 from __future__ import annotations
 
 import pytest
-from mjmail_corpus import CORPUS, HELDOUT, MISSES, case_outcomes, load, outcomes, report
+from mjmail_corpus import CORPUS, HELDOUT, MISSES, case_outcomes, load, outcomes, report, view_for
+
+from pbem.engine.desk import reader
 
 DATA = load(CORPUS)
 HELD = load(HELDOUT)
@@ -50,3 +52,12 @@ def test_the_held_out_set_is_read_about_as_well_as_the_corpus():
     results = outcomes(HELD)
     right = sum(o.right for o in results) / len(results)
     assert right >= 0.9, report(results, "heldout")
+
+
+def test_a_mail_of_many_lines_is_read_only_up_to_the_cap():
+    """A megabyte of short lines costs what `reader.MAX_READ_LINES` lines do (issue #19: linear, capped)."""
+    view = view_for(DATA["world"], {})
+    text = "\n".join(f"Retire Bran{' stp' * (i % 3)}" for i in range(reader.MAX_READ_LINES + 500))
+    read = reader.read(text, view)
+    assert len(read.readings) == reader.MAX_READ_LINES
+    assert max(r.line for r in read.readings) == reader.MAX_READ_LINES - 1

@@ -553,10 +553,16 @@ _END_LINES = ("fin", "end", "fin de la chronique", "fin chronique", "end of chro
               "fin du texte")
 
 
+MAX_READ_LINES = 1_000
+"""Lines of a mail the reader looks at (the engine refuses a mail of more than ``max_order_lines``, 200 by
+default, before it gets here): a megabyte of short lines costs what 1,000 do."""
+
+
 def read(text: str, view: View, subject: str = "") -> MailReading:
-    """Every command of an MJ's mail, in order, with its verdict; what each other line is."""
+    """Every command of an MJ's mail, in order, with its verdict; what each other line is (the first
+    `MAX_READ_LINES` lines)."""
     r = _Reader(view)
-    lines = text.splitlines()
+    lines = text.splitlines()[:MAX_READ_LINES]
     first = True
     chronicle: list[int] | None = None
     for index, raw in enumerate(lines):
