@@ -250,6 +250,13 @@ def test_a_mail_nothing_in_which_is_understood_gets_the_list_of_commands(table):
     assert "seulement ce texte, ignoré :\n  Salut\n  ça va ?" in answer and "ERREUR" not in answer
 
 
+def test_the_reasons_of_a_command_are_listed_as_prose_and_its_own_frame_is_not(table):
+    answer = table.mj("Tu peux retirer Bran à la fin du tour ? il ne répond plus depuis deux semaines")
+    ignored = plain(answer).split("Texte ignoré, qui n'est ni une commande ni un ordre :\n")[1].split("\n\n")[0]
+    assert ignored.splitlines() == ["  il ne répond plus depuis deux semaines"], answer
+    assert "RETIRE Bran à la fin de l'étape 1" in answer
+
+
 def test_a_command_word_one_letter_off_is_read_and_a_garbled_one_gets_the_closest_command(table):
     before = table.deadline()
     answer = table.mj("Prolnge de 24h")

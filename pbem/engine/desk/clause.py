@@ -81,6 +81,12 @@ class Clause:
 MINOR = frozenset({"pour", "for", "par", "avec", "sur", "dans", "stp", "svp", "please", "merci", "bon", "alors",
                    "ok", "with", "by", "on", "at", "in", "me", "moi"})
 """Words that say nothing of their own in the MJ's prose (never listed as ignored text on their own)."""
+FRAME = frozenset({"fin", "tour", "tours", "etape", "date", "limite", "dl", "deadline", "echeance", "step", "turn",
+                   "end", "partie", "game", "jeu", "en", "cours", "actuel", "actuelle", "current",
+                   "peux", "pourrais", "pourriez", "pouvez", "peut", "veux", "voudrais", "voudrait", "faudrait", "faut",
+                   "can", "could", "would", "you", "possible"})
+"""Words that frame a command (« la fin du tour », « la date limite de la partie », « tu peux … ? »): a run of
+them and of fillers is part of the command, not the MJ's prose."""
 
 
 class Fill:
@@ -132,7 +138,8 @@ class Fill:
             while j + 1 < len(words) and j + 1 not in self.used:
                 j += 1
             text = text_between(self.c.line, words[i].start, words[j].end)
-            if text and any(t.w not in L.FILLER and t.w not in MINOR and not t.punct for t in words[i:j + 1]):
+            if text and any(t.w not in L.FILLER and t.w not in MINOR and t.w not in FRAME and not t.punct
+                            for t in words[i:j + 1]):
                 runs.append(text)
             i = j + 1
         return tuple(runs)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from pbem.engine import when
 from pbem.engine.desk import lexicon as L
-from pbem.engine.desk.clause import Clause, Context, Found
+from pbem.engine.desk.clause import FRAME, MINOR, Clause, Context, Found
 from pbem.engine.desk.fill_dates import period as fill_span
 from pbem.engine.desk.fillers import fill
 from pbem.engine.desk.readings import Intent, MailReading, Reading, View
@@ -297,6 +297,8 @@ class _Reader:
         toks = words_of(line) if toks is None else toks
         sents = sentences(line, toks)
         found_any = False
+        before = len(self.out.readings)
+        aside: list[str] = []  # the line's sentences without a command (« … ? il ne répond plus »): its prose
         for n, (toks, question) in enumerate(sents):
             words = plain(toks)
             words = [t if (w := _corrected(t, self.roster)) == t.w else replace(t, w=w) for t in words]
@@ -314,9 +316,14 @@ class _Reader:
                 self.prose_before = []
             else:
                 self.prose_before = words
+                if any(t.w not in L.FILLER and t.w not in MINOR and t.w not in FRAME and not t.punct for t in words):
+                    aside.append(text)
             self._remember(words)
         if not found_any:
             self.out.lines[index] = self._kind(line, toks)
+        elif aside and len(self.out.readings) > before:
+            last = self.out.readings[-1]
+            last.prose = (*last.prose, *aside)
 
     def _remember(self, words: list[Tok]) -> None:
         for h in self.roster.scan(words):
