@@ -277,8 +277,12 @@ def _clause_start(toks: list[Tok], words: list[Tok], after: int, trigger: int) -
 
 
 def _filled(clause: Clause) -> list[Reading]:
-    """The clause's readings; a date that cannot be (« samedi 6 février » is a Thursday) refuses the command."""
+    """The clause's readings; a date that cannot be (« samedi 6 février » is a Thursday), or a number longer
+    than any date, duration or step has (`when.read_number`), refuses the command."""
     try:
+        for t in clause.words[clause.own:]:
+            if t.w.isdigit():
+                when.read_number(t.w)
         return fill(clause)
     except when.WhenError as e:
         command = clause.head.command
