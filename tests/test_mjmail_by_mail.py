@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
-from mjmail_corpus import CORPUS, MISSES, load
+from mjmail_corpus import CORPUS, HELDOUT, MISSES, load
 
 from pbem.engine import Engine
 from pbem.store import Store
@@ -52,8 +52,8 @@ SUBSET = _subset()
 class Game:
     """The toy game with the corpus's fourteen players, its MJ, and the mails he sends."""
 
-    def __init__(self, tmp: Path):
-        cfg = make_config(tmp, extra_game={"deadlines": {"turn": "1d@21:00", "short": "1d@21:00"},
+    def __init__(self, tmp: Path, **top: Any):
+        cfg = make_config(tmp, top=top, extra_game={"deadlines": {"turn": "1d@21:00", "short": "1d@21:00"},
                                            "mj": [MJ_ADDRESS, "mj2@pbem.test"]})
         self.store = Store(cfg.database)
         self.engine = Engine(cfg, self.store)
@@ -65,14 +65,20 @@ class Game:
 
     def mj(self, text: str, reply_to: str | None = None, subject: str = "[TOY] MJ") -> tuple[str, str]:
         """The MJ's mail processed: our answer's body and Message-ID."""
+        self.send(text, reply_to, subject)
+        answer = outbox_messages(self.store, kind="ack", rcpt=MJ_ADDRESS)[-1]
+        return body(answer).replace("\u00a0", " "), str(answer["Message-ID"])
+
+    def send(self, text: str, reply_to: str | None = None, subject: str = "[TOY] MJ") -> list[tuple[str, str, str]]:
+        """The MJ's mail processed: (game, kind, recipient) of each mail it queued."""
+        mark = self.store.outbox_mark()
         self.sent += 1
         thread = {"In_Reply_To": reply_to, "References": reply_to} if reply_to else {}
         raw = make_mail(MJ_ADDRESS, text, subject=f"Re: {subject}" if reply_to else subject,
                         message_id=f"<mj{self.sent}@pbem.test>", **thread)
         self.store.store_raw([(f"k{self.sent}", raw)], NOW.isoformat())
         self.engine.process_message(f"k{self.sent}", raw, NOW)
-        answer = outbox_messages(self.store, kind="ack", rcpt=MJ_ADDRESS)[-1]
-        return body(answer).replace("\u00a0", " "), str(answer["Message-ID"])
+        return self.store.queued_since(mark)
 
     def state(self) -> tuple[Any, ...]:
         """What an MJ command can change: the deadline and phase, the seats, pauses, absences, seat changes."""
@@ -130,3 +136,13 @@ def test_a_corpus_mail_through_the_engine(tmp_path, case):
     assert labels and set(labels) == {"OK"}, answer
     changed = game.state() != before
     assert changed == (command not in ("MISSING", "HELP", "PREVIEW")), answer
+
+
+@pytest.mark.parametrize("path", [CORPUS, HELDOUT], ids=["corpus", "heldout"])
+def test_every_mail_of_both_sets_gets_an_answer_and_crashes_nothing(tmp_path, path):
+    """All of them, one after the other in one game (whatever each changes): each is answered, none raises."""
+    game = Game(tmp_path, reply_cap_per_hour=10_000)
+    for case in load(path)["case"]:
+        subject = case.get("subject", "[TOY] MJ").replace("[PMB]", "[TOY]").replace("[1626]", "[TOY]")
+        queued = game.send(case["body"], subject=subject)
+        assert [q for q in queued if q[1:] == ("ack", MJ_ADDRESS)], case["id"]
