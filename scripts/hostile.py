@@ -41,6 +41,8 @@ from pbem.clock import iso  # noqa: E402
 from pbem.core import MJ, OrderError  # noqa: E402
 from pbem.engine import Engine, optional, when, words  # noqa: E402
 from pbem.engine.desk import mjmail  # noqa: E402
+from pbem.engine.desk import reader as desk_reader  # noqa: E402
+from pbem.engine.desk.readings import View  # noqa: E402
 from pbem.limits import MAX_LINE_CHARS  # noqa: E402
 from pbem.mail import bounces, mime, prose, reading, senders  # noqa: E402
 from pbem.store import Store  # noqa: E402
@@ -54,6 +56,9 @@ TZ = ZoneInfo("Europe/Paris")
 PLAYERS = ["Arya Stark", "Bran Stark", "Cersei Lannister", "Davos Seaworth", "ser Schlingue"]
 GAME_ADDRESS = "jeu@pbem.test"
 MJ_ADDRESS = "mj@pbem.test"
+_DESK_VIEW = View(NOW, TZ, tuple(PLAYERS), frozenset({"Arya Stark", "Cersei Lannister"}), deadline=NOW,
+                  step_hours=48, open_turn=3, last_turn=2, order_words={"escouade": "ESCOUADE"})
+"""The MJ's reader's view of a game at its third step."""
 
 
 # --------------------------------------------------------------------------- shapes: text of about n characters
@@ -232,15 +237,18 @@ def _names(text: str) -> object:
 
 
 def _mj_line(text: str) -> object:
+    """One MJ line after each command's word, read by meaning (the grammar of `mjmail` is gone: issue #21)."""
     out: list[object] = []
     for head in ("", "Prolonge de ", "Pause du ", "Absence Arya du ", "Renvoie ", "Remplace Arya par ",
                  "Corrige le tour 1 pour Arya : ", "Retire "):
-        try:
-            out.append(mjmail.parse(head + text, now=NOW, tz=TZ, players=PLAYERS))
-        except mjmail.MjLineError as e:
-            out.append(e.kind)
+        out.append(desk_reader.read(head + text, _DESK_VIEW).readings)
     out.append(mjmail.closest(text))
     return out
+
+
+def _desk_mail(text: str) -> object:
+    """The MJ's mail read by meaning (`pbem.engine.desk.reader`), whole, in a game at its third step."""
+    return [desk_reader.read(text, _DESK_VIEW, text[:2000].replace("\n", " ")), desk_reader.common(text, _DESK_VIEW)]
 
 
 def _dates(text: str) -> object:
@@ -288,6 +296,7 @@ def reader_cases() -> list[Case]:
     cases += _text_case("prose", _prose, LINE_SHAPES)
     cases += _text_case("names", _names, LINE_SHAPES)
     cases += _text_case("mjmail", _mj_line, LINE_SHAPES)
+    cases += _text_case("desk.reader", _desk_mail, list(TEXT_SHAPES))
     cases += _text_case("when", _dates, LINE_SHAPES)
     return cases
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
 
 from pbem.engine import Engine
+from pbem.engine.desk.readings import Intent, Thread, View
 from pbem.store import Store
 
 T0 = datetime(2025, 2, 1, 13, 0, tzinfo=UTC)  # Saturday 1 February 2025, 14 h in Paris
@@ -31,11 +34,14 @@ class Table:
         self.engine.start_game("toy1", start)
         self.new()
 
-    def mail(self, sender: str, text: str, subject: str = "[TOY] ordres", at: datetime | None = None) -> str:
-        """A mail processed as it would be by a tick (its answer queued); returns the verdict."""
+    def mail(self, sender: str, text: str, subject: str = "[TOY] ordres", at: datetime | None = None,
+             reply_to: str | None = None) -> str:
+        """A mail processed as it would be by a tick (its answer queued); returns the verdict.  ``reply_to``: the
+        Message-ID of one of our mails it answers (In-Reply-To and References)."""
         self.sent += 1
         when = at or self.now
-        raw = make_mail(sender, text, subject=subject, message_id=f"<t{self.sent}@pbem.test>")
+        thread = {"In_Reply_To": reply_to, "References": reply_to} if reply_to else {}
+        raw = make_mail(sender, text, subject=subject, message_id=f"<t{self.sent}@pbem.test>", **thread)
         key = f"k{self.sent}"
         self.store.store_raw([(key, raw)], when.isoformat())
         return self.engine.process_message(key, raw, when)
@@ -44,6 +50,28 @@ class Table:
         """The MJ writes: the answer he gets (its body)."""
         self.mail(MJ_ADDRESS, text, "[TOY] MJ", at)
         return self.last("ack", MJ_ADDRESS)
+
+    def mj_reply(self, text: str, at: datetime | None = None) -> str:
+        """The MJ answers our last answer to him (its Message-ID in In-Reply-To): the answer he gets to that."""
+        self.mail(MJ_ADDRESS, text, "Re: [TOY] MJ", at, reply_to=self.last_id("ack", MJ_ADDRESS))
+        return self.last("ack", MJ_ADDRESS)
+
+    def mj_answer(self, text: str, reply_to: str, at: datetime | None = None) -> str:
+        """The MJ answers one of our mails (``reply_to``, its Message-ID): the answer he gets to that."""
+        self.mail(MJ_ADDRESS, text, "Re: [TOY] MJ", at, reply_to=reply_to)
+        return self.last("ack", MJ_ADDRESS)
+
+    def mj_confirmed(self, text: str, at: datetime | None = None) -> str:
+        """The MJ writes a command that waits for his confirmation, then answers OUI with its code: his last answer."""
+        asked = self.mj(text, at)
+        code = re.search(r"Code : ([A-Z2-9]{3}-[A-Z2-9]{3})", asked)
+        assert "À CONFIRMER" in asked, asked
+        return self.mj_reply(f"OUI {code.group(1) if code else ''}", at)
+
+    def last_id(self, kind: str, rcpt: str) -> str:
+        found = outbox_messages(self.store, kind=kind, rcpt=rcpt)
+        assert found, (kind, rcpt)
+        return str(found[-1]["Message-ID"])
 
     def last(self, kind: str, rcpt: str) -> str:
         found = outbox_messages(self.store, kind=kind, rcpt=rcpt)
@@ -89,3 +117,15 @@ def to(mails: list[tuple[str, str, str, str]], address: str, kind: str | None = 
 
 def hours(n: float) -> timedelta:
     return timedelta(hours=n)
+
+
+def example_views(*, paused: bool = False, confirming: bool = False) -> list[View]:
+    """The worlds of the guide's examples (1 February 2025; Arya, Bran and Isaac): tour 3 open, or tour 4 open with
+    tour 3 held for approval (« Prolonge le tour 3 », « Approuve le tour 3 » come from different days)."""
+    tz = ZoneInfo("Europe/Paris")
+    thread = Thread("confirmation", pending=(Intent("REMOVE", {"player": "Bran", "when": "now"}),)) \
+        if confirming else None
+    return [View(datetime(2025, 2, 1, 14, 0, tzinfo=tz), tz, ("Arya", "Bran", "Isaac"), frozenset({"Arya"}),
+                 deadline=datetime(2025, 2, 3, 21, 0, tzinfo=tz), step_hours=48, open_turn=turn, last_turn=turn - 1,
+                 held=held, paused=paused, order_words={"guess": "GUESS", "escouade": "ESCOUADE", "passer": "PASSER"},
+                 thread=thread) for turn, held in ((3, None), (4, 3))]

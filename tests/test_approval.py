@@ -96,12 +96,23 @@ def test_approval_from_the_cli_side_and_errors(held):
         t.engine.publish("toy1", T0 + timedelta(days=2, hours=2))
 
 
-def test_a_chronicle_without_APPROUVE_is_refused_and_nothing_goes(held):
+def test_a_chronicle_without_APPROUVE_waits_on_the_held_step_and_heads_its_post_when_approved(held):
     t = held
     t.new()
-    answer = t.mj("CHRONIQUE : une belle nuit")
+    answer = t.mj("CHRONIQUE : une belle nuit\nFin")
+    assert "Votre chronique ira en tête du compte rendu de l'étape 1, quand vous l'approuverez (APPROUVE)." in answer
+    assert [k for _a, k, _s, _b in t.new()] == ["ack"]  # nothing goes yet
+    answer = t.mj("Approuve")
+    assert "avec votre chronique en tête (1 ligne)" in answer
+    assert (t.cfg.forum_dir / "toy1" / "turn-1.bbcode").read_text().startswith("une belle nuit\n\n[b]Étape 1[/b]")
+
+
+def test_a_chronicle_with_no_step_held_is_refused(tmp_path):
+    t = Table(tmp_path)
+    answer = t.mj("CHRONIQUE : une belle nuit\nFin")
     assert "une chronique accompagne APPROUVE" in answer
     assert [k for _a, k, _s, _b in t.new()] == ["ack"]
+    t.close()
 
 
 # --- preview ---

@@ -10,6 +10,7 @@ header runs them all (so the checks can fail).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -54,10 +55,13 @@ ATTACKS = {
 }
 
 
-def raw_mail(text: str, results: tuple[str, ...], sender: str = MJ_ADDRESS, number: int = 1) -> bytes:
-    """The mail as it reaches the mailbox: the receiving server's header(s) on top, as written (not re-encoded)."""
+def raw_mail(text: str, results: tuple[str, ...], sender: str = MJ_ADDRESS, number: int = 1,
+             reply_to: str | None = None) -> bytes:
+    """The mail as it reaches the mailbox: the receiving server's header(s) on top, as written (not re-encoded).
+    ``reply_to``: the Message-ID of one of our mails it answers."""
     top = b"".join(b"Authentication-Results: " + r.encode() + b"\n" for r in results)
-    return top + make_mail(sender, text, subject="[TOY] MJ", message_id=f"<attack{number}@evil.example>")
+    thread = {"In_Reply_To": reply_to, "References": reply_to} if reply_to else {}
+    return top + make_mail(sender, text, subject="[TOY] MJ", message_id=f"<attack{number}@evil.example>", **thread)
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
@@ -80,9 +84,9 @@ COMMANDS = "\n".join([
 ])
 
 
-def _send(table: Table, results: tuple[str, ...]) -> str:
+def _send(table: Table, results: tuple[str, ...], text: str = COMMANDS, reply_to: str | None = None) -> str:
     table.sent += 1
-    raw = raw_mail(COMMANDS, results, number=table.sent)
+    raw = raw_mail(text, results, number=table.sent, reply_to=reply_to)
     key = f"attack{table.sent}"
     table.store.store_raw([(key, raw)], table.now.isoformat())
     return table.engine.process_message(key, raw, table.now)
@@ -105,6 +109,13 @@ def table(tmp_path):
 def test_the_genuine_header_runs_every_command(table: Table) -> None:
     before = _state(table)
     verdict = _send(table, (GENUINE,))
+    assert verdict.startswith("ok"), verdict
+    # what cannot be taken back (RETIRE, REMPLACE) waits for the OUI with the code our answer gave (issue #19)
+    assert _state(table) == (before[0] + timedelta(days=1), "active", before[2], True, 1), _state(table)
+    asked = table.last("ack", MJ_ADDRESS)
+    code = re.search(r"Code : ([A-Z2-9]{3}-[A-Z2-9]{3})", asked)
+    assert code is not None, asked
+    verdict = _send(table, (GENUINE,), f"OUI {code.group(1)}", reply_to=table.last_id("ack", MJ_ADDRESS))
     assert verdict.startswith("ok"), verdict
     after = _state(table)
     assert after == (before[0] + timedelta(days=1), "removed", "eve@evil.example", True, 1), after

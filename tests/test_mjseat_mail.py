@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import MJ_ADDRESS
-from mjseat_helpers import PLAYERS, T0, Table, hours, plain, to
+from mjseat_helpers import PLAYERS, T0, Table, example_views, hours, plain, to
 
 from pbem.clock import iso, parse_iso
-from pbem.engine.desk import mjmail
+from pbem.engine.desk import mjmail, reader
 
 
 @pytest.fixture
@@ -56,7 +56,9 @@ def test_extend_to_a_day_alone_keeps_the_deadline_hour_and_refuses_the_wrong_ste
     answer = table.mj("Prolonge jusqu'au samedi 6 février")
     assert "le 6 février 2025 est un jeudi, pas un samedi" in answer
     answer = table.mj("Prolonge de beaucoup")
-    assert "il manque une durée ou une date ; syntaxe : PROLONGE [tour n] de <durée> | jusqu'au <date>" in answer
+    assert "REFUSÉ : de combien, ou jusqu'à quand ? (« de 24h », « jusqu'au jeudi 13 février à 21 h ») ; syntaxe : " \
+           "PROLONGE [tour n] de <durée> | jusqu'au <date>" in answer
+    assert table.deadline() == datetime(2025, 2, 6, 13, 0, tzinfo=UTC)  # (nothing refused moved it)
 
 
 def test_bringing_the_deadline_forward_is_said_and_told(table):
@@ -119,7 +121,7 @@ def test_resend_a_private_result_to_the_MJ(table, line):
                                   "resend turn 1 results of Arya to Arya"])
 def test_resend_a_private_result_to_the_player(table, line):
     _resolve_step_one(table)
-    answer = table.mj(line)
+    answer = table.mj_confirmed(line)
     assert "Étape 1 : nouvel envoi à Arya (p0@pbem.test)" in answer
     sent = to(table.new(), PLAYERS["Arya"], "notice")
     assert len(sent) == 1 and sent[0][0] == "[TOY] Étape 1 — vos résultats (nouvel envoi)"
@@ -150,7 +152,7 @@ def test_correction_then_rerun_with_RECTIFICATIF_by_mail(table, correct, rerun):
     answer = table.mj("Recalcule le tour 1")
     assert "étape 1 recalculée" in answer and "rien n'est envoyé" in answer
     table.new()
-    answer = table.mj(rerun)
+    answer = table.mj_confirmed(rerun)
     assert "RECTIFICATIF publié : 3 courriels privés" in answer
     mails = table.new()
     assert sum(1 for _t, k, s, _b in mails if k == "private" and s.startswith("RECTIFICATIF")) == 3
@@ -164,7 +166,7 @@ def test_correction_then_rerun_with_RECTIFICATIF_by_mail(table, correct, rerun):
 @pytest.mark.parametrize("line", ["Retire Bran", "retirer Bran maintenant", "Retrait de Bran", "remove Bran now"])
 def test_remove_now(table, line):
     table.mail(PLAYERS["Bran"], "GUESS 2")
-    answer = table.mj(line)
+    answer = table.mj_confirmed(line)
     assert "Bran quitte la partie : p2@pbem.test ne reçoit plus rien ; ses ordres de l'étape en cours ne comptent plus" \
         in answer
     told = to(table.new(), PLAYERS["Bran"], "notice")
@@ -178,7 +180,7 @@ def test_remove_now(table, line):
                                   "remove Bran at the end of the turn"])
 def test_remove_at_the_end_of_the_step_keeps_its_orders(table, line):
     table.mail(PLAYERS["Bran"], "GUESS 2")
-    answer = table.mj(line)
+    answer = table.mj_confirmed(line)
     assert "Bran quittera la partie à la fin de l'étape 1 : ses ordres de cette étape comptent" in answer
     assert table.store.player("toy1", "Bran").status == "active"
     assert [s for s, _b in to(table.new(), PLAYERS["Bran"], "notice")] == [
@@ -196,7 +198,7 @@ def test_remove_at_the_end_of_the_step_keeps_its_orders(table, line):
                                   "Remplacement de Bran par Jeanne Dupont, jeanne@pbem.test",
                                   "Replace Bran with Jeanne Dupont <jeanne@pbem.test>"])
 def test_replace_now(table, line):
-    answer = table.mj(line)
+    answer = table.mj_confirmed(line)
     assert "la place de Bran est désormais tenue par Jeanne Dupont <jeanne@pbem.test>" in answer
     assert "l'ancienne adresse p2@pbem.test ne reçoit plus rien" in answer
     mails = table.new()
@@ -208,7 +210,7 @@ def test_replace_now(table, line):
 
 
 def test_replace_from_a_later_step(table):
-    answer = table.mj("Remplace Bran par Jeanne <jeanne@pbem.test> à partir du tour 2")
+    answer = table.mj_confirmed("Remplace Bran par Jeanne <jeanne@pbem.test> à partir du tour 2")
     assert "Jeanne <jeanne@pbem.test> reprendra la place de Bran à partir de l'étape 2" in answer
     assert table.store.player("toy1", "Bran").address == PLAYERS["Bran"]
     table.due(T0 + timedelta(days=2))
@@ -248,10 +250,22 @@ def test_a_mail_nothing_in_which_is_understood_gets_the_list_of_commands(table):
     assert "seulement ce texte, ignoré :\n  Salut\n  ça va ?" in answer and "ERREUR" not in answer
 
 
-def test_a_typo_gets_the_closest_command_with_its_syntax(table):
+def test_the_reasons_of_a_command_are_listed_as_prose_and_its_own_frame_is_not(table):
+    answer = table.mj("Tu peux retirer Bran à la fin du tour ? il ne répond plus depuis deux semaines")
+    ignored = plain(answer).split("Texte ignoré, qui n'est ni une commande ni un ordre :\n")[1].split("\n\n")[0]
+    assert ignored.splitlines() == ["  il ne répond plus depuis deux semaines"], answer
+    assert "RETIRE Bran à la fin de l'étape 1" in answer
+
+
+def test_a_command_word_one_letter_off_is_read_and_a_garbled_one_gets_the_closest_command(table):
+    before = table.deadline()
     answer = table.mj("Prolnge de 24h")
+    assert "OK : date limite de l'étape en cours (Étape 1) repoussée" in answer
+    assert table.deadline() == before + timedelta(days=1)
+    answer = table.mj("pralonge")
     assert "vouliez-vous dire PROLONGE [tour n] de <durée> | jusqu'au <date> ? (par exemple : Prolonge le tour 3 de " \
            "24h)" in answer
+    assert table.deadline() == before + timedelta(days=1)
 
 
 def test_help_lists_the_commands_and_the_games_orders_for_the_MJ(table):
@@ -283,14 +297,13 @@ def test_a_forged_MJ_mail_without_the_password_does_nothing(tmp_path, monkeypatc
     t.close()
 
 
-def test_every_example_of_the_command_list_is_accepted_as_written():
-    now = datetime(2025, 2, 1, 14, 0, tzinfo=UTC)
-    from zoneinfo import ZoneInfo
-
+def test_every_example_of_the_command_list_is_read_as_its_command():
     for c in mjmail.COMMANDS:
         for example in (c.example.fr, c.example.en):
-            parsed = mjmail.parse(example, now=now, tz=ZoneInfo("Europe/Paris"), players=["Arya", "Bran"])
-            assert parsed is not None and parsed.kind == c.kind, example
+            text = example + ("\nFin" if c.kind == "CHRONICLE" else "")
+            found = [[r.command for r in reader.read(text, view).readings if r.verdict == "do"]
+                     for view in example_views(paused=c.kind == "RESUME", confirming=c.kind == "CONFIRM")]
+            assert [c.kind] in found, (example, found)
     assert parse_iso("2025-02-01T13:00:00+00:00") == T0
 
 

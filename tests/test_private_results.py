@@ -36,7 +36,8 @@ def test_the_mj_cannot_mail_a_players_results_to_another_player(table, line):
 
 
 def test_to_the_player_or_to_the_mj_still_works(table):
-    assert "nouvel envoi à Arya" in table.mj("Renvoie à Arya ses résultats du tour 1")
+    # (a player's results sent again is destructive, issue #19: done after the OUI with the code of our answer)
+    assert "nouvel envoi à Arya" in table.mj_confirmed("Renvoie à Arya ses résultats du tour 1")
     assert "le texte suit, plus bas" in table.mj("Renvoie les résultats d'Arya du tour 1 à moi")
     table.new()
     assert "nouvel envoi à Bran" in table.mj("Renvoie le compte rendu du tour 1 à Bran")  # the forum post is public

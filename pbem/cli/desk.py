@@ -1,4 +1,5 @@
-"""The `pbem` commands of the MJ's seat: pause and resume, who is missing, preview, approval, absences.
+"""The `pbem` commands of the MJ's seat: pause and resume, who is missing, his mail commands waiting for his OUI,
+preview, approval, absences.
 
 A thin layer like `pbem.cli.games` (whose groups they join, see `register`): each command is a few lines over
 the engine; its French help stands beside it.
@@ -78,6 +79,26 @@ def game_missing(ctx: click.Context, game_id: str, now: str | None) -> None:
         click.echo(e.missing_text(game_id, now_from(now)).rstrip())
 
 
+@french("Les commandes du MJ reçues par courriel qui attendent sa confirmation (OUI en réponse à notre courriel, "
+        "avec son code pour une commande qui ne se défait pas)\u00a0; avec --all, celles faites, abandonnées ou "
+        "expirées aussi.\n\n"
+        "Exemple\u00a0: pbem game confirmations pmb1",
+        every="Toutes, pas seulement celles en attente.")
+@click.command("confirmations", cls=HelpCommand)
+@click.argument("game_id")
+@click.option("--all", "every", is_flag=True, help="All of them, not only those waiting.")
+@NOW
+@click.pass_context
+def game_confirmations(ctx: click.Context, game_id: str, every: bool, now: str | None) -> None:
+    """The MJ's mail commands that wait for his confirmation (YES answering our mail, with its code for one that
+    cannot be undone); with --all, those done, dropped or expired too.
+
+    Example: pbem game confirmations pmb1
+    """
+    with engine(ctx, game_id, writes=False) as e:
+        click.echo(e.confirmations_text(game_id, now_from(now), every=every).rstrip())
+
+
 @french("Résout l'étape ouverte sur une copie, avec les ordres reçus et les valeurs par défaut\u00a0: résumé, "
         "message du forum, chaque lettre privée. Rien n'est enregistré ni envoyé.\n\n"
         "Exemple\u00a0: pbem turn preview pmb1")
@@ -154,7 +175,7 @@ def player_absence(ctx: click.Context, game_id: str, name: str, start: str | Non
 
 def register(game: click.Group, turn: click.Group, player: click.Group) -> None:
     """Add these commands to the groups of `pbem.cli`."""
-    for command in (game_pause, game_resume, game_missing):
+    for command in (game_pause, game_resume, game_missing, game_confirmations):
         game.add_command(command)
     for command in (turn_preview, turn_publish):
         turn.add_command(command)

@@ -32,7 +32,7 @@ from pbem.config import Config, GameConfig
 from pbem.core import Ruleset, StepWord
 from pbem.engine import phrases, schedule
 from pbem.engine.answers import LineVerdict, MailResult
-from pbem.engine.desk import absences, approval, pauses, seats
+from pbem.engine.desk import absences, approval, confirm, pauses, seats
 from pbem.engine.desk.approval import Published
 from pbem.engine.desk.pauses import PauseNews
 from pbem.engine.desk.seats import SeatNews
@@ -180,6 +180,9 @@ class Engine:
     def publish(self, game_id: str, now: datetime, *, turn: int | None = None,
                 chronicle: str | None = None) -> Published:
         return approval.publish(self.table(game_id), now, turn=turn, chronicle=chronicle)
+
+    def confirmations_text(self, game_id: str, now: datetime, *, every: bool = False) -> str:
+        return confirm.listing(self.table(game_id), now, every=every)
 
     def mj_help(self, game_id: str) -> str:
         return mjdesk.help_text(self.table(game_id))

@@ -22,11 +22,12 @@ class LineVerdict:
     label: str = ""
     player: str = ""  # the player an MJ's line was written for (POUR): his answer tags it [→ player]
     late: bool = False
+    asked: bool = False  # an MJ's command understood and waiting for his OUI: not done, not an error
     waiting: bool = False
 
     @property
     def error(self) -> bool:
-        return not self.ok and not self.late and not self.waiting
+        return not self.ok and not self.late and not self.asked and not self.waiting
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class MailResult:
     late: tuple[str, datetime] | None = None  # the step this mail came too late for: (title, when it closed)
     grace: bool = False  # received after the deadline, inside the grace period: accepted
     passed: int | None = None  # the verdict of a PASSER line, recorded if the mail gives no other order
+    recognised: int = 0  # an MJ's commands understood as such, done, asked or refused (no list of commands then)
 
     @property
     def errors(self) -> int:

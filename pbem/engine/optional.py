@@ -6,7 +6,9 @@
   the subject and heading of ``viewer``'s mail (a secret test must not be named to its player);
 * ``batch_title(state, [(player, order), …]) -> Msg``: the subject of the MJ's digest of a batch;
 * ``check_options(options)``: every option value checked when the config is read (`SetupError`);
-* ``check_roster(text, options)``: a roster file checked when it is read, each fault with its line.
+* ``check_roster(text, options)``: a roster file checked when it is read, each fault with its line;
+* ``pending_requests(state) -> [(number, player, what), …]``: players' requests that wait for the MJ
+  (1626's tests), which his mail may answer in a sentence (« SR 15 pour le test d'Isaac »).
 
 Without them the engine does what it did before: the order as typed for titles, options checked
 at the start of the game.
@@ -87,3 +89,11 @@ def check_roster(ruleset: Ruleset, text: str, options: Mapping[str, JSON]) -> bo
         return False
     method(text, options)
     return True
+
+
+def requests(ruleset: Ruleset, state: Any) -> list[tuple[int, str, str]] | None:
+    """The players' requests waiting for the MJ (number, player, what), or None for a game that has none."""
+    method = getattr(ruleset, "pending_requests", None)
+    if method is None:
+        return None
+    return [(int(n), str(p), str(what)) for n, p, what in method(state)]

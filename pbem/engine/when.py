@@ -304,7 +304,7 @@ def _calendar_day(tok: list[str], i: int, today: date, weekday: int | None,
     j = i + 1
     month: int | None = None
     year: int | None = None
-    if (bare or weekday is not None) and not (j < len(tok) and (tok[j] in MONTHS or tok[j] in ("/", "h", ":"))):
+    if (bare or weekday is not None) and not (j < len(tok) and (tok[j] in MONTHS or tok[j] in ("/", "h", ":", "pm", "am"))):
         month = today.month if number >= today.day - 7 else today.month % 12 + 1  # a start a few days past stays
         year = today.year if month >= today.month else today.year + 1
         return _pick_year(number, month, None if weekday is not None else year, today, weekday), j

@@ -5,7 +5,8 @@ as a whole runs inside `Store.atomic()`; callers group work so that a message is
 stored before it is acknowledged, and a resolved step, its mails and the new
 game state are committed together.  One class per kind of row (`pbem.store.messages`,
 `games`, `orders`, `records`, `outbox`, the MJ's seat in `desk`: pauses, absences, steps held
-for approval, seats changing hands; wrong passwords in `tries`), all over the one connection of
+for approval, seats changing hands; the MJ's commands waiting for his OUI in `confirmations`;
+wrong passwords in `tries`), all over the one connection of
 `pbem.store.base`.  The rows it hands out (`pbem.store.rows`, `pbem.store.desk`) carry datetimes, named phases and decoded records:
 ISO text and JSON stay in here.
 """
@@ -13,6 +14,7 @@ ISO text and JSON stay in here.
 from __future__ import annotations
 
 from pbem.store.base import SCHEMA_VERSION
+from pbem.store.confirmations import ConfirmationRow, ConfirmationRows
 from pbem.store.desk import (
     AbsenceRow,
     AbsenceRows,
@@ -42,11 +44,11 @@ from pbem.store.rows import (
 )
 from pbem.store.tries import PasswordTries
 
-__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow", "JournalEntry", "OrderSet",
-           "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "RecordKind", "SeatChangeRow",
+__all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "ConfirmationRow", "GameRow", "HeldRow", "JournalEntry",
+           "OrderSet", "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "RecordKind", "SeatChangeRow",
            "SourcedOrders", "StepRecord", "Store"]
 
 
 class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,
-            SeatChangeRows, PasswordTries):
+            SeatChangeRows, ConfirmationRows, PasswordTries):
     """A handle on the pbem database."""

@@ -18,7 +18,7 @@ from pbem.store import health
 from pbem.store.health import StoreError
 from pbem.store.rows import GameRow, OrderSet, PlayerRow
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
 class's) changes: a database at this version is opened without looking at its tables, and
 tests/test_store_health.py fails until the new schema's digest is recorded beside the new number."""

@@ -200,6 +200,10 @@ class HeldRows(StoreBase):
         self._t("held").update((game, seq), {"approved_at": iso(at), "approved_by": by, "chronicle": chronicle})
         self.db.execute("update records set published = 1 where game = ? and seq = ?", [game, seq])
 
+    def save_chronicle(self, game: str, seq: int, text: str) -> None:
+        """The MJ's chronicle for a step still held: it heads the forum post when he approves it."""
+        self._t("held").update((game, seq), {"chronicle": text or None})
+
     def mark_reminded(self, game: str, seq: int, at: datetime) -> None:
         self._t("held").update((game, seq), {"reminded_at": iso(at)})
 

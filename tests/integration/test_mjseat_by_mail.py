@@ -3,8 +3,11 @@ over IMAPS (Dovecot) and answers through SMTP; the MJ and the players read the a
 
 from __future__ import annotations
 
+import re
+import smtplib
 import time
 from datetime import timedelta
+from email.message import EmailMessage
 
 import pytest
 from helpers import make_config
@@ -15,6 +18,20 @@ from pbem.engine import Engine
 from pbem.store import Store
 
 pytestmark = pytest.mark.mail
+
+
+def _reply(env, user: str, body: str, to_message: str, subject: str) -> None:
+    """``user`` answers one of our mails (its Message-ID in In-Reply-To and References)."""
+    m = EmailMessage()
+    m["From"] = env.addr(user)
+    m["To"] = env.addr("game")
+    m["Subject"] = subject
+    m["Message-ID"] = f"<{user}-{time.monotonic_ns()}@pbem.test>"
+    m["In-Reply-To"] = to_message
+    m["References"] = to_message
+    m.set_content(body)
+    with smtplib.SMTP(env.host, env.smtp_port) as s:
+        s.send_message(m)
 
 
 def _ticks(cfg, store, when, expect: int) -> None:
@@ -63,6 +80,15 @@ def test_the_MJ_extends_asks_who_is_missing_and_replaces_a_player_by_mail(table,
         assert any(m["Subject"] == "[TOY] nouvelle date limite" for m in inbox(mail_env, u, 2)), u
     send(mail_env, "p04", "Remplace Joueur 2 par Jeanne Dupont <" + mail_env.addr("p05") + ">", "[TOY] relève")
     _ticks(cfg, store, T0 + timedelta(hours=2), 1)
+    # a replacement cannot be taken back: it waits for the MJ's OUI with the one-time code of our answer
+    asked = [m for m in inbox(mail_env, "p04", 4) if m["X-PBEM-Kind"] == "ack"][-1]
+    assert "À CONFIRMER : J'ai compris : REMPLACE Joueur 2 par Jeanne Dupont" in text(asked)
+    code = re.search(r"Code : ([A-Z2-9]{3}-[A-Z2-9]{3})", text(asked))
+    assert code is not None and store.player("toy1", "Joueur 2").address == mail_env.addr("p03")
+    _reply(mail_env, "p04", f"oui {code.group(1)}", str(asked["Message-ID"]), "Re: [TOY] relève")
+    _ticks(cfg, store, T0 + timedelta(hours=2, minutes=5), 1)
+    done = [m for m in inbox(mail_env, "p04", 6) if m["X-PBEM-Kind"] == "notice"]
+    assert any("commande du MJ exécutée" in str(m["Subject"]) for m in done), [str(m["Subject"]) for m in done]
     briefing = [m for m in inbox(mail_env, "p05", 1) if m["X-PBEM-Kind"] == "private"]
     assert briefing and str(briefing[0]["Subject"]).replace("\u00a0", " ") == \
         "[TOY] bienvenue : vous reprenez la place de Joueur 2"  # (French subjects keep their non-breaking space)

@@ -71,7 +71,7 @@ def publish(table: Table, now: datetime, *, turn: int | None = None, chronicle: 
         if corrected:
             result = corrections.rerun(table, held.turn, now, publish=True, announce=False)
             rerun, changed = True, bool(result.diff or result.state_changed)
-        text = chronicle.strip() if chronicle and chronicle.strip() else None
+        text = chronicle.strip() if chronicle and chronicle.strip() else held.chronicle  # (or the one saved before)
         table.store.approve(table.id, held.seq, now, by, text)
         g = calendar.after_wait(table, table.row, held, now)
         out = approved(table, g, held, now, digest=changed)

@@ -60,12 +60,14 @@ def remove(table: Table, name: str, now: datetime, *, at_end: bool = False) -> S
         return SeatNews(p.name, "remove", True, None, old_address=p.address, orders_dropped=dropped)
 
 
-def replace(table: Table, name: str, new_name: str, new_address: str, now: datetime, *,
-            from_turn: int | None = None) -> SeatNews:
-    """A newcomer takes over a seat from step ``from_turn`` (default: the open one, i.e. now).
+def check_remove(table: Table, name: str) -> None:
+    """Raises when ``name`` cannot be removed (no such player, or no longer playing): before a removal is asked."""
+    _seat(table, name)
 
-    A seat whose player was removed may be given to a newcomer too: it plays again from then on.
-    """
+
+def check_replace(table: Table, name: str, new_address: str, from_turn: int | None) -> PlayerRow:
+    """The seat a replacement would give, or raises: the address is the game's or the MJ's, or already plays
+    another seat, or the step is over.  Checked before a replacement is asked, and again when it is done."""
     p = table.player_named(name)
     g = table.row
     address = new_address.strip().lower()
@@ -74,12 +76,24 @@ def replace(table: Table, name: str, new_name: str, new_address: str, now: datet
     if other is not None and other.name != p.name:
         raise EngineError(Msg(f"{address} joue déjà {other.name} dans {table.id}",
                               f"{address} already plays {other.name!r} in {table.id}"))
-    newcomer = " ".join(new_name.split()) or address
     st = table.step_noun()
     if from_turn is not None and from_turn < g.turn:
         raise EngineError(Msg(f"{st.the} {from_turn} est passé{st.e} : un remplaçant prend la place à partir "
                               f"{st.of} en cours ({g.turn}) ou d'{st.a} suivant{st.e}",
                               f"step {from_turn} is over: a newcomer takes over from the open step {g.turn} or later"))
+    return p
+
+
+def replace(table: Table, name: str, new_name: str, new_address: str, now: datetime, *,
+            from_turn: int | None = None) -> SeatNews:
+    """A newcomer takes over a seat from step ``from_turn`` (default: the open one, i.e. now).
+
+    A seat whose player was removed may be given to a newcomer too: it plays again from then on.
+    """
+    p = check_replace(table, name, new_address, from_turn)
+    g = table.row
+    address = new_address.strip().lower()
+    newcomer = " ".join(new_name.split()) or address
     with table.store.atomic():
         if from_turn is not None and from_turn > g.turn:
             _no_other_change(table, p.name)

@@ -38,7 +38,7 @@ from pbem.mail.reading import (
     read_message,
     subject_tags,
 )
-from pbem.mail.senders import auth_verdict, check_password, is_automatic, is_bulk
+from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic, is_bulk
 from pbem.outbox import Letter
 from pbem.render import Renderer
 from pbem.store import PlayerRow
@@ -222,6 +222,7 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if not v.ok:
             return _reject_forged(table, mail, player, v.reason, now), game_id, sender
     # password lines are always removed (never echoed); checked when the game asks for them
+    mj_pass = False  # (destructive commands need it, or a confirmation: `pbem.engine.desk.confirm`)
     if s.passwords:
         expected = player.password if player is not None else None
         unset = player.name if player is not None and not player.password and not is_mj else None
@@ -233,8 +234,10 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if not checked.ok:
             return _refused_password(table, mail, player, checked, now), game_id, sender
         text = checked.text
+        mj_pass = is_mj
     else:
         _ok, text = check_password(mail.text, None)
+        mj_pass = is_mj and _mj_password_given(table, s, mail, sender, now)
     if not text.strip() and unreadable(mail):
         return _unreadable(house, mail, now, game_id), game_id, sender
     limit = house.config.max_order_lines
@@ -244,7 +247,7 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
     capped = not may_reply(house, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
-    result = (mjdesk.interpret_mj(table, mail, text, key, now, received) if actor == MJ  # the MJ's seat
+    result = (mjdesk.interpret_mj(table, mail, text, key, now, received, password=mj_pass) if actor == MJ  # the MJ
               else interpret(table, actor, mail, text, key, now, received))
     if capped:
         return "rate-limited, orders kept, no reply", game_id, sender
@@ -294,6 +297,14 @@ def mj_password(s: GameConfig) -> str | None:
     except CredentialError as e:
         log.error("game %s: the MJ password cannot be read: %s", s.id, e)
         return None
+
+
+def _mj_password_given(table: Table, s: GameConfig, mail: IncomingMail, sender: str, now: datetime) -> bool:
+    """Does an MJ mail carry the MJ password (set, and not required by ``passwords``)?  Only destructive commands
+    ask for it there; without it (or with a wrong one) they wait for a confirmation (`pbem.engine.desk.confirm`).
+    Checked by `passwords.check`, so wrong ones count and are slowed down as everywhere."""
+    secret = mj_password(s) if given_password(mail.text) is not None else None
+    return secret is not None and passwords.check(table, sender, mail.text, secret, now).ok
 
 
 STRANGER_NOTE_EVERY = timedelta(days=1)

@@ -1,13 +1,25 @@
-"""The lines of one mail, read one by one: common commands, the game's orders (parsed by the ruleset),
-orders that act at once; the orders accepted become the writer's orders for the open step."""
+"""The lines of one mail, read one by one: common commands (by their word, or said in a sentence: « je serai
+absent du 15 au 20 », read by the MJ's reader, `pbem.engine.desk.reader.common`), the game's orders (parsed by
+the ruleset), orders that act at once; the orders accepted become the writer's orders for the open step."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from datetime import datetime
 
-from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
+from pbem.core import (
+    MJ,
+    Order,
+    OrderAmbiguousError,
+    OrderError,
+    OrderNotAllowedError,
+    OrderSyntaxError,
+    UnknownKeywordError,
+)
 from pbem.engine.answers import LineVerdict, MailResult
+from pbem.engine.desk import context, reader
+from pbem.engine.desk.readings import View
 from pbem.engine.orders import commands
 from pbem.engine.steps import calendar, turns
 from pbem.engine.table import Table
@@ -53,6 +65,13 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     lines_for: dict[str, list[str]] = {}
     sets: list[OrderSet] = []
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    words_of_game: list[Collection[str]] = []
+
+    def order_words() -> Collection[str]:
+        """The game's order words (once a mail, only if a sentence is near one)."""
+        if not words_of_game:
+            words_of_game.append(context.order_words(table, state) if state is not None else {})
+        return words_of_game[0]
     if not lines and fold(mail.subject).find("particip") >= 0:
         lines = [mail.subject]
     for line in lines[:table.config.max_order_lines]:
@@ -87,7 +106,13 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         try:
             order = ruleset.parse_order(state, acting, line, accepted.get(acting, []))
         except OrderError as e:
-            if is_text(line, e):  # no order word, or a sentence that begins with one: the player's prose
+            said = reader.common(line, View(now, table.config.timezone, ())) if acting != MJ else None
+            if said is not None and (said[0] != "PASS" or not table.game_words & {"passer", "pass"}):
+                # a common command in a sentence (« je serai absent du 15 au 20 », « je passe mon tour »)
+                commands.command(table, g, said[0], said[1], actor, mail, line, result, state, mail.message_id, now)
+                g, state = seen or (table.row, table.state)
+                continue
+            if is_text(line, e, order_words):  # no order word, or a sentence that begins with one: the player's prose
                 result.ignored.append(line)
             elif held is not None:  # (read against the game before the held results: it tells nothing new)
                 result.verdicts.append(waiting(table, line, held))
@@ -157,14 +182,18 @@ def waiting(table: Table, line: str, held: int) -> LineVerdict:
     return LineVerdict(line, False, say("held_order", turn=held), say("held_label"), waiting=True)
 
 
-def is_text(line: str, error: OrderError) -> bool:
+def is_text(line: str, error: OrderError, known: Callable[[], Collection[str]] = lambda: ()) -> bool:
     """Is a line that failed as an order the player's prose rather than an order gone wrong?
 
     Yes when its first word is no order word and near none (« Voici mes ordres », a signature,
     an attribution line the mail client wrapped), or when it is understood to begin with an order
-    word but reads as a sentence.  An order word with a wrong name or argument is an error.
+    word but reads as a sentence, or when it reads as a sentence whose first word is only near an
+    order word (1626's « Je pense que… » is no misspelt JET: ``known`` gives the game's order words).
+    An order word with a wrong name or argument is an error.
     """
+    first = words(line)
     if isinstance(error, UnknownKeywordError):
-        first = words(line)
         return bool(first) and fold(error.typed) == fold(first[0])
+    if isinstance(error, OrderAmbiguousError) and first and prose.looks_like_sentence(line):
+        return fold(first[0]).strip(":,.!?") not in known()
     return isinstance(error, OrderSyntaxError) and prose.looks_like_sentence(line)

@@ -119,6 +119,11 @@ class Ruleset1626:
             return changes.sheet_edit(state, order)
         return None
 
+    def pending_requests(self, state: State) -> list[tuple[int, PlayerName, str]]:
+        """The players' tests that wait for the MJ's answer: number, player and what (the MJ's mail reader names
+        them, `pbem.engine.optional.requests`)."""
+        return [(r.number, r.actor.player, describe(side_values(r.actor))) for r in state.requests]
+
     # --- tests: requests, answers, rolls ---
 
     def _request(self, state: State, values: Mapping[str, JSON]) -> tuple[State, list[Event]]:

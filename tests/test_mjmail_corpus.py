@@ -1,0 +1,63 @@
+"""The MJ mail reader against the independent corpus of 400 MJ mails (tests/fixtures/mjmail/corpus.toml, written
+without seeing the code) and against a held-out set written before the reader and never tuned on
+(heldout.toml): each corpus case asserted as it expects, the held-out set by its share, and both for what
+matters most: the reader never carries out a command where the case does not expect exactly that one.
+
+The cases the reader still gets wrong are listed with why (`MISSES`); each is a strict xfail, so a case that
+starts to pass says so.  `python tests/mjmail_corpus.py` prints the shares by expect and by command.
+"""
+
+from __future__ import annotations
+
+import pytest
+from mjmail_corpus import CORPUS, HELDOUT, MISSES, case_outcomes, load, outcomes, report, view_for
+
+from pbem.engine.desk import reader
+
+DATA = load(CORPUS)
+HELD = load(HELDOUT)
+
+
+def test_the_corpus_is_the_independent_one_with_its_424_expectations():
+    assert len(DATA["case"]) == 400
+    assert len(outcomes(DATA)) == 424
+    assert len(HELD["case"]) >= 100
+
+
+@pytest.mark.parametrize("case", DATA["case"], ids=[c["id"] for c in DATA["case"]])
+def test_each_corpus_case(case):
+    if case["id"] in MISSES:
+        pytest.xfail(MISSES[case["id"]])
+    wrong = [o for o in case_outcomes(DATA["world"], case) if not o.right]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("miss", sorted(MISSES))
+def test_the_known_misses_still_miss_and_do_nothing(miss):
+    """A known miss is asked or refused, never carried out (and a fixed one must leave this list)."""
+    (case,) = [c for c in DATA["case"] if c["id"] == miss]
+    out = case_outcomes(DATA["world"], case)
+    assert not all(o.right for o in out), f"{miss} now passes: take it out of MISSES"
+    assert not any(o.unsafe for o in out)
+
+
+@pytest.mark.parametrize("data", [DATA, HELD], ids=["corpus", "heldout"])
+def test_nothing_is_ever_carried_out_on_a_guess_or_against_the_expectation(data):
+    unsafe = [o for o in outcomes(data) if o.unsafe]
+    assert not unsafe, unsafe
+
+
+def test_the_held_out_set_is_read_about_as_well_as_the_corpus():
+    """Written before the reader and not tuned on: its share says whether the reader fits only one corpus."""
+    results = outcomes(HELD)
+    right = sum(o.right for o in results) / len(results)
+    assert right >= 0.9, report(results, "heldout")
+
+
+def test_a_mail_of_many_lines_is_read_only_up_to_the_cap():
+    """A megabyte of short lines costs what `reader.MAX_READ_LINES` lines do (issue #19: linear, capped)."""
+    view = view_for(DATA["world"], {})
+    text = "\n".join(f"Retire Bran{' stp' * (i % 3)}" for i in range(reader.MAX_READ_LINES + 500))
+    read = reader.read(text, view)
+    assert len(read.readings) == reader.MAX_READ_LINES
+    assert max(r.line for r in read.readings) == reader.MAX_READ_LINES - 1
