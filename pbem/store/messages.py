@@ -175,6 +175,13 @@ class MessageRows(StoreBase):
                     n += requeued
         return n
 
+    def processed_raw(self, message_id: str) -> bytes | None:
+        """The bytes of the processed message with this Message-ID (the first one stored), or None."""
+        row = self.db.execute(
+            "select b.raw from messages m join message_bytes b on b.key = m.key where m.message_id = ? "
+            "and m.status != 'new' order by m.rowid limit 1", [message_id]).fetchone()
+        return bytes(row[0]) if row else None
+
     def message_raw(self, key: str) -> bytes | None:
         row = self.db.execute("select raw from message_bytes where key = ?", [key]).fetchone()
         return bytes(row[0]) if row else None

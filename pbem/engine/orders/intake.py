@@ -32,6 +32,7 @@ from pbem.mail.inbox import CredentialError, secret_provider
 from pbem.mail.reading import (
     COSTLY_PROBLEMS,
     IncomingMail,
+    arrival_order,
     costly,
     plus_tag,
     read_envelope,
@@ -74,6 +75,7 @@ def process_pending(house: House, now: datetime) -> list[str]:
                 with house.outgoing.holding():
                     # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
                     mails = [_read(raw) for _key, raw, _r in chunk]
+                    chunk, mails = in_arrival_order(chunk, mails)
                     house.outgoing.note_seen([m.message_id for m in mails])
                     for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
                         _process_stored(house, key, raw, now, received_at, mail)
@@ -87,6 +89,17 @@ def process_pending(house: House, now: datetime) -> list[str]:
         crashpoint("after-message")
         done.extend(key for key, _raw, _r in chunk)
     return done
+
+
+def in_arrival_order(chunk: list[tuple[str, bytes, datetime]],
+                     mails: list[IncomingMail]) -> tuple[list[tuple[str, bytes, datetime]], list[IncomingMail]]:
+    """A batch in the order its mails are read: by arrival, and those that arrived at the same time by their
+    Date header, then Message-ID (`arrival_order`): of two mails of a player, the one written last is read
+    last, so its orders are the ones that stay."""
+    order = sorted(range(len(chunk)), key=lambda i: arrival_order(chunk[i][2], mails[i]))
+    if order == list(range(len(chunk))):
+        return chunk, mails
+    return [chunk[i] for i in order], [mails[i] for i in order]
 
 
 def set_aside_retried(house: House, pending: list[tuple[str, bytes, datetime]], now: datetime,
@@ -425,6 +438,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
         grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
         newer=table.local(result.newer),
+        newer_same_time=result.newer_same_time,
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn

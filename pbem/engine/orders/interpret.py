@@ -13,7 +13,7 @@ from pbem.engine.table import Table
 from pbem.engine.words import COMMANDS, JOIN_PHRASES
 from pbem.limits import MAX_LINE_CHARS
 from pbem.mail import prose
-from pbem.mail.reading import IncomingMail
+from pbem.mail.reading import IncomingMail, arrival_order, read_message
 from pbem.names import fold, words
 from pbem.store import OrderSet
 
@@ -120,8 +120,10 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         player = given.player
         earlier = (table.store.received_at_of(table.id, g.turn, player)
                    if player in table.store.ordered_players(table.id, g.turn) else None)
-        if earlier and earlier > received:
-            result.newer = earlier  # a mail that arrived later was processed first: its orders stay
+        if earlier and (earlier > received or (earlier == received and _written_after(table, g.turn, player,
+                                                                                      mail, received))):
+            result.newer = earlier  # a mail that arrived later (or was written later) was read first: its orders stay
+            result.newer_same_time = earlier == received
             continue
         table.store.set_orders(given)
         result.replaced = earlier is not None
@@ -135,6 +137,21 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     # ORDRES and ETAT show the orders in force, this mail's own included
     result.extra = [commands.with_orders(table, x) for x in result.extra]
     return result
+
+
+def _written_after(table: Table, turn: int, player: str, mail: IncomingMail, received: datetime) -> bool:
+    """The orders in force came from a mail that arrived in the same second as this one: was it written
+    after this one (`arrival_order`: its Date header, then its Message-ID)?
+
+    A mail read earlier in the same batch is not found yet, nor needed: a batch reads its mails in that order.
+    """
+    current = table.store.current_orders(table.id, turn, player).get(player)
+    if current is None or not current.message_key or current.message_key == mail.message_id:
+        return False
+    raw = table.store.processed_raw(current.message_key)
+    if raw is None:  # (the MJ's order, or a mail of this batch)
+        return False
+    return arrival_order(received, read_message(raw)) > arrival_order(received, mail)
 
 
 def is_text(line: str, error: OrderError) -> bool:
