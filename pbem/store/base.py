@@ -139,6 +139,10 @@ class StoreBase:
                 self.db.execute("insert into message_bytes (key, raw) select key, raw from messages "
                                 "where raw is not null on conflict (key) do nothing")
                 self._t("messages").transform(drop={"raw"})
+        if "fingerprint" not in self._t("messages").columns_dict:  # what a mail said, to know it when it comes again
+            self._t("messages").add_column("fingerprint", str, not_null_default="")
+        self.db.execute("create index if not exists messages_prints on messages (sender, fingerprint) "
+                        "where fingerprint != ''")
         if "games" not in self.db.table_names():
             t("games").create(
                 {

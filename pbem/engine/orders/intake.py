@@ -10,6 +10,7 @@ unread (`set_aside_retried`): answered once « message trop long ou illisible »
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -250,6 +251,13 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     if count > limit:  # refused whole: nothing of it is applied
         _reply_plain(house, mail, "too_long", now, game_id, lines=count, limit=house.config.max_order_lines)
         return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
+    arrived = received or now
+    printed = fingerprint(f"{game_id}/{g.phase}/{g.turn}", mail, text)
+    first = house.outgoing.resent(sender, printed, arrived - RESENT_WITHIN, arrived, key)
+    if first is not None:  # the same mail again (a client that sent it twice): one request, not two
+        _reply_plain(house, mail, "twice", now, game_id, first=table.local(first[1]))
+        return f"duplicate: the same text as {first[0]}, received {iso(first[1])}; not read again", game_id, sender
+    house.outgoing.note_print(key, sender, printed, arrived)
     capped = not may_reply(house, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
     result = (mjdesk.interpret_mj(table, mail, text, key, now, received) if actor == MJ  # the MJ's seat
@@ -259,6 +267,23 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     _ack(table, mail, actor, result, now)
     late = f", too late for step {g.turn - 1}" if result.late else ""
     return f"ok ({len(result.verdicts)} lines, {result.errors} errors{late})", game_id, sender
+
+
+RESENT_WITHIN = timedelta(minutes=5)
+"""A mail with the same sender, subject, reply and text as one received this long before it, for the same step
+of the same game, is a copy of it."""
+
+
+def fingerprint(step: str, mail: IncomingMail, text: str) -> str:
+    """What a mail asks, whatever its Message-ID: the step of the game it is for (``game/phase/turn``), its
+    subject, the mail it answers and its text (spaces aside).
+
+    A mail client that sends a mail again gives it a new Message-ID but nothing else new; two answers
+    to two different mails (« OUI » to two questions) are not the same request, nor is the same line
+    sent again once the game has moved on (AIDE before and after the start).
+    """
+    said = "\0".join((step, " ".join(mail.subject.split()).casefold(), mail.in_reply_to, " ".join(text.split())))
+    return hashlib.sha256(said.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def route(house: House, mail: IncomingMail) -> str | None:
