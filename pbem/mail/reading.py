@@ -139,6 +139,11 @@ def subject_tags(subject: str) -> list[str]:
     return tags
 
 
+def subject_words(subject: str) -> str:
+    """A subject without its reply prefixes and tags: ``"RE : [PMB1] mes ordres"`` -> ``"mes ordres"``."""
+    return " ".join(_TAG.sub(" ", _PREFIX.sub("", subject)).split())
+
+
 def plus_tag(address: str) -> str | None:
     """The sub-address of ``local+tag@domain`` (lower-cased), or None."""
     addr = normalise_address(address)

@@ -19,6 +19,7 @@ from typing import Any
 from pbem.config import Config
 from pbem.outbox.compose import Letter, outbox_item, queue
 from pbem.store import Store
+from pbem.wording import join_list
 
 # a message's "done" row: (message_id, status, game, sender, verdict, processed_at, key)
 Mark = tuple[str, str, str, str, str, datetime, str]
@@ -50,8 +51,13 @@ class Outgoing:
         return self._held is not None
 
     def sender_name(self, game_id: str) -> str:
+        """Whose name a letter goes out in: its game's title; a letter about no one game (a stranger's answer, « pour
+        quelle partie ? ») goes out in the names of the games the address hosts, never « pbem »."""
         s = self.config.games.get(game_id)
-        return s.title if s else "pbem"
+        if s is not None:
+            return s.title
+        titles = list(dict.fromkeys(g.title for g in self.config.games.values()))
+        return join_list(titles, self.config.language) if titles else "pbem"
 
     def queue(self, letters: Sequence[Letter], now: datetime) -> None:
         """Queue letters: at once, or at the end of the batch if one is open."""

@@ -39,6 +39,7 @@ from pbem.mail.reading import (
     read_envelope,
     read_message,
     subject_tags,
+    subject_words,
 )
 from pbem.mail.senders import auth_verdict, check_password, is_automatic, is_bulk
 from pbem.outbox import Letter
@@ -203,6 +204,10 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if any(sender in g.mj for g in house.config.games.values()):
             _reply_plain(house, mail, "which_game", now, None)
             return "no game", None, sender
+        mine = games_of(house, sender)
+        if mine:  # a player of several games, no tag: which one? (every time: he plays, he is no stranger)
+            _which_game(house, mail, mine, None, now)
+            return f"no game: plays in {', '.join(mine)}, asked which", None, sender
         return _stranger(house, mail, None, now), None, sender
     table = house.table(game_id)
     s = table.settings
@@ -227,6 +232,10 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if bulk:
             return f"silent: stranger, {bulk}", game_id, sender
         if g is None or g.phase != "registration" or not words.asks_to_join(mail.text, mail.subject):
+            mine = [gid for gid in games_of(house, sender) if gid != game_id]
+            if mine:  # another game's tag: he plays, but not in this game
+                _which_game(house, mail, mine, game_id, now)
+                return f"not in this game: plays in {', '.join(mine)}, asked which", game_id, sender
             return _stranger(house, mail, game_id if how != "only" else None, now), game_id, sender
     if g is None:
         _reply_plain(house, mail, "no_game_yet", now, game_id)
@@ -306,8 +315,23 @@ def _route(house: House, mail: IncomingMail) -> tuple[str | None, str]:
         only = next(iter(house.config.games))
         return only, "player" if house.store.player_by_address(only, mail.from_addr) else "only"
     # a player registered in exactly one game needs no tag
-    hits = [gid for gid in house.config.games if house.store.player_by_address(gid, mail.from_addr)]
+    hits = games_of(house, mail.from_addr)
     return (hits[0], "player") if len(hits) == 1 else (None, "")
+
+
+def games_of(house: House, address: str) -> list[str]:
+    """The games this address plays in (config order)."""
+    return [gid for gid in house.config.games if house.store.player_by_address(gid, address)]
+
+
+def _which_game(house: House, mail: IncomingMail, mine: list[str], tagged: str | None, now: datetime) -> None:
+    """« Pour quelle partie ? »: a player's mail with no tag (he plays in several games) or with the tag of a
+    game he does not play in; his games, and the subject to write.  In the name of his game when he has one."""
+    games = house.config.games
+    example = subject_words(mail.subject)
+    _reply_plain(house, mail, "which_game", now, mine[0] if len(mine) == 1 else None,
+                 mine=[(games[gid].tag, games[gid].title) for gid in mine],
+                 tagged=(games[tagged].tag, games[tagged].title) if tagged else None, example=example)
 
 
 def may_reply(house: House, address: str, now: datetime) -> bool:
