@@ -155,3 +155,18 @@ def test_aide_and_etat_describe_the_game_as_it_is_when_each_mail_is_read(tmp_pat
     feed(e, make_mail("p0@pbem.test", "ETAT", message_id="<s3@x>"), "s3")
     assert "step : 2" in last_ack(e) and "step : 1" not in last_ack(e)
     e.store.close()
+
+
+def test_the_count_of_players_who_ordered_reads_as_french(eng):
+    feed(eng, make_mail("p0@pbem.test", "AIDE"), "k1")
+    assert "Aucun des 3 joueurs n'a encore donné ses ordres." in last_ack(eng)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 3", message_id="<g1@x>"), "k2")
+    assert "1 joueur sur 3 a donné ses ordres." in last_ack(eng)
+    eng.resolve("toy1", T0)  # step 2: one player gives, alone
+    giver = eng.ruleset("toy1").prompts(eng.state(eng.game("toy1")))[0].player
+    address = {"Arya": "p0@pbem.test", "Bran": "p1@pbem.test", "Cersei": "p2@pbem.test"}[giver]
+    feed(eng, make_mail(address, "AIDE", message_id="<h2@x>"), "k3")
+    ack = last_ack(eng, address)
+    assert "Le seul joueur attendu n'a pas encore donné ses ordres." in ack and "sur 1" not in ack
+    feed(eng, make_mail(address, f"GIFT {giver}", message_id="<g2@x>"), "k4")
+    assert "Le seul joueur attendu a donné ses ordres." in last_ack(eng, address)
