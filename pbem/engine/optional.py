@@ -6,7 +6,10 @@
   the subject and heading of ``viewer``'s mail (a secret test must not be named to its player);
 * ``batch_title(state, [(player, order), …]) -> Msg``: the subject of the MJ's digest of a batch;
 * ``check_options(options)``: every option value checked when the config is read (`SetupError`);
-* ``check_roster(text, options)``: a roster file checked when it is read, each fault with its line.
+* ``check_roster(text, options)``: a roster file checked when it is read, each fault with its line;
+* ``dead(state) -> [player, …]``: the players whose seat plays no more because the rules killed it (Pour Ma
+  Belle's dead): the MJ's lists show them as dead, and the calendar's notices (deadline, pause) no longer go
+  to them; their results and the end of the game still do.
 
 Without them the engine does what it did before: the order as typed for titles, options checked
 at the start of the game.
@@ -87,3 +90,11 @@ def check_roster(ruleset: Ruleset, text: str, options: Mapping[str, JSON]) -> bo
         return False
     method(text, options)
     return True
+
+
+def dead(ruleset: Ruleset, state: Any) -> frozenset[str]:
+    """The players the rules killed (``dead``, if the ruleset has it; none otherwise, and none before the start)."""
+    method = getattr(ruleset, "dead", None)
+    if method is None or state is None:
+        return frozenset()
+    return frozenset(method(state))

@@ -19,6 +19,7 @@ from pbem import games as registry
 from pbem import serial
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
+from pbem.engine import optional
 from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
@@ -76,6 +77,7 @@ class Table:
         self._state: tuple[str, Any] | None = None
         self._prompts: tuple[Any, list[Prompt]] | None = None
         self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
+        self._dead: tuple[Any, frozenset[str]] | None = None
         # the roster's facts that the texts use, read again once it changes (`forget_roster`)
         self._out_of_play: frozenset[str] | None = None
         self._genders: dict[str, str] | None = None
@@ -216,6 +218,15 @@ class Table:
         self._players = (state, players)
         return players
 
+    def dead(self, state: Any) -> frozenset[str]:
+        """The players the rules killed in this state (`optional.dead`): they play no more."""
+        hit = self._dead
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        dead = optional.dead(self.ruleset, state)
+        self._dead = (state, dead)
+        return dead
+
     # --- the players
 
     def out_of_play(self) -> frozenset[str]:
@@ -229,6 +240,13 @@ class Table:
         """A player was added, removed, replaced, or their missed steps changed: read them again when needed."""
         self._out_of_play = None
         self._genders = None
+
+    def players_told(self) -> list[PlayerRow]:
+        """The players the calendar's notices go to (a deadline moved, a pause, a deadline held): every player
+        still in the game, neither removed (`Store.players` leaves them out) nor dead (`dead`)."""
+        dead = self.dead(self.state)
+        players = self.store.players(self.id)
+        return [p for p in players if p.name not in dead] if dead else players
 
     def player_named(self, name: str) -> PlayerRow:
         """The player of that name (case and accents aside), removed ones included."""

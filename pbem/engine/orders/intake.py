@@ -26,7 +26,6 @@ from pbem.engine.orders.interpret import interpret
 from pbem.engine.steps import calendar, turns
 from pbem.engine.steps.turns import gc_paused
 from pbem.engine.table import House, Table
-from pbem.engine.when import period_text
 from pbem.faults import crashpoint
 from pbem.mail.bounces import match as match_bounce
 from pbem.mail.bounces import read_bounce
@@ -452,17 +451,6 @@ def _reply_plain(house: House, mail: IncomingMail, template: str, now: datetime,
                                  t.subject, t.body, in_reply_to=mail.message_id, references=mail.references)], now)
 
 
-def pause_said(table: Table, now: datetime) -> dict[str, Any] | None:
-    """The pause in force now, or the next one announced, as an answer tells it: in force (``now``), without an
-    end (``open_end``), « jusqu'au … » (``until``), « du … au … » (``period``)."""
-    p = calendar.upcoming_pause(table, now)
-    if p is None:
-        return None
-    tz, lang = table.config.timezone, table.settings.language
-    return {"now": p.starts_at <= now, "open_end": p.ends_at is None, "until": period_text(None, p.ends_at, tz, lang),
-            "period": period_text(p.starts_at, p.ends_at, tz, lang)}
-
-
 def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult, now: datetime) -> None:
     """The answer to an order mail: every line echoed with its verdict, then the deadline and what is missing."""
     if actor == MJ:  # the MJ's answer says what each command did, and where the game stands
@@ -500,7 +488,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
         newer=table.local(result.newer),
         newer_same_time=result.newer_same_time,
-        paused=pause_said(table, now),
+        paused=calendar.pause_said(table, now),
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn

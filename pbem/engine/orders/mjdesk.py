@@ -22,7 +22,7 @@ from pbem.engine.desk import absences, approval, mjmail, pauses, seats
 from pbem.engine.orders import commands
 from pbem.engine.orders.interpret import interpret
 from pbem.engine.phrases import say
-from pbem.engine.steps import actions, calendar, corrections, letters, preview
+from pbem.engine.steps import actions, calendar, corrections, letters, preview, turns
 from pbem.engine.table import EngineError, Table
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail
@@ -250,7 +250,7 @@ def _extend(desk: Desk, c: mjmail.Command) -> None:
     else:
         target = add_duration(old, c.args["by"], table.config.timezone)
     done = calendar.extend(table, target, desk.now, allow_earlier=earlier)
-    players = len(table.store.players(table.id))
+    players = len(table.players_told())
     desk.ok(c.line, desk.say("extended", earlier=done < old, old=desk.when(old), new=desk.when(done),
                              title=_title(table), players=players))
 
@@ -279,7 +279,7 @@ def pause_text(table: Table, news: pauses.PauseNews) -> str:
     return say(table.renderer, "paused", what=news.what,
                period=when.period_text(news.pause.starts_at, end, tz, lang), old=at(news.old_deadline),
                new=at(news.new_deadline), moved=news.old_deadline != news.new_deadline, open_end=end is None,
-               players=len(table.store.players(table.id)))
+               players=len(table.players_told()))
 
 
 def _missing(desk: Desk, c: mjmail.Command) -> None:
@@ -291,16 +291,8 @@ def missing_text(table: Table, now: datetime) -> str:
     """Who still has to order for the open step, who is away, what holds the game."""
     g = table.row
     r = table.renderer
-    state = table.state
-    awaited: list[str] = []
-    ordered = 0
-    asked = 0
-    if g.phase == "running" and state is not None:
-        prompted = table.prompted(state)
-        required = table.required(state)
-        current = table.store.ordered_players(table.id, g.turn)
-        asked, ordered = len(prompted), len(prompted & current)
-        awaited = sorted(required - current)
+    count = turns.order_count(table)  # (the count `pbem game status` gives)
+    asked, ordered, awaited = count.asked, count.ordered, count.awaited
     away = absences.during(table, now, g.deadline if g.deadline else now)
     held = calendar.held(table)
     pause = calendar.upcoming_pause(table, now)
