@@ -325,6 +325,10 @@ class Renderer:
             self._messages.clear()
             self._remembered.clear()
 
+    def dice_label(self, purpose: str) -> str:
+        """What a roll of this game was for, in its language, agreeing with the player it names (`dice_label`)."""
+        return dice_label(purpose, self.game, self.lang, self.root, self.overrides, self.genders)
+
     def agree(self, name: str, masculine: str, feminine: str, neutral: str | None = None) -> str:
         """The form that agrees with the player ``name``: « est mort » / « est morte »; without a gender,
         the neutral phrasing (« a perdu la vie »), else the masculine."""
@@ -473,29 +477,35 @@ def _exists(root: Path, name: str) -> bool:
 
 
 @lru_cache(maxsize=64)  # (by game and language)
-def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for
-    (French texts with their non-breaking spaces, as the templates: `french_spaces`)."""
+def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str, str | None], ...]:
+    """``templates/<game>/dice.<lang>.toml``: (pattern, text, feminine text) that say what a roll was for
+    (French texts with their non-breaking spaces, as the templates: `french_spaces`).  A label's ``feminine``
+    text (optional) is the one said when its ``who`` is a woman: « la Garde {who} »."""
     path = root / game / f"dice.{lang}.toml"
     if not path.is_file():
         return ()
     table = tomllib.loads(path.read_text(encoding="utf-8"))
     spaced = french_spaces if lang == "fr" else str
-    return tuple((re.compile(entry["pattern"]), spaced(entry["text"])) for entry in table.get("label", []))
+    return tuple((re.compile(entry["pattern"]), spaced(entry["text"]),
+                  spaced(entry["feminine"]) if "feminine" in entry else None) for entry in table.get("label", []))
 
 
-def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None) -> str:
-    """A roll's purpose in the reader's language (purposes are English keys that seed the dice)."""
+def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None,
+               genders: Mapping[str, str] | None = None) -> str:
+    """A roll's purpose in the reader's language (purposes are English keys that seed the dice), agreeing with
+    the gender of the player it names (``genders``: name -> "f" / "m")."""
     labels = _dice_labels(root, game, lang)
     if overrides is not None and (overrides / game / f"dice.{lang}.toml").is_file():
         try:
             labels = _dice_labels(overrides, game, lang) + labels
         except (tomllib.TOMLDecodeError, KeyError, re.error):  # reported by `pbem doctor`; the packaged labels hold
             pass
-    for pattern, text in labels:
+    for pattern, text, feminine in labels:
         match = pattern.fullmatch(purpose)
         if match:
-            return text.format(**match.groupdict())
+            found = match.groupdict()
+            woman = feminine is not None and genders is not None and genders.get(found.get("who") or "") == "f"
+            return (feminine if woman and feminine is not None else text).format(**found)
     return purpose
 
 

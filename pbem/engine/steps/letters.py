@@ -16,13 +16,15 @@ from typing import Any
 
 from pbem import pictures
 from pbem.core import MJ, PUBLIC, Event
+from pbem.dice import Roll
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
 from pbem.msg import Msg
 from pbem.outbox import Attachment, Letter
-from pbem.render import Rendered
+from pbem.render import Rendered, Renderer
 from pbem.store import GameRow, StepRecord
+from pbem.wording import draws_text
 
 log = logging.getLogger("pbem")
 
@@ -92,7 +94,8 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
         absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
         t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
                         final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
-                        absent=absent, abandoned_now=abandoned_now, back=back, **facts)
+                        absent=absent, abandoned_now=abandoned_now, back=back,
+                        pause=calendar.pause_said(table, now) if outcome is None else None, **facts)
         for mj in s.mj:
             letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
@@ -159,10 +162,22 @@ def digest_context(table: Table, seq: int) -> dict[str, Any]:
               for a in table.store.absences(table.id, at=rec.resolved_at)]
     return {
         "orders": orders_view(rec), "defaults": list(rec.defaults), "absences": absent,
-        "rolls": [[x.purpose, x.low, x.high, x.result] for x in rec.rolls],
+        "rolls": rolls_said(r, rec.rolls),
         "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in rec.events],
         "failed": failed, "seq": seq, "context": rec.dice_context,
     }
+
+
+def rolls_said(r: Renderer, rolls: Sequence[Roll]) -> list[tuple[str, str]]:
+    """A record's rolls as the MJ reads them: (what they were for, how they came out), in words, never as the
+    dice's own codes; the rolls of one purpose that follow each other (a shuffle, « 2d6 ») on one line."""
+    runs: list[tuple[str, list[tuple[int, int, int]]]] = []
+    for x in rolls:
+        if runs and runs[-1][0] == x.purpose:
+            runs[-1][1].append((x.low, x.high, x.result))
+        else:
+            runs.append((x.purpose, [(x.low, x.high, x.result)]))
+    return [(r.dice_label(purpose), draws_text(draws, r.lang)) for purpose, draws in runs]
 
 
 def orders_view(rec: StepRecord) -> dict[str, dict[str, Any]]:
