@@ -108,7 +108,7 @@ def test_deadline_applies_defaults_and_resolves_once(eng):
     assert orders["Arya"].source == "mail" and orders["Bran"].source == "default"
     digest = body(outbox_messages(eng.store, kind="digest")[-1])
     assert "Sans ordres à temps (ordres par défaut) : Bran et ser Schlingue." in digest
-    assert "target number [1-10] =" in digest
+    assert "target number : " in digest and " au d10\n" in digest  # (the roll said in words)
     # step 2 is sequential: exactly one player is asked
     g = eng.game("toy1")
     assert g.turn == 2

@@ -4,17 +4,26 @@ orders that act at once; the orders accepted become the writer's orders for the 
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
-from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
+from pbem.core import (
+    MJ,
+    Order,
+    OrderAmbiguousError,
+    OrderError,
+    OrderNotAllowedError,
+    OrderSyntaxError,
+    UnknownKeywordError,
+)
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.orders import commands
 from pbem.engine.steps import calendar, turns
 from pbem.engine.table import Table
-from pbem.engine.words import COMMANDS, JOIN_PHRASES
+from pbem.engine.words import COMMANDS, JOIN_PHRASES, join_near_miss, join_sentence, said_name
 from pbem.limits import MAX_LINE_CHARS
 from pbem.mail import prose
 from pbem.mail.reading import IncomingMail, arrival_order, read_message
-from pbem.names import fold, words
+from pbem.names import fold, names_understood, words
 from pbem.store import OrderSet
 
 MAX_LINE_LENGTH = MAX_LINE_CHARS
@@ -43,13 +52,15 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     lines_for: dict[str, list[str]] = {}
     sets: list[OrderSet] = []
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    after_join = False
     if not lines and fold(mail.subject).find("particip") >= 0:
         lines = [mail.subject]
     for line in lines[:table.config.max_order_lines]:
         if len(line) > MAX_LINE_LENGTH:
             result.verdicts.append(LineVerdict(line[:80] + "…", False, say("line_too_long")))
             continue
-        if prose.is_chatter(line):  # « Bonjour à tous, », « Cordialement », a line of dashes
+        said = join_sentence(line) if g.phase == "registration" and actor is None else None
+        if prose.is_chatter(line) and said is None:  # « Bonjour à tous, », « Cordialement », a line of dashes
             result.ignored.append(line)
             continue
         head, _, rest = line.partition(" ")
@@ -57,6 +68,17 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         cmd = None if word in table.game_words else COMMANDS.get(word)
         if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in JOIN_PHRASES):
             cmd, rest = "JOIN", ""
+        if said is not None and (cmd is None or (cmd == "JOIN" and not commands.parses(cmd, rest.strip()))):
+            cmd, rest = "JOIN", said  # « je voudrais m'inscrire, mon nom est Olenna »: the name, or "" (From's)
+        elif cmd == "JOIN":
+            rest = said_name(rest)  # « INSCRIPTION je m'appelle Olenna »
+        if cmd is None and g.phase == "registration" and join_near_miss(head):  # « INSCRITPION Olenna »
+            result.verdicts.append(LineVerdict(line, False, say("join_near_miss", typed=head, rest=rest.strip()),
+                                               OrderAmbiguousError.label.get(s.language)))
+            after_join = True
+            continue
+        if cmd == "JOIN":
+            after_join = True  # what follows in a registration is the player's text: a name, a signature
         if cmd == "END" and commands.parses(cmd, rest):
             result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
             break
@@ -68,7 +90,10 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             state = table.state
             continue
         if actor is None or g.phase != "running" or state is None:
-            if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells
+            # nothing to try the line against: only its shape tells, and what came before it (after INSCRIPTION,
+            # a name, a signature; an order is typed in capitals: « ESCOUADE Bronn » is told it is too early)
+            if prose.looks_like_sentence(line) or (after_join and g.phase == "registration"
+                                                   and not (len(head) > 1 and head.isupper())):
                 result.ignored.append(line)
                 continue
             why = "unknown_address" if actor is None else "not_started" if g.phase == "registration" else "game_over"
@@ -86,12 +111,14 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             else:
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
             continue
+        understood = ", ".join(f"{typed} → {name}" for typed, name in  # « ESCOUADE Bron »: « Bron → Bronn »
+                               names_understood(line, order.args, partial(table.ruleset.players, state)))
         done = turns.immediate(table, g, state, acting, order, now)
         if done is not None:
             g, state, share = done
             if share is not None:
                 result.extra.append(share)
-            result.verdicts.append(LineVerdict(line, True, say("done")))
+            result.verdicts.append(LineVerdict(line, True, say("done") + (f" ({understood})" if understood else "")))
             continue
         if acting == MJ:
             result.verdicts.append(LineVerdict(line, False, say("mj_use_for"),
@@ -103,7 +130,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
-        result.verdicts.append(LineVerdict(line, True))
+        result.verdicts.append(LineVerdict(line, True, understood))
     if result.passed is not None and actor is not None:
         if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
