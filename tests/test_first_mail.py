@@ -141,3 +141,33 @@ def test_the_answer_says_the_whole_name_it_matched(tmp_path):
     assert "  GIFT Bron\n    -> OK : Bron → Bronn\n" in ack.replace("\u00a0", " ")
     assert e.store.current_orders("toy1", 2)[giver].orders[0].args == ("Bronn",)
     e.store.close()
+
+
+# --- the start mail and AIDE
+
+
+def test_the_start_mail_lists_the_orders_with_an_example_each_that_is_accepted(tmp_path):
+    cfg = make_config(tmp_path)
+    e = Engine(cfg, Store(cfg.database))
+    e.new_game("toy1", T0, seed="ab" * 32)
+    for i, name in enumerate(["Arya", "Bran", "Cersei"]):
+        e.add_player("toy1", name, f"p{i}@pbem.test", T0)
+    e.start_game("toy1", T0)
+    start = body(outbox_messages(e.store, kind="private", rcpt="p0@pbem.test")[0])
+    assert "Voici ceux que vous pouvez donner :\n\n  GUESS <1-10> : deviner\n      exemple : GUESS 5\n" in start
+    assert "  PASSER : ne rien faire cette étape-ci, exprès (les ordres par défaut s'appliquent)\n" \
+           "      exemple : PASSER\n" in start
+    assert "  ABSENCE <durée>, ou ABSENCE du <date> au <date> : annoncer une absence\n" \
+           "      exemple : ABSENCE 3 jours\n" in start
+    # every example is a line pbem accepts as written
+    shown = [line.split("exemple : ", 1)[1] for line in start.splitlines() if "exemple : " in line]
+    assert shown == ["GUESS 5", "PASSER", "ABSENCE 3 jours"]
+    for line in shown:
+        verdict, ack = feed(e, "p0@pbem.test", line)
+        assert verdict == "ok (1 lines, 0 errors)", (line, ack)
+    e.store.close()
+
+
+def test_aide_mentions_absence(eng):
+    verdict, ack = feed(eng, "arya@pbem.test", "AIDE")
+    assert "  ABSENCE <durée>     annoncer une absence (AWAY) : « ABSENCE 3 jours »" in ack.replace("\u00a0", " ")

@@ -128,6 +128,11 @@ class Table:
         return frozenset(getattr(self.ruleset, "game_words", ()))
 
     @cached_property
+    def common_pass(self) -> bool:
+        """Is PASSER the common command in this game (not one of the game's own orders, as in Courtisans)?"""
+        return not self.game_words & {"passer", "pass"}
+
+    @cached_property
     def prompts_public(self) -> bool:
         """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
         return bool(getattr(self.ruleset, "prompts_public", True))

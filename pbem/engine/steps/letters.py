@@ -17,6 +17,7 @@ from typing import Any
 from pbem import pictures
 from pbem.core import MJ, PUBLIC, Event
 from pbem.dice import Roll
+from pbem.engine import examples
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
@@ -80,11 +81,13 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
                                                 tag=tag).body
         given = recorded.get(p.name) if p.name in defaulted else None
         applied = list(given.lines or ()) if given is not None else []
+        orders = (examples.order_examples(ruleset, state, p.name, ruleset.help(state, p.name))
+                  if setup and p.name in asked else [])  # the start mail: each order the player may give, an example
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
                         asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
-                        salutation=table.salutation(state, p.name))
+                        salutation=table.salutation(state, p.name), orders=orders, common_pass=table.common_pass)
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     forum = forum_text(table, state, events, title, outcome, table.store.chronicle(g.id, seq))
