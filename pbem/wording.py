@@ -7,7 +7,7 @@ a known gender and neutral phrasing otherwise, elision (« l'étape », « d'Ole
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -48,27 +48,6 @@ def join_list(items: Iterable[object], lang: str = "fr", word: str | None = None
     if len(names) <= 1:
         return names[0] if names else ""
     return f"{', '.join(names[:-1])} {conj} {names[-1]}"
-
-
-def draws_text(draws: Sequence[tuple[int, int, int]], lang: str = "fr") -> str:
-    """How one roll, or a run of rolls of one purpose, came out, in words (each draw is (low, high, result)):
-    « 3 au d6 », « 4 et 2 au d6 », « 14 sur 100 », « tirage au sort : n° 2 sur 5 », « 7 (entre 2 et 12) »."""
-    en = lang == "en"
-    results = [r for _low, _high, r in draws]
-    lows, highs = {low for low, _h, _r in draws}, {high for _l, high, _r in draws}
-    if lows == {1} and len(highs) == 1:
-        high = highs.pop()
-        said = join_list(results, lang)
-        if high == 100:
-            return f"{said} out of 100" if en else f"{said} sur 100"
-        return f"{said} on a d{high}" if en else f"{said} au d{high}"
-    if lows == {0}:
-        picks = [f"no. {r + 1} of {high + 1}" if en else f"n° {r + 1} sur {high + 1}" for _l, high, r in draws]
-        if en:
-            return f"{'drawn' if len(draws) == 1 else 'drawn in turn'}: {join_list(picks, lang)}"
-        return f"{'tirage au sort' if len(draws) == 1 else 'tirages au sort'}\u00a0: {join_list(picks, lang)}"
-    return join_list([f"{r} (from {low} to {high})" if en else f"{r} (entre {low} et {high})"
-                      for low, high, r in draws], lang)
 
 
 def plural(count: int, one: str, many: str | None = None, lang: str = "fr") -> str:

@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+import toy_ruleset
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
 
+from pbem.core import Msg, Order
 from pbem.engine import Engine
 from pbem.store import Store
 
@@ -170,3 +172,17 @@ def test_the_count_of_players_who_ordered_reads_as_french(eng):
     assert "Le seul joueur attendu n'a pas encore donné ses ordres." in ack and "sur 1" not in ack
     feed(eng, make_mail(address, f"GIFT {giver}", message_id="<g2@x>"), "k4")
     assert "Le seul joueur attendu a donné ses ordres." in last_ack(eng, address)
+
+
+def test_a_line_accepted_in_part_says_so_after_ok(eng, monkeypatch):
+    """An order that carries a note (`pbem.core.Order.note`: a CHOIX entry dropped at Pour le Roi) is acked
+    « OK : <note> », in the game's language."""
+    plain = toy_ruleset.Toy.parse_order
+
+    def with_note(self, state, player, line, accepted):
+        order = plain(self, state, player, line, accepted)
+        return Order(order.verb, order.args, order.text, Msg("« 11 » écarté, 5 gardé", "'11' dropped, 5 kept"))
+
+    monkeypatch.setattr(toy_ruleset.Toy, "parse_order", with_note)
+    assert feed(eng, make_mail("p0@pbem.test", "GUESS 5"), "k") == "ok (1 lines, 0 errors)"
+    assert "GUESS 5\n    -> OK : « 11 » écarté, 5 gardé" in last_ack(eng)

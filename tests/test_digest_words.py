@@ -10,10 +10,8 @@ from helpers import MJ_ADDRESS, body, make_config, outbox_messages
 
 from pbem.dice import Roll
 from pbem.engine import Engine
-from pbem.engine.steps.letters import rolls_said
-from pbem.render import Renderer, dice_label
+from pbem.render import Renderer, dice_label, roll_lines
 from pbem.store import Store
-from pbem.wording import draws_text
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 
@@ -37,26 +35,11 @@ def digests(e: Engine) -> list[str]:
 def test_the_digest_tells_each_roll_in_words_and_no_internal_code(eng):
     eng.resolve("toy1", T0 + timedelta(hours=1))
     setup, step = digests(eng)
-    assert step.startswith("Synthèse MJ — Étape 1\n")
-    roll = step.split("== Dés ==\n")[1].splitlines()[0]
+    roll = step.split("== Dés ==\n")[1].splitlines()[0].replace("\u00a0", " ")
     assert roll.startswith("  target number : ") and roll.endswith(" au d10")
-    # the setup's shuffle of three seats: its two draws on one line
-    assert "  seating order : tirages au sort : n° " in setup and " sur 3 et n° " in setup
     for text in (setup, step):
-        assert "step-" not in text and "setup »" not in text and "enregistrement" not in text
+        assert "step-" not in text and "setup »" not in text and "dés «" not in text
         assert "] = " not in text and "[0-" not in text and "[1-" not in text
-
-
-@pytest.mark.parametrize(("draws", "fr", "en"), [
-    ([(1, 6, 3)], "3 au d6", "3 on a d6"),
-    ([(1, 6, 3), (1, 6, 5)], "3 et 5 au d6", "3 and 5 on a d6"),
-    ([(1, 100, 14)], "14 sur 100", "14 out of 100"),
-    ([(0, 4, 0)], "tirage au sort\u00a0: n° 1 sur 5", "drawn: no. 1 of 5"),
-    ([(0, 2, 2), (0, 1, 0)], "tirages au sort\u00a0: n° 3 sur 3 et n° 1 sur 2", "drawn in turn: no. 3 of 3 and no. 1 of 2"),
-    ([(2, 12, 7)], "7 (entre 2 et 12)", "7 (from 2 to 12)"),
-])
-def test_draws_are_said_in_words(draws, fr, en):
-    assert draws_text(draws, "fr") == fr and draws_text(draws, "en") == en
 
 
 def test_a_roll_about_a_woman_agrees_with_her():
@@ -66,12 +49,21 @@ def test_a_roll_about_a_woman_agrees_with_her():
     assert dice_label(purpose, "pmb", "fr", genders={"Élise de Mallery": "m"}) == \
         "le Garde Élise de Mallery tue un membre de l'escouade"
     assert dice_label(purpose, "pmb", "fr") == "le Garde Élise de Mallery tue un membre de l'escouade"
+    rolls = [Roll(purpose, 1, 6, 2),
+             Roll("chef Élise de Mallery warned by the attack on his bodyguard (30%)", 1, 100, 7, False, "chance", 30)]
+    assert roll_lines(rolls, "pmb", "fr", genders={"Élise de Mallery": "f"}) == [
+        "la Garde Élise de Mallery tue un membre de l'escouade\u00a0: 2 au d6",
+        "la cheffe Élise de Mallery alertée par l'attaque contre son garde du corps (30\u00a0%)\u00a0: "
+        "7 au d100, réussi (il fallait au plus 30)"]
+
+
+def test_the_digest_template_gives_the_players_genders_to_its_dice_lines():
     r = Renderer("pmb", "fr")
     r.set_genders({"Élise de Mallery": "f"})
-    rolls = [Roll(purpose, 0, 3, 1), Roll("chef Élise de Mallery warned by the attack on his bodyguard (30%)", 1, 100, 7)]
-    assert rolls_said(r, rolls) == [
-        ("la Garde Élise de Mallery tue un membre de l'escouade", "tirage au sort\u00a0: n° 2 sur 4"),
-        ("la cheffe Élise de Mallery alertée par l'attaque contre son garde du corps (30 %)", "7 sur 100")]
+    item = {"seq": 3, "title": "Tour 1", "player": "MJ", "lines": [], "events": [],
+            "rolls": [["Garde Élise de Mallery kills a member", 1, 6, 2]]}
+    text = r.mail_text("digest_actions", tag="[pmb1]", title="Tour 1", items=[item], failed=[]).body
+    assert "  la Garde Élise de Mallery tue un membre de l'escouade\u00a0: 2 au d6\n" in text
 
 
 def test_the_digest_shows_a_pause_in_force(eng):

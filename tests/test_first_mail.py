@@ -118,13 +118,13 @@ def _playing(tmp_path, names: list[str]) -> Engine:
 
 def _giver(e: Engine) -> tuple[str, str]:
     giver = e.ruleset("toy1").prompts(e.state(e.game("toy1")))[0].player
-    assert giver == "Arya Stark"  # (the seed seats her first: she gives to Bronn or Petit-Doigt)
+    assert giver == "Arya Stark"  # (registered first, she is seated first: she gives to Bronn or Petit-Doigt)
     return giver, next(p.address for p in e.store.players("toy1") if p.name == giver)
 
 
 @pytest.mark.parametrize("typed", ["petit doigt", "PETIT DOIGT", "Petit Doigt", "petit-doigt"])
 def test_a_name_matches_without_its_hyphen_or_its_capitals(tmp_path, typed):
-    e = _playing(tmp_path, ["Petit-Doigt", "Bronn", "Arya Stark"])
+    e = _playing(tmp_path, ["Arya Stark", "Petit-Doigt", "Bronn"])
     giver, address = _giver(e)
     verdict, ack = feed(e, address, f"GIFT {typed}")
     assert verdict == "ok (1 lines, 0 errors)", ack
@@ -134,7 +134,7 @@ def test_a_name_matches_without_its_hyphen_or_its_capitals(tmp_path, typed):
 
 
 def test_the_answer_says_the_whole_name_it_matched(tmp_path):
-    e = _playing(tmp_path, ["Petit-Doigt", "Bronn", "Arya Stark"])
+    e = _playing(tmp_path, ["Arya Stark", "Petit-Doigt", "Bronn"])
     giver, address = _giver(e)
     verdict, ack = feed(e, address, "GIFT Bron")
     assert verdict == "ok (1 lines, 0 errors)"

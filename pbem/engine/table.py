@@ -11,6 +11,7 @@ the only per-game caches of the engine; the store keeps its own per-transaction 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -24,7 +25,7 @@ from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
 from pbem.render import Renderer
-from pbem.store import GameRow, PlayerRow, Store
+from pbem.store import GameRow, Phase, PlayerRow, Store
 from pbem.wording import StepNoun
 
 
@@ -38,6 +39,21 @@ class EngineError(PbemError):
         super().__init__(msg)
         self.key = key
         self.params = dict(params or {})
+
+
+@dataclass(frozen=True)
+class Known:
+    """The game as its players, the forum and the archive may know it.
+
+    While a step's results wait for the MJ's approval (``publish = "mj"``), that is the game as it
+    stood before the step: its state and number, still running (even if the step ended the game), no
+    deadline, the seed not revealed.  ``held`` is then the number of the step that waits; otherwise
+    the game is what is stored and ``held`` is None.
+    """
+
+    row: GameRow
+    state: Any
+    held: int | None = None
 
 
 class House:
@@ -75,6 +91,7 @@ class Table:
         self.outgoing = house.outgoing
         # what the stored state implies, kept while that state is the same (rulesets never mutate a state)
         self._state: tuple[str, Any] | None = None
+        self._known: tuple[tuple[int, GameRow], Known] | None = None  # (writes so far, row) -> what is known
         self._prompts: tuple[Any, list[Prompt]] | None = None
         self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
         self._dead: tuple[Any, frozenset[str]] | None = None
@@ -167,6 +184,31 @@ class Table:
     def state(self) -> Any:
         """The game's state as stored now (None before it starts), decoded once per stored JSON (`state_of`)."""
         return self.state_of(self.row)
+
+    def known(self) -> Known:
+        """What players, the forum and the archive may know of the game now (`Known`): nothing of results held.
+
+        Inside a transaction it is kept until the connection writes anything (a hold or an approval is a
+        write): the mail path asks twice a mail, and other processes' commits are not seen meanwhile."""
+        g = self.row
+        conn = self.store.db.conn
+        key = (conn.total_changes, g)
+        hit = self._known
+        if conn.in_transaction and hit is not None and hit[0][0] == key[0] and hit[0][1] is g:
+            return hit[1]
+        rows = self.store.held(self.id)
+        if not rows:
+            known = Known(g, self.state_of(g))
+        else:
+            held = rows[0]
+            rec = self.store.record(self.id, held.seq)
+            before = rec.state_before if rec is not None else g.state
+            finished_by_it = g.phase == Phase.FINISHED
+            shown = replace(g, phase=Phase.RUNNING if finished_by_it else g.phase, turn=held.turn, deadline=None,
+                            early_at=None, state=before, seed_revealed=g.seed_revealed and not finished_by_it)
+            known = Known(shown, self.decode_json(before), held.turn)
+        self._known = (key, known) if conn.in_transaction else None
+        return known
 
     def decode(self, g: GameRow) -> Any:
         """The state of a row, decoded anew."""

@@ -3,6 +3,7 @@ orders that act at once; the orders accepted become the writer's orders for the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
@@ -46,8 +47,17 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     say = table.renderer.message
     state = table.state
     result = MailResult()
-    result.late = calendar.late_for(table, g, received)
+    # while a step's results wait for the MJ (publish = "mj"), a player reads the game as it stood before them,
+    # and no order is read: its verdict would tell what the results hold (`Table.known`)
+    known = table.known() if actor != MJ else None
+    held = known.held if known is not None else None
+    # (a held step that ended the game leaves it running for the writer: his mail is late for that step)
+    result.late = calendar.late_for(table, g if held is None or known is None else replace(g, phase=known.row.phase),
+                                    received)
     result.grace = calendar.in_grace(g, s, received)
+    if known is not None and held is not None:
+        g, state = known.row, known.state
+    seen = (g, state) if held is not None else None  # (commands during a wait change nothing of the game)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
     sets: list[OrderSet] = []
@@ -86,8 +96,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
                                                 state, mail.message_id, now):
             if result.joined and actor is None:
                 actor = result.joined
-            g = table.row
-            state = table.state
+            g, state = seen or (table.row, table.state)
             continue
         if actor is None or g.phase != "running" or state is None:
             # nothing to try the line against: only its shape tells, and what came before it (after INSCRIPTION,
@@ -105,11 +114,16 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         except OrderError as e:
             if is_text(line, e):  # no order word, or a sentence that begins with one: the player's prose
                 result.ignored.append(line)
+            elif held is not None:  # (read against the game before the held results: it tells nothing new)
+                result.verdicts.append(waiting(table, line, held))
             elif result.late is not None:  # written for the step that closed: not the player's mistake
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), say("too_late_label"),
                                                    late=True))
             else:
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+            continue
+        if held is not None:
+            result.verdicts.append(waiting(table, line, held))
             continue
         understood = ", ".join(f"{typed} → {name}" for typed, name in  # « ESCOUADE Bron »: « Bron → Bronn »
                                names_understood(line, order.args, partial(table.ruleset.players, state)))
@@ -130,7 +144,8 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
-        result.verdicts.append(LineVerdict(line, True, understood))
+        note = order.note.get(s.language) if order.note else ""
+        result.verdicts.append(LineVerdict(line, True, "; ".join(filter(None, (understood, note)))))
     if result.passed is not None and actor is not None:
         if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
@@ -158,7 +173,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             table.store.log(table.id, now, "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if sets:
         calendar.check_early(table, now)
-    had_orders = (g.phase == "running" and actor not in (None, MJ)
+    had_orders = (held is None and g.phase == "running" and actor not in (None, MJ)
                   and actor in table.store.ordered_players(table.id, g.turn))
     result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)
     # ORDRES and ETAT show the orders in force, this mail's own included
@@ -179,6 +194,12 @@ def _written_after(table: Table, turn: int, player: str, mail: IncomingMail, rec
     if raw is None:  # (the MJ's order, or a mail of this batch)
         return False
     return arrival_order(received, read_message(raw)) > arrival_order(received, mail)
+
+
+def waiting(table: Table, line: str, held: int) -> LineVerdict:
+    """The verdict of an order that came while the results of step ``held`` wait for the MJ: not read."""
+    say = table.renderer.message
+    return LineVerdict(line, False, say("held_order", turn=held), say("held_label"), waiting=True)
 
 
 def is_text(line: str, error: OrderError) -> bool:

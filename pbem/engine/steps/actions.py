@@ -115,7 +115,7 @@ def _digest_item(table: Table, rec: StepRecord) -> dict[str, Any]:
     player, given = next(iter(rec.orders.items()))
     return {"seq": rec.seq, "title": rec.title, "player": "MJ" if player == MJ else player,
             "lines": [o.text for o in given.orders],
-            "rolls": letters.rolls_said(r, rec.rolls), "context": rec.dice_context,
+            "rolls": [[x.purpose, x.low, x.high, x.result] for x in rec.rolls], "context": rec.dice_context,
             "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in rec.events]}
 
 
@@ -151,10 +151,9 @@ def history_text(table: Table, viewer: str, number: int | None = None) -> str:
         when = table.local(rec.resolved_at)
         head = f"{title} ({say(r, 'record_number', seq=rec.seq, when=when)})"
         if viewer == MJ:
-            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
+            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
                      for who, given in rec.orders.items() for o in given.orders]
-            colon = "\u00a0:" if lang == "fr" else ":"
-            rolls = [f"  {label}{colon} {said}" for label, said in letters.rolls_said(r, rec.rolls)]
+            rolls = [f"  {line}" for line in r.mail.filters["dice_lines"](rec.rolls, table.settings.ruleset)]
             body = "\n".join([*lines, *rolls, *(f"  {t}" for t in r.events_text(events))])
         else:
             body = "\n".join(f"  {t}" for t in r.events_text(events))
