@@ -27,7 +27,7 @@ import jinja2.runtime
 
 from pbem import dicetext
 from pbem.core import Event, Msg, StepWord
-from pbem.wording import StepNoun, agree, de, join_list, plural
+from pbem.wording import StepNoun, agree, de, death_marks, join_list, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The packaged templates: ``common/`` and one folder per game."""
@@ -363,7 +363,12 @@ class Renderer:
 
     def _globals(self) -> dict[str, Any]:
         """What every template and macro of this game sees: the step word, `agree`, the genders."""
-        return {"game": self.game, "step": self.step, "agree": self.agree, "genders": self.genders}
+        return {"game": self.game, "step": self.step, "agree": self.agree, "genders": self.genders,
+                "death_marks": self.death_marks}
+
+    def death_marks(self, dead: Any) -> dict[str, str]:
+        """The mark after each dead player's name in one text, the same for all of them (`wording.death_marks`)."""
+        return death_marks([str(n) for n in dead or ()], self.genders, self.lang)
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
@@ -458,6 +463,8 @@ def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2
         env.filters["dice_lines"] = (lambda rolls, game, genders=None, _lang=lang, _root=root, _over=overrides:
                                      roll_lines(rolls, game, _lang, _root, _over, genders))
         env.globals["lang"] = lang
+        # (a template imported without context knows no gender: the dagger for all, as `agree` its neutral form)
+        env.globals["death_marks"] = lambda dead, _lang=lang: death_marks([str(n) for n in dead or ()], {}, _lang)
     return envs
 
 

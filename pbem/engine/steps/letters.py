@@ -140,8 +140,9 @@ def forum_picture(table: Table, state: Any, events: Sequence[Event],
     if not s.pictures or not pictures.has_picture(s.ruleset):
         return None
     view, public = forum_inputs(table, state, events)
+    genders = table.renderer.genders  # (public: the post says « est morte » too) the picture's « (morte) »
     try:
-        return pictures.board_picture(s.ruleset, view, public, title)
+        return pictures.board_picture(s.ruleset, {**view, "genders": dict(genders)} if genders else view, public, title)
     except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
         log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", table.id, title)
         return None
