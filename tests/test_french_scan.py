@@ -33,6 +33,9 @@ _NESTED = re.compile(r"\([^()\n]*\([^()\n]*\)[^()\n]*\)")
 _DAGGER = re.compile(r"[(,] ?†\)")
 _WORDED = re.compile(r"[(,] ?mortes?\)")
 _PARTICIPLE = r"(?:est|a été|sera|était|reste|soit) (?:aussitôt |désormais |bien )?(\w+)"
+# « Ensuite : La partie … »: a capital after a colon in the middle of a sentence (not a name, a title, a card)
+_CAPITAL = re.compile(r"[a-zéèàùç)»][ \u00a0]: (?:Le|La|Les|Un|Une|Des|Vous|Votre|Vos|Il|Elle|Ils|Elles|Son|Sa|Ses|Ce|Cette|"
+                      r"Aucun|Aucune|Rien|Leur|On|Nous|Pas|Sans|Avec|Pour|Au|Aux|Du|Si|Mais|Et) ")
 _YOU = re.compile(r"\b[Vv]ous (?:êtes|avez été|serez|étiez) (?:aussitôt |désormais |bien )?(\w+)")
 
 
@@ -48,6 +51,7 @@ def faults(text: str, genders: Mapping[str, str], recipient: str | None = None) 
     """What reads wrong in one French text, for a reader of ``recipient``'s gender ("f", "m" or None)."""
     out = [f"no elision: « {m.group(0)} »" for m in _NO_ELISION.finditer(text)]
     out += [f"nested parentheses: « {m.group(0)} »" for m in _NESTED.finditer(text)]
+    out += [f"a capital after a colon: « {m.group(0)} »" for m in _CAPITAL.finditer(text)]
     if _DAGGER.search(text) and _WORDED.search(text):
         out.append(f"two death markers: « {_DAGGER.search(text).group(0)} » and « {_WORDED.search(text).group(0)} »")
     for name, gender in genders.items():
@@ -100,6 +104,7 @@ def scan(root: Path, genders: Mapping[str, str], addresses: Mapping[str, str]) -
     "Nouvel Homme de Main dans votre clan : Ygritte (Homme de Main Stark). Affectez-le à un sergent : "
     "AFFECTER Ygritte <sergent>.",
     "Donjon Rouge : Bronn (morte)",
+    "Ensuite : La partie est en pause.",
 ])
 def test_the_scanner_finds_each_fault(text):
     assert faults(text, {"Ygritte": FEMININE, "Bronn": MASCULINE})
