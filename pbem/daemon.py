@@ -126,8 +126,6 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
     """
     now = now or utcnow()
     report = TickReport()
-    if config.outbox.kind == "maildir":  # what a killed pass left half-written goes first
-        report.cleaned = clean_maildir_tmp(config.outbox.path, STALE_OUTBOX_SECONDS)
 
     def stopping(before: str) -> bool:
         if should_stop():
@@ -137,6 +135,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
 
     refresh_templates()  # an MJ's template edits count from this pass on
     engine = Engine(config, store)
+    if config.outbox.kind == "maildir":  # what a killed pass left half-written goes before anything is sent
+        report.cleaned = clean_maildir_tmp(config.outbox.path, STALE_OUTBOX_SECONDS)
     own_source = source is None
     own_transport = transport is None
     src: MailSource | None = source

@@ -33,6 +33,8 @@ UNBOUNDED_KEYS_OK = {
     "pbem.render._environments": "template folders and a language",
     "pbem.render._exists": "template names",
     "pbem.dicetext.labels": "a template folder, a game, a language and a spacing function",
+    "pbem.games.courtisans.plan._reached": "a Courtisans state held by identity (64 at most), a player and the "
+                                           "lines of one turn accepted so far (a turn takes three)",
     "pbem.pictures.scene.font": "a size and a weight",
     "pbem.engine.optional._takes_author": "ruleset classes",
     "pbem.serial._hints": "dataclasses",

@@ -28,7 +28,7 @@ def test_players_registered_in_one_pass_sit_in_the_order_of_their_mails(tmp_path
             e.process_message(key, raw, T0)  # one pass: the same time for all three
         assert [p.name for p in e.store.players("cour")] == names
         e.start_game("cour", T0)
-        state = e.ctx.state_cached(e.ctx.game("cour"))
+        state = e.state(e.game("cour"))
         assert list(state.seats) == names
     finally:
         e.store.close()

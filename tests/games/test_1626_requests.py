@@ -113,8 +113,12 @@ def test_R3_the_MJ_may_add_a_modifier_and_make_the_answer_secret() -> None:
 def test_R3_le_MJ_fixe_le_SR_a_plain_SR_is_the_final_difficulty_without_the_modifier_asked() -> None:
     """« le MJ fixe au joueur un Seuil de Réussite » : the MJ's « SR 17 » is the difficulty the test meets; the +5 the
     player asked for is not applied, and the answer says so (ruling, docs/rules/1626.md)."""
-    state, _, _ = run(table(), "TEST Escrime AG +5")
+    state, asked, _ = run(table(), "TEST Escrime AG +5")
     assert state.requests[0].actor.modifier == 5
+    (request,) = [e for e in asked if e.kind == "test_request"]  # the MJ is told before he answers
+    assert ("Un SR seul est la difficulté finale, sans le modificateur demandé (+5)\u00a0: pour l'appliquer, "
+            "écrivez «\u00a0SR 15 n° 1 +5\u00a0»." in Renderer("1626", "fr").event_text(request))
+    assert "An SR alone is the final difficulty" in Renderer("1626", "en").event_text(request)
     _, events, _ = run(state, "SR 17", 7, player=MJ)
     (event,) = events
     assert (event.data["total"], event.data["success"], event.data["dropped_modifier"]) == (6 + 5 + 7, True, 5)

@@ -10,6 +10,7 @@ import pytest
 from pbem.core import PUBLIC, OrderNotAllowedError
 from pbem.games.pmb import RULESET
 from pbem.games.pmb.state import State
+from pbem.render import Renderer
 
 from .test_pmb_helpers import FakeDice, kinds_to, new_game, play, public, to
 
@@ -172,6 +173,10 @@ def test_L4c3_revelation_tells_what_the_patient_was_told_last() -> None:
     dice = FakeDice().force("revelation potion: player named by Loras", "Olenna")
     _, ev = play(st, {"Pycelle": ["POTION revelation Loras"]}, dice)
     assert to(ev, "Pycelle", "potion_revelation")[0]["facts"][1] == {"player": "Olenna", "role": "stark_hm"}
+    (told,) = [e for e in ev if e.kind == "potion_revelation"]  # the drinker reads that it may be stale
+    assert ("Ce que dit Loras des autres est ce qu'on lui en avait dit en dernier\u00a0: cela a pu changer depuis."
+            in Renderer("pmb", "fr").event_text(told))
+    assert "What Loras says of others is what they were last told" in Renderer("pmb", "en").event_text(told)
 
 
 def test_L4d_puissance_plus_five_influence_for_the_rest_of_the_game_told() -> None:
@@ -368,6 +373,9 @@ def test_L6h_confession_names_the_role_the_prisoner_was_told_last() -> None:
     st, ev = play(st, {}, FakeDice().force("torturer makes Arya", True))
     assert to(ev, "Tywin", "confession")[0]["facts"] == [{"player": "Arya", "role": "stark_hm"},
                                                          {"player": "Jon", "role": "stark_hm"}]
+    (told,) = [e for e in ev if e.kind == "confession"]  # the Main reads that what she says of Jon may be stale
+    assert ("Ce que dit Arya des autres est ce qu'on lui en avait dit en dernier\u00a0: cela a pu changer depuis."
+            in Renderer("pmb", "fr").event_text(told))
 
 
 def test_L6k_interrogation_in_the_turn_in_the_cells_after_that_turns_defeat() -> None:
@@ -378,6 +386,8 @@ def test_L6k_interrogation_in_the_turn_in_the_cells_after_that_turns_defeat() ->
     st, ev = play(st, {"Margaery": ["ESCOUADE Robb"], "Olenna": ["ESCOUADE Robb"]}, dice)  # Robb dies: Stark defeated
     assert "stark" in st.defeated and st.players["Arya"].code == "tyrell_hm"
     assert to(ev, "Tywin", "confession") == [{"prisoner": "Arya", "facts": [{"player": "Arya", "role": "tyrell_hm"}]}]
+    (told,) = [e for e in ev if e.kind == "confession"]  # of herself only: nothing can be stale
+    assert "cela a pu changer" not in Renderer("pmb", "fr").event_text(told)
     assert dice.rolled("torturer makes Arya") == 0  # she knows no Tyrell's role: nobody to name
 
 

@@ -23,6 +23,7 @@ from pbem.engine.table import EngineError, Table
 from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.store import GameRow, SourcedOrders, StepRecord
+from pbem.store.records import rolls_json
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def _digest_item(table: Table, rec: StepRecord) -> dict[str, Any]:
     player, given = next(iter(rec.orders.items()))
     return {"seq": rec.seq, "title": rec.title, "player": "MJ" if player == MJ else player,
             "lines": [o.text for o in given.orders],
-            "rolls": [[x.purpose, x.low, x.high, x.result] for x in rec.rolls], "context": rec.dice_context,
+            "rolls": rolls_json(rec.rolls), "context": rec.dice_context,
             "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in rec.events]}
 
 

@@ -25,6 +25,7 @@ from pbem.names import fold
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
 from pbem.store import GameRow, StepRecord
+from pbem.store.records import rolls_json
 
 log = logging.getLogger("pbem")
 
@@ -165,7 +166,7 @@ def digest_context(table: Table, seq: int) -> dict[str, Any]:
               for a in table.store.absences(table.id, at=rec.resolved_at)]
     return {
         "orders": orders_view(rec), "defaults": list(rec.defaults), "absences": absent,
-        "rolls": [[x.purpose, x.low, x.high, x.result] for x in rec.rolls],
+        "rolls": rolls_json(rec.rolls),
         "events": [(e.audience.kind, list(e.audience.players), r.event_text(e)) for e in rec.events],
         "failed": failed, "seq": seq, "context": rec.dice_context,
     }
