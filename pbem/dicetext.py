@@ -5,7 +5,8 @@ A roll's purpose is an English key that seeds the dice (`pbem.dice`); it never c
 regular expression over the whole purpose, ``{name}`` for a named group), what the roll was for
 (``text``), and how to name what it drew: ``words`` turns a code into words (a role code, a nation;
 a top-level ``[words]`` table serves every label of the game), ``item`` lays out a record drawn
-(``"escouade {camp} contre {target}"``) or a number (``"n°{value}"``).  A die reads « 7 au d10 » (a range not from 1, « 2 (de 0 à 3) »), a
+(``"escouade {camp} contre {target}"``) or a number (``"n°{value}"``); ``feminine`` (optional) is the text said
+when the player the group ``who`` names is a woman (« la Garde {who} tue un membre »).  A die reads « 7 au d10 » (a range not from 1, « 2 (de 0 à 3) »), a
 percentage « 37 au d100, réussi (il fallait au plus 40) », a draw among items the item itself, a shuffle the
 order it gave.
 """
@@ -31,6 +32,7 @@ class Label:
     text: str
     words: Mapping[str, str] = field(default_factory=dict)
     item: str = ""
+    feminine: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,8 @@ def labels(root: Path, game: str, lang: str, spaced: Callable[[str], str] = str)
     if not path.is_file():
         return Labels()
     from_file = tomllib.loads(path.read_text(encoding="utf-8"))
-    return Labels(tuple(Label(re.compile(e["pattern"]), spaced(e["text"]), _words(e.get("words", {})), str(e.get("item", "")))
+    return Labels(tuple(Label(re.compile(e["pattern"]), spaced(e["text"]), _words(e.get("words", {})), str(e.get("item", "")),
+                              spaced(e["feminine"]) if "feminine" in e else "")
                         for e in from_file.get("label", [])), _words(from_file.get("words", {})))
 
 
@@ -55,8 +58,10 @@ def _words(table: Any) -> dict[str, str]:
 
 
 def _found(purpose: str, game: str, lang: str, root: Path, overrides: Path | None,
-           spaced: Callable[[str], str]) -> tuple[str, Label | None, Mapping[str, str]]:
-    """The purpose's text, its label (an MJ's override first), and the game's ``[words]`` (the MJ's win)."""
+           spaced: Callable[[str], str], genders: Mapping[str, str] | None = None
+           ) -> tuple[str, Label | None, Mapping[str, str]]:
+    """The purpose's text (agreeing with ``genders``, name -> "f" / "m"), its label (an MJ's override first), and
+    the game's ``[words]`` (the MJ's win)."""
     tables = [labels(root, game, lang, spaced)]
     if overrides is not None and (overrides / game / f"dice.{lang}.toml").is_file():
         try:
@@ -68,17 +73,20 @@ def _found(purpose: str, game: str, lang: str, root: Path, overrides: Path | Non
         for label in table.labels:
             match = label.pattern.fullmatch(purpose)
             if match:
+                found = match.groupdict()
+                woman = bool(label.feminine) and genders is not None and genders.get(found.get("who") or "") == "f"
+                text = label.feminine if woman else label.text
                 try:
-                    return label.text.format(**match.groupdict()), label, words
+                    return text.format(**found), label, words
                 except (KeyError, IndexError, ValueError):  # a text naming a group its pattern has not
-                    return label.text, label, words
+                    return text, label, words
     return purpose, None, words
 
 
 def dice_label(purpose: str, game: str, lang: str, root: Path, overrides: Path | None = None,
-               spaced: Callable[[str], str] = str) -> str:
+               spaced: Callable[[str], str] = str, genders: Mapping[str, str] | None = None) -> str:
     """A roll's purpose in the reader's language (a purpose no label matches is shown as it is)."""
-    return _found(purpose, game, lang, root, overrides, spaced)[0]
+    return _found(purpose, game, lang, root, overrides, spaced, genders)[0]
 
 
 def _named(value: Any, label: Label | None, game_words: Mapping[str, str]) -> str:
@@ -124,14 +132,15 @@ def _roll(data: Roll | Sequence[Any]) -> Roll:
 
 
 def roll_lines(rolls: Sequence[Roll | Sequence[Any]], game: str, lang: str, root: Path,
-               overrides: Path | None = None, spaced: Callable[[str], str] = str) -> list[str]:
+               overrides: Path | None = None, spaced: Callable[[str], str] = str,
+               genders: Mapping[str, str] | None = None) -> list[str]:
     """One line per draw, in words: « requête (Pension n°41) de Madame de la Vilenie au Roi : 4 au d10 »."""
     en = lang == "en"
     colon = ":" if en else "\u00a0:"
     out = []
     for group in _groups([_roll(r) for r in rolls]):
         first, last = group[0], group[-1]
-        text, label, words = _found(first.purpose, game, lang, root, overrides, spaced)
+        text, label, words = _found(first.purpose, game, lang, root, overrides, spaced, genders)
         if first.kind == "chance" and isinstance(first.drawn, (int, float)):
             percent = f"{first.drawn:g}"
             won = first.result <= first.drawn

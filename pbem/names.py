@@ -1,6 +1,6 @@
 """Matching what a player typed against known names, keywords and numbers.
 
-Case- and accent-insensitive, multi-word names, and a "did you mean" for near misses; whole
+Case-, accent- and hyphen-insensitive, multi-word names, and a "did you mean" for near misses; whole
 numbers read within their range.  Rulesets use these helpers inside `parse_order`; they raise
 the core order errors.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from pbem.core import Msg, OrderAmbiguousError, OrderSyntaxError, UnknownKeywordError
 from pbem.limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_WORD_CHARS
@@ -29,6 +29,13 @@ def fold(text: str) -> str:
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     return " ".join(text.casefold().split())
+
+
+@memo(maxsize=65536, max_key=200)
+def name_key(text: str) -> str:
+    """The key names are compared by: `fold`, and a hyphen is a space (« petit doigt » is Petit-Doigt)."""
+    key = fold(text)
+    return " ".join(key.replace("-", " ").split()) if "-" in key else key
 
 
 # Letters of other scripts (and digits) that look like a Latin letter, after `fold` (lower case, no accent):
@@ -71,10 +78,10 @@ def match_name(typed: str, names: Iterable[str], *, what: Msg = PLAYER) -> str:
     if len(typed) > MAX_LINE_CHARS:  # no name is that long (and its « did you mean » would cost its square)
         raise OrderSyntaxError(Msg(f"{what.fr} inconnu\u00a0: «\u00a0{typed[:40]}…\u00a0» est trop long",
                                    f"unknown {what.en}: '{typed[:40]}…' is too long"))
-    key = fold(typed)
+    key = name_key(typed)
     if not key:
         raise OrderSyntaxError(Msg(f"{what.fr} manquant", f"missing {what.en}"))
-    by_key = {fold(n): n for n in candidates}
+    by_key = {name_key(n): n for n in candidates}
     if key in by_key:
         return by_key[key]
     prefixed = [n for k, n in by_key.items() if k.startswith(key)]
@@ -123,12 +130,12 @@ def take_name(tokens: Sequence[str], names: Iterable[str], *, what: Msg = PLAYER
     token run is matched with `match_name` (to produce the right error).
     """
     candidates = list(dict.fromkeys(names))
-    keys = {fold(n): n for n in candidates}
+    keys = {name_key(n): n for n in candidates}
     # a run of more words than the longest name has, and a few more, is no name and near none: only the
     # runs that may be one are tried (else a line of many words cost the square of their number)
     longest = max((len(k.split()) for k in keys), default=0) + _EXTRA_WORDS
     for end in range(min(len(tokens), longest), 0, -1):
-        key = fold(" ".join(tokens[:end]))
+        key = name_key(" ".join(tokens[:end]))
         if key in keys:
             return keys[key], list(tokens[end:])
     # No exact prefix: allow a unique-prefix or near-miss match on the first word(s).
@@ -206,3 +213,39 @@ def whole_number(typed: str, low: int, high: int, *, what: Msg = NUMBER) -> int:
 def french_number(n: int) -> str:
     """« 99 999 »: thousands apart by a narrow no-break space."""
     return f"{n:,}".replace(",", "\u202f")
+
+
+def names_understood(line: str, args: Sequence[object],
+                     names: Callable[[], Collection[str]]) -> list[tuple[str, str]]:
+    """The names an accepted order line designates without writing them in full (their first letters):
+    (as typed, the name understood) for each, so that the answer can say « Bron → Bronn ».
+
+    A name written whole, whatever its capitals, accents and hyphens, is not listed.  ``names`` gives the
+    game's names, asked for only when a name was not written whole.
+    """
+    line_key = f" {name_key(line)} "
+    tokens = line.split()
+    out: list[tuple[str, str]] = []
+    for arg in args:  # (written whole, the usual case, costs no look-up among the names)
+        if not isinstance(arg, str) or f" {name_key(arg)} " in line_key or arg not in names():
+            continue
+        typed = _typed_for(tokens, name_key(arg))
+        if typed:
+            out.append((typed, arg))
+    return out
+
+
+def _typed_for(tokens: Sequence[str], key: str) -> str:
+    """The run of words (after the order word) typed for the name whose key is ``key``: the longest one that is
+    its first letters, as `match_name` takes a unique prefix for the name (a near miss is asked about, never
+    taken)."""
+    width = len(key.split()) + _EXTRA_WORDS
+    best = ""
+    for start in range(1, len(tokens)):
+        for end in range(min(len(tokens), start + width), start, -1):
+            typed = " ".join(tokens[start:end]).strip(",;:")
+            run = name_key(typed)
+            if run and key.startswith(run) and len(typed) > len(best):
+                best = typed
+                break
+    return best

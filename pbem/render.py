@@ -27,7 +27,7 @@ import jinja2.runtime
 
 from pbem import dicetext
 from pbem.core import Event, Msg, StepWord
-from pbem.wording import StepNoun, agree, de, join_list, plural
+from pbem.wording import StepNoun, agree, de, death_marks, join_list, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The packaged templates: ``common/`` and one folder per game."""
@@ -363,7 +363,12 @@ class Renderer:
 
     def _globals(self) -> dict[str, Any]:
         """What every template and macro of this game sees: the step word, `agree`, the genders."""
-        return {"game": self.game, "step": self.step, "agree": self.agree, "genders": self.genders}
+        return {"game": self.game, "step": self.step, "agree": self.agree, "genders": self.genders,
+                "death_marks": self.death_marks}
+
+    def death_marks(self, dead: Any) -> dict[str, str]:
+        """The mark after each dead player's name in one text, the same for all of them (`wording.death_marks`)."""
+        return death_marks([str(n) for n in dead or ()], self.genders, self.lang)
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""
@@ -455,9 +460,11 @@ def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2
         env.filters["spaced"] = french_spaces if lang == "fr" else (lambda v: v)
         env.filters["dice_label"] = (lambda purpose, game, _lang=lang, _root=root, _over=overrides:
                                      dice_label(purpose, game, _lang, _root, _over))
-        env.filters["dice_lines"] = (lambda rolls, game, _lang=lang, _root=root, _over=overrides:
-                                     roll_lines(rolls, game, _lang, _root, _over))
+        env.filters["dice_lines"] = (lambda rolls, game, genders=None, _lang=lang, _root=root, _over=overrides:
+                                     roll_lines(rolls, game, _lang, _root, _over, genders))
         env.globals["lang"] = lang
+        # (a template imported without context knows no gender: the dagger for all, as `agree` its neutral form)
+        env.globals["death_marks"] = lambda dead, _lang=lang: death_marks([str(n) for n in dead or ()], {}, _lang)
     return envs
 
 
@@ -475,15 +482,18 @@ def _exists(root: Path, name: str) -> bool:
     return (root / name).is_file()
 
 
-def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None) -> str:
-    """A roll's purpose in the reader's language (purposes are English keys that seed the dice): `pbem.dicetext`."""
-    return dicetext.dice_label(purpose, game, lang, root, overrides, french_spaces if lang == "fr" else str)
+def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None,
+               genders: Mapping[str, str] | None = None) -> str:
+    """A roll's purpose in the reader's language (purposes are English keys that seed the dice), agreeing with the
+    player it names (``genders``: name -> "f" / "m"): `pbem.dicetext`."""
+    return dicetext.dice_label(purpose, game, lang, root, overrides, french_spaces if lang == "fr" else str, genders)
 
 
 def roll_lines(rolls: Sequence[Any], game: str, lang: str, root: Path = TEMPLATES,
-               overrides: Path | None = None) -> list[str]:
-    """The MJ digest's lines for a step's rolls, each with its purpose and what it drew, in words (`pbem.dicetext`)."""
-    return dicetext.roll_lines(rolls, game, lang, root, overrides, french_spaces if lang == "fr" else str)
+               overrides: Path | None = None, genders: Mapping[str, str] | None = None) -> list[str]:
+    """The MJ digest's lines for a step's rolls, each with its purpose and what it drew, in words (`pbem.dicetext`),
+    agreeing with the players they name (``genders``)."""
+    return dicetext.roll_lines(rolls, game, lang, root, overrides, french_spaces if lang == "fr" else str, genders)
 
 
 _ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

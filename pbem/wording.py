@@ -142,6 +142,17 @@ class StepNoun:
         return f"{self.the} «\u00a0{title}\u00a0»"
 
 
+def death_marks(dead: Iterable[str], genders: Mapping[str, str], lang: str = "fr") -> dict[str, str]:
+    """The mark after each dead player's name in one text: « mort » / « morte » when every one of them has a
+    known gender, else « † » for all of them (one marker per post, never « (†) » beside « (morte) »)."""
+    names = list(dict.fromkeys(dead))
+    if lang == "en":
+        return {n: "dead" for n in names}
+    if all(genders.get(n) in (FEMININE, MASCULINE) for n in names):
+        return {n: "morte" if genders[n] == FEMININE else "mort" for n in names}
+    return {n: "†" for n in names}
+
+
 def agree(gender: str | None, masculine: str, feminine: str, neutral: str | None = None) -> str:
     """The form that agrees with a known gender; without one, the neutral phrasing (or the masculine)."""
     if gender == FEMININE:

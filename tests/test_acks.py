@@ -151,14 +151,29 @@ def test_aide_and_etat_describe_the_game_as_it_is_when_each_mail_is_read(tmp_pat
     ack = last_ack(e)
     assert "La partie n'a pas encore commencé" not in ack and "GUESS <1-10>" in ack.split("Ordres possibles pour")[1]
     e.store.store_raw([("s1", make_mail("p0@pbem.test", "ETAT", message_id="<s1@x>")),
-                       ("s2", make_mail("p0@pbem.test", "ETAT", message_id="<s2@x>"))], T0.isoformat())
+                       ("s2", make_mail("p0@pbem.test", "Etat", message_id="<s2@x>"))], T0.isoformat())
     e.process_pending(T0)  # one batch: both read in step 1
     first, second = (body(m).split("Voici ce que")[1] for m in outbox_messages(e.store, kind="ack", rcpt="p0@pbem.test")[-2:])
-    assert "step : 1" in first and first == second
+    assert "step : 1" in first and first.split("-> OK")[1] == second.split("-> OK")[1]  # (each echoes its own line)
     e.resolve("toy1", T0)
     feed(e, make_mail("p0@pbem.test", "ETAT", message_id="<s3@x>"), "s3")
     assert "step : 2" in last_ack(e) and "step : 1" not in last_ack(e)
     e.store.close()
+
+
+def test_the_count_of_players_who_ordered_reads_as_french(eng):
+    feed(eng, make_mail("p0@pbem.test", "AIDE"), "k1")
+    assert "Aucun des 3 joueurs n'a encore donné ses ordres." in last_ack(eng)
+    feed(eng, make_mail("p0@pbem.test", "GUESS 3", message_id="<g1@x>"), "k2")
+    assert "1 joueur sur 3 a donné ses ordres." in last_ack(eng)
+    eng.resolve("toy1", T0)  # step 2: one player gives, alone
+    giver = eng.ruleset("toy1").prompts(eng.state(eng.game("toy1")))[0].player
+    address = {"Arya": "p0@pbem.test", "Bran": "p1@pbem.test", "Cersei": "p2@pbem.test"}[giver]
+    feed(eng, make_mail(address, "AIDE", message_id="<h2@x>"), "k3")
+    ack = last_ack(eng, address)
+    assert "Le seul joueur attendu n'a pas encore donné ses ordres." in ack and "sur 1" not in ack
+    feed(eng, make_mail(address, f"GIFT {giver}", message_id="<g2@x>"), "k4")
+    assert "Le seul joueur attendu a donné ses ordres." in last_ack(eng, address)
 
 
 def test_a_line_accepted_in_part_says_so_after_ok(eng, monkeypatch):

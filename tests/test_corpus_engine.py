@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import email
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.policy import default
 from pathlib import Path
 
@@ -11,6 +11,7 @@ import pytest
 from helpers import body, make_config, outbox_messages
 
 from pbem.engine import Engine
+from pbem.engine.orders.intake import RESENT_WITHIN
 from pbem.mail.reading import read_message
 from pbem.store import Store
 
@@ -39,12 +40,12 @@ def _engine(tmp: Path, **game) -> tuple[Engine, Store]:
     return engine, store
 
 
-def _feed(engine: Engine, name: str) -> tuple[str, list[dict]]:
+def _feed(engine: Engine, name: str, when: datetime = T0) -> tuple[str, list[dict]]:
     """Process one corpus mail; return the verdict and the outbox items it queued."""
     raw = (CORPUS / name).read_bytes()
     before = {i["id"] for i in engine.store.outbox_items()}
-    engine.store.store_raw([(name, raw)], T0.isoformat())
-    verdict = engine.process_message(name, raw, T0)
+    engine.store.store_raw([(name, raw)], when.isoformat())
+    verdict = engine.process_message(name, raw, when)
     return verdict, [i for i in engine.store.outbox_items() if i["id"] not in before]
 
 
@@ -58,7 +59,9 @@ def results(tmp_path_factory):
     senders = sorted({read_message(p.read_bytes()).from_addr for p in CORPUS.glob("*.eml")} - STRANGERS - {"", GAME})
     for i, address in enumerate(senders):
         engine.add_player("pmb1", "Alice Dupont" if address.startswith("alice") else f"Joueur {i:02d}", address, T0)
-    out = {p.name: _feed(engine, p.name) for p in sorted(CORPUS.glob("*.eml"))}
+    # each one some minutes after the one before: two with the same text are two mails, not one sent twice
+    apart = RESENT_WITHIN + timedelta(minutes=1)
+    out = {p.name: _feed(engine, p.name, T0 + i * apart) for i, p in enumerate(sorted(CORPUS.glob("*.eml")))}
     yield engine, store, out
     store.close()
 

@@ -158,7 +158,7 @@ def test_a_removed_player_is_not_waited_for_nor_reminded(tmp_path):
     send(e, 0, "GUESS 4", "a", T0)
     send(e, 1, "GUESS 6", "b", T0)
     assert e.game("toy1").early_at is not None
-    assert e.status("toy1").waiting == []
+    assert e.status("toy1", T0).waiting == []
     e.store.close()
 
 

@@ -13,7 +13,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import MJ_ADDRESS
-from mjseat_helpers import PLAYERS, Table, to
+from mjseat_helpers import PLAYERS, Table, plain, to
+
+from pbem.render import date_fr
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -184,3 +186,47 @@ def test_a_pause_during_the_grace_period_gives_back_the_grace_that_was_left(tmp_
     assert not [k for _a, k, _s, _b in t.new() if k == "reminder"]  # the grace notice is not sent twice
     assert t.due(paris(2025, 3, 30, 11, 30)) == ["toy1: turn 1 resolved"]
     t.close()
+
+
+def test_an_answer_during_a_pause_says_so_and_gives_no_frozen_deadline(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Mets la partie en pause")
+    t.mail(PLAYERS["Bran"], "GUESS 2", at=paris(2025, 3, 30, 22, 30))  # after the frozen deadline
+    ack = t.last("ack", PLAYERS["Bran"])
+    assert ("La partie est en pause jusqu'à nouvel ordre : aucune étape n'est résolue pendant la pause. Vos ordres "
+            "sont enregistrés pour cette étape ; ils comptent à sa date limite, et vous pouvez les corriger d'ici là."
+            in ack)
+    assert "La date limite sera fixée à la reprise : le temps qui restait quand la pause a commencé vous sera rendu." \
+        in ack
+    assert "samedi 29 mars" not in ack and "Date limite :" not in ack  # the frozen deadline, past already
+    # every order in during the pause: resolved once it ends, not at a time inside it
+    t.mail(PLAYERS["Arya"], "GUESS 3", at=paris(2025, 3, 30, 23, 0))
+    t.mail(PLAYERS["ser Schlingue"], "GUESS 4", at=paris(2025, 3, 30, 23, 1))
+    ack = t.last("ack", PLAYERS["ser Schlingue"])
+    assert "Tous les ordres sont arrivés : l'étape sera résolue dès la fin de la pause." in ack
+
+
+def test_an_answer_during_a_dated_pause_gives_the_deadline_after_it(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause du vendredi 28 mars à 10 h au lundi 31 mars à 9 h")
+    t.mail(PLAYERS["Bran"], "GUESS 2", at=paris(2025, 3, 29, 12, 0))
+    ack = t.last("ack", PLAYERS["Bran"])
+    assert "La partie est en pause jusqu'au lundi 31 mars 2025 à 9 h : aucune étape n'est résolue" in ack
+    assert f"Date limite, après la pause : {_said(t.deadline())}." in ack
+
+
+def test_an_answer_before_an_announced_pause_tells_of_it(spring):
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause à partir du samedi 29 mars à 9 h")
+    t.mail(PLAYERS["Bran"], "GUESS 2", at=paris(2025, 3, 28, 12, 0))
+    ack = t.last("ack", PLAYERS["Bran"])
+    assert "Date limite : samedi 29 mars 2025 à 21 h." in ack
+    assert ("Une pause est prévue à partir du samedi 29 mars 2025 à 9 h, jusqu'à nouvel ordre : la date limite "
+            "sera fixée à la reprise." in ack)
+
+
+def _said(when: datetime) -> str:
+    return plain(date_fr(when.astimezone(PARIS)))

@@ -67,8 +67,9 @@ def test_the_briefing_holds_what_the_departing_player_was_told_and_nothing_more(
     for m in outbox_messages(store, rcpt=leaving.address, kind="private"):
         letter = body(m).split("--- Votre situation ---")[0]
         for paragraph in _paragraphs(letter)[2:]:
-            if paragraph.startswith(("Prochaine étape", "Répondez", "Nous n'avons pas reçu", "Rien de particulier")):
-                continue
+            if paragraph.startswith(("Prochaine étape", "Répondez", "Nous n'avons pas reçu", "Rien de particulier",
+                                     "AIDE redonne")) or "\n      exemple : " in paragraph:
+                continue  # (the start mail's list of orders, each with its example: the prompt of then)
             if paragraph.startswith("Pour ") and ("vos ordres sont attendus" in paragraph
                                                   or "pas d'ordre à donner" in paragraph):
                 continue  # (the prompt for the step then open: the briefing says what is expected now)

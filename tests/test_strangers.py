@@ -103,3 +103,74 @@ def test_with_several_games_a_stranger_is_told_about_each_and_the_mj_asked_which
 
 def test_a_player_is_answered_as_before(eng):
     assert feed(eng, make_mail("p0@pbem.test", "GUESS 3", subject="untagged"), "k") == "ok (1 lines, 0 errors)"
+
+
+def _two_games(tmp_path):
+    """A mailbox with two games; Arya plays in both, Bran in the toy game only."""
+    cfg = make_config(tmp_path, more_games={"toy2": {"ruleset": "toy", "tag": "DEUX", "title": "Toy deux",
+                                                     "mj": MJ_ADDRESS, "registration": "1d"},
+                                            "toy3": {"ruleset": "toy", "tag": "TROIS", "title": "Toy trois",
+                                                     "mj": MJ_ADDRESS, "registration": "1d"}})
+    e = Engine(cfg, Store(cfg.database))
+    for gid in ("toy1", "toy2", "toy3"):
+        e.new_game(gid, T0, seed="ab" * 32)
+    e.add_player("toy1", "Arya", "arya@pbem.test", T0)
+    e.add_player("toy2", "Arya", "arya@pbem.test", T0)
+    e.add_player("toy1", "Bran", "bran@pbem.test", T0)
+    e.add_player("toy3", "Cersei", "cersei@pbem.test", T0)
+    e.add_player("toy3", "Davos", "davos@pbem.test", T0)
+    return e
+
+
+def test_a_player_of_several_games_without_a_tag_is_asked_which_every_time(tmp_path):
+    e = _two_games(tmp_path)
+    for i in range(3):  # not once a day: he plays, he is no stranger
+        verdict = feed(e, make_mail("arya@pbem.test", "GUESS 3", subject="mes ordres", message_id=f"<w{i}@x>"),
+                       f"w{i}", T0 + timedelta(minutes=10 * i))
+        assert verdict == "no game: plays in toy1, toy2, asked which"
+    answers = outbox_messages(e.store, rcpt="arya@pbem.test")
+    assert len(answers) == 3
+    text = body(answers[-1])
+    assert "Pour quelle partie ? Votre message n'a pas d'étiquette, et votre adresse est inscrite dans plusieurs " \
+           "parties : il n'a pas été lu comme des ordres." in text
+    assert "  [TOY]  Toy\n  [DEUX]  Toy deux\n" in text and "TROIS" not in text
+    assert "  [TOY] mes ordres" in text
+    assert "aucune partie" not in text
+    # in the names of the mailbox's games, not « pbem »
+    assert answers[-1]["From"].addresses[0].display_name == "Toy, Toy deux et Toy trois"
+    e.store.close()
+
+
+def test_a_player_who_writes_with_another_games_tag_is_told_which_game_he_plays(tmp_path):
+    e = _two_games(tmp_path)
+    verdict = feed(e, make_mail("bran@pbem.test", "GUESS 3", subject="Re: [TROIS] ordres"), "b")
+    assert verdict == "not in this game: plays in toy1, asked which"
+    (answer,) = outbox_messages(e.store, rcpt="bran@pbem.test")
+    text = body(answer)
+    assert "Pour quelle partie ? Votre message porte l'étiquette [TROIS], mais votre adresse n'est pas inscrite " \
+           "dans cette partie" in text
+    assert "Vous jouez dans [TOY] Toy. Renvoyez votre message avec l'étiquette de la partie dans l'objet :\n" \
+           "  [TOY] ordres" in text
+    assert answer["From"].addresses[0].display_name == "Toy"  # his one game's name
+    assert e.store.current_orders("toy3", 0) == {} and e.store.current_orders("toy1", 0) == {}
+    # a player of two games who writes to the third is listed both of his
+    feed(e, make_mail("arya@pbem.test", "GUESS 3", subject="[TROIS] ordres"), "a")
+    text = body(outbox_messages(e.store, rcpt="arya@pbem.test")[0])
+    assert "l'étiquette [TROIS]" in text and "  [TOY]  Toy\n  [DEUX]  Toy deux\n" in text
+    e.store.close()
+
+
+def test_a_player_may_still_register_in_another_game_with_its_tag(tmp_path):
+    e = _two_games(tmp_path)
+    assert feed(e, make_mail("bran@pbem.test", "INSCRIPTION Bran", subject="[DEUX] inscription"),
+                "r").startswith("ok")
+    assert "Bran" in [p.name for p in e.store.players("toy2")]
+    e.store.close()
+
+
+def test_a_stranger_of_a_mailbox_with_one_game_is_answered_in_its_name(tmp_path):
+    e = make_engine(tmp_path)
+    feed(e, make_mail("nobody@example.org", "bonjour", subject="question"), "s")
+    (note,) = outbox_messages(e.store, rcpt="nobody@example.org")
+    assert note["From"].addresses[0].display_name == "Toy"
+    e.store.close()

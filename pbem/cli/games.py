@@ -20,7 +20,10 @@ from pbem.cli.shell import (
     step_word,
 )
 from pbem.cli.text import UserError, msg
-from pbem.wording import join_list, plural
+from pbem.clock import utcnow
+from pbem.engine import Engine
+from pbem.store import PlayerRow
+from pbem.wording import StepNoun, join_list, plural
 
 
 @french("Créer, lancer et consulter les parties.\n\n"
@@ -88,25 +91,37 @@ def game_finish(ctx: click.Context, game_id: str, yes: bool, now: str | None) ->
         click.echo(message("finished", game=game_id, seed=g.seed))
 
 
-@french("Phase, étape, date limite, qui a donné ses ordres.\n\n"
+@french("Phase, étape, date limite, qui a donné ses ordres, une pause, des résultats à approuver.\n\n"
         "Exemple\u00a0: pbem game status pmb1")
 @game.command("status")
 @click.argument("game_id")
+@NOW
 @click.pass_context
-def game_status(ctx: click.Context, game_id: str) -> None:
-    """Phase, step, deadline, who has ordered.
+def game_status(ctx: click.Context, game_id: str, now: str | None) -> None:
+    """Phase, step, deadline, who has ordered, a pause, results to approve.
 
     Example: pbem game status pmb1
     """
     with engine(ctx, game_id, writes=False) as e:
-        st = e.status(game_id)
+        st = e.status(game_id, now_from(now))
         early = message("status_early", early=local_text(st.early)) if st.early else ""
-        click.echo(message("status_head", game=game_id, ruleset=st.ruleset, phase=message(f"phase_{st.phase}"), turn=st.turn))
-        click.echo(message("status_deadline", deadline=local_text(st.deadline), early=early))
+        click.echo(message("status_head", game=game_id, ruleset=st.ruleset,
+                           standing=_standing(e, game_id, st.phase, st.turn, st.last_step)))
+        frozen = st.pause is not None and st.pause.now and st.pause.open_end
+        if st.deadline and not frozen:  # (during a pause until further notice, the deadline is frozen: no date)
+            click.echo(message("status_deadline", deadline=local_text(st.deadline), early=early))
+        if st.pause is not None:
+            click.echo(message("status_paused", until=st.pause.until, frozen=message("status_frozen") if frozen else "")
+                       if st.pause.now else message("status_pause_planned", period=st.pause.period))
+        if st.held is not None:
+            noun = StepNoun(e.step_word(game_id), language())
+            click.echo(message("status_held", of=noun.of, step=noun.noun, turn=st.held, game=game_id))
         click.echo(message("status_commitment", commitment=st.commitment))
         click.echo(message("status_players", players=st.players))
+        if st.dead:
+            click.echo(message("status_dead", names=join_list(st.dead, language())))
         if st.prompted:
-            click.echo(message("status_orders", done=st.prompted - len(st.waiting), asked=st.prompted))
+            click.echo(message("status_orders", done=st.ordered, asked=st.prompted))
         if st.waiting:
             click.echo(message("status_waiting", names=join_list(st.waiting, language())))
         if st.missed:
@@ -129,9 +144,19 @@ def game_list(ctx: click.Context) -> None:
         known = {g.id: g for g in e.store.games()}
         for gid, s in e.config.games.items():
             g = known.get(gid)
-            state = message("list_state", phase=message(f"phase_{g.phase}"), turn=g.turn) if g else message("list_not_created",
-                                                                                               game=gid)
-            click.echo(f"{gid:12} [{s.tag}] {s.title}: {state}")
+            last = e.status(gid, utcnow()).last_step if g and g.phase == "finished" else None
+            state = _standing(e, gid, g.phase, g.turn, last) if g else message("list_not_created", game=gid)
+            click.echo(message("list_line", game=f"{gid:12}", tag=s.tag, title=s.title, standing=state))
+
+
+def _standing(e: Engine, game_id: str, phase: str, turn: int, last_step: int | None) -> str:
+    """Where a game stands, in a few words: « inscriptions », « en cours, tour 3 », « terminée au tour 7 »."""
+    noun = StepNoun(e.step_word(game_id), language())
+    if phase == "running":
+        return message("standing_running", step=noun.noun, turn=turn)
+    if phase == "finished" and last_step is not None:
+        return message("standing_finished_at", to=noun.to, step=noun.noun, turn=last_step)
+    return message(f"phase_{phase}")
 
 
 @french("Déplace la date limite de l'étape ouverte\u00a0; chaque joueur est prévenu.\n\n"
@@ -284,8 +309,20 @@ def player_list(ctx: click.Context, game_id: str) -> None:
     Example: pbem player list pmb1
     """
     with engine(ctx, game_id, writes=False) as e:
+        dead = set(e.status(game_id, utcnow()).dead)
         for p in e.store.players(game_id, include_removed=True):
-            click.echo(f"{p.name:24} {p.address:36} {p.status}")
+            click.echo(f"{p.name:24} {p.address:36} {_player_status(p, dead)}")
+
+
+def _player_status(p: PlayerRow, dead: set[str]) -> str:
+    """« en jeu », « mort » / « morte » (« a perdu la vie » without a gender), « retiré de la partie »…"""
+    if p.status == "removed":
+        key = "player_removed"
+    elif p.name in dead:
+        key = "player_dead"
+    else:
+        return message("player_playing")
+    return message(key + {"m": "", "f": "_f"}.get(p.gender or "", "_n"))
 
 
 @french("Consulter, résoudre et recalculer les étapes.\n\n"

@@ -98,8 +98,8 @@ class Engine:
     def step_word(self, game_id: str) -> StepWord:
         return self.table(game_id).step_word
 
-    def status(self, game_id: str) -> GameStatus:
-        return turns.status(self.table(game_id))
+    def status(self, game_id: str, now: datetime) -> GameStatus:
+        return turns.status(self.table(game_id), now)
 
     # --- lifecycle and players
     def new_game(self, game_id: str, now: datetime, seed: str | None = None) -> GameRow:

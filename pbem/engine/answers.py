@@ -63,6 +63,7 @@ class MailResult:
     replaced: bool = False  # the writer had orders for this step before this mail: these replace them
     joined: str | None = None  # registered by this very mail: the rest of it speaks for that player
     newer: datetime | None = None  # the receipt time of a later mail whose orders stay in force
+    newer_same_time: bool = False  # ... which arrived with this one, but was written after it (its Date)
     late: tuple[str, datetime] | None = None  # the step this mail came too late for: (title, when it closed)
     grace: bool = False  # received after the deadline, inside the grace period: accepted
     passed: int | None = None  # the verdict of a PASSER line, recorded if the mail gives no other order

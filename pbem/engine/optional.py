@@ -9,6 +9,9 @@
 * ``check_roster(text, options)``: a roster file checked when it is read, each fault with its line;
 * ``pending_requests(state) -> [(number, player, what), …]``: players' requests that wait for the MJ
   (1626's tests), which his mail may answer in a sentence (« SR 15 pour le test d'Isaac »).
+* ``dead(state) -> [player, …]``: the players whose seat plays no more because the rules killed it (Pour Ma
+  Belle's dead): the MJ's lists show them as dead, and the calendar's notices (deadline, pause) no longer go
+  to them; their results and the end of the game still do.
 
 Without them the engine does what it did before: the order as typed for titles, options checked
 at the start of the game.
@@ -97,3 +100,11 @@ def requests(ruleset: Ruleset, state: Any) -> list[tuple[int, str, str]] | None:
     if method is None:
         return None
     return [(int(n), str(p), str(what)) for n, p, what in method(state)]
+
+
+def dead(ruleset: Ruleset, state: Any) -> frozenset[str]:
+    """The players the rules killed (``dead``, if the ruleset has it; none otherwise, and none before the start)."""
+    method = getattr(ruleset, "dead", None)
+    if method is None or state is None:
+        return frozenset()
+    return frozenset(method(state))

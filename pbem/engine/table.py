@@ -20,6 +20,7 @@ from pbem import games as registry
 from pbem import serial
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
+from pbem.engine import optional
 from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
@@ -93,6 +94,7 @@ class Table:
         self._known: tuple[tuple[int, GameRow], Known] | None = None  # (writes so far, row) -> what is known
         self._prompts: tuple[Any, list[Prompt]] | None = None
         self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
+        self._dead: tuple[Any, frozenset[str]] | None = None
         # the roster's facts that the texts use, read again once it changes (`forget_roster`)
         self._out_of_play: frozenset[str] | None = None
         self._genders: dict[str, str] | None = None
@@ -141,6 +143,11 @@ class Table:
         """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
         a line beginning with one is the game's order."""
         return frozenset(getattr(self.ruleset, "game_words", ()))
+
+    @cached_property
+    def common_pass(self) -> bool:
+        """Is PASSER the common command in this game (not one of the game's own orders, as in Courtisans)?"""
+        return not self.game_words & {"passer", "pass"}
 
     @cached_property
     def prompts_public(self) -> bool:
@@ -258,6 +265,15 @@ class Table:
         self._players = (state, players)
         return players
 
+    def dead(self, state: Any) -> frozenset[str]:
+        """The players the rules killed in this state (`optional.dead`): they play no more."""
+        hit = self._dead
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        dead = optional.dead(self.ruleset, state)
+        self._dead = (state, dead)
+        return dead
+
     # --- the players
 
     def out_of_play(self) -> frozenset[str]:
@@ -271,6 +287,13 @@ class Table:
         """A player was added, removed, replaced, or their missed steps changed: read them again when needed."""
         self._out_of_play = None
         self._genders = None
+
+    def players_told(self) -> list[PlayerRow]:
+        """The players the calendar's notices go to (a deadline moved, a pause, a deadline held): every player
+        still in the game, neither removed (`Store.players` leaves them out) nor dead (`dead`)."""
+        dead = self.dead(self.state)
+        players = self.store.players(self.id)
+        return [p for p in players if p.name not in dead] if dead else players
 
     def player_named(self, name: str) -> PlayerRow:
         """The player of that name (case and accents aside), removed ones included."""

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from email.message import Message
 from email.policy import compat32
 from types import MappingProxyType
@@ -138,6 +139,11 @@ def subject_tags(subject: str) -> list[str]:
     return tags
 
 
+def subject_words(subject: str) -> str:
+    """A subject without its reply prefixes and tags: ``"RE : [PMB1] mes ordres"`` -> ``"mes ordres"``."""
+    return " ".join(_TAG.sub(" ", _PREFIX.sub("", subject)).split())
+
+
 def plus_tag(address: str) -> str | None:
     """The sub-address of ``local+tag@domain`` (lower-cased), or None."""
     addr = normalise_address(address)
@@ -146,6 +152,40 @@ def plus_tag(address: str) -> str | None:
         return None
     _base, plus, tag = local.partition("+")
     return tag if plus and tag else None
+
+
+_MAX_DATE_CHARS = 200
+"""A Date header longer than this is no date (RFC 5322 dates are about 31 characters)."""
+NO_DATE = datetime.min.replace(tzinfo=UTC)
+"""Where a mail without a readable Date header stands among mails that arrived at the same time: first."""
+
+
+def written_at(mail: IncomingMail) -> datetime | None:
+    """When the sender's client says the mail was written (its Date header), in UTC; None if absent or unreadable.
+
+    A date without a zone (``-0000``) is read as UTC.
+    """
+    text = mail.date.strip()
+    if not text or len(text) > _MAX_DATE_CHARS:
+        return None
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when is None:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+def arrival_order(received: datetime, mail: IncomingMail) -> tuple[datetime, datetime, str]:
+    """How mails are ordered: by arrival; two that arrived at the same time (within the second the store
+    keeps) by their Date header, then by Message-ID, so that the one written last comes last.
+
+    A mail without a readable Date comes before the dated ones of its second, and mails without one keep
+    the mailbox's order among themselves (the key ties: sorts are stable).
+    """
+    written = written_at(mail)
+    return received, written or NO_DATE, mail.message_id if written is not None else ""
 
 
 # --- text normalisation and cleaning ---

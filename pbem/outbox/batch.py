@@ -19,6 +19,7 @@ from typing import Any
 from pbem.config import Config
 from pbem.outbox.compose import Letter, outbox_item, queue
 from pbem.store import Store
+from pbem.wording import join_list
 
 # a message's "done" row: (message_id, status, game, sender, verdict, processed_at, key)
 Mark = tuple[str, str, str, str, str, datetime, str]
@@ -38,6 +39,10 @@ class Outgoing:
         # ... and its messages: their "done" rows, and the Message-IDs already processed (before or in the batch)
         self._held_marks: list[Mark] = []
         self._held_ids: set[str] = set()
+        # ... and what its messages asked (`resent`): (sender, fingerprint) -> (key, received), the fingerprints by key
+        self._held_prints: dict[tuple[str, str], tuple[str, datetime]] = {}
+        self._held_print_keys: dict[str, str] = {}
+        self._print_keys: dict[str, str] = {}  # (outside a batch: until the message is marked)
         # items gathered under a key during the batch, and what makes their letters when it ends (`gather`)
         self._gathered: dict[str, tuple[list[Any], Callable[[list[Any]], Sequence[Letter]], datetime]] = {}
 
@@ -46,8 +51,13 @@ class Outgoing:
         return self._held is not None
 
     def sender_name(self, game_id: str) -> str:
+        """Whose name a letter goes out in: its game's title; a letter about no one game (a stranger's answer, « pour
+        quelle partie ? ») goes out in the names of the games the address hosts, never « pbem »."""
         s = self.config.games.get(game_id)
-        return s.title if s else "pbem"
+        if s is not None:
+            return s.title
+        titles = list(dict.fromkeys(g.title for g in self.config.games.values()))
+        return join_list(titles, self.config.language) if titles else "pbem"
 
     def queue(self, letters: Sequence[Letter], now: datetime) -> None:
         """Queue letters: at once, or at the end of the batch if one is open."""
@@ -112,7 +122,26 @@ class Outgoing:
             self._held_ids.add(message_id)
         else:
             self.store.mark_message(key, message_id=message_id, status="done", game=game, sender=sender,
-                                    verdict=verdict, processed_at=now)
+                                    verdict=verdict, processed_at=now, fingerprint=self._print_keys.pop(key, ""))
+
+    def note_print(self, key: str, sender: str, fingerprint: str, received: datetime) -> None:
+        """What the message ``key`` asked (its `fingerprint`), kept with its row when it is marked done: a
+        copy of it that comes again is known (`resent`)."""
+        if self._held is not None:
+            self._held_prints.setdefault((sender, fingerprint), (key, received))
+            self._held_print_keys[key] = fingerprint
+        else:
+            self._print_keys[key] = fingerprint
+
+    def resent(self, sender: str, fingerprint: str, since: datetime, until: datetime,
+               key: str) -> tuple[str, datetime] | None:
+        """The message this one repeats: the first processed (before, or earlier in the open batch) from
+        ``sender`` with the same fingerprint, received from ``since`` to ``until``: (its key, when it came)."""
+        stored = self.store.resent_of(sender, fingerprint, since, until, key)
+        if stored is not None or self._held is None:
+            return stored
+        held = self._held_prints.get((sender, fingerprint))
+        return held if held is not None and since <= held[1] <= until and held[0] != key else None
 
     def checkpoint(self) -> Callable[[], None]:
         """A function that forgets what was held since now (for work whose savepoint is rolled back)."""
@@ -120,6 +149,7 @@ class Outgoing:
             return lambda: None
         letters, marks = len(self._held), len(self._held_marks)
         replies, ids, kinds = Counter(self._held_replies), set(self._held_ids), Counter(self._held_kinds)
+        prints, print_keys = dict(self._held_prints), dict(self._held_print_keys)
         gathered = {key: len(items) for key, (items, _make, _now) in self._gathered.items()}
 
         def undo() -> None:
@@ -127,6 +157,7 @@ class Outgoing:
                 del self._held[letters:]
                 del self._held_marks[marks:]
                 self._held_replies, self._held_ids, self._held_kinds = replies, ids, kinds
+                self._held_prints, self._held_print_keys = prints, print_keys
                 for key in list(self._gathered):
                     if key not in gathered:
                         del self._gathered[key]
@@ -144,11 +175,12 @@ class Outgoing:
         self._held, self._held_replies, self._held_marks, self._held_ids = [], Counter(), [], set()
         self._gathered = {}
         self._held_kinds = Counter()
+        self._held_prints, self._held_print_keys = {}, {}
         try:
             yield
             for items, make, when in self._gathered.values():
                 self._held.extend((letter, when) for letter in make(items))
-            self.store.mark_messages(self._held_marks)
+            self.store.mark_messages(self._held_marks, self._held_print_keys)
             # stage by stage (render, then compose, then one insert): each stays hot in the caches
             letters = [(item if isinstance(item, Letter) else item(), when) for item, when in self._held]
             self.store.enqueue([outbox_item(letter, sender=self.config.address,
@@ -159,3 +191,4 @@ class Outgoing:
             self._held_replies, self._held_marks, self._held_ids = Counter(), [], set()
             self._gathered = {}
             self._held_kinds = Counter()
+            self._held_prints, self._held_print_keys = {}, {}

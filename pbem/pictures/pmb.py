@@ -33,6 +33,7 @@ from pbem.pictures.scene import (
     title_bar,
     wrap,
 )
+from pbem.wording import death_marks
 
 WIDTH = 1200
 MARGIN = 16
@@ -122,6 +123,7 @@ def _donjon(scene: Scene, view: Mapping[str, Any], y: float, events: Sequence[Ev
     w = WIDTH - MARGIN - x
     donjon = list(view.get("donjon", []))
     dead = set(view.get("dead", []))
+    marks = death_marks(view.get("dead", []), view.get("genders") or {})  # the post's marks: « morte », or « † » for all
     roles = view.get("roles") or {}
     row_h = 40 if roles else 28
     rows = (len(donjon) + 1) // 2
@@ -142,7 +144,7 @@ def _donjon(scene: Scene, view: Mapping[str, Any], y: float, events: Sequence[Ev
     for i, name in enumerate(donjon):
         cx, ry = x + 16 + (i % 2) * col_w, cy + (i // 2) * row_h
         gone = name in dead
-        label = fit(name + (" (mort)" if gone else ""), col_w - 8, TEXT_SIZE)
+        label = fit(name + (f" ({marks.get(name, '†')})" if gone else ""), col_w - 8, TEXT_SIZE)
         scene.add(Text(cx, ry, label, TEXT_SIZE, not gone, DEAD if gone else INK, "la", strike=gone))
         if roles.get(name):
             scene.add(Text(cx, ry + 21, fit(ROLES.get(roles[name], roles[name]), col_w - 8, SMALL_SIZE),

@@ -18,7 +18,7 @@ from pbem.store import health
 from pbem.store.health import StoreError
 from pbem.store.rows import GameRow, OrderSet, PlayerRow
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
 class's) changes: a database at this version is opened without looking at its tables, and
 tests/test_store_health.py fails until the new schema's digest is recorded beside the new number."""
@@ -197,6 +197,10 @@ class StoreBase:
                 self.db.execute("insert into message_bytes (key, raw) select key, raw from messages "
                                 "where raw is not null on conflict (key) do nothing")
                 self._t("messages").transform(drop={"raw"})
+        if "fingerprint" not in self._t("messages").columns_dict:  # what a mail said, to know it when it comes again
+            self._t("messages").add_column("fingerprint", str, not_null_default="")
+        self.db.execute("create index if not exists messages_prints on messages (sender, fingerprint) "
+                        "where fingerprint != ''")
         if "games" not in self.db.table_names():
             t("games").create(
                 {

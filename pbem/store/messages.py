@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -102,21 +102,36 @@ class MessageRows(StoreBase):
         return found
 
     def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
-                     processed_at: datetime) -> None:
-        """Record a message's verdict.  An ``error`` never overwrites a message already processed."""
+                     processed_at: datetime, fingerprint: str = "") -> None:
+        """Record a message's verdict (and the ``fingerprint`` of what it asked, `resent_of`).  An ``error``
+        never overwrites a message already processed."""
         cur = self.db.execute(
-            "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
-            "where key = ?" + (" and status = 'new'" if status == "error" else ""),
-            [message_id, status, game, sender, verdict, iso(processed_at), key])
+            "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ?, "
+            "fingerprint = ? where key = ?" + (" and status = 'new'" if status == "error" else ""),
+            [message_id, status, game, sender, verdict, iso(processed_at), fingerprint, key])
         if cur.rowcount == 0 and (status != "error" or self.message_raw(key) is None):
             raise sqlite_utils.db.NotFoundError(key)
 
-    def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, datetime, str]]) -> None:
-        """`mark_message` for many: (message_id, status, game, sender, verdict, processed_at, key) rows."""
+    def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, datetime, str]],
+                      fingerprints: Mapping[str, str] | None = None) -> None:
+        """`mark_message` for many: (message_id, status, game, sender, verdict, processed_at, key) rows, and the
+        fingerprints of those that have one, by key."""
+        prints = fingerprints or {}
         with self.atomic():  # (sqlite3's own executemany would leave a transaction open outside one)
             self.db.conn.executemany(
-                "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ? "
-                "where key = ?", [(*row[:5], iso(row[5]), row[6]) for row in rows])
+                "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ?, "
+                "fingerprint = ? where key = ?",
+                [(*row[:5], iso(row[5]), prints.get(row[6], ""), row[6]) for row in rows])
+
+    def resent_of(self, sender: str, fingerprint: str, since: datetime, until: datetime,
+                  key: str) -> tuple[str, datetime] | None:
+        """The first processed message from ``sender`` with this fingerprint received from ``since`` to
+        ``until`` (another than ``key``): (its key, when it was received), or None."""
+        row = self.db.execute(
+            "select key, received_at from messages indexed by messages_prints where sender = ? and fingerprint = ? "
+            "and fingerprint != '' and received_at >= ? and received_at <= ? and key != ? "
+            "order by received_at, rowid limit 1", [sender, fingerprint, iso(since), iso(until), key]).fetchone()
+        return (row[0], parse_iso(row[1])) if row else None
 
     def messages(self, status: str | None = None) -> list[dict[str, Any]]:
         """Stored inbound messages (without their bytes), oldest first."""
@@ -174,6 +189,13 @@ class MessageRows(StoreBase):
                         self.db.execute("delete from message_attempts where key = ?", [key])
                     n += requeued
         return n
+
+    def processed_raw(self, message_id: str) -> bytes | None:
+        """The bytes of the processed message with this Message-ID (the first one stored), or None."""
+        row = self.db.execute(
+            "select b.raw from messages m join message_bytes b on b.key = m.key where m.message_id = ? "
+            "and m.status != 'new' order by m.rowid limit 1", [message_id]).fetchone()
+        return bytes(row[0]) if row else None
 
     def message_raw(self, key: str) -> bytes | None:
         row = self.db.execute("select raw from message_bytes where key = ?", [key]).fetchone()

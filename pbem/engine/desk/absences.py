@@ -121,7 +121,7 @@ def hold(table: Table, g: GameRow, now: datetime) -> datetime | None:
 def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str], now: datetime) -> None:
     r = table.renderer
     letters = []
-    for p in table.store.players(g.id):
+    for p in table.players_told():
         t = r.mail_text("deadline_changed", tag=table.tag, player=p.name, old=table.local(old),
                         new=table.local(new), earlier=False,
                         salutation=table.salutation(table.state_of(g), p.name))

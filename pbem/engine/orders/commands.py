@@ -139,7 +139,7 @@ def with_orders(table: Table, item: Paragraph) -> Paragraph:
 
 def _common_pass(table: Table) -> bool:
     """Is PASSER the common command in this game (not one of the game's own orders, as in Courtisans)?"""
-    return not table.game_words & {"passer", "pass"}
+    return table.common_pass
 
 
 def _join(table: Table, g: GameRow, rest: str, actor: str | None, mail: IncomingMail, line: str,

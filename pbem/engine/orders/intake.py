@@ -10,6 +10,7 @@ unread (`set_aside_retried`): answered once « message trop long ou illisible »
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,11 +33,13 @@ from pbem.mail.inbox import CredentialError, secret_provider
 from pbem.mail.reading import (
     COSTLY_PROBLEMS,
     IncomingMail,
+    arrival_order,
     costly,
     plus_tag,
     read_envelope,
     read_message,
     subject_tags,
+    subject_words,
 )
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic, is_bulk
 from pbem.outbox import Letter
@@ -74,6 +77,7 @@ def process_pending(house: House, now: datetime) -> list[str]:
                 with house.outgoing.holding():
                     # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
                     mails = [_read(raw) for _key, raw, _r in chunk]
+                    chunk, mails = in_arrival_order(chunk, mails)
                     house.outgoing.note_seen([m.message_id for m in mails])
                     for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
                         _process_stored(house, key, raw, now, received_at, mail)
@@ -87,6 +91,17 @@ def process_pending(house: House, now: datetime) -> list[str]:
         crashpoint("after-message")
         done.extend(key for key, _raw, _r in chunk)
     return done
+
+
+def in_arrival_order(chunk: list[tuple[str, bytes, datetime]],
+                     mails: list[IncomingMail]) -> tuple[list[tuple[str, bytes, datetime]], list[IncomingMail]]:
+    """A batch in the order its mails are read: by arrival, and those that arrived at the same time by their
+    Date header, then Message-ID (`arrival_order`): of two mails of a player, the one written last is read
+    last, so its orders are the ones that stay."""
+    order = sorted(range(len(chunk)), key=lambda i: arrival_order(chunk[i][2], mails[i]))
+    if order == list(range(len(chunk))):
+        return chunk, mails
+    return [chunk[i] for i in order], [mails[i] for i in order]
 
 
 def set_aside_retried(house: House, pending: list[tuple[str, bytes, datetime]], now: datetime,
@@ -189,6 +204,10 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if any(sender in g.mj for g in house.config.games.values()):
             _reply_plain(house, mail, "which_game", now, None)
             return "no game", None, sender
+        mine = games_of(house, sender)
+        if mine:  # a player of several games, no tag: which one? (every time: he plays, he is no stranger)
+            _which_game(house, mail, mine, None, now)
+            return f"no game: plays in {', '.join(mine)}, asked which", None, sender
         return _stranger(house, mail, None, now), None, sender
     table = house.table(game_id)
     s = table.settings
@@ -213,6 +232,10 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if bulk:
             return f"silent: stranger, {bulk}", game_id, sender
         if g is None or g.phase != "registration" or not words.asks_to_join(mail.text, mail.subject):
+            mine = [gid for gid in games_of(house, sender) if gid != game_id]
+            if mine:  # another game's tag: he plays, but not in this game
+                _which_game(house, mail, mine, game_id, now)
+                return f"not in this game: plays in {', '.join(mine)}, asked which", game_id, sender
             return _stranger(house, mail, game_id if how != "only" else None, now), game_id, sender
     if g is None:
         _reply_plain(house, mail, "no_game_yet", now, game_id)
@@ -245,6 +268,13 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     if count > limit:  # refused whole: nothing of it is applied
         _reply_plain(house, mail, "too_long", now, game_id, lines=count, limit=house.config.max_order_lines)
         return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
+    arrived = received or now
+    printed = fingerprint(f"{game_id}/{g.phase}/{g.turn}", mail, text)
+    first = house.outgoing.resent(sender, printed, arrived - RESENT_WITHIN, arrived, key)
+    if first is not None:  # the same mail again (a client that sent it twice): one request, not two
+        _reply_plain(house, mail, "twice", now, game_id, first=table.local(first[1]))
+        return f"duplicate: the same text as {first[0]}, received {iso(first[1])}; not read again", game_id, sender
+    house.outgoing.note_print(key, sender, printed, arrived)
     capped = not may_reply(house, sender, now)
     actor = MJ if is_mj else (player.name if player else None)
     result = (mjdesk.interpret_mj(table, mail, text, key, now, received, password=mj_pass) if actor == MJ  # the MJ
@@ -254,6 +284,23 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     _ack(table, mail, actor, result, now)
     late = f", too late for step {g.turn - 1}" if result.late else ""
     return f"ok ({len(result.verdicts)} lines, {result.errors} errors{late})", game_id, sender
+
+
+RESENT_WITHIN = timedelta(minutes=5)
+"""A mail with the same sender, subject, reply and text as one received this long before it, for the same step
+of the same game, is a copy of it."""
+
+
+def fingerprint(step: str, mail: IncomingMail, text: str) -> str:
+    """What a mail asks, whatever its Message-ID: the step of the game it is for (``game/phase/turn``), its
+    subject, the mail it answers and its text (spaces aside).
+
+    A mail client that sends a mail again gives it a new Message-ID but nothing else new; two answers
+    to two different mails (« OUI » to two questions) are not the same request, nor is the same line
+    sent again once the game has moved on (AIDE before and after the start).
+    """
+    said = "\0".join((step, " ".join(mail.subject.split()).casefold(), mail.in_reply_to, " ".join(text.split())))
+    return hashlib.sha256(said.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def route(house: House, mail: IncomingMail) -> str | None:
@@ -276,8 +323,23 @@ def _route(house: House, mail: IncomingMail) -> tuple[str | None, str]:
         only = next(iter(house.config.games))
         return only, "player" if house.store.player_by_address(only, mail.from_addr) else "only"
     # a player registered in exactly one game needs no tag
-    hits = [gid for gid in house.config.games if house.store.player_by_address(gid, mail.from_addr)]
+    hits = games_of(house, mail.from_addr)
     return (hits[0], "player") if len(hits) == 1 else (None, "")
+
+
+def games_of(house: House, address: str) -> list[str]:
+    """The games this address plays in (config order)."""
+    return [gid for gid in house.config.games if house.store.player_by_address(gid, address)]
+
+
+def _which_game(house: House, mail: IncomingMail, mine: list[str], tagged: str | None, now: datetime) -> None:
+    """« Pour quelle partie ? »: a player's mail with no tag (he plays in several games) or with the tag of a
+    game he does not play in; his games, and the subject to write.  In the name of his game when he has one."""
+    games = house.config.games
+    example = subject_words(mail.subject)
+    _reply_plain(house, mail, "which_game", now, mine[0] if len(mine) == 1 else None,
+                 mine=[(games[gid].tag, games[gid].title) for gid in mine],
+                 tagged=(games[tagged].tag, games[tagged].title) if tagged else None, example=example)
 
 
 def may_reply(house: House, address: str, now: datetime) -> bool:
@@ -472,6 +534,8 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         waiting_lines=sum(1 for v in result.verdicts if v.waiting),
         grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
         newer=table.local(result.newer),
+        newer_same_time=result.newer_same_time,
+        paused=calendar.pause_said(table, now),
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
     )
     turn = g.turn

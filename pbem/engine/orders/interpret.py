@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 
 from pbem.core import (
     MJ,
@@ -23,11 +24,11 @@ from pbem.engine.desk.readings import View
 from pbem.engine.orders import commands
 from pbem.engine.steps import calendar, turns
 from pbem.engine.table import Table
-from pbem.engine.words import COMMANDS, JOIN_PHRASES
+from pbem.engine.words import COMMANDS, JOIN_PHRASES, join_near_miss, join_sentence, said_name
 from pbem.limits import MAX_LINE_CHARS
 from pbem.mail import prose
-from pbem.mail.reading import IncomingMail
-from pbem.names import fold, words
+from pbem.mail.reading import IncomingMail, arrival_order, read_message
+from pbem.names import fold, names_understood, words
 from pbem.store import OrderSet
 
 MAX_LINE_LENGTH = MAX_LINE_CHARS
@@ -72,13 +73,15 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         if not words_of_game:
             words_of_game.append(context.order_words(table, state) if state is not None else {})
         return words_of_game[0]
+    after_join = False
     if not lines and fold(mail.subject).find("particip") >= 0:
         lines = [mail.subject]
     for line in lines[:table.config.max_order_lines]:
         if len(line) > MAX_LINE_LENGTH:
             result.verdicts.append(LineVerdict(line[:80] + "…", False, say("line_too_long")))
             continue
-        if prose.is_chatter(line):  # « Bonjour à tous, », « Cordialement », a line of dashes
+        said = join_sentence(line) if g.phase == "registration" and actor is None else None
+        if prose.is_chatter(line) and said is None:  # « Bonjour à tous, », « Cordialement », a line of dashes
             result.ignored.append(line)
             continue
         head, _, rest = line.partition(" ")
@@ -86,6 +89,17 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         cmd = None if word in table.game_words else COMMANDS.get(word)
         if cmd is None and g.phase == "registration" and any(fold(line).startswith(p) for p in JOIN_PHRASES):
             cmd, rest = "JOIN", ""
+        if said is not None and (cmd is None or (cmd == "JOIN" and not commands.parses(cmd, rest.strip()))):
+            cmd, rest = "JOIN", said  # « je voudrais m'inscrire, mon nom est Olenna »: the name, or "" (From's)
+        elif cmd == "JOIN":
+            rest = said_name(rest)  # « INSCRIPTION je m'appelle Olenna »
+        if cmd is None and g.phase == "registration" and join_near_miss(head):  # « INSCRITPION Olenna »
+            result.verdicts.append(LineVerdict(line, False, say("join_near_miss", typed=head, rest=rest.strip()),
+                                               OrderAmbiguousError.label.get(s.language)))
+            after_join = True
+            continue
+        if cmd == "JOIN":
+            after_join = True  # what follows in a registration is the player's text: a name, a signature
         if cmd == "END" and commands.parses(cmd, rest):
             result.verdicts.append(LineVerdict(line, True, say("end_of_orders")))
             break
@@ -96,7 +110,10 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             g, state = seen or (table.row, table.state)
             continue
         if actor is None or g.phase != "running" or state is None:
-            if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells
+            # nothing to try the line against: only its shape tells, and what came before it (after INSCRIPTION,
+            # a name, a signature; an order is typed in capitals: « ESCOUADE Bronn » is told it is too early)
+            if prose.looks_like_sentence(line) or (after_join and g.phase == "registration"
+                                                   and not (len(head) > 1 and head.isupper())):
                 result.ignored.append(line)
                 continue
             why = "unknown_address" if actor is None else "not_started" if g.phase == "registration" else "game_over"
@@ -106,10 +123,10 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         try:
             order = ruleset.parse_order(state, acting, line, accepted.get(acting, []))
         except OrderError as e:
-            said = reader.common(line, View(now, table.config.timezone, ())) if acting != MJ else None
-            if said is not None and (said[0] != "PASS" or not table.game_words & {"passer", "pass"}):
+            common = reader.common(line, View(now, table.config.timezone, ())) if acting != MJ else None
+            if common is not None and (common[0] != "PASS" or not table.game_words & {"passer", "pass"}):
                 # a common command in a sentence (« je serai absent du 15 au 20 », « je passe mon tour »)
-                commands.command(table, g, said[0], said[1], actor, mail, line, result, state, mail.message_id, now)
+                commands.command(table, g, common[0], common[1], actor, mail, line, result, state, mail.message_id, now)
                 g, state = seen or (table.row, table.state)
                 continue
             if is_text(line, e, order_words):  # no order word, or a sentence that begins with one: the player's prose
@@ -125,12 +142,14 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         if held is not None:
             result.verdicts.append(waiting(table, line, held))
             continue
+        understood = ", ".join(f"{typed} → {name}" for typed, name in  # « ESCOUADE Bron »: « Bron → Bronn »
+                               names_understood(line, order.args, partial(table.ruleset.players, state)))
         done = turns.immediate(table, g, state, acting, order, now)
         if done is not None:
             g, state, share = done
             if share is not None:
                 result.extra.append(share)
-            result.verdicts.append(LineVerdict(line, True, say("done")))
+            result.verdicts.append(LineVerdict(line, True, say("done") + (f" ({understood})" if understood else "")))
             continue
         if acting == MJ:
             result.verdicts.append(LineVerdict(line, False, say("mj_use_for"),
@@ -142,7 +161,8 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
-        result.verdicts.append(LineVerdict(line, True, order.note.get(s.language) if order.note else ""))
+        note = order.note.get(s.language) if order.note else ""
+        result.verdicts.append(LineVerdict(line, True, "; ".join(filter(None, (understood, note)))))
     if result.passed is not None and actor is not None:
         if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
@@ -159,8 +179,10 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         player = given.player
         earlier = (table.store.received_at_of(table.id, g.turn, player)
                    if player in table.store.ordered_players(table.id, g.turn) else None)
-        if earlier and earlier > received:
-            result.newer = earlier  # a mail that arrived later was processed first: its orders stay
+        if earlier and (earlier > received or (earlier == received and _written_after(table, g.turn, player,
+                                                                                      mail, received))):
+            result.newer = earlier  # a mail that arrived later (or was written later) was read first: its orders stay
+            result.newer_same_time = earlier == received
             continue
         table.store.set_orders(given)
         result.replaced = earlier is not None
@@ -174,6 +196,21 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     # ORDRES and ETAT show the orders in force, this mail's own included
     result.extra = [commands.with_orders(table, x) for x in result.extra]
     return result
+
+
+def _written_after(table: Table, turn: int, player: str, mail: IncomingMail, received: datetime) -> bool:
+    """The orders in force came from a mail that arrived in the same second as this one: was it written
+    after this one (`arrival_order`: its Date header, then its Message-ID)?
+
+    A mail read earlier in the same batch is not found yet, nor needed: a batch reads its mails in that order.
+    """
+    current = table.store.current_orders(table.id, turn, player).get(player)
+    if current is None or not current.message_key or current.message_key == mail.message_id:
+        return False
+    raw = table.store.processed_raw(current.message_key)
+    if raw is None:  # (the MJ's order, or a mail of this batch)
+        return False
+    return arrival_order(received, read_message(raw)) > arrival_order(received, mail)
 
 
 def waiting(table: Table, line: str, held: int) -> LineVerdict:

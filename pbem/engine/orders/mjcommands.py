@@ -20,7 +20,7 @@ from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.desk import absences, approval, mjmail, pauses, seats
 from pbem.engine.desk.readings import Intent
 from pbem.engine.phrases import say
-from pbem.engine.steps import actions, calendar, corrections, letters, lifecycle, preview
+from pbem.engine.steps import actions, calendar, corrections, letters, lifecycle, preview, turns
 from pbem.engine.table import EngineError, Table
 from pbem.mail.reading import IncomingMail
 from pbem.msg import Msg
@@ -126,7 +126,7 @@ def _extend(desk: Desk, i: Intent, line: str) -> None:
     target = _target(table, i)
     done = calendar.extend(table, target, desk.now, allow_earlier=i.command == "EARLIER")
     desk.ok(line, desk.say("extended", earlier=old is not None and done < old, old=desk.when(old), new=desk.when(done),
-                           title=title(table), players=len(table.store.players(table.id))))
+                           title=title(table), players=len(table.players_told())))
 
 
 def _pause(desk: Desk, i: Intent, line: str) -> None:
@@ -150,7 +150,7 @@ def pause_text(table: Table, news: pauses.PauseNews) -> str:
     return say(table.renderer, "paused", what=news.what,
                period=when.period_text(news.pause.starts_at, end, tz, lang), old=at(news.old_deadline),
                new=at(news.new_deadline), moved=news.old_deadline != news.new_deadline, open_end=end is None,
-               players=len(table.store.players(table.id)))
+               players=len(table.players_told()))
 
 
 def _missing(desk: Desk, i: Intent, line: str) -> None:
@@ -161,15 +161,8 @@ def _missing(desk: Desk, i: Intent, line: str) -> None:
 def missing_text(table: Table, now: datetime) -> str:
     """Who still has to order for the open step, who is away, what holds the game."""
     g = table.row
-    state = table.state
-    awaited: list[str] = []
-    ordered = asked = 0
-    if g.phase == "running" and state is not None:
-        prompted = table.prompted(state)
-        required = table.required(state)
-        current = table.store.ordered_players(table.id, g.turn)
-        asked, ordered = len(prompted), len(prompted & current)
-        awaited = sorted(required - current)
+    count = turns.order_count(table)  # (the count `pbem game status` gives)
+    asked, ordered, awaited = count.asked, count.ordered, count.awaited
     away = absences.during(table, now, g.deadline if g.deadline else now)
     held = calendar.held(table)
     pause = calendar.upcoming_pause(table, now)

@@ -23,14 +23,14 @@ one way a deadline is moved, with the reminders that no longer make sense marked
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
 
 from pbem.clock import iso, next_deadline, parse_iso
 from pbem.config import Duration, GameConfig
 from pbem.core import Prompt
 from pbem.engine.table import EngineError, Table
-from pbem.engine.when import local_instant
+from pbem.engine.when import local_instant, period_text
 from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.render import date_fr
@@ -145,6 +145,26 @@ def upcoming_pause(table: Table, now: datetime) -> PauseRow | None:
     """The pause in force now, else the next one announced."""
     pending = table.store.pauses(table.id)
     return pause_at(table, now) or next((p for p in pending if p.starts_at > now), None)
+
+
+@dataclass(frozen=True)
+class PauseSaid:
+    """A pause as the texts tell it (answers, the MJ's status and digest)."""
+
+    now: bool  # in force now (else announced, to come)
+    open_end: bool  # until the MJ resumes the game
+    until: str  # « jusqu'au lundi 31 mars 2025 à 9 h », « jusqu'à nouvel ordre »
+    period: str  # « du … au … », « à partir du …, jusqu'à nouvel ordre »
+
+
+def pause_said(table: Table, now: datetime) -> PauseSaid | None:
+    """The pause in force now, or else the next one announced, as the texts tell it."""
+    p = upcoming_pause(table, now)
+    if p is None:
+        return None
+    tz, lang = table.config.timezone, table.settings.language
+    return PauseSaid(p.starts_at <= now, p.ends_at is None, period_text(None, p.ends_at, tz, lang),
+                     period_text(p.starts_at, p.ends_at, tz, lang))
 
 
 def held(table: Table) -> HeldRow | None:
@@ -343,7 +363,7 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
                                                 if until - timedelta(hours=h) <= now))
         table.store.save_game(g2)
         notices = []
-        for p in table.store.players(table.id):
+        for p in table.players_told():
             t = r.mail_text("deadline_changed", tag=table.tag, player=p.name,
                             old=table.local(old), new=table.local(until), earlier=until < old,
                             salutation=table.salutation(table.decode(g), p.name))

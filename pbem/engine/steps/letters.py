@@ -16,6 +16,7 @@ from typing import Any
 
 from pbem import pictures
 from pbem.core import MJ, PUBLIC, Event
+from pbem.engine import examples
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
@@ -80,11 +81,13 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
                                                 tag=tag).body
         given = recorded.get(p.name) if p.name in defaulted else None
         applied = list(given.lines or ()) if given is not None else []
+        orders = (examples.order_examples(ruleset, state, p.name, ruleset.help(state, p.name))
+                  if setup and p.name in asked else [])  # the start mail: each order the player may give, an example
         t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
                         asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
-                        salutation=table.salutation(state, p.name))
+                        salutation=table.salutation(state, p.name), orders=orders, common_pass=table.common_pass)
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     forum = forum_text(table, state, events, title, outcome, table.store.chronicle(g.id, seq))
@@ -94,7 +97,8 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
         absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
         t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
                         final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
-                        absent=absent, abandoned_now=abandoned_now, back=back, **facts)
+                        absent=absent, abandoned_now=abandoned_now, back=back,
+                        pause=calendar.pause_said(table, now) if outcome is None else None, **facts)
         for mj in s.mj:
             letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
@@ -137,8 +141,9 @@ def forum_picture(table: Table, state: Any, events: Sequence[Event],
     if not s.pictures or not pictures.has_picture(s.ruleset):
         return None
     view, public = forum_inputs(table, state, events)
+    genders = table.renderer.genders  # (public: the post says « est morte » too) the picture's « (morte) »
     try:
-        return pictures.board_picture(s.ruleset, view, public, title)
+        return pictures.board_picture(s.ruleset, {**view, "genders": dict(genders)} if genders else view, public, title)
     except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
         log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", table.id, title)
         return None

@@ -193,6 +193,26 @@ def immediate(table: Table, g: GameRow, state: Any, player: str, order: Order, n
 
 
 @dataclass(frozen=True)
+class OrderCount:
+    """Who has ordered for the open step: the one count the MJ reads, in `pbem game status` and QUI MANQUE."""
+
+    asked: int  # players asked (prompted, neither removed nor abandoned)
+    ordered: int  # of them, those whose orders are in
+    awaited: list[str]  # the required ones still silent, sorted
+
+
+def order_count(table: Table) -> OrderCount:
+    """`OrderCount` of the open step (nothing asked outside a running game)."""
+    g = table.row
+    state = table.state
+    if g.phase != "running" or state is None:
+        return OrderCount(0, 0, [])
+    current = table.store.ordered_players(table.id, g.turn)
+    asked = table.asked(state)
+    return OrderCount(len(asked), len(asked & current), sorted(table.required(state) - current))
+
+
+@dataclass(frozen=True)
 class GameStatus:
     ruleset: str
     phase: str
@@ -205,25 +225,29 @@ class GameStatus:
     waiting: list[str]
     missed: dict[str, int] = field(default_factory=dict)  # players silent one step or more in a row (NMR)
     abandoned: list[str] = field(default_factory=list)  # no longer waited for (nmr_abandon)
+    ordered: int = 0  # of the players asked (``prompted``), those whose orders are in
+    pause: calendar.PauseSaid | None = None  # the pause in force, or the next one announced
+    held: int | None = None  # the step whose results wait for the MJ's approval
+    dead: list[str] = field(default_factory=list)  # players the rules killed (roster order)
+    last_step: int | None = None  # the last step resolved (a finished game ended with it)
 
 
-def status(table: Table) -> GameStatus:
-    """Where a game stands, for the MJ: phase, step, deadline, who has ordered and who is awaited."""
+def status(table: Table, now: datetime) -> GameStatus:
+    """Where a game stands, for the MJ: phase, step, deadline, who has ordered and who is awaited, a pause, results
+    waiting for his approval."""
     g = table.row
-    waiting: list[str] = []
-    prompted = 0
-    if g.phase == "running":
-        required = table.required(table.state)
-        ordered = table.store.ordered_players(table.id, g.turn)
-        prompted = len(required)
-        waiting = sorted(required - ordered)
+    count = order_count(table)
     players = table.store.players(table.id)
     s = table.settings
+    held = calendar.held(table)
+    last = g.turn - 1 if g.turn > 1 and table.store.step_closed(table.id, g.turn - 1) else None
     return GameStatus(ruleset=g.ruleset, phase=g.phase, turn=g.turn, deadline=table.local(g.deadline),
                       early=table.local(g.early_at), commitment=g.commitment,
-                      players=len(players), prompted=prompted, waiting=waiting,
+                      players=len(players), prompted=count.asked, waiting=count.awaited,
                       missed={p.name: p.missed for p in players if p.missed},
-                      abandoned=sorted(p.name for p in players if s.nmr_abandon and p.missed >= s.nmr_abandon))
+                      abandoned=sorted(p.name for p in players if s.nmr_abandon and p.missed >= s.nmr_abandon),
+                      ordered=count.ordered, pause=calendar.pause_said(table, now), held=held.turn if held else None,
+                      dead=sorted(table.dead(table.state)), last_step=last)
 
 
 @contextmanager

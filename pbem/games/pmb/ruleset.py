@@ -128,6 +128,10 @@ class PmbRuleset:
     def players(self, state: State) -> list[str]:
         return list(state.order)
 
+    def dead(self, state: State) -> list[str]:
+        """The players who lost their life (roster order): they play no more."""
+        return [n for n in state.order if not state.players[n].alive]
+
 
 def levels(state: State) -> list[dict[str, JSON]]:
     """Port-Réal's three levels, highest first, with their influence and places (public rule facts).
