@@ -74,6 +74,26 @@ def test_what_is_not_the_same_request_is_read(eng):
     assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (3,)
 
 
+def test_the_same_text_again_after_another_mail_is_meant(eng):
+    """A client's copies come back to back; the same text sent again after another mail of the same sender is
+    his choice (« GUESS 3 », « GUESS 4 », « GUESS 3 » again: he changed his mind twice)."""
+    assert feed(eng, "k1", "GUESS 3", "<a@x>", T0).startswith("ok")
+    assert feed(eng, "k2", "GUESS 4", "<b@x>", T0 + timedelta(minutes=1)).startswith("ok")
+    assert feed(eng, "k3", "GUESS 3", "<c@x>", T0 + timedelta(minutes=2)).startswith("ok")
+    assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (3,)
+    assert feed(eng, "k4", "GUESS 3", "<d@x>", T0 + timedelta(minutes=3)).startswith("duplicate: the same text as k3")
+
+
+def test_in_one_batch_too_only_the_senders_last_mail_counts(eng):
+    for key, mid, text in (("k1", "<a@x>", "GUESS 3"), ("k2", "<b@x>", "GUESS 4"), ("k3", "<c@x>", "GUESS 3"),
+                           ("k4", "<d@x>", "GUESS 3")):
+        eng.store.store_raw([(key, make_mail("p0@pbem.test", text, message_id=mid))], T0.isoformat())
+    eng.process_pending(T0)
+    verdicts = [m["verdict"] for m in eng.store.messages()]
+    assert [v.split(" ")[0] for v in verdicts] == ["ok", "ok", "ok", "duplicate:"], verdicts
+    assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (3,)
+
+
 def test_spaces_and_a_line_break_more_are_the_same_text(eng):
     assert feed(eng, "k1", "GUESS 3\nROLL", "<a@x>", T0).startswith("ok")
     assert feed(eng, "k2", "GUESS  3\n\nROLL\n", "<b@x>", T0 + timedelta(minutes=1)).startswith("duplicate")

@@ -42,6 +42,7 @@ class Outgoing:
         # ... and what its messages asked (`resent`): (sender, fingerprint) -> (key, received), the fingerprints by key
         self._held_prints: dict[tuple[str, str], tuple[str, datetime]] = {}
         self._held_print_keys: dict[str, str] = {}
+        self._held_last: dict[str, tuple[str, str, datetime]] = {}  # sender -> his last (fingerprint, key, received)
         self._print_keys: dict[str, str] = {}  # (outside a batch: until the message is marked)
         # items gathered under a key during the batch, and what makes their letters when it ends (`gather`)
         self._gathered: dict[str, tuple[list[Any], Callable[[list[Any]], Sequence[Letter]], datetime]] = {}
@@ -130,18 +131,22 @@ class Outgoing:
         if self._held is not None:
             self._held_prints.setdefault((sender, fingerprint), (key, received))
             self._held_print_keys[key] = fingerprint
+            self._held_last[sender] = (fingerprint, key, received)
         else:
             self._print_keys[key] = fingerprint
 
     def resent(self, sender: str, fingerprint: str, since: datetime, until: datetime,
                key: str) -> tuple[str, datetime] | None:
-        """The message this one repeats: the first processed (before, or earlier in the open batch) from
-        ``sender`` with the same fingerprint, received from ``since`` to ``until``: (its key, when it came)."""
-        stored = self.store.resent_of(sender, fingerprint, since, until, key)
-        if stored is not None or self._held is None:
-            return stored
-        held = self._held_prints.get((sender, fingerprint))
-        return held if held is not None and since <= held[1] <= until and held[0] != key else None
+        """The message this one repeats: the last one read from ``sender`` (before, or earlier in the open
+        batch), received from ``since`` to ``until``, when it had the same fingerprint: (its key, when it came).
+
+        Only the last one counts: a client that sends a mail twice sends the copies back to back, while the same
+        text sent again after another mail (« prolonge de 48 », « non », « prolonge de 48 ») is meant."""
+        last = self._held_last.get(sender) if self._held is not None else None
+        if last is not None:
+            fp, first, at = last
+            return (first, at) if fp == fingerprint and since <= at <= until and first != key else None
+        return self.store.resent_of(sender, fingerprint, since, until, key)
 
     def checkpoint(self) -> Callable[[], None]:
         """A function that forgets what was held since now (for work whose savepoint is rolled back)."""
@@ -149,7 +154,7 @@ class Outgoing:
             return lambda: None
         letters, marks = len(self._held), len(self._held_marks)
         replies, ids, kinds = Counter(self._held_replies), set(self._held_ids), Counter(self._held_kinds)
-        prints, print_keys = dict(self._held_prints), dict(self._held_print_keys)
+        prints, print_keys, last = dict(self._held_prints), dict(self._held_print_keys), dict(self._held_last)
         gathered = {key: len(items) for key, (items, _make, _now) in self._gathered.items()}
 
         def undo() -> None:
@@ -157,7 +162,7 @@ class Outgoing:
                 del self._held[letters:]
                 del self._held_marks[marks:]
                 self._held_replies, self._held_ids, self._held_kinds = replies, ids, kinds
-                self._held_prints, self._held_print_keys = prints, print_keys
+                self._held_prints, self._held_print_keys, self._held_last = prints, print_keys, last
                 for key in list(self._gathered):
                     if key not in gathered:
                         del self._gathered[key]
@@ -175,7 +180,7 @@ class Outgoing:
         self._held, self._held_replies, self._held_marks, self._held_ids = [], Counter(), [], set()
         self._gathered = {}
         self._held_kinds = Counter()
-        self._held_prints, self._held_print_keys = {}, {}
+        self._held_prints, self._held_print_keys, self._held_last = {}, {}, {}
         try:
             yield
             for items, make, when in self._gathered.values():
@@ -191,4 +196,4 @@ class Outgoing:
             self._held_replies, self._held_marks, self._held_ids = Counter(), [], set()
             self._gathered = {}
             self._held_kinds = Counter()
-            self._held_prints, self._held_print_keys = {}, {}
+            self._held_prints, self._held_print_keys, self._held_last = {}, {}, {}

@@ -199,7 +199,9 @@ class StoreBase:
                 self._t("messages").transform(drop={"raw"})
         if "fingerprint" not in self._t("messages").columns_dict:  # what a mail said, to know it when it comes again
             self._t("messages").add_column("fingerprint", str, not_null_default="")
-        self.db.execute("create index if not exists messages_prints on messages (sender, fingerprint) "
+        # (a sender's last mails read: `resent_of`, one index step whatever the season's length)
+        self.db.execute("drop index if exists messages_prints")
+        self.db.execute("create index if not exists messages_read_by_sender on messages (sender, received_at) "
                         "where fingerprint != ''")
         if "games" not in self.db.table_names():
             t("games").create(

@@ -125,13 +125,14 @@ class MessageRows(StoreBase):
 
     def resent_of(self, sender: str, fingerprint: str, since: datetime, until: datetime,
                   key: str) -> tuple[str, datetime] | None:
-        """The first processed message from ``sender`` with this fingerprint received from ``since`` to
-        ``until`` (another than ``key``): (its key, when it was received), or None."""
+        """The last processed message from ``sender`` received from ``since`` to ``until`` (another than
+        ``key``) when it has this fingerprint: (its key, when it was received), or None (none, or the last
+        one asked something else)."""
         row = self.db.execute(
-            "select key, received_at from messages indexed by messages_prints where sender = ? and fingerprint = ? "
-            "and fingerprint != '' and received_at >= ? and received_at <= ? and key != ? "
-            "order by received_at, rowid limit 1", [sender, fingerprint, iso(since), iso(until), key]).fetchone()
-        return (row[0], parse_iso(row[1])) if row else None
+            "select key, received_at, fingerprint from messages where sender = ? and fingerprint != '' "
+            "and received_at >= ? and received_at <= ? and key != ? order by received_at desc, rowid desc limit 1",
+            [sender, iso(since), iso(until), key]).fetchone()
+        return (row[0], parse_iso(row[1])) if row and row[2] == fingerprint else None
 
     def messages(self, status: str | None = None) -> list[dict[str, Any]]:
         """Stored inbound messages (without their bytes), oldest first."""
