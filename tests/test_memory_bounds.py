@@ -34,7 +34,6 @@ UNBOUNDED_KEYS_OK = {
     "pbem.render._exists": "template names",
     "pbem.dicetext.labels": "a template folder, a game, a language and a spacing function",
     "pbem.pictures.scene.font": "a size and a weight",
-    "pbem.engine.optional._takes_author": "ruleset classes",
     "pbem.serial._hints": "dataclasses",
     "pbem.serial._post_load": "dataclasses",
     "pbem.serial._field_hints": "dataclasses",

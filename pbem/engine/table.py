@@ -106,7 +106,7 @@ class Table:
         return s if s is not None else self.config.game(self.id)  # (the latter names the missing game)
 
     @cached_property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any]:
         return registry.get(self.settings.ruleset)
 
     @property
@@ -121,8 +121,7 @@ class Table:
     @cached_property
     def step_word(self) -> StepWord:
         """What the game calls a step (`pbem.core.StepWord`; « étape » when the ruleset does not say)."""
-        word = getattr(self.ruleset, "step_word", None)
-        return word if isinstance(word, StepWord) else StepWord()
+        return self.ruleset.step_word
 
     def step_noun(self, lang: str = "fr") -> StepNoun:
         """The game's step word in one language, with its article and agreement (for the MJ's French errors)."""
@@ -131,21 +130,21 @@ class Table:
     @cached_property
     def after_early(self) -> str:
         """Where the deadline after an early resolution counts from: the config's ``after_early``, else the
-        game's (an optional ``after_early`` on the ruleset: ``"length"`` where each step is one player's
-        turn and the rules give him so long from the results before his), else ``"calendar"``."""
-        chosen = self.settings.after_early or getattr(self.ruleset, "after_early", None)
+        game's (`Ruleset.after_early`: ``"length"`` where each step is one player's turn and the rules
+        give him so long from the results before his), else ``"calendar"``."""
+        chosen = self.settings.after_early or self.ruleset.after_early
         return chosen if chosen in ("calendar", "length") else "calendar"
 
     @cached_property
     def game_words(self) -> frozenset[str]:
         """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
         a line beginning with one is the game's order."""
-        return frozenset(getattr(self.ruleset, "game_words", ()))
+        return self.ruleset.game_words
 
     @cached_property
     def prompts_public(self) -> bool:
         """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
-        return bool(getattr(self.ruleset, "prompts_public", True))
+        return self.ruleset.prompts_public
 
     @property
     def renderer(self) -> Renderer:
@@ -281,10 +280,9 @@ class Table:
                               f"no player {name!r} in {self.id}"))
 
     def salutation(self, state: Any, player: str) -> str | None:
-        """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:
-        Courtisans' étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
-        hook = getattr(self.ruleset, "salutation", None)
-        return hook(state, player) if hook is not None and state is not None else None
+        """How a letter to ``player`` opens when the ruleset says so (`Ruleset.salutation`: Courtisans'
+        étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
+        return self.ruleset.salutation(state, player) if state is not None else None
 
     def local(self, when: datetime | None) -> datetime | None:
         """An instant in the configured time zone (what players and the MJ read)."""
