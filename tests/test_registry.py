@@ -10,9 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games
+from pbem import games, grammar
 from pbem.archive import series
-from pbem.core import Ruleset, StepWord
+from pbem.core import (
+    OrderAmbiguousError,
+    OrderNotAllowedError,
+    OrderSyntaxError,
+    PositionError,
+    Ruleset,
+    SetupError,
+    StepWord,
+)
 from pbem.dice import Dice
 from pbem.pictures import has_picture
 
@@ -141,3 +149,25 @@ def test_nothing_probes_a_ruleset_for_a_hook() -> None:
                                        and "ruleset" in ast.unparse(node.args[0]).lower()):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
+
+
+def test_the_games_refuse_through_the_shared_grammar_kit() -> None:
+    """`pbem.grammar` is the one copy of the refusal helpers: no game defines its own again."""
+    for make, kind in ((grammar.syntax, OrderSyntaxError), (grammar.refused, OrderNotAllowedError),
+                       (grammar.ambiguous, OrderAmbiguousError), (grammar.setup_refused, SetupError)):
+        error = make("dit en français", "said in English")
+        assert type(error) is kind and (error.msg.fr, error.msg.en) == ("dit en français", "said in English")
+    assert grammar.empty_line().msg.en == "empty line"
+    assert grammar.position_refused("mains", "deux fois", "twice").key == "mains"
+    assert isinstance(grammar.position_refused("mains", "deux fois", "twice"), PositionError)
+    copies = []
+    for path in sorted((ROOT / "pbem" / "games").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            # a function whose whole body is « return SomeError(Msg(fr, en)) » or « return SomeError(msg) »
+            if (isinstance(node, ast.FunctionDef) and len(node.body) == 1 and isinstance(node.body[0], ast.Return)
+                    and isinstance(call := node.body[0].value, ast.Call) and isinstance(call.func, ast.Name)
+                    and call.func.id.endswith("Error") and all(isinstance(a, (ast.Name, ast.Call)) for a in call.args)
+                    and {a.arg for a in node.args.args} == {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+                    - {call.func.id, "Msg"}):
+                copies.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert copies == []
