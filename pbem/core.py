@@ -24,6 +24,8 @@ from pbem.msg import Msg as Msg  # (said in two languages: the vocabulary's, bel
 from pbem.msg import PbemError
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from pbem.dice import Dice
 
 PlayerName = str
@@ -342,6 +344,9 @@ class Ruleset(ABC, Generic[State]):
         return None
 
 
-def replace(obj: Any, **changes: Any) -> Any:
-    """`dataclasses.replace`, re-exported so rulesets read uniformly."""
+Record = TypeVar("Record", bound="DataclassInstance")
+
+
+def replace(obj: Record, **changes: Any) -> Record:
+    """`dataclasses.replace`, re-exported so rulesets read uniformly (typed: the record's own type back)."""
     return dataclasses.replace(obj, **changes)

@@ -139,7 +139,8 @@ def name_index(st: State) -> dict[str, str]:
     cache = _cache(st)
     if "names" not in cache:
         cache["names"] = {fold(n): n for n in st.order}
-    return cache["names"]
+    names: dict[str, str] = cache["names"]
+    return names
 
 
 def sergent_counts(st: State) -> dict[str, tuple[int, int]]:
@@ -152,7 +153,8 @@ def sergent_counts(st: State) -> dict[str, tuple[int, int]]:
                 total, orig = counts.get(q.team, (0, 0))
                 counts[q.team] = (total + 1, orig + int(q.original))
         cache["sergents"] = counts
-    return cache["sergents"]
+    found: dict[str, tuple[int, int]] = cache["sergents"]
+    return found
 
 
 def roster_facts(st: State) -> tuple[frozenset[str], bool, int]:
