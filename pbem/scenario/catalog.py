@@ -26,7 +26,8 @@ from pbem.dice import Dice
 from pbem.render import TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("pmb", "intrigue", "1626", "pourleroi", "courtisans")
+GAMES = tuple(g.name for g in games.GAMES)
+"""The games the tables cover: every game pbem ships (`pbem.games.GAMES`)."""
 _EMITTERS = {"tell", "public", "mj", "_pub", "Event"}
 _PRIVATE = {"private"}
 """Helpers whose kind is the second argument (after the readers): Courtisans' ``private(players, kind)``."""
@@ -117,7 +118,7 @@ def observed(game: str, seeds: Iterable[int] = range(8)) -> dict[str, KindSeen]:
     """Every event kind seen in bot games (pmb, intrigue) and in the game's case files."""
     seen: dict[str, KindSeen] = {}
     sources: list[Iterable[list[Event]]] = [case_events(game)]
-    if game != "1626":
+    if games.entry(game).bots is not None:  # (1626 has none: its tests are asked by players, not drawn)
         sources.append(_bot_games(game, seeds))
     for source in sources:
         for events in source:
