@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pbem.core import SetupError
+from pbem.core import Ruleset, SetupError
 from pbem.msg import Msg, PbemError
 
 
@@ -447,7 +447,7 @@ def _game(gid: str, g: Any, language: str, root: Path, mailbox_authserv: tuple[s
                               f"{', '.join(sorted(defaults)) or 'none'})",
                               f"{where}.options.{k} : option inconnue de {ruleset} (options : "
                               f"{', '.join(sorted(defaults)) or 'aucune'} ; voir docs/rules/{ruleset}.md)")
-    for k in getattr(registry.get(ruleset), "path_options", ()):  # a file named from the game folder, not cwd
+    for k in registry.get(ruleset).path_options:  # a file named from the game folder, not cwd
         if isinstance(options.get(k), str) and options[k]:
             options = {**options, k: str(_resolve_path(root, options[k]))}
     _check_options(registry.get(ruleset), {**defaults, **options}, where)
@@ -491,13 +491,10 @@ def _seat(g: Mapping[str, Any], where: str) -> dict[str, Any]:
     }
 
 
-def _check_options(ruleset: Any, options: Mapping[str, Any], where: str) -> None:
-    """The ruleset's own check of every option value (its optional ``check_options``), when the config is read."""
-    check = getattr(ruleset, "check_options", None)
-    if check is None:
-        return
+def _check_options(ruleset: Ruleset[Any], options: Mapping[str, Any], where: str) -> None:
+    """The ruleset's own check of every option value (`Ruleset.check_options`), when the config is read."""
     try:
-        check(options)
+        ruleset.check_options(options)
     except SetupError as e:
         raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
 

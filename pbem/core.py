@@ -15,14 +15,17 @@ player learns is an `Event` whose `Audience` names who may read it.
 from __future__ import annotations
 
 import dataclasses
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pbem.msg import Msg as Msg  # (said in two languages: the vocabulary's, below the dice that speak it too)
 from pbem.msg import PbemError
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from pbem.dice import Dice
 
 PlayerName = str
@@ -208,8 +211,8 @@ class SetupError(PbemError):
 class PositionError(PbemError):
     """A scenario file's ``[position]`` the game cannot build (an unknown card, a card twice...): ``key`` says where.
 
-    Only games that read a position raise it, from their optional ``scenario_setup(roster, options, position,
-    dice)`` (see docs/scenarios.md); the engine never calls that."""
+    Only games that read a position raise it, from `Ruleset.scenario_setup` (see docs/scenarios.md); the engine
+    never calls that."""
 
     def __init__(self, key: str, msg: Msg):
         super().__init__(msg, f"{key}: {msg.en}")
@@ -218,81 +221,143 @@ class PositionError(PbemError):
 
 # --- the ruleset interface ---
 
+State = TypeVar("State")
+"""A game's state: a dataclass tree of JSON-friendly fields (`pbem.serial`)."""
 
-class Ruleset(Protocol):
-    """What a game provides.  Every method is a pure function of its arguments.
+
+class Ruleset(ABC, Generic[State]):
+    """What a game provides: subclass it as ``Ruleset[MyState]``.  Every method is a pure function of its arguments.
 
     ``State`` is a dataclass tree of JSON-friendly fields (see `pbem.serial`), so the
     engine can store it, diff it and load it back; rulesets never mutate a state they
     were given: they return a new one (``dataclasses.replace`` or a deep copy).
+
+    The abstract methods are what every game must answer.  The rest (below them) are hooks with
+    their defaults: a game overrides only those its rules need, and the engine calls them all the same.
     """
 
     name: str
     """Registry key and subject tag, e.g. ``"pmb"``."""
     title: str
     """Human title, e.g. ``"Pour Ma Belle"``."""
-    state_type: type[Any]
+    state_type: type[State]
     """The state dataclass, so the engine can load stored states back (`pbem.serial.loads`)."""
     default_options: Mapping[str, JSON]
     """Every option this game understands, with its default; config may override any of them, no others."""
-    # Optional: ``step_word: StepWord``, what the game calls a step (default: « étape », feminine);
-    # ``prompts_public: bool`` (default True): False when who is asked can betray a hidden role, so
-    # that answers never count the players asked; ``game_words: frozenset[str]`` (default empty): the
-    # folded words of the game's own orders that a common command also uses (Courtisans' PASSER, Pour
-    # le Roi's PASSE): a line that begins with one is the game's order, never the common command;
-    # ``after_early: str`` (``"calendar"`` or ``"length"``): the game's default for the config key of that
-    # name, ``"length"`` where the rules count a player's time from the results before (Courtisans).
-    # ``path_options: frozenset[str]``: the options that name a file (Courtisans' ``deck``, Pour le Roi's
-    # ``cards``); config resolves a relative one against the folder of config.toml, as it does ``roster``.
 
-    def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[Any, list[Event]]:
+    step_word: StepWord = StepWord()
+    """What the game calls a step (« tour », « manche »...), the same in every text."""
+    prompts_public: bool = True
+    """False when who is asked can betray a hidden role (Pour Ma Belle): answers then never count the players asked."""
+    game_words: frozenset[str] = frozenset()
+    """The folded words of the game's own orders that a common command also uses (Courtisans' PASSER, Pour le
+    Roi's PASSE): a line that begins with one is the game's order, never the common command."""
+    after_early: Literal["calendar", "length"] | None = None
+    """The game's default for the config key of that name (None: ``"calendar"``); ``"length"`` where the rules
+    count a player's time from the results before (Courtisans)."""
+    path_options: frozenset[str] = frozenset()
+    """The options that name a file (Courtisans' ``deck``, Pour le Roi's ``cards``): config resolves a relative
+    one against the folder of config.toml, as it does ``roster``."""
+
+    @abstractmethod
+    def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         """The initial state and the events that tell each player their start (roles, knowledge)."""
-        ...
 
-    def prompts(self, state: Any) -> list[Prompt]:
+    @abstractmethod
+    def prompts(self, state: State) -> list[Prompt]:
         """Who must decide now.  Empty when the game is over or only immediate orders remain."""
-        ...
 
-    def step_title(self, state: Any) -> Msg:
+    @abstractmethod
+    def step_title(self, state: State) -> Msg:
         """How to call the step now open in subjects and reports, e.g. ``Msg("Tour 3", "Turn 3")``."""
-        ...
 
-    def parse_order(self, state: Any, player: PlayerName, line: str, accepted: Sequence[Order]) -> Order:
+    @abstractmethod
+    def parse_order(self, state: State, player: PlayerName, line: str, accepted: Sequence[Order],
+                    author: PlayerName | None = None) -> Order:
         """Understand one order line of ``player`` (or `MJ`), given the lines already accepted from the same mail.
 
+        ``author`` is `MJ` when the MJ wrote the line for ``player`` (``POUR``; 1626 then rolls the test he
+        sets at once instead of making it the player's request), else None.
         Raises `OrderSyntaxError`, `OrderNotAllowedError` or `OrderAmbiguousError`.
         """
-        ...
 
-    def default_orders(self, state: Any, player: PlayerName) -> list[Order]:
+    @abstractmethod
+    def default_orders(self, state: State, player: PlayerName) -> list[Order]:
         """What a silent player does at the deadline (may be empty)."""
-        ...
 
-    def resolve(self, state: Any, orders: Mapping[PlayerName, Sequence[Order]], dice: Dice) -> tuple[Any, list[Event]]:
+    @abstractmethod
+    def resolve(self, state: State, orders: Mapping[PlayerName, Sequence[Order]],
+                dice: Dice) -> tuple[State, list[Event]]:
         """Resolve the open step.  ``orders`` has an entry for every prompted player (defaults already applied)."""
-        ...
 
-    def immediate(self, state: Any, player: PlayerName, order: Order, dice: Dice) -> tuple[Any, list[Event]] | None:
+    @abstractmethod
+    def immediate(self, state: State, player: PlayerName, order: Order, dice: Dice) -> tuple[State, list[Event]] | None:
         """Carry out an order that takes effect on receipt, or return None if it waits for the step."""
-        ...
 
-    def outcome(self, state: Any) -> Outcome | None:
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
         """The end of the game, or None while it goes on."""
-        ...
 
-    def view(self, state: Any, player: PlayerName) -> dict[str, JSON]:
+    @abstractmethod
+    def view(self, state: State, player: PlayerName) -> dict[str, JSON]:
         """What ``player`` may see of the state (the MJ sees all); fed to the status template."""
-        ...
 
-    def help(self, state: Any, player: PlayerName) -> list[OrderHelp]:
+    @abstractmethod
+    def help(self, state: State, player: PlayerName) -> list[OrderHelp]:
         """The orders this player may give now."""
-        ...
 
-    def players(self, state: Any) -> list[PlayerName]:
+    @abstractmethod
+    def players(self, state: State) -> list[PlayerName]:
         """Every player seated in the game (dead ones included), in a stable order."""
-        ...
+
+    # --- hooks, with their defaults
+
+    def check_options(self, options: Mapping[str, JSON]) -> None:
+        """Every option value checked when the config is read: `SetupError` naming the allowed values.
+
+        By default nothing is checked before `setup`."""
+
+    def check_roster(self, text: str, options: Mapping[str, JSON]) -> bool:
+        """A roster file's text checked when it is read (`SetupError` with each fault and its line).
+
+        True when the game checked it (1626's character sheets), False when it has no check of its own."""
+        return False
+
+    def salutation(self, state: State, player: PlayerName) -> str | None:
+        """How a letter to ``player`` opens (Courtisans' étiquette, « Madame la Duchesse de la Fourberye »);
+        None (the default): the templates greet the player by name."""
+        return None
+
+    def action_title(self, state: State, player: PlayerName, order: Order, viewer: PlayerName) -> Msg | None:
+        """What an immediate order is called in the subject and heading of ``viewer``'s mail (a secret test must
+        not be named to its player); ``state`` is the state before it.  None (the default): the order as typed."""
+        return None
+
+    def batch_title(self, state: State, actions: Sequence[tuple[PlayerName, Order]]) -> Msg | None:
+        """The subject of the MJ's digest of several immediate orders; None (the default): their titles."""
+        return None
+
+    def pending_requests(self, state: State) -> Sequence[tuple[int, PlayerName, str]]:
+        """Players' requests that wait for the MJ (number, player, what: 1626's tests), which his mail may answer
+        in a sentence (« SR 15 pour le test d'Isaac »); empty (the default): the game has none."""
+        return ()
+
+    def dead(self, state: State) -> Sequence[PlayerName]:
+        """The players whose seat plays no more because the rules killed it (Pour Ma Belle's dead): the MJ's lists
+        show them as dead, and the calendar's notices no longer go to them (their results and the end still do);
+        empty (the default): nobody dies."""
+        return ()
+
+    def scenario_setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], position: Mapping[str, JSON],
+                       dice: Dice) -> tuple[State, list[Event]] | None:
+        """A scenario file's ``[position]`` set up (docs/scenarios.md), raising `PositionError` for what cannot be
+        built; None (the default): the game reads no position.  Only `pbem scenario` calls it, never the engine."""
+        return None
 
 
-def replace(obj: Any, **changes: Any) -> Any:
-    """`dataclasses.replace`, re-exported so rulesets read uniformly."""
+Record = TypeVar("Record", bound="DataclassInstance")
+
+
+def replace(obj: Record, **changes: Any) -> Record:
+    """`dataclasses.replace`, re-exported so rulesets read uniformly (typed: the record's own type back)."""
     return dataclasses.replace(obj, **changes)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import config as configmod
+from pbem import games
 from pbem.daemon import tick
 from pbem.engine import Engine
 from pbem.folder import DATA
@@ -190,8 +191,7 @@ def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
 
 
 def demo_pmb(root: Path) -> list[str]:
-    from pbem.games.pmb.bots import random_orders
-
+    random_orders = _bots("pmb")
     names = [f"{first} {last}" for first, last in zip(
         ["Arya", "Bran", "Cersei", "Davos", "Edmure", "Gendry", "Hodor", "Ilyn", "Jaime", "Kevan"] * 4,
         ["Snow", "Rivers", "Sand", "Stone", "Hill", "Flowers", "Waters", "Pyke"] * 5, strict=False)]
@@ -202,8 +202,7 @@ def demo_pmb(root: Path) -> list[str]:
 
 
 def demo_intrigue(root: Path) -> list[str]:
-    from pbem.games.intrigue.bots import random_orders
-
+    random_orders = _bots("intrigue")
     return _bot_game(root, "intrigue", {"ruleset": "intrigue", "tag": "INTRIGUE", "registration": "1d",
                                         "deadlines": {"turn": "1d", "short": "12h"}},
                      ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"], random_orders,
@@ -217,8 +216,7 @@ POURLEROI_GAME: dict[str, Any] = {
 
 
 def demo_pourleroi(root: Path) -> list[str]:
-    from pbem.games.pourleroi.bots import random_orders
-
+    random_orders = _bots("pourleroi")
     return _bot_game(root, "roi", POURLEROI_GAME, ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
                      random_orders, "Pour le Roi (et Moi): 5 players by mail (gifts card by card, proxy auctions)",
                      400)
@@ -232,21 +230,25 @@ COURTISANS_GAME: dict[str, Any] = {"ruleset": "courtisans", "tag": "COURTISANS",
 
 
 def demo_courtisans(root: Path) -> list[str]:
-    from pbem.games.courtisans.bots import random_orders
-
+    random_orders = _bots("courtisans")
     return _bot_game(root, "courtisans", COURTISANS_GAME, COURTISANS, random_orders,
                      "Courtisans: 4 players by mail (sequential turns)", 150)
 
 
-DEMOS: dict[str, Callable[[Path], list[str]]] = {"1626": demo_1626, "pmb": demo_pmb, "intrigue": demo_intrigue,
-                                                 "pourleroi": demo_pourleroi, "courtisans": demo_courtisans}
+def _bots(game: str) -> Callable[[Any, str, int], list[str]]:
+    """The game's bot (its registry entry's ``bots``)."""
+    reference = games.entry(game).bots
+    assert reference is not None, f"{game} has no bots"
+    bots: Callable[[Any, str, int], list[str]] = games.load(reference)
+    return bots
 
 
 def run_demos(which: str, out_dir: Path) -> Iterator[str]:
     """Run one demo or all of them; yield the report lines."""
-    chosen = list(DEMOS) if which == "all" else [which]
+    chosen = games.demos() if which == "all" else [which]
     for name in chosen:
         try:
-            yield from DEMOS[name](out_dir / name)
+            demo: Callable[[Path], list[str]] = games.load(str(games.entry(name).demo))
+            yield from demo(out_dir / name)
         except ImportError as e:
             yield f"== {name}: not available ({e}) =="

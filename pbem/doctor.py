@@ -186,7 +186,6 @@ def _roster_check(g: configmod.GameConfig, where: str, lang: str) -> Iterator[tu
         return
     from pbem import games as registry
     from pbem.core import SetupError
-    from pbem.engine.optional import check_roster
 
     fr = lang != "en"
     try:
@@ -195,7 +194,7 @@ def _roster_check(g: configmod.GameConfig, where: str, lang: str) -> Iterator[tu
         yield where, False, (f"fichier de joueurs {g.roster} illisible : {e}" if fr else f"roster {g.roster}: {e}")
         return
     try:
-        checked = check_roster(registry.get(g.ruleset), text, dict(g.options))
+        checked = registry.get(g.ruleset).check_roster(text, dict(g.options))
     except SetupError as e:
         yield where, False, (f"fichier de joueurs {g.roster} refusé :\n{e.msg.fr}" if fr
                              else f"roster {g.roster} refused:\n{e.msg.en}")

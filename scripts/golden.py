@@ -62,10 +62,10 @@ def play_demos(out: Path, keep_open: list[Any] | None = None) -> dict[str, dict[
 
 def collect(out: Path, exports: dict[str, dict[str, object]]) -> dict[str, bytes]:
     """The golden set of the demos played into ``out``: {logical name: bytes}."""
-    from pbem.demo import DEMOS
+    from pbem import games
 
     files: dict[str, bytes] = {}
-    for name in DEMOS:
+    for name in games.demos():
         root = out / name
         box = mailbox.Maildir(str(root / "mail" / "outbox"), create=False)
         # Maildir file names are random: a mail is named by its Message-ID (and a counter for repeats)

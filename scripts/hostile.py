@@ -39,7 +39,7 @@ from pbem import config as configmod  # noqa: E402
 from pbem import names as namesmod  # noqa: E402
 from pbem.clock import iso  # noqa: E402
 from pbem.core import MJ, OrderError  # noqa: E402
-from pbem.engine import Engine, optional, when, words  # noqa: E402
+from pbem.engine import Engine, when, words  # noqa: E402
 from pbem.engine.desk import mjmail  # noqa: E402
 from pbem.engine.desk import reader as desk_reader  # noqa: E402
 from pbem.engine.desk.readings import View  # noqa: E402
@@ -380,7 +380,7 @@ def order_cases(games: Callable[[], Games]) -> list[Case]:
                     out = []
                     for who, line in lines:
                         try:
-                            out.append(optional.parse_order(ruleset, state, who, line, [], author=None))
+                            out.append(ruleset.parse_order(state, who, line, [], author=None))
                         except OrderError as e:
                             out.append(type(e).__name__)
                     return out

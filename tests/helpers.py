@@ -13,7 +13,7 @@ from typing import Any
 from pbem import config as configmod
 from pbem import games
 
-games.register("toy", "toy_ruleset")
+games.register(games.Game("toy", "toy_ruleset:RULESET"))
 
 GAME_ADDRESS = "jeu@pbem.test"
 MJ_ADDRESS = "mj@pbem.test"

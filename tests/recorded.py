@@ -46,7 +46,7 @@ class Drawn:
 @dataclass
 class DemoGames:
     games: dict[str, Demo]
-    """Every demo game by its demo name (`pbem.demo.DEMOS`: 1626, pmb, intrigue, pourleroi, courtisans), open."""
+    """Every demo game by its demo name (`pbem.games.demos()`: 1626, pmb, intrigue, pourleroi, courtisans), open."""
     golden: dict[str, bytes]
     """The golden set of this play (`scripts/golden.py`), taken before any test read the games."""
     drawn: list[Drawn] = field(default_factory=list)

@@ -9,7 +9,6 @@ fit the one interface.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import random
 from collections.abc import Callable
@@ -38,7 +37,10 @@ def _toy_bot(state, player, seed) -> list[str]:
 def _bot(name: str) -> Bot:
     if name == "toy":
         return _toy_bot
-    return importlib.import_module(f"pbem.games.{games._REGISTRY[name][0].rsplit('.', 1)[1]}.bots").random_orders
+    bots = games.entry(name).bots
+    assert bots is not None, f"{name} has no bots"
+    random_orders: Bot = games.load(bots)
+    return random_orders
 
 
 ROSTERS = {

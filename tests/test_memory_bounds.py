@@ -36,7 +36,6 @@ UNBOUNDED_KEYS_OK = {
     "pbem.games.courtisans.plan._reached": "a Courtisans state held by identity (64 at most), a player and the "
                                            "lines of one turn accepted so far (a turn takes three)",
     "pbem.pictures.scene.font": "a size and a weight",
-    "pbem.engine.optional._takes_author": "ruleset classes",
     "pbem.serial._hints": "dataclasses",
     "pbem.serial._post_load": "dataclasses",
     "pbem.serial._field_hints": "dataclasses",

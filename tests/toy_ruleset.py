@@ -23,6 +23,7 @@ from pbem.core import (
     OrderSyntaxError,
     Outcome,
     Prompt,
+    Ruleset,
     Seat,
     SetupError,
 )
@@ -41,7 +42,7 @@ class ToyState:
 VERBS = {"guess": "GUESS", "devine": "GUESS", "gift": "GIFT", "don": "GIFT", "roll": "ROLL"}
 
 
-class Toy:
+class Toy(Ruleset[ToyState]):
     name = "toy"
     title = "Toy"
     state_type = ToyState
@@ -74,7 +75,8 @@ class Toy:
     def players(self, state: ToyState) -> list[str]:
         return list(state.players)
 
-    def parse_order(self, state: ToyState, player: str, line: str, accepted: Sequence[Order]) -> Order:
+    def parse_order(self, state: ToyState, player: str, line: str, accepted: Sequence[Order],
+                    author: str | None = None) -> Order:
         w = words(line)
         if not w:
             raise OrderSyntaxError(Msg("ligne vide", "empty line"))

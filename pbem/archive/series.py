@@ -2,7 +2,8 @@
 the offices at Pour le Roi, the cotes at Courtisans.
 
 Each builder reads only public views (the same ``Ruleset.view(state, PUBLIC)`` the forum gets), one
-per step in order, with the step's label; a game without a builder has no chart.
+per step in order, with the step's label; a game's registry entry names its builder (``charts``), and a
+game without one has no chart.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pbem import games
 from pbem.archive.charts import Chart, Series
 from pbem.pictures.pourleroi import COLOURS as MINISTRY_COLOURS
 
@@ -85,11 +87,9 @@ def _labels(steps: Steps) -> tuple[str, ...]:
     return tuple(out)
 
 
-BUILDERS: dict[str, Callable[[Steps], list[Chart]]] = {
-    "intrigue": intrigue, "pmb": pmb, "pourleroi": pourleroi, "courtisans": courtisans,
-}
-
-
 def charts(ruleset: str, steps: Steps) -> list[Chart]:
-    builder = BUILDERS.get(ruleset)
-    return builder(steps) if builder and steps else []
+    reference = games.entry(ruleset).charts
+    if reference is None or not steps:
+        return []
+    builder: Callable[[Steps], list[Chart]] = games.load(reference)
+    return builder(steps)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from pbem import games
 from pbem.cli.shell import (
     HelpCommand,
     HelpGroup,
@@ -127,7 +128,7 @@ def verify(ctx: click.Context, game_id: str | None, seed: str | None, export_fil
         "Exemple\u00a0: pbem demo pmb",
         out_dir="Où la démo écrit tout.")
 @click.command(cls=HelpCommand)
-@click.argument("which", default="all", type=click.Choice(["all", "1626", "pmb", "intrigue", "pourleroi", "courtisans"]))
+@click.argument("which", default="all", type=click.Choice(["all", *games.demos()]))
 @click.option("--dir", "out_dir", default="data/demo", show_default=True, help="Where the demo writes everything.")
 def demo(which: str, out_dir: str) -> None:
     """Play scripted games by mail on local Maildirs with simulated time; print where everything went.

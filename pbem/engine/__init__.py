@@ -16,8 +16,8 @@ docs/architecture.md):
   told what), `handover` (seats changing hands), `lifecycle`, `corrections`, `actions` (immediate
   orders), `preview`, `export`;
 
-and `schedule` (what the clock makes due) beside this face; `answers`, `words`, `when`, `phrases` and
-`optional` at the ground floor.  Every state change that must hold together (a processed message
+and `schedule` (what the clock makes due) beside this face; `answers`, `words`, `when` and `phrases`
+at the ground floor.  Every state change that must hold together (a processed message
 and its ack; a resolved step, the new state and its mails) is one database transaction.
 """
 
@@ -80,7 +80,7 @@ class Engine:
     def settings(self, game_id: str) -> GameConfig:
         return self.table(game_id).settings
 
-    def ruleset(self, game_id: str) -> Ruleset:
+    def ruleset(self, game_id: str) -> Ruleset[Any]:
         return self.table(game_id).ruleset
 
     def renderer(self, game_id: str) -> Renderer:

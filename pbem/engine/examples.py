@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.core import OrderError, OrderHelp, Ruleset
-from pbem.engine import optional
 
 MAX_TRIES = 24
 """Lines tried per order: the fillings of its slots, names first."""
@@ -27,7 +26,7 @@ _CHOICE = re.compile(r"<([^<>]*\|[^<>]*)>")
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 
-def example(ruleset: Ruleset, state: Any, player: str, syntax: str) -> str | None:
+def example(ruleset: Ruleset[Any], state: Any, player: str, syntax: str) -> str | None:
     """A line for ``syntax`` that the game accepts from ``player`` now, or None."""
     form = _first_form(syntax)
     slots = _SLOT.findall(form)
@@ -37,14 +36,14 @@ def example(ruleset: Ruleset, state: Any, player: str, syntax: str) -> str | Non
     for filling in itertools.islice(itertools.product(*fillers), MAX_TRIES):
         line = " ".join("".join(p + v for p, v in zip(pieces, (*filling, ""), strict=True)).split())
         try:
-            optional.parse_order(ruleset, state, player, line, [])
+            ruleset.parse_order(state, player, line, [])
         except OrderError:
             continue
         return line
     return None
 
 
-def order_examples(ruleset: Ruleset, state: Any, player: str,
+def order_examples(ruleset: Ruleset[Any], state: Any, player: str,
                    helps: Sequence[OrderHelp]) -> list[tuple[OrderHelp, str | None]]:
     """Each order of ``helps`` with its example (None when no line could be written for it)."""
     return [(h, example(ruleset, state, player, h.syntax)) for h in helps]

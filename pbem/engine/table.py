@@ -20,7 +20,6 @@ from pbem import games as registry
 from pbem import serial
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
-from pbem.engine import optional
 from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
@@ -108,7 +107,7 @@ class Table:
         return s if s is not None else self.config.game(self.id)  # (the latter names the missing game)
 
     @cached_property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any]:
         return registry.get(self.settings.ruleset)
 
     @property
@@ -123,8 +122,7 @@ class Table:
     @cached_property
     def step_word(self) -> StepWord:
         """What the game calls a step (`pbem.core.StepWord`; « étape » when the ruleset does not say)."""
-        word = getattr(self.ruleset, "step_word", None)
-        return word if isinstance(word, StepWord) else StepWord()
+        return self.ruleset.step_word
 
     def step_noun(self, lang: str = "fr") -> StepNoun:
         """The game's step word in one language, with its article and agreement (for the MJ's French errors)."""
@@ -133,16 +131,16 @@ class Table:
     @cached_property
     def after_early(self) -> str:
         """Where the deadline after an early resolution counts from: the config's ``after_early``, else the
-        game's (an optional ``after_early`` on the ruleset: ``"length"`` where each step is one player's
-        turn and the rules give him so long from the results before his), else ``"calendar"``."""
-        chosen = self.settings.after_early or getattr(self.ruleset, "after_early", None)
+        game's (`Ruleset.after_early`: ``"length"`` where each step is one player's turn and the rules
+        give him so long from the results before his), else ``"calendar"``."""
+        chosen = self.settings.after_early or self.ruleset.after_early
         return chosen if chosen in ("calendar", "length") else "calendar"
 
     @cached_property
     def game_words(self) -> frozenset[str]:
         """The words the game's own orders use that are also common commands' (`pbem.core.Ruleset`):
         a line beginning with one is the game's order."""
-        return frozenset(getattr(self.ruleset, "game_words", ()))
+        return self.ruleset.game_words
 
     @cached_property
     def common_pass(self) -> bool:
@@ -152,7 +150,7 @@ class Table:
     @cached_property
     def prompts_public(self) -> bool:
         """May players be told how many are asked?  Not when who is asked can betray a role (PMB)."""
-        return bool(getattr(self.ruleset, "prompts_public", True))
+        return self.ruleset.prompts_public
 
     @property
     def renderer(self) -> Renderer:
@@ -266,11 +264,11 @@ class Table:
         return players
 
     def dead(self, state: Any) -> frozenset[str]:
-        """The players the rules killed in this state (`optional.dead`): they play no more."""
+        """The players the rules killed in this state (`Ruleset.dead`; none before the start): they play no more."""
         hit = self._dead
         if hit is not None and hit[0] is state:
             return hit[1]
-        dead = optional.dead(self.ruleset, state)
+        dead = frozenset(self.ruleset.dead(state)) if state is not None else frozenset()
         self._dead = (state, dead)
         return dead
 
@@ -304,10 +302,9 @@ class Table:
                               f"no player {name!r} in {self.id}"))
 
     def salutation(self, state: Any, player: str) -> str | None:
-        """How a letter to ``player`` opens when the ruleset says so (an optional ``salutation(state, player)``:
-        Courtisans' étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
-        hook = getattr(self.ruleset, "salutation", None)
-        return hook(state, player) if hook is not None and state is not None else None
+        """How a letter to ``player`` opens when the ruleset says so (`Ruleset.salutation`: Courtisans'
+        étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
+        return self.ruleset.salutation(state, player) if state is not None else None
 
     def local(self, when: datetime | None) -> datetime | None:
         """An instant in the configured time zone (what players and the MJ read)."""

@@ -1,7 +1,7 @@
 """Pictures of a step's public board, for the forum: public view and public events in, PNG out.
 
-A game's drawing module (``pbem/pictures/<game>.py``) has one function,
-``draw(view, events, title) -> Scene``: it is given the public view (`Ruleset.view(state, PUBLIC)`),
+A game's drawing module (``pbem/pictures/<game>.py``, named by its registry entry's ``picture``) has one
+function, ``draw(view, events, title) -> Scene``: it is given the public view (`Ruleset.view(state, PUBLIC)`),
 the step's public events and the step's title, and nothing else: no state, no ruleset, no other
 view.  `board_picture` is the only way in and refuses an event that is not public, so what a
 picture can show is bounded by what the forum post may show (`pbem.engine.steps.letters` gives both
@@ -11,22 +11,14 @@ only the characters' names and a count of tests, nothing worth a board).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem import games
 from pbem.core import Event
 from pbem.pictures.raster import png
 from pbem.pictures.scene import Scene
-
-DRAWERS: dict[str, str] = {
-    "intrigue": "pbem.pictures.intrigue",
-    "pmb": "pbem.pictures.pmb",
-    "courtisans": "pbem.pictures.courtisans",
-    "pourleroi": "pbem.pictures.pourleroi",
-}
-"""Ruleset name -> the module that draws its board."""
 
 Drawer = Callable[[Mapping[str, Any], Sequence[Event], str], Scene]
 
@@ -44,17 +36,21 @@ class Picture:
 
 
 def has_picture(ruleset: str) -> bool:
-    return ruleset in DRAWERS
+    return games.entry(ruleset).picture is not None
 
 
 def drawer(ruleset: str) -> Drawer:
-    draw: Drawer = importlib.import_module(DRAWERS[ruleset]).draw
+    """The game's ``draw`` (KeyError for a game that has no picture)."""
+    picture = games.entry(ruleset).picture
+    if picture is None:
+        raise KeyError(ruleset)
+    draw: Drawer = games.load(picture)
     return draw
 
 
 def board_scene(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], title: str) -> Scene | None:
     """The scene of a step's public board (None for a game that has no picture)."""
-    if ruleset not in DRAWERS:
+    if not has_picture(ruleset):
         return None
     hidden = [e.kind for e in events if e.audience.kind != "public"]
     if hidden:

@@ -15,9 +15,10 @@ import importlib
 import random
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pbem import games
 from pbem.core import JSON, Event, Order, OrderError, Seat
@@ -25,7 +26,8 @@ from pbem.dice import Dice
 from pbem.render import TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("pmb", "intrigue", "1626", "pourleroi", "courtisans")
+GAMES = tuple(g.name for g in games.GAMES)
+"""The games the tables cover: every game pbem ships (`pbem.games.GAMES`)."""
 _EMITTERS = {"tell", "public", "mj", "_pub", "Event"}
 _PRIVATE = {"private"}
 """Helpers whose kind is the second argument (after the readers): Courtisans' ``private(players, kind)``."""
@@ -48,8 +50,7 @@ class KindSeen:
 
 
 def game_package(game: str) -> Path:
-    module = games._REGISTRY[games.canonical(game)][0]
-    spec = importlib.util.find_spec(module)
+    spec = importlib.util.find_spec(games.entry(game).package)
     assert spec is not None and spec.origin is not None
     return Path(spec.origin).parent
 
@@ -71,7 +72,9 @@ def emitted_kinds(game: str) -> set[str]:
 def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
     """Whole games of bot orders (the conformance test's way), each step's events."""
     ruleset = games.get(game)
-    bots = importlib.import_module(f"pbem.games.{game_package(game).name}.bots")
+    reference = games.entry(game).bots
+    assert reference is not None, f"{game} has no bots"
+    random_orders: Callable[[Any, str, int], list[str]] = games.load(reference)
     rosters = {"pmb": [f"Joueur {i:02d}" for i in range(40)], "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia"],
                "pourleroi": ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
                "courtisans": ["Madame de la Vilenie", "Monsieur de la Fourberye", "Madame de Malveyance",
@@ -91,7 +94,7 @@ def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
                 orders: dict[str, list[Order]] = {}
                 for player in dict.fromkeys(p.player for p in prompts):
                     accepted: list[Order] = []
-                    for line in bots.random_orders(state, player, seed * 1000 + step):
+                    for line in random_orders(state, player, seed * 1000 + step):
                         try:
                             accepted.append(ruleset.parse_order(state, player, line, accepted))
                         except OrderError:
@@ -115,7 +118,7 @@ def observed(game: str, seeds: Iterable[int] = range(8)) -> dict[str, KindSeen]:
     """Every event kind seen in bot games (pmb, intrigue) and in the game's case files."""
     seen: dict[str, KindSeen] = {}
     sources: list[Iterable[list[Event]]] = [case_events(game)]
-    if game != "1626":
+    if games.entry(game).bots is not None:  # (1626 has none: its tests are asked by players, not drawn)
         sources.append(_bot_games(game, seeds))
     for source in sources:
         for events in source:

@@ -99,7 +99,7 @@ class _Player:
 
     def __init__(self, case: Case):
         self.case = case
-        self.ruleset: Ruleset = games.get(case.game)
+        self.ruleset: Ruleset[Any] = games.get(case.game)
         self.state: Any = None
         self.not_your_step, self.use_for = _messages()
 
@@ -156,15 +156,15 @@ class _Player:
         if case.position is None:
             state, events = self.ruleset.setup(list(case.roster), dict(case.options), dice)
             return state, list(events)
-        arrange = getattr(self.ruleset, "scenario_setup", None)
-        if arrange is None:
+        try:
+            arranged = self.ruleset.scenario_setup(list(case.roster), dict(case.options), dict(case.position), dice)
+        except PositionError as e:
+            raise CaseError(case.path, f"position.{e.key}", e.msg) from None
+        if arranged is None:
             raise CaseError(case.path, "position", Msg(
                 f"{self.ruleset.title} ne lit pas de [position] : décrivez la position avec [etat]",
                 f"{self.ruleset.title} reads no [position]: describe the position with [etat]"))
-        try:
-            state, events = arrange(list(case.roster), dict(case.options), dict(case.position), dice)
-        except PositionError as e:
-            raise CaseError(case.path, f"position.{e.key}", e.msg) from None
+        state, events = arranged
         return state, list(events)
 
     def _checks(self, expect: Expectations, phase: Phase, errors: list[LineError], forcing: Forcing,

@@ -1,6 +1,6 @@
 """How a Pour Ma Belle turn shares memory with the state it is given, and the resolution's indexes.
 
-A turn copies a player only when it changes him (`State.fork`, `Ctx.w`), a state read from JSON
+A turn copies a player only when it changes him (`State.fork`, `Ctx.writable`), a state read from JSON
 holds one object per name and per word (`State.__post_load__`), and the per-turn indexes answer
 what a roster scan would.  None of this may change a result: the state given stays as it was, the
 JSON is the same, and the demo's golden files stay as they are (`tests/test_golden_demo.py`).
@@ -182,12 +182,12 @@ def test_the_resolution_indexes_answer_what_a_roster_scan_would_also_after_chang
         ctx.set_location(living[-1], R.DONJON)
         ctx.set_rank(living[1], R.FIDELE)
         ctx.kill(living[2], "test", "")
-        # changes that bypass the set_* helpers (a record changed through `w`): the level and loose
+        # changes that bypass the set_* helpers (a record changed through `writable`): the level and loose
         # indexes test again whoever was copied
         mover = next(n for n in living[3:] if ctx.p(n).location in R.LEVELS and ctx.p(n).alive)
-        ctx.w(mover).location = next(lv for lv in R.LEVELS if lv != ctx.p(mover).location)
+        ctx.writable(mover).location = next(lv for lv in R.LEVELS if lv != ctx.p(mover).location)
         hider = next(n for n in living[3:] if n != mover and ctx.p(n).location in R.LEVELS and ctx.p(n).alive)
-        ctx.w(hider).hidden = True
+        ctx.writable(hider).hidden = True
         loose = next((n for n in living[3:] if ctx.p(n).rank == R.HM and n not in (mover, hider)), None)
         if loose is not None:
             ctx.set_sergent(loose, None)

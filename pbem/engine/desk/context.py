@@ -14,7 +14,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from pbem.engine import optional
 from pbem.engine.desk.readings import Intent, Request, Thread, View, slots_from_json
 from pbem.engine.desk.slots import Roster, plain, words_of
 from pbem.engine.steps import calendar
@@ -40,7 +39,8 @@ def view_of(table: Table, mail: IncomingMail, now: datetime, pending: Confirmati
     held = calendar.held(table)
     pauses = table.store.pauses(table.id)
     players = tuple(p.name for p in table.store.players(table.id, include_removed=True))
-    requests = optional.requests(table.ruleset, state) if state is not None else None
+    requests = [(int(n), str(who), str(what)) for n, who, what in table.ruleset.pending_requests(state)] \
+        if state is not None else None
     view = View(
         now=now, tz=table.config.timezone, players=players,
         women=frozenset(n for n, gender in table.store.genders(table.id).items() if gender == "f"),

@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core import MJ, OrderAmbiguousError, OrderError, OrderNotAllowedError
-from pbem.engine import optional
 from pbem.engine.answers import LineVerdict, MailResult, OrdersShown, Paragraph, Shown
 from pbem.engine.desk import absences
 from pbem.engine.steps import actions, calendar, letters, lifecycle, turns
@@ -281,7 +280,7 @@ def _for_line(table: Table, g: GameRow, rest: str, actor: str | None, line: str,
         calendar.check_early(table, now)
         return True
     try:
-        order = optional.parse_order(ruleset, state, player, order_text.strip(), [], author=MJ)
+        order = ruleset.parse_order(state, player, order_text.strip(), [], author=MJ)
     except OrderError as e:
         result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
         return True

@@ -1,7 +1,7 @@
 """Immediate orders (a 1626 test): carried out and recorded, each reader's mail titled for that reader,
 one MJ digest per batch of mail, and their history as each reader may see it (RAPPORT, `pbem turn show`).
 
-Titles come from the ruleset when it has ``action_title`` (`pbem.engine.optional`): a secret test is
+Titles come from the ruleset's ``action_title`` when it gives one (`pbem.core.Ruleset`): a secret test is
 « Test secret n° 4 » to its player and « Test n° 4 d'Armand (secret) » to the MJ.  The titles are
 kept in the record, so a report written later uses the reader's own, never the MJ's.
 """
@@ -14,9 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem import serial
-from pbem.core import MJ, Event, Order
+from pbem.core import MJ, Event, Order, Ruleset
 from pbem.dice import Dice
-from pbem.engine import optional
 from pbem.engine.phrases import say
 from pbem.engine.steps import letters
 from pbem.engine.table import EngineError, Table
@@ -54,7 +53,7 @@ def carry_out(table: Table, g: GameRow, state: Any, player: str, order: Order, n
     new_state, events = done
     readers = [p.name for p in table.store.players(table.id, include_removed=True)
                if any(e.audience.includes(p.name) and e.audience.kind != "mj" for e in events)]
-    titles = {viewer: optional.action_title(ruleset, state, player, order, viewer, lang)
+    titles = {viewer: _action_title(ruleset, state, player, order, viewer, lang)
               for viewer in [MJ, *readers]}
     before = g.state if g.state is not None else serial.dumps(state)
     rec = table.store.add_action(StepRecord(table.id, seq, "action", g.turn, titles[MJ], f"action-{seq}", None,
@@ -101,14 +100,42 @@ def batch_digest(table: Table, batch: Sequence[Done]) -> list[Letter]:
         rec = table.store.record(table.id, done.seq)
         assert rec is not None
         items.append(_digest_item(table, rec))
-    title = optional.batch_title(ruleset, [d.state_before for d in batch], [(d.player, d.order) for d in batch],
-                                 [item["title"] for item in items], s.language)
+    title = _batch_title(ruleset, [d.state_before for d in batch], [(d.player, d.order) for d in batch],
+                         [item["title"] for item in items], s.language)
     failed = letters.unreported_failures(table)
     table.store.mark_reported([f["id"] for f in failed])
     t = r.mail_text("digest_actions", tag=table.tag, title=title, items=items, failed=failed)
     key = f"actions-{batch[0].seq}-{batch[-1].seq}-digest"
     g = table.row
     return [Letter(key, table.id, g.turn, "digest", mj, t.subject, t.body, record_seq=batch[-1].seq) for mj in s.mj]
+
+
+def _action_title(ruleset: Ruleset[Any], state: Any, player: str, order: Order, viewer: str, lang: str) -> str:
+    """The title of an immediate order for one reader: the ruleset's, else the order as typed."""
+    try:
+        title = ruleset.action_title(state, player, order, viewer)
+    except Exception:  # a title is never worth losing the order's mail: fall back on the line
+        title = None
+    return title.get(lang) if isinstance(title, Msg) else order.text or order.verb
+
+
+def _batch_title(ruleset: Ruleset[Any], states: Sequence[Any], actions: Sequence[tuple[str, Order]],
+                 fallback: Sequence[str], lang: str) -> str:
+    """The subject of the MJ's digest of several immediate orders.
+
+    ``states`` are the states before each action: the ruleset's ``batch_title`` is asked with the
+    first one, then with the last (an answer to a request made in the same batch only exists in a
+    later state).  Without a title from the ruleset: the titles of the actions (``fallback``).
+    """
+    for state in (states[0], states[-1]) if len(states) > 1 else states[:1]:
+        try:
+            title = ruleset.batch_title(state, list(actions))
+        except Exception:
+            continue
+        if isinstance(title, Msg):
+            return title.get(lang)
+    unique = list(dict.fromkeys(fallback))
+    return unique[0] if len(unique) == 1 else " ; ".join(unique[:3]) + (" …" if len(unique) > 3 else "")
 
 
 def _digest_item(table: Table, rec: StepRecord) -> dict[str, Any]:

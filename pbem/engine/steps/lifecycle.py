@@ -14,7 +14,6 @@ from pbem.clock import add_duration
 from pbem.config import check_game_id
 from pbem.core import Msg, Seat, SetupError
 from pbem.dice import Dice, commitment, new_seed
-from pbem.engine import optional
 from pbem.engine.passwords import new_password
 from pbem.engine.steps import letters, publish, turns
 from pbem.engine.table import EngineError, Table
@@ -102,7 +101,7 @@ def check_roster(table: Table) -> None:
         raise EngineError(Msg(f"fichier de joueurs {s.roster} : {e}",
                               f"roster file {s.roster}: {e}")) from None
     try:
-        optional.check_roster(table.ruleset, text, dict(s.options))
+        table.ruleset.check_roster(text, dict(s.options))
     except SetupError as e:
         raise EngineError(Msg(f"fichier de joueurs {s.roster} refusé :\n{e.msg.fr}",
                               f"roster file {s.roster} refused:\n{e.msg.en}")) from None

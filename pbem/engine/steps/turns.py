@@ -270,7 +270,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def run_resolve(ruleset: Ruleset, state: Any, orders: Mapping[str, Sequence[Order]],
+def run_resolve(ruleset: Ruleset[Any], state: Any, orders: Mapping[str, Sequence[Order]],
                 dice: Dice) -> tuple[Any, list[Event]]:
     """`Ruleset.resolve` with the cyclic garbage collector paused (see `gc_paused`)."""
     with gc_paused():

@@ -15,10 +15,8 @@ from pbem.core import (
     MJ,
     Msg,
     Order,
-    OrderAmbiguousError,
     OrderError,
     OrderNotAllowedError,
-    OrderSyntaxError,
     replace,
 )
 from pbem.games.courtisans import checks, plan
@@ -42,6 +40,7 @@ from pbem.games.courtisans.checks import power_refusal
 from pbem.games.courtisans.etiquette import address, aliases
 from pbem.games.courtisans.state import KING, PARTIS, QUEEN, CourtState, holder
 from pbem.games.courtisans.turns import COURT, DISCARD, JAIL, JUDGE
+from pbem.grammar import ambiguous, empty_line, refused, syntax
 from pbem.names import fold, match_keyword, take_name, whole_number, words
 
 PARTY, FINE, WARN = "PARTI", "AMENDE", "AVERTISSEMENT"
@@ -95,14 +94,6 @@ CARD = Msg("carte", "card")
 CHARACTER = Msg("personnage", "character")
 
 
-def syntax(fr: str, en: str) -> OrderSyntaxError:
-    return OrderSyntaxError(Msg(fr, en))
-
-
-def not_allowed(msg: Msg) -> OrderNotAllowedError:
-    return OrderNotAllowedError(msg)
-
-
 # ---------------------------------------------------------------- pieces of a line
 
 
@@ -121,7 +112,7 @@ def take_card(state: CourtState, tokens: Sequence[str], candidates: Sequence[int
                          f"there is no card number {number} (1 to {max(state.cards)})")
         if number not in candidates:
             label = state.cards[number].label()
-            raise not_allowed(Msg(f"la carte {label} n'est pas {where.fr}", f"card {label} is not {where.en}"))
+            raise refused(f"la carte {label} n'est pas {where.fr}", f"card {label} is not {where.en}")
         return number, rest
     names: dict[str, int] = {}
     for n in sorted(candidates):
@@ -139,9 +130,9 @@ def take_card(state: CourtState, tokens: Sequence[str], candidates: Sequence[int
         except OrderError:
             if names:
                 raise
-            raise not_allowed(Msg(f"aucune carte {where.fr}", f"no card {where.en}")) from None
-        raise not_allowed(Msg(f"pas de carte « {every[found].name} » {where.fr}",
-                              f"no '{every[found].name_en}' card {where.en}")) from None
+            raise refused(f"aucune carte {where.fr}", f"no card {where.en}") from None
+        raise refused(f"pas de carte « {every[found].name} » {where.fr}",
+             f"no '{every[found].name_en}' card {where.en}") from None
 
 
 def take_person(state: CourtState, tokens: Sequence[str], player: str) -> tuple[str, list[str]]:
@@ -173,8 +164,8 @@ def take_person(state: CourtState, tokens: Sequence[str], player: str) -> tuple[
     if len(owners) > 1:
         listed = " ou ".join(f"{address(state, o)} ({o})" for o in owners)
         listed_en = " or ".join(f"{address(state, o)} ({o})" for o in owners)
-        raise OrderAmbiguousError(Msg(f"« {name} » peut désigner {listed} : écrivez le nom du joueur",
-                                      f"'{name}' may mean {listed_en}: write the player's name"))
+        raise ambiguous(f"« {name} » peut désigner {listed} : écrivez le nom du joueur",
+                        f"'{name}' may mean {listed_en}: write the player's name")
     return owners[0], rest
 
 
@@ -231,42 +222,42 @@ def _union(values: Sequence[Sequence[int]]) -> list[int]:
 def parse(state: CourtState, player: str, line: str, accepted: Sequence[Order]) -> Order:
     tokens = words(line)
     if not tokens:
-        raise syntax("ligne vide", "empty line")
+        raise empty_line()
     if fold(tokens[0]) in REFUSING or (fold(tokens[0]) in ("je", "i") and len(tokens) > 1
                                         and fold(tokens[1]).startswith(("refus", "decline", "ne"))):
-        raise not_allowed(Msg("« Le futur conjoint ne peut pas refuser » : un mariage accordé par le Roi ne se refuse "
-                              "pas, et il n'y a pas de divorce", "« Le futur conjoint ne peut pas refuser » (the "
-                              "spouse-to-be cannot refuse): a marriage the King grants is not refused, and there is "
-                              "no divorce"))
+        raise refused("« Le futur conjoint ne peut pas refuser » : un mariage accordé par le Roi ne se refuse "
+             "pas, et il n'y a pas de divorce", "« Le futur conjoint ne peut pas refuser » (the "
+             "spouse-to-be cannot refuse): a marriage the King grants is not refused, and there is "
+             "no divorce")
     verb = match_keyword(tokens[0], VERBS, what=Msg("ordre", "order"))
     rest = tokens[1:]
     if verb == COURT and fold(tokens[0]) in PLACES:
         rest = tokens[:1]
     if player == MJ:
         if verb not in MJ_VERBS:
-            raise not_allowed(Msg("le MJ donne un ordre pour un joueur ainsi : « POUR <joueur> : <ordre> »",
-                                  "the MJ gives an order for a player this way: 'POUR <player> : <order>'"))
+            raise refused("le MJ donne un ordre pour un joueur ainsi : « POUR <joueur> : <ordre> »",
+                 "the MJ gives an order for a player this way: 'POUR <player> : <order>'")
         target, rest = take_person(state, rest, MJ)
         if target in (KING, QUEEN):
-            raise not_allowed(Msg("on ne met pas les souverains à l'amende", "the sovereigns are not fined"))
+            raise refused("on ne met pas les souverains à l'amende", "the sovereigns are not fined")
         amount = _amount(rest, state.options.fine) if verb == FINE else 0
         return Order(verb, (target, amount) if verb == FINE else (target,), line)
     if verb in MJ_VERBS:
-        raise not_allowed(Msg(f"{verb} est réservé au MJ", f"{verb} is for the MJ only"))
+        raise refused(f"{verb} est réservé au MJ", f"{verb} is for the MJ only")
     if player not in state.courtiers:
-        raise not_allowed(Msg("vous ne jouez pas dans cette partie", "you do not play in this game"))
+        raise refused("vous ne jouez pas dans cette partie", "you do not play in this game")
     if verb == PARTY:
         return _party(state, player, rest, line)
     slot = state.slot
     if slot is None:
-        raise not_allowed(Msg("la partie est terminée", "the game is over"))
+        raise refused("la partie est terminée", "the game is over")
     if slot.player != player:
-        raise not_allowed(Msg(f"ce n'est pas votre tour : c'est celui de {address(state, slot.player)}",
-                              f"it is not your turn: it is {address(state, slot.player)}'s"))
+        raise refused(f"ce n'est pas votre tour : c'est celui de {address(state, slot.player)}",
+             f"it is not your turn: it is {address(state, slot.player)}'s")
     if verb in ACTIONS:
         if sum(1 for o in accepted if o.verb in ACTIONS) >= 2:
-            raise not_allowed(Msg("deux actions par tour, pas plus (les lignes suivantes : VERSAILLES, "
-                                  "POUVOIR, DEFAUSSER)", "two actions a turn, no more"))
+            raise refused("deux actions par tour, pas plus (les lignes suivantes : VERSAILLES, "
+                 "POUVOIR, DEFAUSSER)", "two actions a turn, no more")
         # judged on every state the lines before may leave, with the resolution's own check (`plan`); the
         # Chambellan's choice of the Court's place comes before the actions, whatever the line order
         worlds = _worlds(state, player, accepted)
@@ -306,8 +297,8 @@ def parse(state: CourtState, player: str, line: str, accepted: Sequence[Order]) 
 
 def _party(state: CourtState, player: str, rest: list[str], line: str) -> Order:
     if state.courtiers[player].alive:
-        raise not_allowed(Msg("on choisit son parti en revenant dans le jeu, après la mort de son personnage",
-                              "a party is chosen when coming back into the game, after one's character died"))
+        raise refused("on choisit son parti en revenant dans le jeu, après la mort de son personnage",
+             "a party is chosen when coming back into the game, after one's character died")
     if not rest:
         raise syntax("PARTI anglais, hollandais ou espagnol", "PARTY anglais, hollandais or espagnol")
     parti, tail = take_nation(rest)
@@ -349,7 +340,7 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
         if tail and any(e.kind == "fin_guerre" for e in card.effects):
             nation, tail = take_nation(tail)
             if all(nation not in s.wars for s in states):
-                raise not_allowed(Msg(f"pas de guerre contre ce pays ({nation})", f"no war with that nation ({nation})"))
+                raise refused(f"pas de guerre contre ce pays ({nation})", f"no war with that nation ({nation})")
         _done(tail, f"JOUER {number} SUR moi ROI" if card.request else f"JOUER {number} SUR moi")
         return Order(PLAY, (number, target, sovereign, nation), line)
     if verb == GIVE:
@@ -375,9 +366,9 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
         if tail:
             named, tail = take_person(state, tail, player)
             if all(named != holder(s, number) for s in states):
-                raise not_allowed(Msg(f"{state.cards[number].label()} n'est pas détenue par "
-                                      f"{checks.name(state, named)}", f"{state.cards[number].label()} is not "
-                                      f"held by {checks.name(state, named)}"))
+                raise refused(f"{state.cards[number].label()} n'est pas détenue par "
+                     f"{checks.name(state, named)}", f"{state.cards[number].label()} is not "
+                     f"held by {checks.name(state, named)}")
         _done(tail, "CHARGE Chancelier DE Malveyance")
         return Order(CHARGE, (number,), line)
     if verb == PRINCESS:
@@ -389,8 +380,8 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
         if verb == RELEASE:
             sovereign, tail = take_sovereign(tail)
             if sovereign == "reine" and not state.crown.regent:
-                raise not_allowed(Msg("seul le Roi fait sortir de la Bastille", "only the King releases from "
-                                      "the Bastille"))
+                raise refused("seul le Roi fait sortir de la Bastille", "only the King releases from "
+                     "the Bastille")
         _done(tail, "MARIAGE Vilenie" if verb == MARRY else "BASTILLE Malveyance")
         return Order(verb, (other,), line)
     sovereign, tail = take_sovereign(tail)
@@ -411,23 +402,23 @@ def _court(state: CourtState, player: str, rest: list[str], line: str, accepted:
     if not power and slot is not None and slot.kind == "first" and not chose:
         # « décide avant de jouer si la Cour se trouve à Versailles ou à la Chasse » : before the actions
         if state.wars:
-            raise not_allowed(Msg("la Cour est à la Guerre : elle ne rentrera à Versailles qu'à la fin du conflit",
-                                  "the Court is at War: it only comes back to Versailles when the war is over"))
+            raise refused("la Cour est à la Guerre : elle ne rentrera à Versailles qu'à la fin du conflit",
+                 "the Court is at War: it only comes back to Versailles when the war is over")
         if not state.courtiers[player].at_court:
-            raise not_allowed(Msg("loin de la Cour, le Chambellan ne décide pas où elle se tient",
-                                  "away from Court, the Chambellan does not decide where it is"))
+            raise refused("loin de la Cour, le Chambellan ne décide pas où elle se tient",
+                 "away from Court, the Chambellan does not decide where it is")
         return Order(COURT, (place, "chambellan"), line)
     if any(o.verb == COURT and o.args[1] == "maitre_chasse" for o in accepted):
-        raise not_allowed(Msg("le pouvoir du Maître de la Chasse sert une fois par manche",
-                              "the Master of the Hunt's power serves once a round"))
+        raise refused("le pouvoir du Maître de la Chasse sert une fois par manche",
+             "the Master of the Hunt's power serves once a round")
     return _power(state, player, Order(COURT, (place, "maitre_chasse"), line), "cour", "", accepted)
 
 
 def _chancellor(state: CourtState, player: str, verb: str, rest: list[str], line: str,
                 accepted: Sequence[Order]) -> Order:
     if any(o.verb in (JAIL, JUDGE) for o in accepted):
-        raise not_allowed(Msg("le pouvoir du Chancelier sert une fois par manche",
-                              "the Chancellor's power serves once a round"))
+        raise refused("le pouvoir du Chancelier sert une fois par manche",
+             "the Chancellor's power serves once a round")
     target, tail = take_person(state, rest, player)
     _done(tail, f"{verb} Malveyance")
     return _power(state, player, Order(verb, (target,), line), "embastiller" if verb == JAIL else "juger", target,
@@ -448,10 +439,10 @@ def _power(state: CourtState, player: str, order: Order, use: str, target: str, 
     except OrderNotAllowedError as e:
         if above >= 2:
             raise
-        raise not_allowed(Msg(f"{e.msg.fr} (un pouvoir est jugé sur l'état que laissent les actions écrites "
-                              "au-dessus de lui : écrivez-le après vos deux actions)",
-                              f"{e.msg.en} (a power is judged on the state the actions written above it leave: "
-                              "write it after your two actions)")) from None
+        raise refused(f"{e.msg.fr} (un pouvoir est jugé sur l'état que laissent les actions écrites "
+             "au-dessus de lui : écrivez-le après vos deux actions)",
+             f"{e.msg.en} (a power is judged on the state the actions written above it leave: "
+             "write it after your two actions)") from None
     if above < 2 and judged.note is None:
         return replace(judged, note=Msg("jugé sur l'état que laissent les actions écrites au-dessus ; une action "
                                         "écrite plus bas peut encore le changer",

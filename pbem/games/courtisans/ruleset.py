@@ -21,6 +21,7 @@ from pbem.core import (
     Outcome,
     PlayerName,
     Prompt,
+    Ruleset,
     Seat,
     StepWord,
     replace,
@@ -39,7 +40,7 @@ from pbem.games.courtisans.views import view
 DEADLINE = "tour"
 
 
-class CourtisansRuleset:
+class CourtisansRuleset(Ruleset[CourtState]):
     name = "courtisans"
     title = "Courtisans"
     state_type = CourtState
@@ -74,7 +75,8 @@ class CourtisansRuleset:
                        f"Round {state.round}, the Chambellan's closing turn, {name}")
         return Msg(f"Manche {state.round}, tour de {name}", f"Round {state.round}, turn of {name}")
 
-    def parse_order(self, state: CourtState, player: PlayerName, line: str, accepted: Sequence[Order]) -> Order:
+    def parse_order(self, state: CourtState, player: PlayerName, line: str, accepted: Sequence[Order],
+                    author: PlayerName | None = None) -> Order:
         return parsing.parse(state, player, line, accepted)
 
     def default_orders(self, state: CourtState, player: PlayerName) -> list[Order]:

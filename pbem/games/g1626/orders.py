@@ -18,7 +18,6 @@ from pbem.core import (
     Order,
     OrderAmbiguousError,
     OrderError,
-    OrderNotAllowedError,
     OrderSyntaxError,
     PlayerName,
 )
@@ -39,6 +38,7 @@ from pbem.games.g1626.tables import (
     TACTICIAN,
     TALENT_ALIASES,
 )
+from pbem.grammar import ambiguous, empty_line, refused, syntax
 from pbem.names import fold, match_keyword, match_name, take_name, whole_number, words
 
 VERBS: dict[str, str] = {
@@ -97,14 +97,6 @@ SR = Msg("le SR", "the SR")
 MODIFIER = Msg("le modificateur", "the modifier")
 REQUEST = Msg("le numéro de demande", "the request number")
 VALID_CARACS = ", ".join(CARACS)
-
-
-def _syntax(fr: str, en: str) -> OrderSyntaxError:
-    return OrderSyntaxError(Msg(fr, en))
-
-
-def _refused(fr: str, en: str) -> OrderNotAllowedError:
-    return OrderNotAllowedError(Msg(fr, en))
 
 
 # --- arguments: flat (key, value) pairs of JSON scalars ---
@@ -176,7 +168,7 @@ def _tail(tokens: Sequence[str], after: str) -> tuple[int, bool, bool, bool]:
         elif key in FOIL_WORDS:
             foiling = True
         else:
-            raise _syntax(f"mot en trop {after} : « {token} » (permis : +n, -n, VISÉE, DÉJOUER, SECRET, CONTRE)",
+            raise syntax(f"mot en trop {after} : « {token} » (permis : +n, -n, VISÉE, DÉJOUER, SECRET, CONTRE)",
                           f"unexpected word {after}: '{token}' (allowed: +n, -n, VISÉE, DÉJOUER, SECRET, CONTRE)")
     return modifier, secret, aimed, foiling
 
@@ -200,7 +192,7 @@ def _talent_carac(char: Character, head: Sequence[str]) -> tuple[str, str]:
     carac = _carac(carac_text)
     if carac is None:
         shown, shown_en = (f" « {carac_text} »", f" '{carac_text}'") if carac_text else ("", "")
-        raise _syntax(
+        raise syntax(
             f"caractéristique manquante ou inconnue{shown} ; valides : {VALID_CARACS} (exemple : « {EXAMPLE} »)",
             f"missing or unknown characteristic{shown_en}; valid: {VALID_CARACS} (example: '{EXAMPLE}')",
         )
@@ -213,12 +205,12 @@ def _talent_carac(char: Character, head: Sequence[str]) -> tuple[str, str]:
 def _check_situations(char: Character, side: Side) -> None:
     """VISÉE and DÉJOUER are the bonuses of two gifts, on the talent their text names."""
     if side.aimed and not (has_gift(char, MARKSMAN) and fold(side.talent) == fold("Armes de tir")):
-        raise _refused(f"VISÉE donne le +2 du don « {MARKSMAN} » aux tests d'Armes de tir ; "
+        raise refused(f"VISÉE donne le +2 du don « {MARKSMAN} » aux tests d'Armes de tir ; "
                        f"{char.name} n'y a pas droit (le MJ peut donner un modificateur, +n)",
                        f"VISÉE gives the +2 of the gift '{MARKSMAN}' to Armes de tir tests; "
                        f"{char.name} is not entitled to it (the MJ may give a modifier, +n)")
     if side.foiling and not (has_gift(char, TACTICIAN) and fold(side.talent) == fold("Tactique militaire")):
-        raise _refused(f"DÉJOUER donne le +2 du don « {TACTICIAN} » aux tests de Tactique militaire ; "
+        raise refused(f"DÉJOUER donne le +2 du don « {TACTICIAN} » aux tests de Tactique militaire ; "
                        f"{char.name} n'y a pas droit",
                        f"DÉJOUER gives the +2 of the gift '{TACTICIAN}' to Tactique militaire tests; "
                        f"{char.name} is not entitled to it")
@@ -234,7 +226,7 @@ def _actor(char: Character, tokens: Sequence[str]) -> tuple[Side, int | None, bo
         head, after = list(tokens[:split]), list(tokens[split + 1:])
         number = glued.group(2) or (after.pop(0) if after else "")
         if not re.fullmatch(r"\d+", number) or number.strip("0") == "":
-            raise _syntax(f"le SR doit être un nombre entier positif : « {EXAMPLE} »",
+            raise syntax(f"le SR doit être un nombre entier positif : « {EXAMPLE} »",
                           f"SR must be a positive whole number: '{EXAMPLE}'")
         sr = whole_number(number, 1, SR_MAX, what=SR)
     else:
@@ -244,12 +236,12 @@ def _actor(char: Character, tokens: Sequence[str]) -> tuple[Side, int | None, bo
     kind = fold(head[0]) if head and fold(head[0]) in KIND_WORDS else ""
     talent, carac = _talent_carac(char, head[1:] if kind else head)
     if kind == "simple" and talent:
-        raise _syntax(f"un test simple se fait sur une caractéristique seule : « TEST simple {carac} » "
+        raise syntax(f"un test simple se fait sur une caractéristique seule : « TEST simple {carac} » "
                       f"(ou un test double : « TEST {talent} {carac} »)",
                       f"a simple test is made on a characteristic alone: 'TEST simple {carac}' "
                       f"(or a double test: 'TEST {talent} {carac}')")
     if kind == "double" and not talent:
-        raise _syntax(f"un test double demande un talent : « TEST double Escrime {carac} »",
+        raise syntax(f"un test double demande un talent : « TEST double Escrime {carac} »",
                       f"a double test needs a talent: 'TEST double Escrime {carac}'")
     side = Side(char.player, talent, carac, modifier, aimed, foiling)
     _check_situations(char, side)
@@ -261,7 +253,7 @@ def _opponent(state: State, actor: Side, tokens: Sequence[str]) -> tuple[Side, b
     or a PNJ with its score (``CONTRE Rochefort 15 [2d6]``) -> (side, secret)."""
     tokens = _joined_signs(tokens)
     if not tokens:
-        raise _syntax("adversaire manquant après CONTRE : « TEST Escrime AG CONTRE Isaac »",
+        raise syntax("adversaire manquant après CONTRE : « TEST Escrime AG CONTRE Isaac »",
                       "missing opponent after CONTRE: 'TEST Escrime AG CONTRE Isaac'")
     names = character_names(state)
     try:
@@ -270,10 +262,10 @@ def _opponent(state: State, actor: Side, tokens: Sequence[str]) -> tuple[Side, b
         return _npc(tokens, e)
     player = names[name]
     if player == actor.player:
-        raise _refused("un personnage ne fait pas de test en opposition contre lui-même",
+        raise refused("un personnage ne fait pas de test en opposition contre lui-même",
                        "a character does not make an opposed test against himself")
     if any(SR_WORD.match(fold(t)) for t in rest):
-        raise _syntax("un test en opposition n'a pas de SR : le total de l'adversaire en tient lieu",
+        raise syntax("un test en opposition n'a pas de SR : le total de l'adversaire en tient lieu",
                       "an opposed test has no SR: the opponent's total stands for it")
     split = next((i for i, t in enumerate(rest) if _is_tail(t)), len(rest))
     char = state.characters[player]
@@ -318,7 +310,7 @@ def parse_test(state: State, actor_player: PlayerName, tokens: Sequence[str]) ->
     opponent = None
     if theirs is not None:
         if sr is not None:
-            raise _syntax("un test en opposition n'a pas de SR : le total de l'adversaire en tient lieu",
+            raise syntax("un test en opposition n'a pas de SR : le total de l'adversaire en tient lieu",
                           "an opposed test has no SR: the opponent's total stands for it")
         opponent, secret_too = _opponent(state, actor, theirs)
         secret = secret or secret_too
@@ -330,19 +322,19 @@ def order_for_test(state: State, player: PlayerName, line: str, args: Sequence[s
     by_mj = player == MJ or author == MJ
     if player == MJ:
         if not args:
-            raise _syntax("TEST <personnage> <talent> <CARAC> SR <n> (ex. TEST Armand Escrime AG SR 15)",
+            raise syntax("TEST <personnage> <talent> <CARAC> SR <n> (ex. TEST Armand Escrime AG SR 15)",
                           "TEST <character> <talent> <CARAC> SR <n> (e.g. TEST Armand Escrime AG SR 15)")
         try:
             player, args = target(state, args)
         except OrderSyntaxError:
-            raise _syntax("le MJ nomme le personnage qui teste : « TEST Armand Escrime AG SR 15 »",
+            raise syntax("le MJ nomme le personnage qui teste : « TEST Armand Escrime AG SR 15 »",
                           "the MJ names the character who tests: 'TEST Armand Escrime AG SR 15'") from None
     actor, opponent, sr, secret = parse_test(state, player, args)
     secret = secret or state.secret_tests
     values = {**side_values(actor), **(side_values(opponent, "vs_") if opponent else {}), "sr": sr, "secret": secret}
     ready = resolvable(sr, opponent)
     if by_mj and not ready:
-        raise _syntax(f"le SR manque : « TEST {state.characters[player].name} Escrime AG SR 15 », "
+        raise syntax(f"le SR manque : « TEST {state.characters[player].name} Escrime AG SR 15 », "
                       "ou CONTRE <personnage> / CONTRE <PNJ> <score>",
                       f"missing SR: 'TEST {state.characters[player].name} Escrime AG SR 15', "
                       "or CONTRE <character> / CONTRE <PNJ> <score>")
@@ -365,16 +357,16 @@ def _pending_for(state: State, number: int | None, player: PlayerName | None, ve
                and (player is None or r.actor.player == player) and (number is not None or fits(r))]
     if number is not None and not pending:
         waiting = ", ".join(f"n° {r.number}" for r in state.requests) or "aucune"
-        raise _refused(f"pas de demande n° {number} en attente (en attente : {waiting})",
+        raise refused(f"pas de demande n° {number} en attente (en attente : {waiting})",
                        f"no request no. {number} waiting (waiting: {waiting.replace('aucune', 'none')})")
     if not pending:
         who = f" de {state.characters[player].name}" if player else ""
-        raise _refused(f"aucune demande de test{who} en attente", f"no test request{who} waiting")
+        raise refused(f"aucune demande de test{who} en attente", f"no test request{who} waiting")
     if len(pending) > 1:
         listed = ", ".join(f"n° {r.number} ({state.characters[r.actor.player].name})" for r in pending)
         example = f"{verb} n° {pending[0].number}"
-        raise OrderAmbiguousError(Msg(f"plusieurs demandes en attente : {listed} ; précisez, ex. « {example} »",
-                                      f"several requests waiting: {listed}; say which, e.g. '{example}'"))
+        raise ambiguous(f"plusieurs demandes en attente : {listed} ; précisez, ex. « {example} »",
+                        f"several requests waiting: {listed}; say which, e.g. '{example}'")
     return pending[0]
 
 
@@ -419,20 +411,20 @@ def answer_order(state: State, verb: str, line: str, args: Sequence[str]) -> Ord
         return _refusal(state, line, args)
     mine, theirs = _split_versus(_joined_signs(args))
     if verb == "SR" and theirs is not None:
-        raise _syntax("SR fixe un seuil ; pour un test en opposition, écrivez LANCER n° 3 CONTRE …",
+        raise syntax("SR fixe un seuil ; pour un test en opposition, écrivez LANCER n° 3 CONTRE …",
                       "SR sets a threshold; for an opposed test write LANCER no. 3 CONTRE …")
     number, player, rest = _reference(state, mine)
     numbers = [whole_number(t, 1, SR_MAX, what=SR) for t in rest if t.isdecimal()]
     modifier, secret, _, _ = _tail([t for t in rest if not t.isdecimal()], "dans la réponse")
     if verb == "SR":
         if len(numbers) != 1:
-            raise _syntax("SR <n> [n° de la demande ou personnage] : « SR 15 », « SR 15 n° 3 », « SR 15 Armand »",
+            raise syntax("SR <n> [n° de la demande ou personnage] : « SR 15 », « SR 15 n° 3 », « SR 15 Armand »",
                           "SR <n> [request number or character]: 'SR 15', 'SR 15 no. 3', 'SR 15 Armand'")
         request = _pending_for(state, number, player, f"SR {numbers[0]}")
         values: dict[str, JSON] = {"request": request.number, "sr": numbers[0]}
     else:
         if numbers:
-            raise _syntax("LANCER [n° de la demande] [CONTRE …] : « LANCER n° 3 » (le SR se donne par SR 15 n° 3)",
+            raise syntax("LANCER [n° de la demande] [CONTRE …] : « LANCER n° 3 » (le SR se donne par SR 15 n° 3)",
                           "LANCER [request number] [CONTRE …]: 'LANCER no. 3' (an SR is given with SR 15 no. 3)")
         request = _pending_for(state, number, player, "LANCER",
                                lambda r: theirs is not None or resolvable(r.sr, r.opponent))
@@ -446,7 +438,7 @@ def answer_order(state: State, verb: str, line: str, args: Sequence[str]) -> Ord
         if not resolvable(request.sr, opponent):
             missing = (f"le score de {opponent.label} : LANCER n° {request.number} CONTRE {opponent.label} 15"
                        if opponent is not None else f"le SR : SR 15 n° {request.number}")
-            raise _syntax(f"la demande n° {request.number} attend {missing}",
+            raise syntax(f"la demande n° {request.number} attend {missing}",
                           f"request no. {request.number} needs {missing}")
     secret = secret or request.secret or state.secret_tests
     values.update(modifier=modifier or None, secret=secret or None)
@@ -478,7 +470,7 @@ def _refusal(state: State, line: str, args: Sequence[str]) -> Order:
 def target(state: State, tokens: Sequence[str]) -> tuple[PlayerName, list[str]]:
     """A character named by its player's name or its own name."""
     if not tokens:
-        raise _syntax("personnage manquant", "missing character")
+        raise syntax("personnage manquant", "missing character")
     names = character_names(state)
     name, rest = take_name(tokens, list(names))
     return names[name], rest
@@ -490,19 +482,19 @@ def _amount(verb: str, state: State, tokens: Sequence[str]) -> tuple[PlayerName,
     number = next((t for t in (tokens[:1] + tokens[-1:]) if t.isdecimal()), None)
     example = f"{verb} Armand 7"
     if number is None or number.strip("0") == "":
-        raise _syntax(f"{verb} <personnage> <points de vie> (ex. {example})", f"{verb} <character> <hit points> (e.g. {example})")
+        raise syntax(f"{verb} <personnage> <points de vie> (ex. {example})", f"{verb} <character> <hit points> (e.g. {example})")
     points = whole_number(number, 1, POINTS_MAX, what=Msg("les points de vie", "the hit points"))
     tokens.remove(number)
     player, rest = target(state, tokens)
     if rest:
-        raise _syntax(f"mot en trop : « {' '.join(rest)} » (ex. {example})", f"unexpected words: '{' '.join(rest)}' (e.g. {example})")
+        raise syntax(f"mot en trop : « {' '.join(rest)} » (ex. {example})", f"unexpected words: '{' '.join(rest)}' (e.g. {example})")
     return player, points
 
 
 def _prestige_change(rest: Sequence[str]) -> tuple[str, int]:
     found = re.fullmatch(r"([+=-])(\d+)", "".join(rest))
     if not found:
-        raise _syntax("PRESTIGE <joueur> +n, -n ou =n (ex. PRESTIGE Armand +50)",
+        raise syntax("PRESTIGE <joueur> +n, -n ou =n (ex. PRESTIGE Armand +50)",
                       "PRESTIGE <player> +n, -n or =n (e.g. PRESTIGE Armand +50)")
     sign, amount = found.group(1), whole_number(found.group(2), 0, PRESTIGE_MAX, what=Msg("le prestige", "the prestige"))
     return ("=", amount) if sign == "=" else ("+", amount if sign == "+" else -amount)
@@ -512,17 +504,17 @@ def _chance(state: State, player: PlayerName, args: Sequence[str]) -> Order:
     """Chance inouïe: the player avoids the coup that brought him to 0 PV; any other coup is the MJ's call."""
     who = target(state, args)[0] if player == MJ or args else player
     if player != MJ and who != player:
-        raise _refused("seul le MJ emploie la chance d'un autre personnage", "only the MJ uses another character's luck")
+        raise refused("seul le MJ emploie la chance d'un autre personnage", "only the MJ uses another character's luck")
     char = state.characters[who]
     if chance_left(char) < 1:
         had = f" (ses {char.chance} chances sont employées)" if char.chance else ""
-        raise _refused(f"{char.name} n'a plus de « {CHANCE} »{had}", f"{char.name} has no '{CHANCE}' left")
+        raise refused(f"{char.name} n'a plus de « {CHANCE} »{had}", f"{char.name} has no '{CHANCE}' left")
     if player != MJ:
         if not char.last_wound:
-            raise _refused("aucun coup à éviter : CHANCE annule la dernière blessure que le MJ vous a infligée",
+            raise refused("aucun coup à éviter : CHANCE annule la dernière blessure que le MJ vous a infligée",
                            "no coup to avoid: CHANCE cancels the last wound the MJ dealt you")
         if current_hit_points(char) > 0:
-            raise _refused("ce coup n'est pas mortel (il vous reste des PV) : demandez au MJ s'il est gravissime, "
+            raise refused("ce coup n'est pas mortel (il vous reste des PV) : demandez au MJ s'il est gravissime, "
                            "lui seul peut alors écrire CHANCE pour vous",
                            "this coup is not deadly (you have PV left): ask the MJ whether it is grievous; "
                            "only the MJ may then write CHANCE for you")
@@ -533,16 +525,16 @@ def parse(state: State, player: PlayerName, line: str, author: PlayerName | None
     """One order line of ``player`` (or `MJ`); ``author`` is `MJ` when the MJ wrote it for the player (POUR)."""
     tokens = _test_phrase(words(line.replace("/", " / ")))
     if not tokens:
-        raise _syntax("ligne vide", "empty line")
+        raise empty_line()
     glued = SR_WORD.match(fold(tokens[0]))
     if glued and glued.group(2):  # "SR15 Armand"
         tokens = [tokens[0][:2], glued.group(2), *tokens[1:]]
     verb = match_keyword(tokens[0], VERBS, what=Msg("ordre", "order"))
     args = tokens[1:]
     if player != MJ and player not in state.characters:
-        raise _refused("vous n'avez pas de personnage dans cette partie", "you have no character in this game")
+        raise refused("vous n'avez pas de personnage dans cette partie", "you have no character in this game")
     if verb in MJ_VERBS and player != MJ:
-        raise _refused(f"{verb} est réservé au MJ", f"{verb} is for the MJ only")
+        raise refused(f"{verb} est réservé au MJ", f"{verb} is for the MJ only")
     order = _parse_verb(state, player, verb, line, args, author)
     return order if order.text else Order(order.verb, order.args, line)
 
@@ -580,7 +572,7 @@ def _parse_verb(state: State, player: PlayerName, verb: str, line: str, args: li
         who, rest = target(state, args)
         enemies = verb == "RECONNU" and len(rest) == 1 and fold(rest[0]) in ENEMY_WORDS
         if rest and not enemies:
-            raise _syntax(f"mot en trop : « {' '.join(rest)} » (RECONNU <personnage> [ENNEMIS])",
+            raise syntax(f"mot en trop : « {' '.join(rest)} » (RECONNU <personnage> [ENNEMIS])",
                           f"unexpected words: '{' '.join(rest)}' (RECONNU <character> [ENNEMIS])")
         return Order(verb, (who, True) if enemies else (who,), line)
     if verb in ("TALENT", "DON"):
@@ -595,13 +587,13 @@ def _parse_verb(state: State, player: PlayerName, verb: str, line: str, args: li
     if verb in ("FICHE", "HISTORIQUE"):
         who = target(state, args)[0] if args else player
         if who != player and player != MJ:
-            raise _refused("seul le MJ voit la fiche et les tests d'un autre personnage",
+            raise refused("seul le MJ voit la fiche et les tests d'un autre personnage",
                            "only the MJ sees another character's sheet and tests")
         if who == MJ and verb == "FICHE":
-            raise _syntax("FICHE <personnage>", "FICHE <character>")
+            raise syntax("FICHE <personnage>", "FICHE <character>")
         return Order(verb, (who,), line)
     if args:
-        raise _syntax(f"{verb} s'écrit seul", f"{verb} takes no argument")
+        raise syntax(f"{verb} s'écrit seul", f"{verb} takes no argument")
     return Order(verb, (), line)
 
 
@@ -614,7 +606,7 @@ def sheet_edit_order(state: State, verb: str, line: str, args: Sequence[str]) ->
     order = Order(verb, (who, *order.args), line)
     problems = character_problems(edited(state, order), {})
     if problems:
-        raise _refused("la fiche ne le permet pas : " + " ; ".join(p.msg.fr for p in problems),
+        raise refused("la fiche ne le permet pas : " + " ; ".join(p.msg.fr for p in problems),
                        "the sheet does not allow it: " + "; ".join(p.msg.en for p in problems))
     return order
 
@@ -624,7 +616,7 @@ def _talent_change(char: Character, rest: Sequence[str]) -> tuple[JSON, ...]:
     example = "TALENT Armand Escrime +1 (ou -1, ou =8)"
     change = re.fullmatch(r"([+=-]?)(\d+)", tokens[-1]) if len(tokens) > 1 else None
     if change is None:
-        raise _syntax(f"TALENT <personnage> <talent> +n, -n ou =n : « {example} »",
+        raise syntax(f"TALENT <personnage> <talent> +n, -n ou =n : « {example} »",
                       f"TALENT <character> <talent> +n, -n or =n: '{example}'")
     name = " ".join(tokens[:-1])
     aliased = TALENT_ALIASES.get(fold(name), name)
@@ -637,10 +629,10 @@ def _talent_change(char: Character, rest: Sequence[str]) -> tuple[JSON, ...]:
     sign, amount = change.group(1), whole_number(change.group(2), 0, TALENT_MAX, what=Msg("le talent", "the talent"))
     score = old + amount if sign == "+" else old - amount if sign == "-" else amount
     if score > TALENT_MAX:
-        raise _refused(f"{talent} ne peut dépasser {TALENT_MAX} ({old} {sign} {amount})",
+        raise refused(f"{talent} ne peut dépasser {TALENT_MAX} ({old} {sign} {amount})",
                        f"{talent} cannot go above {TALENT_MAX} ({old} {sign} {amount})")
     if score < 0:
-        raise _refused(f"{talent} ne peut descendre sous 0 ({old} {sign} {amount})",
+        raise refused(f"{talent} ne peut descendre sous 0 ({old} {sign} {amount})",
                        f"{talent} cannot go below 0 ({old} {sign} {amount})")
     return (talent, score)
 
@@ -651,7 +643,7 @@ def _gift_change(state: State, char: Character, rest: Sequence[str]) -> tuple[JS
     if tokens and tokens[0] in ("+", "-"):
         tokens = [tokens[0] + tokens[1], *tokens[2:]] if len(tokens) > 1 else tokens
     if not tokens or tokens[0][:1] not in "+-" or len(tokens[0]) < 2:
-        raise _syntax(f"DON <personnage> +<don> [domaine] ou -<don> : « {example} »",
+        raise syntax(f"DON <personnage> +<don> [domaine] ou -<don> : « {example} »",
                       f"DON <character> +<gift> [domain] or -<gift>: '{example}'")
     sign, tokens = tokens[0][0], [tokens[0][1:], *tokens[1:]]
     gift, domain_tokens = take_name(tokens, [*GIFTS, *state.extra_gifts], what=Msg("don", "gift"))
@@ -661,11 +653,11 @@ def _gift_change(state: State, char: Character, rest: Sequence[str]) -> tuple[JS
     elif gift in (SPECIALIST, MASTER) and domain:
         domain = match_name(TALENT_ALIASES.get(fold(domain), domain), list(char.talents), what=Msg("talent", "talent"))
     if sign == "+" and gift in char.gifts and gift not in STAR_GIFTS:
-        raise _refused(f"{char.name} a déjà « {gift} », qui ne se prend qu'une fois",
+        raise refused(f"{char.name} a déjà « {gift} », qui ne se prend qu'une fois",
                        f"{char.name} already has '{gift}', which is taken once only")
     if sign == "-" and (gift not in char.gifts or (domain and fold(domain) not in {fold(d) for d in char.gifts[gift]})):
         held = f" en {domain}" if domain else ""
-        raise _refused(f"{char.name} n'a pas « {gift} »{held}", f"{char.name} does not have '{gift}'{' in ' + domain if domain else ''}")
+        raise refused(f"{char.name} n'a pas « {gift} »{held}", f"{char.name} does not have '{gift}'{' in ' + domain if domain else ''}")
     if sign == "-" and domain:
         domain = next(d for d in char.gifts[gift] if fold(d) == fold(domain))
     return (sign, gift, domain)

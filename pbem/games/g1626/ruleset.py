@@ -35,7 +35,7 @@ from pbem.games.g1626.state import Request, Side, State, TestRecord, new_state
 from pbem.games.g1626.tables import HERITAGE, HERITAGE_BASE, HERITAGE_UNIT
 
 
-class Ruleset1626:
+class Ruleset1626(Ruleset[State]):
     name = "1626"
     title = "1626, le gant et l'épée"
     state_type = State
@@ -45,9 +45,10 @@ class Ruleset1626:
         """Hook for the config reader and ``pbem doctor``: `SetupError` naming the allowed values."""
         check_options(options)
 
-    def check_roster(self, text: str, options: Mapping[str, JSON]) -> None:
+    def check_roster(self, text: str, options: Mapping[str, JSON]) -> bool:
         """Hook for reading the sheets file (``roster``): `SetupError` with every fault and its line."""
         seats_from_toml(text, check_options(options)["extra_gifts"])
+        return True
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         state = new_state(roster, check_options(options))
@@ -250,4 +251,4 @@ def _history_line(state: State, record: TestRecord, viewer: PlayerName) -> dict[
             "critical": record.critical}
 
 
-RULESET: Ruleset = Ruleset1626()
+RULESET = Ruleset1626()

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pbem.core import Msg, OrderSyntaxError
+from pbem.core import Msg
 from pbem.games.intrigue.state import MOTIF_NAMES
+from pbem.grammar import empty_line, syntax
 from pbem.names import fold, match_keyword
 
 BRIBE = "POT-DE-VIN"
@@ -73,7 +74,7 @@ def split_verb(line: str) -> tuple[str, list[str]]:
     tokens = [t for t in re.split(r"\s+", line.strip()) if t]
     tokens = [t.strip(",;:") for t in tokens if t.strip(",;:")]
     if not tokens:
-        raise OrderSyntaxError(Msg("ligne vide", "empty line"))
+        raise empty_line()
     # "POT DE VIN 20000" written in three words
     if len(tokens) >= 3 and fold(" ".join(tokens[:3])) == "pot de vin":
         return BRIBE, tokens[3:]
@@ -97,7 +98,7 @@ def _motif_prefix(tokens: Sequence[str]) -> tuple[str, int] | None:
 def take_motif(tokens: Sequence[str]) -> tuple[str, list[str]]:
     """A motif at the head of ``tokens`` (multi-word aliases allowed) and the remaining words."""
     if not tokens:
-        raise OrderSyntaxError(Msg("motif manquant", "missing motif"))
+        raise syntax("motif manquant", "missing motif")
     found = _motif_prefix(tokens)
     if found is not None:
         return found[0], list(tokens[found[1]:])
@@ -108,8 +109,8 @@ def parse_amount(tokens: Sequence[str]) -> int:
     """An amount written ``50000``, ``50 000``, ``50.000``, ``50,000``, ``50k`` (a trailing ``€`` is ignored)."""
     text = "".join(tokens).strip().lower().replace("\u20ac", "")
     if not text:
-        raise OrderSyntaxError(Msg("montant manquant", "missing amount"))
-    bad = OrderSyntaxError(Msg(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'"))
+        raise syntax("montant manquant", "missing amount")
+    bad = syntax(f"montant illisible « {' '.join(tokens)} »", f"unreadable amount '{' '.join(tokens)}'")
     if text.endswith("k"):
         number = text[:-1].replace(",", ".")
         if not re.fullmatch(r"\d+(\.\d+)?", number):

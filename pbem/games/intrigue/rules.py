@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, PlayerName, Prompt, Seat, StepWord
+from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, PlayerName, Prompt, Ruleset, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.intrigue import decisions, opening, parsing, sequential, simultaneous, views
 from pbem.games.intrigue.state import IntrigueState
 from pbem.games.intrigue.table import board, public
 
 
-class IntrigueRuleset:
+class IntrigueRuleset(Ruleset[IntrigueState]):
     """Intrigue for play by mail: see the module docstring and ``docs/rules/intrigue.md``."""
 
     name = "intrigue"
@@ -65,7 +65,8 @@ class IntrigueRuleset:
     def immediate(self, state: IntrigueState, player: PlayerName, order: Order, dice: Dice) -> None:
         return None
 
-    def parse_order(self, state: IntrigueState, player: PlayerName, line: str, accepted: Sequence[Order]) -> Order:
+    def parse_order(self, state: IntrigueState, player: PlayerName, line: str, accepted: Sequence[Order],
+                    author: PlayerName | None = None) -> Order:
         return parsing.parse_order(state, player, line, accepted)
 
     def default_orders(self, state: IntrigueState, player: PlayerName) -> list[Order]:

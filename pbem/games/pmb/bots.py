@@ -21,7 +21,8 @@ def _focus(st: State, camp: str, salt: str) -> str | None:
     key = f"{camp}|{salt}"
     if key not in cache:
         cache[key] = _draw_focus(st, camp, salt)
-    return cache[key]
+    focus: str | None = cache[key]
+    return focus
 
 
 def _draw_focus(st: State, camp: str, salt: str) -> str | None:
@@ -46,7 +47,8 @@ def _lists(st: State) -> tuple[list[str], list[str], list[str]]:
         cache["lists"] = (living, free, city)
         cache["rebels"] = [n for n in living if st.players[n].team in R.REBEL_TEAMS and st.players[n].team not in st.defeated
                            and not st.players[n].rally]
-    return cache["lists"]
+    lists: tuple[list[str], list[str], list[str]] = cache["lists"]
+    return lists
 
 
 def random_orders(state: State, player: str, rng_seed_int: int) -> list[str]:

@@ -13,7 +13,7 @@ def residents(st: State, level: str) -> list[str]:
 
 
 def _move(ctx: Ctx, name: str, to: str, moves: dict[str, str]) -> None:
-    p = ctx.w(name)
+    p = ctx.writable(name)
     moves.setdefault(name, p.location)
     p.location = to
     p.since = ctx.turn

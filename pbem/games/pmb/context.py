@@ -25,7 +25,7 @@ class Death:
 class Ctx:
     st: State
     """A `State.fork` of the state given to the resolution: its players are that state's own records
-    until `w` copies them, so every change to a player goes through `w` (or a method that uses it)."""
+    until `writable` copies them, so every change to a player goes through `writable` (or a method that uses it)."""
     dice: Dice
     start: Mapping[str, Player] | None = None
     """The players of the state ``st`` was forked from (None: a copy of ``st``'s, taken now)."""
@@ -44,17 +44,17 @@ class Ctx:
     confused: set[str] = field(default_factory=set)
     """Patients under the confusion potion this turn: unknowingly fidèles Lannister, they remember none of it."""
     p: Callable[[str], Player] = field(init=False, repr=False)
-    """The player of that name (``st.players[name]``), to read: to change him, `w`."""
+    """The player of that name (``st.players[name]``), to read: to change him, `writable`."""
     roster: list[Player] = field(init=False, repr=False)
-    """The players by roster position (``st.players[st.order[i]]``, kept so by `w`): a walk over
+    """The players by roster position (``st.players[st.order[i]]``, kept so by `writable`): a walk over
     the roster reads the records without a lookup by name."""
     _pos: dict[str, int] = field(init=False, repr=False)
     _start: Mapping[str, Player] = field(init=False, repr=False)
     _copied: bytearray = field(init=False, repr=False)
-    """By roster position: 1 for a player already copied into ``st`` by `w` (a flag read by
+    """By roster position: 1 for a player already copied into ``st`` by `writable` (a flag read by
     position, not a set of names: no hash lookup)."""
     _copies: list[int] = field(default_factory=list, init=False, repr=False)
-    """The roster positions copied by `w` so far, in the order they were: whoever changed this turn."""
+    """The roster positions copied by `writable` so far, in the order they were: whoever changed this turn."""
     # Indexes of roster positions, built together by one walk over the roster on first use, once
     # per resolution, so that no per-player or per-squad loop scans the whole roster.  Each of the
     # first three holds a superset of the players it answers for (every change that could add one
@@ -91,7 +91,7 @@ class Ctx:
     def turn(self) -> int:
         return self.st.turn
 
-    def w(self, name: str) -> Player:
+    def writable(self, name: str) -> Player:
         """The player of that name, to change: copied on his first change of the turn, so that the
         state given to the resolution keeps its record (copy on write).  A record read with `p`
         before is then stale: read him again after a change."""
@@ -196,17 +196,17 @@ class Ctx:
         return self._names(self.holding(*ranks))
 
     def set_rank(self, name: str, rank: str) -> None:
-        self.w(name).rank = rank
+        self.writable(name).rank = rank
         if self._by_rank is not None:
             self._by_rank.setdefault(rank, RosterList()).add(self._pos[name])
 
     def set_sergent(self, name: str, sergent: str | None) -> None:
-        self.w(name).sergent = sergent
+        self.writable(name).sergent = sergent
         if self._by_sergent is not None and sergent is not None:
             self._by_sergent.setdefault(sergent, RosterList()).add(self._pos[name])
 
     def set_location(self, name: str, location: str) -> None:
-        self.w(name).location = location
+        self.writable(name).location = location
         if self._donjon is not None and location == R.DONJON:
             self._donjon.add(self._pos[name])
 
@@ -322,7 +322,7 @@ class Ctx:
     def learner(self, name: str) -> tuple[Player, set[str]]:
         """The player of that name, to tell him something, and the set of the facts told him this turn.
 
-        On his first lesson of the turn he is copied (`w`) and so is his ``latest``: a lesson then
+        On his first lesson of the turn he is copied (`writable`) and so is his ``latest``: a lesson then
         changes that copy in place (`tell_role`, `tell_team`), which no other state holds, and adds
         its facts to the set, which `settle` adds to his ``knowledge`` at the end of the turn.  A
         player told thousands of facts in a turn (the target of a failed squad of thousands, the chef
@@ -380,7 +380,7 @@ class Ctx:
     def kill(self, name: str, cause: str, by: str) -> None:
         if not self.p(name).alive:
             return
-        p = self.w(name)
+        p = self.writable(name)
         p.alive = False
         p.died = self.turn
         self.deaths.append(Death(name, cause, by))

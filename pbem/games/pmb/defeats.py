@@ -58,7 +58,7 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
             contact = ctx.dice.choice(pool, f"rebel met by {n} (no valid RALLIER)")
         assert contact is not None
         c = ctx.p(contact)
-        p = ctx.w(n)
+        p = ctx.writable(n)
         p.rally = False
         p.team = c.team
         ctx.set_rank(n, R.HM)
@@ -143,7 +143,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
         if not p.alive:
             continue
         if p.rank in R.CONSEIL:
-            p = ctx.w(n)
+            p = ctx.writable(n)
             p.hidden = True
             p.location = R.CULPUCIER
             p.since = ctx.turn
@@ -151,7 +151,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
         elif p.rank in R.GARDES or p.rank == R.FIDELE:
             if not rebels_standing:
                 continue
-            p = ctx.w(n)
+            p = ctx.writable(n)
             p.rally = True
             if p.rank in R.GARDES:
                 p.location = free_place(ctx, f"place in Port-Réal for {n}")
@@ -160,7 +160,7 @@ def _lannister_defeat(ctx: Ctx, standing: list[str]) -> None:
     # no Lord Commandant any more: the prisoners walk out to Culpucier
     for pr in st.prisoners:
         if ctx.p(pr.name).alive:
-            p = ctx.w(pr.name)
+            p = ctx.writable(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             ctx.tell("escaped", [pr.name])
@@ -186,7 +186,7 @@ def _rebel_defeat(ctx: Ctx, team: str, by: str, standing: list[str]) -> None:
     for dest, names in groups:
         chef = ctx.chef(dest) if dest != R.LANNISTER else None
         for n in sorted(names, key=rank.__getitem__):
-            p = ctx.w(n)
+            p = ctx.writable(n)
             p.team = dest
             ctx.set_rank(n, R.FIDELE if dest == R.LANNISTER else R.HM)
             ctx.set_sergent(n, None)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core import Msg, SetupError
 from pbem.games.pmb import roles as R
+from pbem.grammar import setup_refused
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "verdict_default": ("liberer", "mort"),
@@ -47,10 +47,6 @@ def _show_en(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else str(value)
 
 
-def _refuse(fr: str, en: str) -> SetupError:
-    return SetupError(Msg(fr, en))
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -59,17 +55,17 @@ def _count_table(key: str, value: Any, keys: tuple[str, ...], *, low: int) -> di
     """A table of whole numbers (``roles``, ``places``): only ``keys``, each an integer ≥ ``low``."""
     if not isinstance(value, Mapping):
         listed_fr = ", ".join(keys)
-        raise _refuse(f"option {key} : « auto » ou un tableau {{{listed_fr}}}",
+        raise setup_refused(f"option {key} : « auto » ou un tableau {{{listed_fr}}}",
                       f"option {key}: 'auto' or a table {{{listed_fr}}}")
     out: dict[str, int] = {}
     for k, v in value.items():
         if k not in keys:
             listed = " ou ".join(keys) if len(keys) == 2 else ", ".join(keys[:-1]) + " ou " + keys[-1]
             listed_en = " or ".join(keys) if len(keys) == 2 else ", ".join(keys[:-1]) + " or " + keys[-1]
-            raise _refuse(f"option {key} : clé inconnue « {k} » (clés possibles : {listed})",
+            raise setup_refused(f"option {key} : clé inconnue « {k} » (clés possibles : {listed})",
                           f"option {key}: unknown key '{k}' (allowed keys: {listed_en})")
         if not _is_int(v) or v < low:
-            raise _refuse(f"option {key}.{k} : un nombre entier d'au moins {low}, pas {_show(v)}",
+            raise setup_refused(f"option {key}.{k} : un nombre entier d'au moins {low}, pas {_show(v)}",
                           f"option {key}.{k}: a whole number of at least {low}, not {_show_en(v)}")
         out[str(k)] = int(v)
     return out
@@ -85,7 +81,7 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in options.items():
         if key not in DEFAULT_OPTIONS:
             names = ", ".join(sorted(DEFAULT_OPTIONS))
-            raise _refuse(f"option inconnue « {key} » (options de Pour Ma Belle : {names})",
+            raise setup_refused(f"option inconnue « {key} » (options de Pour Ma Belle : {names})",
                           f"unknown option '{key}' (Pour Ma Belle options: {names})")
         if key in CHOICES:
             allowed = CHOICES[key]
@@ -93,25 +89,25 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
             if not any(value == a and type(value) is type(a) for a in allowed):
                 fr = " ou ".join(_show(a) for a in allowed)
                 en = " or ".join(_show_en(a) for a in allowed)
-                raise _refuse(f"option {key} : {_show(value)} n'est pas une valeur possible ({fr})",
+                raise setup_refused(f"option {key} : {_show(value)} n'est pas une valeur possible ({fr})",
                               f"option {key}: {_show_en(value)} is not an allowed value ({en})")
         elif key == "max_turns":
             if not _is_int(value) or value < 0:
-                raise _refuse(f"option max_turns : un nombre entier de tours (0 : sans limite), pas {_show(value)}",
+                raise setup_refused(f"option max_turns : un nombre entier de tours (0 : sans limite), pas {_show(value)}",
                               f"option max_turns: a whole number of turns (0: no limit), not {_show_en(value)}")
         elif key == "roles" and value != "auto":
             counts = _count_table(key, value, ROLE_COUNT_KEYS, low=1)
             if counts.get("gardes", 3) > 7:
-                raise _refuse("option roles.gardes : la Garde Royale compte au plus 7 Gardes",
+                raise setup_refused("option roles.gardes : la Garde Royale compte au plus 7 Gardes",
                               "option roles.gardes: the Garde Royale has at most 7 Gardes")
             if "hm_min" in counts and "hm_max" in counts and counts["hm_min"] > counts["hm_max"]:
-                raise _refuse(f"option roles : hm_min ({counts['hm_min']}) dépasse hm_max ({counts['hm_max']})",
+                raise setup_refused(f"option roles : hm_min ({counts['hm_min']}) dépasse hm_max ({counts['hm_max']})",
                               f"option roles: hm_min ({counts['hm_min']}) is above hm_max ({counts['hm_max']})")
         elif key == "places" and value != "auto":
             counts = _count_table(key, value, PLACE_KEYS, low=0)
             missing = [k for k in PLACE_KEYS if k not in counts]
             if missing:
-                raise _refuse(f"option places : il manque {' et '.join(missing)}",
+                raise setup_refused(f"option places : il manque {' et '.join(missing)}",
                               f"option places: {' and '.join(missing)} missing")
         opts[key] = value
     return opts

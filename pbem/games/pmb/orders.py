@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbem.core import MJ, Msg, Order, OrderHelp, OrderNotAllowedError, OrderSyntaxError
+from pbem.core import MJ, Msg, Order, OrderHelp
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.options import option
 from pbem.games.pmb.state import Player, State
+from pbem.grammar import empty_line, refused, syntax
 from pbem.names import fold, match_keyword, take_name, words
 
 ESCOUADE = "ESCOUADE"
@@ -96,10 +97,6 @@ HELP: dict[str, OrderHelp] = {
 HELP = {verb: replace(h, aliases=ENGLISH.get(verb, ())) for verb, h in HELP.items()}
 
 
-def _no(fr: str, en: str) -> OrderNotAllowedError:
-    return OrderNotAllowedError(Msg(fr, en))
-
-
 def lannister_standing(st: State) -> bool:
     return R.LANNISTER not in st.defeated
 
@@ -142,7 +139,8 @@ def name_index(st: State) -> dict[str, str]:
     cache = _cache(st)
     if "names" not in cache:
         cache["names"] = {fold(n): n for n in st.order}
-    return cache["names"]
+    names: dict[str, str] = cache["names"]
+    return names
 
 
 def sergent_counts(st: State) -> dict[str, tuple[int, int]]:
@@ -155,7 +153,8 @@ def sergent_counts(st: State) -> dict[str, tuple[int, int]]:
                 total, orig = counts.get(q.team, (0, 0))
                 counts[q.team] = (total + 1, orig + int(q.original))
         cache["sergents"] = counts
-    return cache["sergents"]
+    found: dict[str, tuple[int, int]] = cache["sergents"]
+    return found
 
 
 def roster_facts(st: State) -> tuple[frozenset[str], bool, int]:
@@ -235,51 +234,51 @@ def _target(st: State, tokens: list[str], *, alive: bool = True) -> tuple[str, l
     else:
         name, rest = take_name(tokens, st.order)
     if alive and not st.players[name].alive:
-        raise _no(f"{name} n'est plus en vie", f"{name} is dead")
+        raise refused(f"{name} n'est plus en vie", f"{name} is dead")
     return name, rest
 
 
 def _no_more(rest: list[str]) -> None:
     if rest:
         extra = " ".join(rest)
-        raise OrderSyntaxError(Msg(f"mots en trop : « {extra} »", f"extra words: '{extra}'"))
+        raise syntax(f"mots en trop : « {extra} »", f"extra words: '{extra}'")
 
 
 def _once(accepted: Sequence[Order], verb: str) -> None:
     if any(o.verb == verb for o in accepted):
-        raise _no(f"un seul ordre {verb} par tour", f"only one {verb} order per turn")
+        raise refused(f"un seul ordre {verb} par tour", f"only one {verb} order per turn")
 
 
 def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order:
     tokens = words(line)
     if not tokens:
-        raise OrderSyntaxError(Msg("ligne vide", "empty line"))
+        raise empty_line()
     verb = match_keyword(tokens[0], VERBS, what=Msg("ordre", "order"))
     rest = tokens[1:]
     if player == MJ:
-        raise _no("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>", "the MJ orders for a player with POUR <player>: <order>")
+        raise refused("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>", "the MJ orders for a player with POUR <player>: <order>")
     p = st.players.get(player)
     if p is None:
-        raise _no("vous ne jouez pas dans cette partie", "you are not playing in this game")
+        raise refused("vous ne jouez pas dans cette partie", "you are not playing in this game")
     ok = allowed(st, player)
     if verb not in ok:
-        raise _no(*_why_not(st, p, verb))
+        raise refused(*_why_not(st, p, verb))
     if verb == ESCOUADE:
         _once(accepted, ESCOUADE)
         if any(o.verb == GARDE for o in accepted):
-            raise _no("un chef protégé par un garde du corps ne part pas en escouade", "a guarded chef does not join a squad")
+            raise refused("un chef protégé par un garde du corps ne part pas en escouade", "a guarded chef does not join a squad")
         target, rest = _target(st, rest)
         _no_more(rest)
         if target == player:
-            raise _no("vous ne pouvez pas vous viser vous-même", "you cannot target yourself")
+            raise refused("vous ne pouvez pas vous viser vous-même", "you cannot target yourself")
         if st.players[target].location == R.CACHOTS and not out_on_verdict(st, st.players[target]):
-            raise _no(f"{target} est dans les cachots", f"{target} is in the cells")
+            raise refused(f"{target} est dans les cachots", f"{target} is in the cells")
         if p.rank == R.FIDELE:
             allowed_targets = fidele_targets(st)
             if allowed_targets is not None and target not in allowed_targets:
                 named = " ou ".join(allowed_targets)
                 named_en = " or ".join(allowed_targets)
-                raise _no(f"les fidèles n'attaquent que la cible désignée par le Lord Commandant : ESCOUADE {named}",
+                raise refused(f"les fidèles n'attaquent que la cible désignée par le Lord Commandant : ESCOUADE {named}",
                           f"the fidèles attack only the target the Lord Commandant named: ESCOUADE {named_en}")
         return Order(ESCOUADE, (target,), line)
     if verb in (ENQUETE, TEMOINS, DECOUVRIR, CIBLE, RALLIER, PROMOUVOIR):
@@ -289,58 +288,58 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
         if verb == RALLIER and target == player:
             # any other living player is accepted: refusing a non-rebel would reveal an affiliation;
             # the resolution picks a random rebel when the choice is not one
-            raise _no("choisissez un autre joueur", "choose another player")
+            raise refused("choisissez un autre joueur", "choose another player")
         if verb == PROMOUVOIR:
             if not st.players[target].recruit:
-                raise _no(f"{target} n'est pas une recrue", f"{target} is not a recruit")
+                raise refused(f"{target} n'est pas une recrue", f"{target} is not a recruit")
             if roster_facts(st)[2] >= st.garde_places:
-                raise _no("aucune place libre dans la Garde Royale", "no free place in the Garde Royale")
+                raise refused("aucune place libre dans la Garde Royale", "no free place in the Garde Royale")
         return Order(verb, (target,), line)
     if verb in (PROTECTION, ARRESTATION):
         if not rest:
             if any(o.verb in (PROTECTION, ARRESTATION) and not o.args for o in accepted):
-                raise _no("un Garde participe à une seule mission par tour", "a Garde takes part in one mission per turn")
+                raise refused("un Garde participe à une seule mission par tour", "a Garde takes part in one mission per turn")
             return Order(verb, (), line)
         if p.rank != R.LORD_COMMANDANT:
-            raise _no("seul le Lord Commandant désigne la cible ; envoyez le mot seul pour participer",
+            raise refused("seul le Lord Commandant désigne la cible ; envoyez le mot seul pour participer",
                       "only the Lord Commandant names the target; send the bare word to take part")
         if any(o.verb == verb and o.args for o in accepted):
-            raise _no(f"une seule désignation {verb} par tour", f"one {verb} designation per turn")
+            raise refused(f"une seule désignation {verb} par tour", f"one {verb} designation per turn")
         target, rest = _target(st, rest)
         _no_more(rest)
         t = st.players[target]
         if t.location == R.CACHOTS:
-            raise _no(f"{target} est dans les cachots", f"{target} is in the cells")
+            raise refused(f"{target} est dans les cachots", f"{target} is in the cells")
         if verb == PROTECTION:
             conseil = t.rank in R.CONSEIL and t.location == R.DONJON
             if t.location == R.DONJON and not conseil:
-                raise _no("la Garde protège le Conseil Restreint ou un joueur de Port-Réal", "the Garde protects the Conseil or a Port-Réal player")
+                raise refused("la Garde protège le Conseil Restreint ou un joueur de Port-Réal", "the Garde protects the Conseil or a Port-Réal player")
             if t.protected_once:
-                raise _no(f"{target} a déjà bénéficié de la protection", f"{target} was already protected once")
+                raise refused(f"{target} a déjà bénéficié de la protection", f"{target} was already protected once")
         else:
             if t.location == R.DONJON or t.hidden:
-                raise _no("on n'arrête qu'un joueur présent à Port-Réal", "only a player in Port-Réal can be arrested")
+                raise refused("on n'arrête qu'un joueur présent à Port-Réal", "only a player in Port-Réal can be arrested")
         return Order(verb, (target, "designation"), line)
     if verb == VERDICT:
         target, rest = _target(st, rest)
         pr = st.prisoner(target)
         if pr is None or not pr.awaiting_verdict:
-            raise _no(f"{target} n'attend pas votre verdict", f"{target} is not awaiting your verdict")
+            raise refused(f"{target} n'attend pas votre verdict", f"{target} is not awaiting your verdict")
         if any(o.verb == VERDICT and o.args[0] == target for o in accepted):
-            raise _no("un seul verdict par prisonnier", "one verdict per prisoner")
+            raise refused("un seul verdict par prisonnier", "one verdict per prisoner")
         if len(rest) != 1:
-            raise OrderSyntaxError(Msg("VERDICT <prisonnier> MORT|LIBERE", "VERDICT <prisoner> MORT|LIBERE"))
+            raise syntax("VERDICT <prisonnier> MORT|LIBERE", "VERDICT <prisoner> MORT|LIBERE")
         v = match_keyword(rest[0], VERDICT_WORDS, what=Msg("verdict", "verdict"))
         return Order(VERDICT, (target, v), line)
     if verb == GARDE:
         _once(accepted, GARDE)
         if any(o.verb == ESCOUADE for o in accepted):
-            raise _no("un chef parti en escouade ne peut pas être protégé", "a chef in a squad cannot be guarded")
+            raise refused("un chef parti en escouade ne peut pas être protégé", "a chef in a squad cannot be guarded")
         target, rest = _target(st, rest)
         _no_more(rest)
         t = st.players[target]
         if p.knows_role(target) != R.role_code(p.team, R.HM) or t.team != p.team or t.rank != R.HM:
-            raise _no(f"{target} n'est pas un de vos Hommes de Main", f"{target} is not one of your Hommes de Main")
+            raise refused(f"{target} n'est pas un de vos Hommes de Main", f"{target} is not one of your Hommes de Main")
         return Order(GARDE, (target,), line)
     if verb == NOMMER:
         target, rest = _target(st, rest)
@@ -348,11 +347,11 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
             rest = rest[1:]
         _no_more(rest)
         if any(o.verb == NOMMER and o.args[0] == target for o in accepted):
-            raise _no(f"{target} est déjà dans vos nominations", f"{target} is already appointed")
+            raise refused(f"{target} est déjà dans vos nominations", f"{target} is already appointed")
         t = st.players[target]
         if not any(v.team == p.team and (target in v.candidates or (v.anyone and t.team == p.team and t.rank == R.HM))
                    for v in st.vacancies):
-            raise _no(f"{target} ne peut pas devenir sergent", f"{target} cannot be appointed sergent")
+            raise refused(f"{target} ne peut pas devenir sergent", f"{target} cannot be appointed sergent")
         return Order(NOMMER, (target,), line)
     if verb == AFFECTER:
         hm, rest = _target(st, rest)
@@ -360,37 +359,37 @@ def parse(st: State, player: str, line: str, accepted: Sequence[Order]) -> Order
         _no_more(rest)
         h, s = st.players[hm], st.players[sgt]
         if h.team != p.team or h.rank != R.HM or h.sergent is not None:
-            raise _no(f"{hm} n'est pas un nouvel Homme de Main de votre clan", f"{hm} is not a new Homme de Main of your clan")
+            raise refused(f"{hm} n'est pas un nouvel Homme de Main de votre clan", f"{hm} is not a new Homme de Main of your clan")
         if s.team != p.team or s.rank != R.SERGENT:
-            raise _no(f"{sgt} n'est pas un de vos sergents", f"{sgt} is not one of your sergents")
+            raise refused(f"{sgt} n'est pas un de vos sergents", f"{sgt} is not one of your sergents")
         return Order(AFFECTER, (hm, sgt), line)
     if verb == POTION:
         _once(accepted, POTION)
         if not rest:
-            raise OrderSyntaxError(Msg("POTION <type> <patient>", "POTION <type> <patient>"))
+            raise syntax("POTION <type> <patient>", "POTION <type> <patient>")
         kind = match_keyword(rest[0], POTION_WORDS, what=Msg("potion", "potion"))
         if kind in st.potions_used:
-            raise _no(f"la fiole {kind} est déjà vide", f"the {kind} vial is already empty")
+            raise refused(f"la fiole {kind} est déjà vide", f"the {kind} vial is already empty")
         patient, rest = _target(st, rest[1:])
         if patient not in st.infirmary:
-            raise _no(f"{patient} n'a pas séjourné à l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
+            raise refused(f"{patient} n'a pas séjourné à l'infirmerie au dernier tour", f"{patient} was not in the infirmary last turn")
         if st.players[patient].potion is not None:
-            raise _no(f"{patient} a déjà reçu une potion", f"{patient} already had a potion")
+            raise refused(f"{patient} a déjà reçu une potion", f"{patient} already had a potion")
         replacement = None
         if kind == R.CONFUSION and rest:
             sub = match_keyword(rest[0], VERBS, what=Msg("ordre", "order"))
             if sub != ESCOUADE:
-                raise _no("sous confusion, seul un ordre ESCOUADE peut être imposé", "under confusion only an ESCOUADE order can be imposed")
+                raise refused("sous confusion, seul un ordre ESCOUADE peut être imposé", "under confusion only an ESCOUADE order can be imposed")
             replacement, rest = _target(st, rest[1:])
             if replacement == patient:
-                raise _no("le patient ne peut pas se viser lui-même", "the patient cannot target himself")
+                raise refused("le patient ne peut pas se viser lui-même", "the patient cannot target himself")
         _no_more(rest)
         return Order(POTION, (kind, patient, replacement), line)
     if verb in (TRAHIR, SORTIR):
         _once(accepted, verb)
         _no_more(rest)
         return Order(verb, (), line)
-    raise OrderSyntaxError(Msg("ordre inconnu", "unknown order"))  # pragma: no cover
+    raise syntax("ordre inconnu", "unknown order")  # pragma: no cover
 
 
 def _why_not(st: State, p: Player, verb: str) -> tuple[str, str]:

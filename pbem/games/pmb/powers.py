@@ -36,7 +36,7 @@ def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     for n in ctx.ordering(orders, O.SORTIR):
         p = ctx.p(n)
         if p.alive and p.hidden:
-            p = ctx.w(n)
+            p = ctx.writable(n)
             p.hidden = False
             p.location = R.CULPUCIER
             p.since = ctx.turn
@@ -72,7 +72,7 @@ def verdicts(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> list[str]:
             st.torturer = min(R.TORTURER_MAX, st.torturer + R.TORTURER_STEP)
             ctx.tell("verdict_executed", [pr.name, *witnesses], prisoner=pr.name, defaulted=pr.name not in chosen)
         else:
-            p = ctx.w(pr.name)
+            p = ctx.writable(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             released.append(pr.name)
@@ -103,7 +103,7 @@ def potions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> dict[str, str | 
         ctx.tell("potion_wasted", [gm], potion=kind, patient=patient)
         return confused
     st.potions_used.append(kind)
-    p = ctx.w(patient)
+    p = ctx.writable(patient)
     p.potion = kind
     ctx.tell("potion_given", [gm], potion=kind, patient=patient)
     if kind == R.CONFUSION:
@@ -269,7 +269,7 @@ def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     gardes = sum(1 for q in st.players.values() if q.alive and q.rank in R.GARDES)
     if not p.alive or not p.recruit or gardes >= st.garde_places or p.location == R.CACHOTS:
         return
-    p = ctx.w(name)
+    p = ctx.writable(name)
     ctx.set_rank(name, R.GARDE)
     p.recruit = False
     ctx.set_location(name, R.DONJON)
@@ -345,7 +345,7 @@ def arrest(ctx: Ctx, target: str | None) -> None:
             ctx.fled.add(target)
             ctx.tell("chef_warned", [target], bodyguard=guard, event="arrest")
         target = guard
-    t = ctx.w(target)
+    t = ctx.writable(target)
     t.location = R.CACHOTS
     t.since = ctx.turn
     st.prisoners.append(Prisoner(target, ctx.turn))
@@ -369,7 +369,7 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
             continue
         lc = ctx.lord_commandant()
         if lc_at_start is None or not ctx.p(lc_at_start).alive or lc is None:
-            p = ctx.w(pr.name)
+            p = ctx.writable(pr.name)
             p.location = R.CULPUCIER
             p.since = ctx.turn
             st.torturer = max(R.TORTURER_MIN, st.torturer - R.TORTURER_STEP)
@@ -510,7 +510,7 @@ def betrayals_end(ctx: Ctx) -> None:
                 ctx.tell("vacancy", [chef.name], dead=b.sergent,
                          candidates=[], anyone=True)
         else:
-            s = ctx.w(b.sergent)
+            s = ctx.writable(b.sergent)
             s.team = R.LANNISTER
             ctx.set_rank(b.sergent, R.FIDELE)
             s.recruit = True

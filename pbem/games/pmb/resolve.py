@@ -38,7 +38,7 @@ def resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> 
 
 
 def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> tuple[State, list[Event]]:
-    st = state.fork()  # players copied on their first change (`Ctx.w`)
+    st = state.fork()  # players copied on their first change (`Ctx.writable`)
     ctx = Ctx(st, dice, state.players)
     if st.finished:
         return st, []

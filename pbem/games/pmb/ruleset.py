@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from pbem.core import JSON, MJ, PUBLIC, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat, StepWord
+from pbem.core import (
+    JSON,
+    MJ,
+    PUBLIC,
+    Event,
+    Msg,
+    Order,
+    OrderHelp,
+    Outcome,
+    PlayerName,
+    Prompt,
+    Ruleset,
+    Seat,
+    StepWord,
+)
 from pbem.dice import Dice
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
@@ -19,10 +32,10 @@ from pbem.serial import to_data
 TEAM_NAMES = {R.LANNISTER: ("Lannister", "Lannister"), R.STARK: ("Stark", "Stark"), R.TYRELL: ("Tyrell", "Tyrell")}
 
 
-class PmbRuleset:
+class PmbRuleset(Ruleset[State]):
     name = "pmb"
     title = "Pour Ma Belle"
-    state_type: type[Any] = State
+    state_type = State
     default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
     step_word = StepWord("tour", "turn", feminine=False)
     prompts_public = False  # who has something to decide can betray a role (a traitor, the Mestre): no counts
@@ -57,7 +70,8 @@ class PmbRuleset:
     def step_title(self, state: State) -> Msg:
         return Msg(f"Tour {state.turn}", f"Turn {state.turn}")
 
-    def parse_order(self, state: State, player: str, line: str, accepted: Sequence[Order]) -> Order:
+    def parse_order(self, state: State, player: str, line: str, accepted: Sequence[Order],
+                    author: PlayerName | None = None) -> Order:
         return O.parse(state, player, line, accepted)
 
     def default_orders(self, state: State, player: str) -> list[Order]:

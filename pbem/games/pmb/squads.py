@@ -117,7 +117,7 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
     if ctx.protected == target:
         if not t.protected_once:  # said once in the report, however many squads fled
             ctx.public("protection_effective", player=target)
-        ctx.w(target).protected_once = True
+        ctx.writable(target).protected_once = True
         ctx.tell("squad_fled_guards", aware, target=target)
         return
     if t.vigilance and not ctx.st.in_donjon(t):

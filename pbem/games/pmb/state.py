@@ -255,7 +255,7 @@ class State:
     def fork(self) -> State:
         """A copy whose ``players`` dict is new but holds this state's `Player` records themselves.
 
-        For the resolution (`pbem.games.pmb.context.Ctx.w`), which copies a record before its first
+        For the resolution (`pbem.games.pmb.context.Ctx.writable`), which copies a record before its first
         change (copy on write): a turn then allocates in proportion to what happens in it rather than
         to the roster, and the state it was given stays as it was.  Anyone else changing a player of
         a forked state must `clone` first."""

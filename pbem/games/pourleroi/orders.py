@@ -23,14 +23,13 @@ from pbem.core import (
     OrderAmbiguousError,
     OrderError,
     OrderHelp,
-    OrderNotAllowedError,
-    OrderSyntaxError,
 )
 from pbem.games.pourleroi import flow as F
 from pbem.games.pourleroi import gift as G
 from pbem.games.pourleroi import king as K
 from pbem.games.pourleroi.cards import GOLD, GOV, KING, Material, label, letter_of, ministry_of
 from pbem.games.pourleroi.state import CENTRE, KEEP, NEUTRAL, State
+from pbem.grammar import empty_line, refused, syntax
 from pbem.names import fold, match_keyword
 from pbem.wording import join_list
 
@@ -48,14 +47,6 @@ _EXPECTED = {F.PLACE: "GARDER, NEUTRE ou CENTRE", F.PICK: "CHOIX", F.KING: "ROI"
 _EXPECTED_EN = {F.PLACE: "GARDER, NEUTRE or CENTRE", F.PICK: "CHOIX", F.KING: "ROI", F.BID: "ENCHERE or PASSE"}
 _KIND_OF_VERB = {F.KEEP_V: F.PLACE, F.NEUTRAL_V: F.PLACE, F.CENTRE_V: F.PLACE, F.CHOOSE_V: F.PICK,
                  F.KING_V: F.KING, F.BID_V: F.BID, F.PASS_V: F.BID}
-
-
-def _no(fr: str, en: str) -> OrderNotAllowedError:
-    return OrderNotAllowedError(Msg(fr, en))
-
-
-def _syntax(fr: str, en: str) -> OrderSyntaxError:
-    return OrderSyntaxError(Msg(fr, en))
 
 
 def norm(text: str) -> str:
@@ -141,7 +132,7 @@ def unknown_card(material: Material, tokens: Sequence[str], at: int, cards: Sequ
             f"unknown {what.en} '{' '.join(tokens[at:at + 2])}': did you mean {label(material, card, 'en')}?"))
     listed = ", ".join(dict.fromkeys(label(material, c) for c in cards)) or "aucune"
     listed_en = ", ".join(dict.fromkeys(label(material, c, "en") for c in cards)) or "none"
-    return _syntax(f"{what.fr} inconnue « {tokens[at]} » ; possibles : {listed}",
+    return syntax(f"{what.fr} inconnue « {tokens[at]} » ; possibles : {listed}",
                    f"unknown {what.en} '{tokens[at]}'; possible: {listed_en}")
 
 
@@ -163,37 +154,37 @@ def parse(state: State, player: str, line: str, accepted: Sequence[Order]) -> Or
     words = tokens_of(line)
     text = line.strip()
     if not words:
-        raise _syntax("ligne vide", "empty line")
+        raise empty_line()
     if player not in state.seats:
-        raise _no("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>",
+        raise refused("le MJ donne les ordres d'un joueur avec POUR <joueur> : <ordre>",
                   "the MJ gives a player's orders with POUR <player>: <order>")
     verb = match_keyword(words[0], VERBS, what=Msg("ordre", "order"))
     rest = words[1:]
     if state.over:
-        raise _no("la partie est terminée", "the game is over")
+        raise refused("la partie est terminée", "the game is over")
     asked = [a for a in F.asked(state) if a.player == player]
     kind = F.step_kind(state)
     if not asked or kind is None:
         others = [a.player for a in F.asked(state)]
         who = (", ".join(others[:-1]) + " et " + others[-1]) if len(others) > 1 else "".join(others)
         who_en = (", ".join(others[:-1]) + " and " + others[-1]) if len(others) > 1 else "".join(others)
-        raise _no(f"aucune décision ne vous est demandée à cette étape (on attend {_EXPECTED[kind]} de {who})"
+        raise refused(f"aucune décision ne vous est demandée à cette étape (on attend {_EXPECTED[kind]} de {who})"
                   if kind else "aucune décision ne vous est demandée maintenant",
                   f"no decision is asked of you at this step ({_EXPECTED_EN[kind]} is expected from {who_en})"
                   if kind else "no decision is asked of you now")
     if _KIND_OF_VERB[verb] != kind:
-        raise _no(f"{verb} n'est pas possible maintenant (attendu : {_EXPECTED[kind]})",
+        raise refused(f"{verb} n'est pas possible maintenant (attendu : {_EXPECTED[kind]})",
                   f"{verb} is not possible now (expected: {_EXPECTED_EN[kind]})")
     if kind == F.PLACE:
         return _placement(state, verb, rest, accepted, text)
     if kind == F.PICK:
         if any(o.verb == F.CHOOSE_V for o in accepted):
-            raise _no("un seul CHOIX par message : mettez toutes les cartes sur la même ligne",
+            raise refused("un seul CHOIX par message : mettez toutes les cartes sur la même ligne",
                       "one CHOIX per mail: put every card on the same line")
         return _choice(state, rest, text)
     if kind == F.KING:
         if any(o.verb == F.KING_V for o in accepted):
-            raise _no("un seul ordre ROI par carte", "one ROI order per card")
+            raise refused("un seul ordre ROI par carte", "one ROI order per card")
         return _king(state, rest, text)
     return _bid(state, player, verb, rest, accepted, text)
 
@@ -202,12 +193,12 @@ def _placement(state: State, verb: str, rest: list[str], accepted: Sequence[Orde
     r = state.round
     assert r is not None and r.drawn is not None
     if any(o.verb in F.PLACE_VERBS for o in accepted):
-        raise _no("une seule destination pour la carte piochée", "one destination for the drawn card")
+        raise refused("une seule destination pour la carte piochée", "one destination for the drawn card")
     drawn = label(state.material, r.drawn)
     if rest:
         named = match_cards(state.material, rest, state.material.all_cards())
         if named != [G.card_key(state.material, r.drawn)]:
-            raise _no(f"la carte que vous avez piochée est {drawn} ; cet ordre ne vaut que pour elle",
+            raise refused(f"la carte que vous avez piochée est {drawn} ; cet ordre ne vaut que pour elle",
                       f"the card you drew is {label(state.material, r.drawn, 'en')}; this order is for it only")
     dest = F.PLACE_VERBS[verb]
     if dest not in G.legal_destinations(state):
@@ -216,7 +207,7 @@ def _placement(state: State, verb: str, rest: list[str], accepted: Sequence[Orde
                          "the neutral pile already has its card for this round"),
                CENTRE: (f"le centre est plein ({len(r.centre)} cartes)", f"the centre is full ({len(r.centre)} cards)")}
         fr, en = why[dest]
-        raise _no(f"{fr} ; placez {drawn} autrement", f"{en}; place {label(state.material, r.drawn, 'en')} elsewhere")
+        raise refused(f"{fr} ; placez {drawn} autrement", f"{en}; place {label(state.material, r.drawn, 'en')} elsewhere")
     return Order(verb, (), text)
 
 
@@ -226,7 +217,7 @@ def _choice(state: State, rest: list[str], text: str) -> Order:
     r = state.round
     assert r is not None
     if not rest:
-        raise _syntax("CHOIX <carte> <carte> … : les cartes du centre dans l'ordre de vos préférences",
+        raise syntax("CHOIX <carte> <carte> … : les cartes du centre dans l'ordre de vos préférences",
                       "CHOIX <card> <card> …: the centre cards in your order of preference")
     entries = [tokens_of(part) for part in re.split(r"[,;]", text)]
     entries[0] = entries[0][1:]  # the verb
@@ -246,7 +237,7 @@ def _choice(state: State, rest: list[str], text: str) -> Order:
     for key in dict.fromkeys(keys):
         copies = sum(1 for c in r.centre if G.card_key(state.material, c) == key)
         if keys.count(key) > copies:
-            raise _no(f"{_key_label(state, key)} est nommée plus de fois qu'elle n'est au centre",
+            raise refused(f"{_key_label(state, key)} est nommée plus de fois qu'elle n'est au centre",
                       f"{_key_label(state, key, 'en')} is named more often than it is in the centre")
     return Order(F.CHOOSE_V, tuple(keys), text, _dropped_note(state, dropped, keys) if dropped else None)
 
@@ -326,7 +317,7 @@ def parse_changes(state: State, rest: list[str]) -> list[tuple[str, str | None]]
             elif out and out[-1][1] is None:
                 out[-1] = (out[-1][0], sign)
             else:
-                raise _syntax(f"signe « {words[i]} » sans ministère", f"sign '{words[i]}' without a ministry")
+                raise syntax(f"signe « {words[i]} » sans ministère", f"sign '{words[i]}' without a ministry")
             i += 1
             continue
         run = next((j for j in range(i, len(words)) if fold(words[j]) in SIGN_WORDS), len(words)) - i
@@ -339,7 +330,7 @@ def parse_changes(state: State, rest: list[str]) -> list[tuple[str, str | None]]
                 break
         else:
             names = ", ".join(state.material.ministry(c).fr for c in state.ministries)
-            raise _syntax(f"ministère inconnu « {words[i]} » ; ministères : {names}",
+            raise syntax(f"ministère inconnu « {words[i]} » ; ministères : {names}",
                           f"unknown ministry '{words[i]}'; ministries: "
                           f"{', '.join(state.material.ministry(c).en for c in state.ministries)}")
     return out
@@ -352,7 +343,7 @@ def _king(state: State, rest: list[str], text: str) -> Order:
     card = label(state.material, head.card)
     if change is None:
         example = K.change_text(K.legal_changes(state, head.card)[0])
-        raise _no(f"ces changements ne conviennent pas à {card} (une fonction différente par symbole, fonctions "
+        raise refused(f"ces changements ne conviennent pas à {card} (une fonction différente par symbole, fonctions "
                   f"primaires entre 1 et 6) ; par exemple : {example}",
                   f"these changes do not fit {label(state.material, head.card, 'en')} (a different office per "
                   f"symbol, primary offices between 1 and 6); for example: {example}")
@@ -367,11 +358,11 @@ def _bid(state: State, player: str, verb: str, rest: list[str], accepted: Sequen
     head, given = rest[:cut], rest[cut + 1:]
     if verb == F.PASS_V:
         if given or cut < len(rest):
-            raise _syntax("PASSE ne prend pas de cartes à défausser", "PASSE takes no cards to discard")
+            raise syntax("PASSE ne prend pas de cartes à défausser", "PASSE takes no cards to discard")
         amount, names = 0, head
     else:
         if not head or not re.fullmatch(r"\d{1,3}", head[-1]):
-            raise _syntax("ENCHERE <n>, ou ENCHERE <carte> <n> pour une carte à venir (n : un nombre entier)",
+            raise syntax("ENCHERE <n>, ou ENCHERE <carte> <n> pour une carte à venir (n : un nombre entier)",
                           "ENCHERE <n>, or ENCHERE <card> <n> for a card to come (n: a whole number)")
         amount, names = int(head[-1]), head[:-1]
     key = ""
@@ -381,27 +372,27 @@ def _bid(state: State, player: str, verb: str, rest: list[str], accepted: Sequen
         gone = {*state.out_of_box, *state.kings_played, *state.hands[player], *(s.card for s in state.sales)}
         found = match_cards(m, names, [c for c in m.all_cards() if c not in gone] + [a.current])
         if len(found) != 1:
-            raise _syntax("une seule carte par ligne ENCHERE", "one card per ENCHERE line")
+            raise syntax("une seule carte par ligne ENCHERE", "one card per ENCHERE line")
         key = found[0]
         if key == G.card_key(m, a.current):
             key = ""
     card_kind = m.kind(a.current) if not key else (GOLD if key.startswith("OR:") else m.kind(key))
     if any(o.verb in (F.BID_V, F.PASS_V) and o.args[0] == key for o in accepted):
-        raise _no("une seule enchère par carte dans un message", "one bid per card in a mail")
+        raise refused("une seule enchère par carte dans un message", "one bid per card in a mail")
     means = len(state.hands[player]) if card_kind == GOLD else state.gold_total(player)
     if amount > means and state.options.unpayable_bids == "refuse":
         if card_kind == GOLD:
-            raise _no(f"vous avez {means} cartes en main : vous ne pouvez pas en défausser {amount}",
+            raise refused(f"vous avez {means} cartes en main : vous ne pouvez pas en défausser {amount}",
                       f"you hold {means} cards: you cannot discard {amount}")
-        raise _no(f"votre Or en main vaut {means} : vous ne pouvez pas payer {amount}",
+        raise refused(f"votre Or en main vaut {means} : vous ne pouvez pas payer {amount}",
                   f"your Gold in hand is worth {means}: you cannot pay {amount}")
     discard: list[str] = []
     if cut < len(rest):
         if key or card_kind != GOLD:
-            raise _no("DEFAUSSE ne se donne que pour une carte Or en vente", "DEFAUSSE is only for a Gold card on sale")
+            raise refused("DEFAUSSE ne se donne que pour une carte Or en vente", "DEFAUSSE is only for a Gold card on sale")
         discard = _hand_cards(state, player, given)
         if len(set(discard)) != len(discard):
-            raise _no("une même carte est nommée deux fois après DEFAUSSE", "a card is named twice after DEFAUSSE")
+            raise refused("une même carte est nommée deux fois après DEFAUSSE", "a card is named twice after DEFAUSSE")
     canonical = F.PASS_V if amount == 0 else F.BID_V
     return Order(canonical, (key, amount, " ".join(discard)), text)
 
@@ -409,14 +400,14 @@ def _bid(state: State, player: str, verb: str, rest: list[str], accepted: Sequen
 def _hand_cards(state: State, player: str, words: list[str]) -> list[str]:
     """Cards of the player's hand named after DEFAUSSE (a Gold value names one more copy each time)."""
     if not words:
-        raise _syntax("DEFAUSSE <carte> <carte> … : des cartes de votre main", "DEFAUSSE <card> <card> …: cards of your hand")
+        raise syntax("DEFAUSSE <carte> <carte> … : des cartes de votre main", "DEFAUSSE <card> <card> …: cards of your hand")
     hand = list(state.hands[player])
     keys = match_cards(state.material, words, hand, what=Msg("carte de votre main", "card of your hand"))
     out: list[str] = []
     for key in keys:
         card = next((c for c in hand if G.card_key(state.material, c) == key and c not in out), None)
         if card is None:
-            raise _no(f"vous n'avez pas autant de cartes {_key_label(state, key)}",
+            raise refused(f"vous n'avez pas autant de cartes {_key_label(state, key)}",
                       f"you do not have that many {_key_label(state, key, 'en')} cards")
         out.append(card)
     return out

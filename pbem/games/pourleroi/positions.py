@@ -13,8 +13,9 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core import Msg, PositionError, replace
+from pbem.core import replace
 from pbem.games.pourleroi.state import AUCTION, PRIMARY_MAX, PRIMARY_MIN, Auction, State
+from pbem.grammar import position_refused
 from pbem.names import fold
 
 KEYS = ("pioche", "mains", "neutre", "neutre_par", "fonctions", "enchere")
@@ -23,23 +24,19 @@ KEYS = ("pioche", "mains", "neutre", "neutre_par", "fonctions", "enchere")
 value; ``enchere``: ``{ pile = [...], ouvreur = "<player>" }``, the auction phase with this pile."""
 
 
-def _fail(key: str, fr: str, en: str) -> PositionError:
-    return PositionError(key, Msg(fr, en))
-
-
 def _card(state: State, key: str, raw: Any, seen: dict[str, str]) -> str:
     cards = state.material.all_cards()
     if not isinstance(raw, str):
-        raise _fail(key, "attendu : un identifiant de carte (« GUE-C », « ROI-07 », « OR-15 »)",
+        raise position_refused(key, "attendu : un identifiant de carte (« GUE-C », « ROI-07 », « OR-15 »)",
                     "expected a card id ('GUE-C', 'ROI-07', 'OR-15')")
     wanted = raw.strip().upper()
     if wanted not in cards:
         close = difflib.get_close_matches(wanted, cards, n=1)
         hint_fr = f" ; vouliez-vous dire {close[0]} ?" if close else ""
         hint_en = f"; did you mean {close[0]}?" if close else ""
-        raise _fail(key, f"carte inconnue « {raw} »{hint_fr}", f"unknown card '{raw}'{hint_en}")
+        raise position_refused(key, f"carte inconnue « {raw} »{hint_fr}", f"unknown card '{raw}'{hint_en}")
     if wanted in seen:
-        raise _fail(key, f"{wanted} figure deux fois dans la position ({seen[wanted]} et {key})",
+        raise position_refused(key, f"{wanted} figure deux fois dans la position ({seen[wanted]} et {key})",
                     f"{wanted} appears twice in the position ({seen[wanted]} and {key})")
     seen[wanted] = key
     return wanted
@@ -47,7 +44,7 @@ def _card(state: State, key: str, raw: Any, seen: dict[str, str]) -> str:
 
 def _cards(state: State, key: str, raw: Any, seen: dict[str, str]) -> tuple[str, ...]:
     if not isinstance(raw, list):
-        raise _fail(key, "attendu : une liste de cartes", "expected a list of cards")
+        raise position_refused(key, "attendu : une liste de cartes", "expected a list of cards")
     return tuple(_card(state, f"{key}.{i}", c, seen) for i, c in enumerate(raw))
 
 
@@ -56,12 +53,12 @@ def _player(state: State, key: str, raw: Any) -> str:
         if isinstance(raw, str) and fold(p) == fold(raw):
             return p
     names = ", ".join(state.seats)
-    raise _fail(key, f"joueur inconnu « {raw} » ; joueurs : {names}", f"unknown player '{raw}'; players: {names}")
+    raise position_refused(key, f"joueur inconnu « {raw} » ; joueurs : {names}", f"unknown player '{raw}'; players: {names}")
 
 
 def _table(key: str, raw: Any) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping):
-        raise _fail(key, "attendu : une table", "expected a table")
+        raise position_refused(key, "attendu : une table", "expected a table")
     return raw
 
 
@@ -69,7 +66,7 @@ def arrange(state: State, position: Mapping[str, Any]) -> State:
     """``state`` (just set up, nothing drawn) with exactly the position's cards in play; `PositionError` if it is wrong."""
     for key in position:
         if key not in KEYS:
-            raise _fail(key, f"clé inconnue ; clés permises : {', '.join(KEYS)}",
+            raise position_refused(key, f"clé inconnue ; clés permises : {', '.join(KEYS)}",
                         f"unknown key; keys allowed: {', '.join(KEYS)}")
     seen: dict[str, str] = {}
     deck = _cards(state, "pioche", position.get("pioche", []), seen)
@@ -81,15 +78,15 @@ def arrange(state: State, position: Mapping[str, Any]) -> State:
     for c, p in _table("neutre_par", position.get("neutre_par", {})).items():
         card = c.strip().upper()
         if card not in neutral:
-            raise _fail(f"neutre_par.{c}", f"{c} n'est pas dans le paquet neutre", f"{c} is not in the neutral pile")
+            raise position_refused(f"neutre_par.{c}", f"{c} n'est pas dans le paquet neutre", f"{c} is not in the neutral pile")
         neutral_by[card] = _player(state, f"neutre_par.{c}", p)
     offices = dict(state.offices)
     for code, value in _table("fonctions", position.get("fonctions", {})).items():
         if code not in offices:
-            raise _fail(f"fonctions.{code}", f"ministère inconnu ; ministères : {', '.join(offices)}",
+            raise position_refused(f"fonctions.{code}", f"ministère inconnu ; ministères : {', '.join(offices)}",
                         f"unknown ministry; ministries: {', '.join(offices)}")
         if isinstance(value, bool) or not isinstance(value, int) or not PRIMARY_MIN <= value <= PRIMARY_MAX:
-            raise _fail(f"fonctions.{code}", f"attendu : un nombre entier de {PRIMARY_MIN} à {PRIMARY_MAX}",
+            raise position_refused(f"fonctions.{code}", f"attendu : un nombre entier de {PRIMARY_MIN} à {PRIMARY_MAX}",
                         f"expected a whole number from {PRIMARY_MIN} to {PRIMARY_MAX}")
         offices[code] = value
     auction = None
@@ -97,10 +94,10 @@ def arrange(state: State, position: Mapping[str, Any]) -> State:
         sale = _table("enchere", position["enchere"])
         for key in sale:
             if key not in ("pile", "ouvreur"):
-                raise _fail(f"enchere.{key}", "clé inconnue ; clés permises : pile, ouvreur",
+                raise position_refused(f"enchere.{key}", "clé inconnue ; clés permises : pile, ouvreur",
                             "unknown key; keys allowed: pile, ouvreur")
         if deck or neutral:
-            raise _fail("enchere", "la phase des enchères commence pioche épuisée et paquet neutre vidé : "
+            raise position_refused("enchere", "la phase des enchères commence pioche épuisée et paquet neutre vidé : "
                         "pas de pioche ni de neutre avec enchere",
                         "the auction phase starts with an empty deck and neutral pile: no pioche or neutre with enchere")
         pile = _cards(state, "enchere.pile", sale.get("pile", []), seen)

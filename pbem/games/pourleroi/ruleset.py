@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, Prompt, Seat, StepWord
+from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, PlayerName, Prompt, Ruleset, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.pourleroi import flow as F
 from pbem.games.pourleroi import gift as G
@@ -18,12 +18,12 @@ from pbem.games.pourleroi.state import State
 from pbem.games.pourleroi.views import view
 
 
-class PourLeRoiRuleset:
+class PourLeRoiRuleset(Ruleset[State]):
     """Pour le Roi (et Moi) by mail: see ``docs/rules/pourleroi.md``."""
 
     name = "pourleroi"
     title = "Pour le Roi (et Moi)"
-    state_type: type[Any] = State
+    state_type = State
     step_word = StepWord("étape", "step", feminine=True)  # each decision asked by mail (a card, an auction...)
     after_early = "length"  # the game goes at the pace of the answers: each step's time counts from the one before
     game_words = frozenset({"passe", "passer", "pass"})  # PASSE is the auction's pass, not the common PASSER
@@ -70,7 +70,8 @@ class PourLeRoiRuleset:
         return Msg(f"Tour de don {r.number} ({r.donor}), choix au centre",
                    f"Gift round {r.number} ({r.donor}), centre picks")
 
-    def parse_order(self, state: State, player: str, line: str, accepted: Sequence[Order]) -> Order:
+    def parse_order(self, state: State, player: str, line: str, accepted: Sequence[Order],
+                    author: PlayerName | None = None) -> Order:
         return O.parse(state, player, line, accepted)
 
     def default_orders(self, state: State, player: str) -> list[Order]:

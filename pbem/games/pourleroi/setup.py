@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core import Audience, Event, Msg, Seat, SetupError
+from pbem.core import Audience, Event, Seat
 from pbem.dice import Dice
 from pbem.games.pourleroi import cards as C
 from pbem.games.pourleroi.state import CENTRE, KEEP, NEUTRAL, PRIMARY_START, Options, State, secondary_value
+from pbem.grammar import setup_refused
 from pbem.names import fold
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -35,31 +36,27 @@ AUCTION_PROMPTS = ("everyone", "everyone_waited", "bidders")
 _PLACES = {"centre": CENTRE, "center": CENTRE, "neutre": NEUTRAL, "neutral": NEUTRAL, "garder": KEEP, "keep": KEEP}
 
 
-def _bad(fr: str, en: str) -> SetupError:
-    return SetupError(Msg(fr, en))
-
-
 def options_from(options: Mapping[str, Any]) -> Options:
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
-        raise _bad(f"option inconnue « {unknown[0]} » (options : {', '.join(DEFAULT_OPTIONS)})",
+        raise setup_refused(f"option inconnue « {unknown[0]} » (options : {', '.join(DEFAULT_OPTIONS)})",
                    f"unknown option '{unknown[0]}' (options: {', '.join(DEFAULT_OPTIONS)})")
     o = {**DEFAULT_OPTIONS, **options}
     if not isinstance(o["cards"], str):
-        raise _bad("cards : le chemin d'un fichier de cartes, ou \"\" pour celui de pbem",
+        raise setup_refused("cards : le chemin d'un fichier de cartes, ou \"\" pour celui de pbem",
                    "cards: the path of a card file, or \"\" for pbem's own")
     if o["seating"] not in ("draw", "roster"):
-        raise _bad("seating : draw ou roster", "seating: draw or roster")
+        raise setup_refused("seating : draw ou roster", "seating: draw or roster")
     order = o["default_placement"]
     if not isinstance(order, (list, tuple)) or not all(isinstance(x, str) and fold(x) in _PLACES for x in order) \
             or sorted(_PLACES[fold(x)] for x in order) != sorted((CENTRE, NEUTRAL, KEEP)):
-        raise _bad("default_placement : les trois places dans l'ordre voulu, par exemple [\"centre\", \"neutre\", "
+        raise setup_refused("default_placement : les trois places dans l'ordre voulu, par exemple [\"centre\", \"neutre\", "
                    "\"garder\"]", "default_placement: the three places in the wanted order, e.g. "
                    "[\"centre\", \"neutre\", \"garder\"]")
     if o["unpayable_bids"] not in ("refuse", "accept"):
-        raise _bad("unpayable_bids : refuse ou accept", "unpayable_bids: refuse or accept")
+        raise setup_refused("unpayable_bids : refuse ou accept", "unpayable_bids: refuse or accept")
     if o["auction_prompts"] not in AUCTION_PROMPTS:
-        raise _bad("auction_prompts : everyone, everyone_waited ou bidders",
+        raise setup_refused("auction_prompts : everyone, everyone_waited ou bidders",
                    "auction_prompts: everyone, everyone_waited or bidders")
     return Options(o["cards"], o["seating"], tuple(_PLACES[fold(x)] for x in order), o["unpayable_bids"],
                    o["auction_prompts"])
@@ -69,14 +66,14 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
     opts = options_from(options)
     names = [s.name for s in roster]
     if not C.MIN_PLAYERS <= len(names) <= C.MAX_PLAYERS:
-        raise _bad(f"Pour le Roi (et Moi) se joue de 2 à 5 joueurs (ici {len(names)})",
+        raise setup_refused(f"Pour le Roi (et Moi) se joue de 2 à 5 joueurs (ici {len(names)})",
                    f"Pour le Roi (et Moi) needs 2 to 5 players (got {len(names)})")
     if len({fold(n) for n in names}) != len(names) or any(not n.strip() or n.startswith("@") for n in names):
-        raise _bad("noms de joueurs en double ou invalides", "duplicate or invalid player names")
+        raise setup_refused("noms de joueurs en double ou invalides", "duplicate or invalid player names")
     try:
         material = C.load(opts.cards or None)
     except C.CardFileError as e:
-        raise _bad(str(e), f"card file: {e}") from None
+        raise setup_refused(str(e), f"card file: {e}") from None
     n = len(names)
     seats = tuple(dice.shuffle(names, "seating order") if opts.seating == "draw" else names)
     ministries = tuple(m.code for m in C.ministries_in_play(material, n))
