@@ -26,7 +26,7 @@ import jinja2
 import jinja2.runtime
 
 from pbem.core import Event, Msg, StepWord
-from pbem.wording import StepNoun, agree, de, join_list, plural
+from pbem.wording import StepNoun, agree, de, join_list, number, plural
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The packaged templates: ``common/`` and one folder per game."""
@@ -208,18 +208,24 @@ def _and_list(context: jinja2.runtime.Context, items: Any, word: str | None = No
 
 
 @jinja2.pass_context
+def _number(context: jinja2.runtime.Context, n: int) -> str:
+    return number(n, _lang_of(context))
+
+
+@jinja2.pass_context
 def _plural(context: jinja2.runtime.Context, count: int, one: str, many: str | None = None) -> str:
     return plural(count, one, many, _lang_of(context))
 
 
 def install_vocabulary(env: jinja2.Environment) -> jinja2.Environment:
-    """pbem's template vocabulary in an environment: ``and_list`` (« A, B et C »), ``plural``, ``de``
-    (« d'Olenna »), ``capfirst``, ``bb``, ``reply_subject``, and ``agree`` (neutral here: a `Renderer`
+    """pbem's template vocabulary in an environment: ``and_list`` (« A, B et C »), ``plural``, ``number``
+    (« 3 645 »), ``de`` (« d'Olenna »), ``capfirst``, ``bb``, ``reply_subject``, and ``agree`` (neutral here: a `Renderer`
     gives its game's players' genders).  Tests that render templates with their own environment call it."""
     env.filters["bb"] = bbcode_escape
     env.filters["reply_subject"] = reply_subject
     env.filters["and_list"] = _and_list
     env.filters["plural"] = _plural
+    env.filters["number"] = _number
     env.filters["de"] = de
     env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
     env.globals["agree"] = lambda name, masculine, feminine, neutral=None: agree(None, masculine, feminine, neutral)
