@@ -3,17 +3,18 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# where the loopback mail servers live (set MAILSVC_DIR and PORT_OFFSET to run two suites side by side)
-MAILSVC_DIR ?= /tmp/pbem-mailsvc
-export MAILSVC_DIR
+# `make test` and `make bench` start loopback mail servers of their own (a fresh directory, free ports:
+# scripts/mail-test-servers.sh run), so two runs at once in two clones leave each other alone.
+# Exporting MAILSVC_DIR (and PORT_OFFSET) picks the directory (and ports) instead.
+# The suite runs on TEST_WORKERS pytest-xdist workers (tests sharing servers or a played game stay together:
+# tests/conftest.py); PYTEST_ARGS adds pytest options or test paths.
+TEST_WORKERS ?= 2
 
 .PHONY: demo test bench soak lint venv mail-servers clean
 
 $(STAMP): pyproject.toml
 	@# a fresh Debian has python3 without venv/ensurepip: install it from Debian's packages when we can
-	@$(PY) -c 'import ensurepip, venv' 2>/dev/null || { [ "$$(id -u)" = 0 ] && \
-	  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null; } || \
+	@$(PY) -c 'import ensurepip, venv' 2>/dev/null || bash scripts/apt-install.sh python3-venv || \
 	  { echo "python3-venv is missing: run 'sudo apt-get install python3-venv' and try again"; exit 1; }
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip
@@ -29,15 +30,13 @@ demo: $(STAMP)
 ## make test: installs everything (Debian's chromium for the archive tests too), starts Dovecot + an SMTP sink
 ## on loopback, runs the whole suite.
 test: $(STAMP)
-	@mkdir -p build
 	bash scripts/browser-test-deps.sh
-	bash scripts/mail-test-servers.sh start >build/mailsvc.log 2>&1 || { cat build/mailsvc.log; exit 1; }
-	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/pytest -q -p no:cacheprovider; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+	bash scripts/mail-test-servers.sh run $(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup \
+	  $(PYTEST_ARGS)
 
 ## make bench: prints throughput figures and ratios (see scripts/bench.py).
 bench: $(STAMP)
-	bash scripts/mail-test-servers.sh start > /dev/null
-	set -a; . $(MAILSVC_DIR)/env.sh; set +a; $(BIN)/python scripts/bench.py; rc=$$?; bash scripts/mail-test-servers.sh stop; exit $$rc
+	bash scripts/mail-test-servers.sh run $(BIN)/python scripts/bench.py
 
 ## make soak: the long fault campaign (random SIGKILLs, SMTP faults, overlapping ticks, mutated mail); prints a table.
 soak: $(STAMP)

@@ -17,7 +17,7 @@ def verify_export(export: dict[str, Any], seed: str | None) -> tuple[list[str], 
         problems.append(f"the seed does not match the published commitment {export['commitment']}")
     count = 0
     for rec in export["records"]:
-        rolls = [Roll(p, lo, hi, res) for p, lo, hi, res in rec["rolls"]]
+        rolls = [Roll(r[0], r[1], r[2], r[3]) for r in rec["rolls"]]  # (and, since kinds, what each drew)
         count += len(rolls)
         problems.extend(verify(seed, rec["dice_context"], rolls))
     return problems, count

@@ -355,6 +355,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
 
     games: dict[str, GameConfig] = {}
     for gid, g in _get(data, "games", "config", dict, {}).items():
+        check_game_id(gid)
         games[gid] = _game(gid, g, language, root, mailbox.trusted_authserv if "trusted_authserv" in mb else None)
     tags = [g.tag.lower() for g in games.values()]
     if len(set(tags)) != len(tags):
@@ -379,6 +380,22 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         synchronous=_choice(top, "synchronous", "pbem", ("normal", "full"), "normal"),
         lock_wait_seconds=float(_get(top, "lock_wait_seconds", "pbem", (int, float), 10.0)),
     )
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+"""A game id: it names the game's folders (forum files, archive) and appears in mail, so only letters, digits,
+``-`` and ``_`` (no dot, no slash: « ../x » would put files outside ``forum_dir``)."""
+
+
+def check_game_id(gid: str) -> None:
+    """Refuse a game id outside `GAME_ID` (at config load, and again when a game is created)."""
+    if not isinstance(gid, str) or not GAME_ID.fullmatch(gid):
+        shown = str(gid)[:60]
+        raise ConfigError(f"games.{shown}: a game id is letters, digits, - and _ only (1 to 40, starting with a "
+                          f"letter or a digit): it names the game's folders; got {shown!r}",
+                          f"games.{shown}\u00a0: un identifiant de partie ne contient que des lettres, des chiffres, "
+                          f"- et _ (1 à 40, en commençant par une lettre ou un chiffre)\u00a0: il sert de nom de "
+                          f"dossier\u00a0; «\u00a0{shown}\u00a0» est refusé")
 
 
 def _whole(top: Mapping[str, Any], key: str, default: int) -> int:

@@ -88,11 +88,14 @@ class Order:
 
     ``text`` keeps the line as the player wrote it, for echoes and the digest.
     Arguments are JSON-compatible scalars (canonical player names, numbers, keywords).
+    ``note`` is what the ack says after « OK » about a line accepted in part (a CHOIX entry dropped)
+    or on a condition; it is for the ack only: not stored, not compared.
     """
 
     verb: str
     args: tuple[JSON, ...] = ()
     text: str = ""
+    note: Msg | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -128,12 +131,14 @@ class Seat:
     """One roster line given to `Ruleset.setup`: a player name and what the MJ fixed for them.
 
     ``role`` lets the MJ impose a role (resuming a game, tests); ``data`` carries
-    per-player material such as a 1626 character sheet.
+    per-player material such as a 1626 character sheet; ``gender`` (``"f"`` or ``"m"``, or None) is
+    the player's, given at registration or in the MJ's roster (Courtisans' character takes it).
     """
 
     name: PlayerName
     role: str | None = None
     data: Mapping[str, JSON] = field(default_factory=dict)
+    gender: str | None = None
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,12 @@ anywhere is repaired by the next tick.
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import sqlite3
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,13 +32,19 @@ from pbem.mail.inbox import (
     RawMessage,
     secret_provider,
 )
-from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport
+from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
 from pbem.render import refresh_templates
 from pbem.store import Store
+from pbem.store.health import StoreError, storage_error
 
 log = logging.getLogger("pbem")
+
+STALE_OUTBOX_SECONDS = 600
+"""At the start of a pass, files of the Maildir outbox's tmp/ older than this are a killed pass's half-written
+mail: only a pass writes there, one pass at a time holds the data (`pbem.passlock`), and a write takes
+milliseconds, so ten minutes leaves no doubt."""
 
 
 def _ssl_context(cafile: str | None) -> ssl.SSLContext:
@@ -89,6 +98,10 @@ class TickReport:
     sent: SendReport | None = None
     errors: list[str] = field(default_factory=list)
     """What went wrong in this pass and needs the operator (the tick exits non-zero when there is any)."""
+    stopped_before: str | None = None
+    """The stage this pass did not start because the daemon was stopping (the next pass does it)."""
+    cleaned: int = 0
+    """Half-written files of a killed pass removed from the outbox's tmp/ at the start."""
 
     def summary(self) -> str:
         s = self.sent
@@ -96,14 +109,32 @@ class TickReport:
         if s and s.stopped:
             sent += f" (stopped: {s.stopped})"
         parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
+        if self.stopped_before:
+            parts.append(f"stopped before {self.stopped_before}")
+        if self.cleaned:
+            files = "file" if self.cleaned == 1 else "files"
+            parts.append(f"{self.cleaned} half-written outbox {files} of a killed pass removed")
         return "; ".join(parts)
 
 
 def tick(config: Config, store: Store, now: datetime | None = None, *, source: MailSource | None = None,
-         transport: Transport | None = None) -> TickReport:
-    """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests)."""
+         transport: Transport | None = None, should_stop: Callable[[], bool] = lambda: False) -> TickReport:
+    """One full pass.  ``now`` may be simulated (cron catch-up, demos, tests).
+
+    ``should_stop`` is asked between stages (the daemon was told to stop): the pass then ends there.  Each
+    stage has committed its work, so the next pass takes up the rest, exactly as after a crash at that point.
+    """
     now = now or utcnow()
     report = TickReport()
+    if config.outbox.kind == "maildir":  # what a killed pass left half-written goes first
+        report.cleaned = clean_maildir_tmp(config.outbox.path, STALE_OUTBOX_SECONDS)
+
+    def stopping(before: str) -> bool:
+        if should_stop():
+            report.stopped_before = before
+            return True
+        return False
+
     refresh_templates()  # an MJ's template edits count from this pass on
     engine = Engine(config, store)
     own_source = source is None
@@ -122,12 +153,16 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             src.fetch_new(sink)
             crashpoint("after-fetch")
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
+            _stop_on_storage(e, config, database_only=True)  # (the mailbox's own faults are an outage)
             log.warning("fetching mail failed: %s", e)
             report.errors.append(f"fetch failed: {e}")
+        if stopping("processing"):
+            return report
         keys: list[str] = []
         try:
             keys = engine.process_pending(now)
-        except Exception as e:  # e.g. the disk is full: deadlines and sending still get their turn
+        except Exception as e:  # a bug in one game: deadlines and sending still get their turn
+            _stop_on_storage(e, config)
             log.exception("processing stored mail failed")
             report.errors.append(f"processing mail failed: {type(e).__name__}: {e}")
         report.processed = len(keys)
@@ -140,9 +175,12 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             failed = store.errored_messages(keys)
             if failed:
                 report.errors.append(f"{len(failed)} mail(s) could not be processed (pbem mail list --status error)")
+        if stopping("deadlines"):
+            return report
         try:
             report.fired = engine.due(now)
         except Exception as e:
+            _stop_on_storage(e, config)
             log.exception("firing due work failed")
             report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
         report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
@@ -153,6 +191,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
                 log.warning("writing the forum file of %s failed: %s", game_id, e)
                 report.errors.append(f"forum {game_id}: {e}")
+        if stopping("sending"):
+            return report
         tr = transport or open_transport(config)
         try:
             report.sent = send_due(store, tr, sender=config.address, now=now, retry=retry_policy(config),
@@ -167,6 +207,17 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         if own_source and src is not None:
             src.close()
     return report
+
+
+def _stop_on_storage(error: Exception, config: Config, *, database_only: bool = False) -> None:
+    """A database that cannot be written (a full disk, a read-only file system, damaged pages) ends the pass
+    with one line (`pbem.store.health`): its next stages would fail alike, and mail sent now could not be
+    marked sent (it would go twice).  ``database_only``: a file system error counts only from SQLite."""
+    if database_only and not isinstance(error, (sqlite3.Error, StoreError)):
+        return
+    problem = storage_error(error, config.database)
+    if problem is not None:
+        raise problem from None
 
 
 def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
@@ -188,70 +239,130 @@ def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
     return min(future) if future else None
 
 
-def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = None) -> None:
-    """The daemon: a tick every ``poll_seconds``, at every deadline, and as soon as IDLE reports new mail."""
-    from apscheduler.executors.pool import ThreadPoolExecutor
-    from apscheduler.schedulers.blocking import BlockingScheduler
+def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threading.Event) -> bool:
+    """`PassLock.acquire` that gives up as soon as the daemon is asked to stop (a pass waiting for
+    another one's lock must not hold the shutdown back for ``lock_wait_seconds``)."""
+    deadline = time.monotonic() + max(wait_seconds, 0.0)
+    while not stop.is_set():
+        if lock.acquire(min(0.5, max(deadline - time.monotonic(), 0.0)), who="pbem run"):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+    return False
 
-    scheduler = BlockingScheduler(executors={"default": ThreadPoolExecutor(1)},
-                                  job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+
+STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = None) -> None:
+    """The daemon: a tick every ``poll_seconds``, at every deadline, and as soon as IDLE reports new mail.
+
+    SIGTERM or SIGINT stops it: no new pass starts, the running pass stops at its next stage (each stage
+    commits, so what is left is done by the next start, as after a crash) and the daemon exits 0.  A second
+    signal while that pass finishes ends the process at once (exit 128 + signal), like a kill.
+
+    Signals are blocked in every thread and taken synchronously by the main thread (`signal.sigwait`):
+    no handler runs asynchronously inside a lock, and the scheduler is shut down without waiting (APScheduler's
+    ``shutdown(wait=True)`` waits for the running job while holding the job-store lock that job's last
+    ``add_job`` needs: a daemon stopped during a pass hung for ever).
+    """
+    from apscheduler.executors.pool import ThreadPoolExecutor
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    # before any thread starts: every thread inherits the mask, so only sigwait below ever sees these signals
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    main_thread = threading.get_ident()
+    scheduler = BackgroundScheduler(executors={"default": ThreadPoolExecutor(1)},
+                                    job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     stop = threading.Event()
+    busy = threading.Lock()  # held while a job runs: the main thread waits on it before exiting
 
     lock = PassLock(config.database)
     # new mail reported while a pass runs must get a pass of its own: the scheduler would skip a job
     # added while that same job runs (max_instances=1), so the running pass is told to go round again
     state = threading.Lock()
     running = {"now": False, "again": False}
+    fatal: list[StoreError] = []  # a lost or damaged database: the daemon ends with it
+
+    def schedule(*args: Any, **kwargs: Any) -> None:
+        if not stop.is_set():  # once stopping, nothing new is planned (the next start plans again)
+            scheduler.add_job(job, *args, replace_existing=True, **kwargs)
 
     def wake() -> None:
         with state:
             if running["now"]:
                 running["again"] = True
                 return
-        scheduler.add_job(job, id="mail", replace_existing=True)
+        schedule(id="mail")
 
     def job() -> None:
-        with state:
-            running["now"], running["again"] = True, False
-        try:
-            for _ in range(100):  # bounded: each round reads what arrived during the previous one
-                one_pass()
-                with state:
-                    if not running["again"]:
-                        running["now"] = False
-                        return
-                    running["again"] = False
-        finally:
+        with busy:
+            if stop.is_set():
+                return
             with state:
-                running["now"] = False
+                running["now"], running["again"] = True, False
+            try:
+                for _ in range(100):  # bounded: each round reads what arrived during the previous one
+                    one_pass()
+                    with state:
+                        if stop.is_set() or not running["again"]:
+                            running["now"] = False
+                            return
+                        running["again"] = False
+            finally:
+                with state:
+                    running["now"] = False
 
     def one_pass() -> None:
-        if not lock.acquire(config.lock_wait_seconds, who="pbem run"):
+        if not _acquire_unless_stopping(lock, config.lock_wait_seconds, stop):
+            if stop.is_set():
+                return
             holder, stuck = lock.describe_holder()
             log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
                         " and looks stuck" if stuck else "")
             return
-        store = open_store(config)
         try:
-            rep = tick(config, store)
+            store = open_store(config)
+        except StoreError as e:
+            lock.release()
+            _storage_failed(e)
+            return
+        try:
+            rep = tick(config, store, should_stop=stop.is_set)
             if rep.errors:
                 log.warning("tick: %s", "; ".join(rep.errors))
             if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):
                 log.info("tick: %s", rep.summary())
             wake = next_wakeup(config, store, utcnow())
             if rep.sent is not None and rep.sent.budget_used:  # more to send: go on after this pass's reading
-                scheduler.add_job(job, id="more", replace_existing=True)
+                schedule(id="more")
             elif wake is not None:
-                scheduler.add_job(job, "date", run_date=wake, id="wakeup", replace_existing=True)
+                schedule("date", run_date=wake, id="wakeup")
+        except StoreError as e:
+            _storage_failed(e)
         except Exception:
             log.exception("tick failed; next attempt at the next timer")
         finally:
             store.close()
             lock.release()
 
+    def _storage_failed(e: StoreError) -> None:
+        """One line, in the configured language; a lost or damaged database stops the daemon (nothing is read
+        into it), a full or read-only disk is tried again at the next timer."""
+        if not e.stops:
+            log.error("%s", e.msg.get(config.language))
+            return
+        fatal.append(e)  # said once, by `pbem run` as it ends
+        stop.set()
+        # the main thread waits in sigwait: a stop signal aimed at it (blocked, so only pending) wakes it up
+        signal.pthread_kill(main_thread, signal.SIGTERM)
+
     def watch_idle() -> None:
         """A second mailbox connection that only waits (IMAP IDLE) and wakes the tick up."""
-        store = open_store(config)
+        try:
+            store = open_store(config)
+        except StoreError:  # (the passes say it, and stop the daemon if they must)
+            return
         source: Any = None
         while not stop.is_set():
             try:
@@ -269,15 +380,27 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
         store.close()
 
     scheduler.add_job(job, "interval", seconds=config.poll_seconds, id="poll", next_run_time=utcnow())
-    if config.mailbox.kind == "imap" and config.mailbox.idle:
-        threading.Thread(target=watch_idle, name="imap-idle", daemon=True).start()
-
-    def shutdown(*_: Any) -> None:
-        stop.set()
-        scheduler.shutdown(wait=True)
-
-    signal.signal(signal.SIGTERM, shutdown)
-    signal.signal(signal.SIGINT, shutdown)
     log.info("pbem daemon started: mailbox %s, outbox %s, polling every %s s", config.mailbox.kind,
              config.outbox.kind, config.poll_seconds)
     scheduler.start()
+    if config.mailbox.kind == "imap" and config.mailbox.idle:
+        # a daemon thread: it may sit in IDLE for minutes and must not keep the process alive when it stops
+        threading.Thread(target=watch_idle, name="imap-idle", daemon=True).start()
+
+    signum = signal.sigwait(STOP_SIGNALS)
+    stop.set()
+    if not fatal:
+        log.info("pbem daemon stopping (%s): the running pass ends at its next stage",
+                 signal.Signals(signum).name)
+    scheduler.shutdown(wait=False)  # never wait here: see the docstring
+    while not busy.acquire(timeout=0.2):
+        again = signal.sigtimedwait(STOP_SIGNALS, 0)
+        if again is not None:
+            log.warning("pbem daemon: second %s, stopping at once (the next start finishes the work)",
+                        signal.Signals(again.si_signo).name)
+            logging.shutdown()
+            os._exit(128 + again.si_signo)
+    busy.release()
+    if fatal:
+        raise fatal[0]
+    log.info("pbem daemon stopped")

@@ -21,6 +21,7 @@ from pbem import config as configmod
 from pbem.daemon import tick
 from pbem.engine import Engine
 from pbem.folder import DATA
+from pbem.msg import Msg, PbemError
 from pbem.store import Store
 
 DEMO_START = datetime(2026, 12, 4, 19, 0, tzinfo=UTC)  # Friday 20:00 in Paris
@@ -29,14 +30,29 @@ MJ_ADDRESS = "mj@example.org"
 SEED = "5eed" * 16
 
 
+DEMO_MARKER = ".pbem-demo"
+"""The file a demo leaves in its folder: the next demo may replace that folder, and no other."""
+
+
+class DemoFolderError(PbemError):
+    """The folder a demo would write into holds something a demo did not write."""
+
+
 class Demo:
     """One demo game in its own folder: config, database, Maildirs, forum files."""
 
     def __init__(self, root: Path, game_id: str, game: dict[str, Any]):
         root = root.resolve()
-        if root.exists():
+        if root.exists() and any(root.iterdir()):
+            if not (root / DEMO_MARKER).is_file():  # never delete a folder a demo did not make
+                raise DemoFolderError(Msg(
+                    f"{root} n'est pas vide et aucune démo n'y a écrit\u00a0: pbem demo n'efface rien qu'il n'a pas "
+                    "écrit\u00a0; donnez un autre dossier (--dir)",
+                    f"{root} is not empty and no demo wrote there: pbem demo deletes nothing it did not write; "
+                    "give another folder (--dir)"))
             shutil.rmtree(root)
-        root.mkdir(parents=True)
+        root.mkdir(parents=True, exist_ok=True)
+        (root / DEMO_MARKER).write_text("pbem demo: this folder is a demo's, replaced by the next one\n")
         self.root = root
         self.game_id = game_id
         data = {

@@ -49,6 +49,27 @@ class Roll:
     result: int
     forced: bool = False
     """Set by a scenario file (`Forcing`), never in a real game: not derived from the seed."""
+    kind: str = ""
+    """How the result was used: ``d`` (a die, `randint`), ``chance``, ``choice``, ``shuffle``, ``sample``
+    (``""``: a roll recorded before kinds were)."""
+    drawn: Any = None
+    """What the draw gave, as data, for the MJ's digest (`pbem.render.roll_lines`): the percentage of a
+    ``chance``; the item of a ``choice`` (a name, a number, or a record's fields); on the last roll of a
+    ``shuffle`` or a ``sample``, the whole order or the items drawn."""
+
+
+def drawn_data(item: Any) -> Any:
+    """An item drawn, as JSON data: itself if a scalar, a record's scalar fields, a list item by item."""
+    if item is None or isinstance(item, (str, int, float, bool)):
+        return item
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return {f.name: v for f in dataclasses.fields(item)
+                if isinstance(v := getattr(item, f.name), (str, int, float, bool))}
+    if isinstance(item, Mapping):
+        return {str(k): v for k, v in item.items() if isinstance(v, (str, int, float, bool))}
+    if isinstance(item, (list, tuple)):
+        return [drawn_data(x) for x in item]
+    return str(item)
 
 
 def new_seed() -> str:
@@ -185,6 +206,7 @@ class Dice:
         self._counts: dict[str, int] = {}
         self.rolls: list[Roll] = []
         self.forcing = forced
+        self._kind, self._drawn = "", None  # what the draw being made is, for its record (see `Roll`)
 
     def _uniform(self, purpose: str, low: int, high: int) -> int:
         if high < low:
@@ -192,14 +214,26 @@ class Dice:
         n = self._counts.get(purpose, 0)
         self._counts[purpose] = n + 1
         result = derive(self._seed, self.context, purpose, n, low, high)
-        self.rolls.append(Roll(purpose, low, high, result))
+        self.rolls.append(Roll(purpose, low, high, result, False, self._kind, self._drawn))
         return result
 
     def _forced(self, purpose: str, low: int, high: int, result: int) -> int:
         """Record a forced draw (it still counts as a draw of its purpose)."""
         self._counts[purpose] = self._counts.get(purpose, 0) + 1
-        self.rolls.append(Roll(purpose, low, high, result, forced=True))
+        self.rolls.append(Roll(purpose, low, high, result, True, self._kind, self._drawn))
         return result
+
+    def _as(self, kind: str, drawn: Any = None) -> int:
+        """The draws from now on are of this kind (and gave this); returns where they start in ``rolls``."""
+        self._kind, self._drawn = kind, drawn
+        return len(self.rolls)
+
+    def _gave(self, start: int, drawn: Any) -> None:
+        """The draw that began at ``start`` gave ``drawn``: noted on its last roll (none if it needed no roll)."""
+        self._kind, self._drawn = "", None
+        if len(self.rolls) > start:
+            last = self.rolls[-1]
+            self.rolls[-1] = Roll(last.purpose, last.low, last.high, last.result, last.forced, last.kind, drawn)
 
     def _take(self, purpose: str, list_is_one: bool = False) -> tuple[bool, Any]:
         if self.forcing is None:
@@ -208,10 +242,14 @@ class Dice:
 
     def randint(self, low: int, high: int, purpose: str) -> int:
         """A whole number from low to high inclusive."""
+        self._as("d")
         found, value = self._take(purpose)
         if found:
-            return self._forced(purpose, low, high, _whole(value, low, high, purpose))
-        return self._uniform(purpose, low, high)
+            result = self._forced(purpose, low, high, _whole(value, low, high, purpose))
+        else:
+            result = self._uniform(purpose, low, high)
+        self._kind = ""
+        return result
 
     def d(self, sides: int, purpose: str) -> int:
         """One die with ``sides`` faces: 1..sides."""
@@ -219,6 +257,13 @@ class Dice:
 
     def chance(self, percent: float, purpose: str) -> bool:
         """True with ``percent`` % probability (a d100 roll: success when roll <= percent)."""
+        self._as("chance", percent)
+        try:
+            return self._chance(percent, purpose)
+        finally:
+            self._kind, self._drawn = "", None
+
+    def _chance(self, percent: float, purpose: str) -> bool:
         found, value = self._take(purpose)
         if not found:
             return self._uniform(purpose, 1, 100) <= percent
@@ -234,20 +279,27 @@ class Dice:
         """One item drawn at random."""
         if not items:
             raise ValueError(f"choice from an empty sequence for {purpose!r}")
+        start = self._as("choice")
         found, value = self._take(purpose, list_is_one=isinstance(items[0], (list, tuple)))
         if found:
-            return items[self._forced(purpose, 0, len(items) - 1, _index_of(items, value, purpose))]
-        return items[self._uniform(purpose, 0, len(items) - 1)]
+            item = items[self._forced(purpose, 0, len(items) - 1, _index_of(items, value, purpose))]
+        else:
+            item = items[self._uniform(purpose, 0, len(items) - 1)]
+        self._gave(start, drawn_data(item))
+        return item
 
     def shuffle(self, items: Sequence[T], purpose: str) -> list[T]:
         """A new list with the items in random order (Fisher-Yates, one recorded draw per swap)."""
         out = list(items)
+        start = self._as("shuffle")
         found, value = self._take(purpose, list_is_one=True)
         if found:
-            return self._forced_order(out, value, len(out), purpose)
-        for i in range(len(out) - 1, 0, -1):
-            j = self._uniform(purpose, 0, i)
-            out[i], out[j] = out[j], out[i]
+            out = self._forced_order(out, value, len(out), purpose)
+        else:
+            for i in range(len(out) - 1, 0, -1):
+                j = self._uniform(purpose, 0, i)
+                out[i], out[j] = out[j], out[i]
+        self._gave(start, [drawn_data(x) for x in out])
         return out
 
     def sample(self, items: Sequence[T], k: int, purpose: str) -> list[T]:
@@ -255,16 +307,17 @@ class Dice:
         pool = list(items)
         if k > len(pool):
             raise ValueError(f"sample of {k} from {len(pool)} for {purpose!r}")
+        start = self._as("sample")
         found, value = self._take(purpose, list_is_one=True)
+        out: list[T] = []
         if found:
-            out: list[T] = []
             wanted = self._forced_list(value, k, purpose)
             for w in wanted:
                 out.append(pool.pop(self._forced(purpose, 0, len(pool) - 1, _index_of(pool, w, purpose))))
-            return out
-        out = []
-        for _ in range(k):
-            out.append(pool.pop(self._uniform(purpose, 0, len(pool) - 1)))
+        else:
+            for _ in range(k):
+                out.append(pool.pop(self._uniform(purpose, 0, len(pool) - 1)))
+        self._gave(start, [drawn_data(x) for x in out])
         return out
 
     def _forced_list(self, value: Any, k: int, purpose: str) -> list[Any]:

@@ -11,6 +11,7 @@ from pbem.daemon import open_mailbox, open_transport
 from pbem.mail.inbox import ImapSource, MailSourceError, newest_maildir_headers
 from pbem.mail.reading import read_message
 from pbem.mail.senders import shown_authserv, topmost_header
+from pbem.store.health import inspect
 from pbem.wording import join_list, plural
 
 NEWEST = 5
@@ -51,9 +52,8 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
         yield where, True, (f"options de {g.ruleset} vérifiées" if fr else f"{g.ruleset} options checked")
         yield from _roster_check(g, where, lang)
     yield from _template_checks(cfg, lang)
-    db = Path(cfg.database)
-    yield ("base" if fr else "database"), True, (f"{db} ({'existe' if db.exists() else 'sera créée'})" if fr else
-                                                 f"{db} ({'exists' if db.exists() else 'will be created'})")
+    sound, said = inspect(cfg.database)  # lost, damaged (every page read), or sound; read-only
+    yield ("base" if fr else "database"), sound, said.get(lang)
     mailbox_ok = True
     if cfg.mailbox.kind == "maildir":
         path = Path(cfg.mailbox.path)

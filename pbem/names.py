@@ -31,6 +31,31 @@ def fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+# Letters of other scripts (and digits) that look like a Latin letter, after `fold` (lower case, no accent):
+# the common look-alikes of Unicode's confusables list (TR39), Cyrillic and Greek above all.
+_LOOKALIKES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "н": "h", "і": "i", "ї": "i", "ј": "j", "к": "k", "ӏ": "l",
+    "м": "m", "п": "n", "о": "o", "р": "p", "ԛ": "q", "г": "r", "ѕ": "s", "с": "c", "т": "t", "у": "y", "ү": "y",
+    "х": "x", "ԁ": "d", "ԝ": "w", "ѡ": "w", "з": "3", "ь": "b", "ɡ": "g",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "ϳ": "j", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+    "υ": "u", "χ": "x", "γ": "y", "ζ": "z", "μ": "u", "ω": "w", "ς": "c",
+    # Latin oddities and digits that pass for letters
+    "ı": "i", "ȷ": "j", "ɑ": "a", "0": "o", "1": "l", "|": "l",
+    # what separates words does not tell names apart to the eye
+    " ": None, "-": None, "'": None, ".": None, "_": None,
+})
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: two names with the same skeleton pass for each other on screen (« Arya » and
+    « Аrya » with a Cyrillic А, « Jon » and « J0n », « Marn » and « Mam »).  TR39-style: `fold`, then the
+    usual look-alikes folded to the Latin letter they imitate; a capital I reads as an l."""
+    key = fold(name.replace("I", "l")).translate(_LOOKALIKES)
+    return key.replace("rn", "m").replace("vv", "w")
+
+
 def words(line: str) -> list[str]:
     """Split an order line into words (spaces, tabs, and a trailing ':' or ',' removed)."""
     return [w.strip(",;:") for w in line.split() if w.strip(",;:")]

@@ -25,6 +25,7 @@ from typing import Any
 import jinja2
 import jinja2.runtime
 
+from pbem import dicetext
 from pbem.core import Event, Msg, StepWord
 from pbem.wording import StepNoun, agree, de, join_list, number, plural
 
@@ -273,7 +274,7 @@ def refresh_templates() -> bool:
             cache.clear()
             changed = True
     _exists.cache_clear()
-    _dice_labels.cache_clear()
+    dicetext.labels.cache_clear()
     return changed
 
 
@@ -460,6 +461,8 @@ def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2
         env.filters["spaced"] = french_spaces if lang == "fr" else (lambda v: v)
         env.filters["dice_label"] = (lambda purpose, game, _lang=lang, _root=root, _over=overrides:
                                      dice_label(purpose, game, _lang, _root, _over))
+        env.filters["dice_lines"] = (lambda rolls, game, _lang=lang, _root=root, _over=overrides:
+                                     roll_lines(rolls, game, _lang, _root, _over))
         env.globals["lang"] = lang
     return envs
 
@@ -478,31 +481,15 @@ def _exists(root: Path, name: str) -> bool:
     return (root / name).is_file()
 
 
-@lru_cache(maxsize=64)  # (by game and language)
-def _dice_labels(root: Path, game: str, lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """``templates/<game>/dice.<lang>.toml``: (pattern, text) pairs that say what a roll was for
-    (French texts with their non-breaking spaces, as the templates: `french_spaces`)."""
-    path = root / game / f"dice.{lang}.toml"
-    if not path.is_file():
-        return ()
-    table = tomllib.loads(path.read_text(encoding="utf-8"))
-    spaced = french_spaces if lang == "fr" else str
-    return tuple((re.compile(entry["pattern"]), spaced(entry["text"])) for entry in table.get("label", []))
-
-
 def dice_label(purpose: str, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None) -> str:
-    """A roll's purpose in the reader's language (purposes are English keys that seed the dice)."""
-    labels = _dice_labels(root, game, lang)
-    if overrides is not None and (overrides / game / f"dice.{lang}.toml").is_file():
-        try:
-            labels = _dice_labels(overrides, game, lang) + labels
-        except (tomllib.TOMLDecodeError, KeyError, re.error):  # reported by `pbem doctor`; the packaged labels hold
-            pass
-    for pattern, text in labels:
-        match = pattern.fullmatch(purpose)
-        if match:
-            return text.format(**match.groupdict())
-    return purpose
+    """A roll's purpose in the reader's language (purposes are English keys that seed the dice): `pbem.dicetext`."""
+    return dicetext.dice_label(purpose, game, lang, root, overrides, french_spaces if lang == "fr" else str)
+
+
+def roll_lines(rolls: Sequence[Any], game: str, lang: str, root: Path = TEMPLATES,
+               overrides: Path | None = None) -> list[str]:
+    """The MJ digest's lines for a step's rolls, each with its purpose and what it drew, in words (`pbem.dicetext`)."""
+    return dicetext.roll_lines(rolls, game, lang, root, overrides, french_spaces if lang == "fr" else str)
 
 
 _ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

@@ -49,7 +49,7 @@ class RosterEntry:
     """``"f"`` or ``"m"`` when the entry gives one (`GENDER_KEYS`), for the texts' agreement."""
 
     def seat(self) -> Seat:
-        return Seat(self.name, self.role, dict(self.data))
+        return Seat(self.name, self.role, dict(self.data), self.gender)
 
 
 def read_roster(doc: Mapping[str, Any]) -> list[RosterEntry]:

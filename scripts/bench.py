@@ -10,8 +10,9 @@ test: the numbers depend on the machine, only the ratios are meant to be compare
 3. SMTP sending (`pbem.outbox.send_due` through `SmtpTransport`) vs a bare smtplib loop;
 4. IMAP round trips per poll (2,000 new messages; an idle poll);
 5. daemon idle RSS (`pbem run` on the embedded Maildir default);
-6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players (CPU time of a
-   loaded state, best of rounds in fresh processes; `scripts/bench_pmb.py`, optionally beside another checkout);
+6. Pour Ma Belle: time to resolve one turn at 40, 400, 4,000 and 40,000 players, for several bot seeds
+   (CPU time of a loaded state, median of rounds in fresh processes, the worst seed judged;
+   `scripts/bench_pmb.py`, optionally beside another checkout);
 7. a hosting day: 100 games of three rulesets, 4,000 players in one database, one pass ingesting
    8,000 order mails and resolving every due step, compared with the same games each alone;
 8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE;
@@ -22,8 +23,8 @@ Ingest runs with `auth = "dkim"` on mails carrying the headers a receiving provi
 reported per kind of mail (text only, text + HTML) as well as for the mix; `synchronous=FULL` is
 measured in turn with the default.
 
-Sections 2-4 need the loopback servers (`bash scripts/mail-test-servers.sh start`, then source
-/tmp/pbem-mailsvc/env.sh); they are reported as skipped otherwise.  IMAP uses the mailbox of
+Sections 2-4 need the loopback servers (`make bench` starts a set of its own:
+`bash scripts/mail-test-servers.sh run .venv/bin/python scripts/bench.py …`); they are reported as skipped otherwise.  IMAP uses the mailbox of
 gm@pbem.test, emptied before and after.
 
     .venv/bin/python scripts/bench.py [--only ingest,imap,smtp,rss,pmb,hosting,latency,hostile] [--profile] [-n 2000]
@@ -844,39 +845,11 @@ def bench_rss() -> None:
 # --------------------------------------------------------------------------- 6. Pour Ma Belle resolution
 
 
-def bench_pmb(sizes: list[int], rounds: int, compare: Path | None) -> None:
+def bench_pmb(sizes: list[int], seeds: list[str], rounds: int, compare: Path | None) -> None:
     """Section 6: see `scripts/bench_pmb.py` (how it is measured, and why so)."""
     import bench_pmb as B  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
 
-    vs = f", side by side with {compare}" if compare is not None else ""
-    say(f"\n[6] Pour Ma Belle: resolve() of one turn by player count (bot orders, default options; state loaded "
-        f"from its JSON as the engine does; CPU time, best of {rounds} rounds in fresh processes, sizes "
-        f"alternated{vs})")
-    result = B.measure(sizes, rounds, 1, compare, say, player_names)
-    for n in sizes:
-        if "error" in result["info"][n]:
-            row("6 PMB resolve", f"{n} players", f"not measured: {result['info'][n]['error']}", "", False)
-    this, other = result["trees"]["this"], result["trees"].get("compare")
-    done = [n for n in sizes if n in this]
-    for i, n in enumerate(done):
-        t = this[n]["resolve"]
-        before = f" (compared: {other[n]['resolve'] * 1000:.1f} ms)" if other else ""
-        say(f"    {n:>6} players: resolve {t * 1000:9.1f} ms{before}; state load {this[n]['load'] * 1000:8.1f} ms"
-            + (f" (compared: {other[n]['load'] * 1000:.1f} ms)" if other else ""))
-        if i == 0 or sizes.index(n) != sizes.index(done[i - 1]) + 1:
-            target, met = (f"<= {B.SMALL_TARGET_MS:g} ms", t * 1000 <= B.SMALL_TARGET_MS) if n == 40 else ("", None)
-            row("6 PMB resolve", f"{n} players", f"{t * 1000:.1f} ms{before}", target, met)
-            continue
-        pn = done[i - 1]
-        g = B.growth(this[pn]["resolve"], t, pn, n)
-        was = f", compared x{B.growth(other[pn]['resolve'], other[n]['resolve'], pn, n):.1f}" if other else ""
-        judged = (pn, n) == (4000, 40000)
-        row("6 PMB resolve", f"{n} players", f"{t * 1000:.1f} ms (x{g:.1f} per 10x players{was})",
-            f"<= x{B.GROWTH_TARGET:g} per 10x" if judged else "", g <= B.GROWTH_TARGET if judged else None)
-    if done:
-        n = done[-1]
-        was = f" (compared: {other[n]['load'] * 1000:.0f} ms)" if other else ""
-        row("6 PMB resolve", f"state load at {n} players", f"{this[n]['load'] * 1000:.0f} ms{was}", "", None)
+    B.section(sizes, seeds, rounds, compare, say, row, player_names)
 
 
 # --------------------------------------------------------------------------- 9. hostile input
@@ -928,7 +901,9 @@ def main() -> int:
     ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
     ap.add_argument("--pmb-sizes", default="40,400,4000,40000")
-    ap.add_argument("--pmb-rounds", type=int, default=5, help="rounds of the PMB section (best of them)")
+    ap.add_argument("--pmb-rounds", type=int, default=5, help="rounds of the PMB section (median of them)")
+    ap.add_argument("--pmb-seeds", default=None, help="bot seeds of the PMB section (four hex digits each, "
+                    "comma-separated; default: scripts/bench_pmb.py's SEEDS)")
     ap.add_argument("--pmb-compare", type=Path, default=os.environ.get("PBEM_BENCH_COMPARE") or None,
                     help="another checkout whose PMB resolution is measured alongside (or PBEM_BENCH_COMPARE)")
     args = ap.parse_args()
@@ -964,7 +939,12 @@ def main() -> int:
         bench_hostile()
     if "pmb" in only:
         if ruleset == "pmb":
-            bench_pmb([int(x) for x in args.pmb_sizes.split(",")], args.pmb_rounds, args.pmb_compare)
+            import bench_pmb as B  # noqa: PLC0415
+
+            seeds = [x.strip().lower() for x in args.pmb_seeds.split(",")] if args.pmb_seeds else list(B.SEEDS)
+            for seed in seeds:
+                B.dice_seed(seed)  # a bad seed is refused before the other sections run
+            bench_pmb([int(x) for x in args.pmb_sizes.split(",")], seeds, args.pmb_rounds, args.pmb_compare)
         else:
             row("6 PMB resolve", "pbem.games.pmb", "not importable", "", None)
     print_table()

@@ -1,20 +1,35 @@
-"""`make bench`, section 6: Pour Ma Belle, the time of one turn's resolution by player count.
+"""`make bench`, section 6: Pour Ma Belle, the time of one turn's resolution by player count, for several bot seeds.
 
 Measured the way the engine resolves a turn: the state read back from its stored JSON
 (`pbem.serial.loads`, as `Context.state` does) and the orders keyed by the prompted players with
 arguments decoded from JSON (as `effective_orders` gives them), then `run_resolve` (the cyclic
 collector paused, as the engine does) and the freeing of what it returned.
 
+Several seeds, because the cost of a turn depends on what happens in it: the bots of a clan
+converge on one target, so at 40,000 players a turn holds squads of thousands, and whether such a
+squad fails against a Conseil member (who then learns every member's role), or is joined by one
+member of the other clan (an alliance squad, whose members all learn each other's affiliation),
+is a matter of seed.  The default seeds were searched for those cases (`SEEDS`): the figure
+judged is the worst seed's.  A seed is four hex digits: the set-up and resolution dice are seeded
+with it, and the bots with ``int(seed, 16) * 1_000_000 + their prompt's index``.
+
 Robust on a shared, noisy machine: CPU time of this process (`time.process_time`), not the wall
-clock; each figure the best of several runs; the runs made in rounds, each round a fresh process
-(memory laid out as in a new tick) going through the sizes in alternate directions, so that a burst
-of load elsewhere hits every size alike.  ``--compare`` measures another checkout's code (its
+clock; the runs made in rounds, each round a fresh process (memory laid out as in a new tick)
+going through the seeds and sizes in alternate directions, so that a burst of load elsewhere hits
+every size alike.  Each time printed is the median over the rounds, and each growth figure the
+median of the rounds' own ratios (the two sizes measured in the same process, one after the
+other), not a ratio of two best times.  ``--compare`` measures another checkout's code (its
 ``pbem`` package) in the same rounds, alternating with this one: before/after figures side by side.
 
-The bot orders are made once (setup and `pbem.games.pmb.bots`) and written to a temporary folder
-as JSON that both checkouts read.
+A worker runs with its address space capped (`MEMORY_CAP`) and each resolution with a time budget
+(`TIME_BUDGET`): a turn that would need more is reported as not resolved, with what stopped it,
+rather than taking the machine down; a (seed, size) stopped once is not tried again in later rounds.
 
-    .venv/bin/python scripts/bench_pmb.py [--sizes 40,400,4000,40000] [--rounds 5] [--compare ../main]
+The bot orders are made once (set-up and `pbem.games.pmb.bots`, by this checkout) and written to a
+temporary folder as JSON that both checkouts read.
+
+    .venv/bin/python scripts/bench_pmb.py [--sizes 40,400,4000,40000] [--seeds be7c,0001,...] [--rounds 5]
+        [--compare ../main]
 """
 
 from __future__ import annotations
@@ -24,6 +39,9 @@ import gc
 import json
 import math
 import os
+import resource
+import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,15 +51,42 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = "be7c" * 16
-PREP_BUDGET = 240  # seconds allowed to build one size's bot orders
-GROWTH_TARGET = 12.0  # per ×10 players, from 4,000 to 40,000 (issue 12)
+SEEDS = ("be7c", "0001", "0002", "0003", "0004", "0005")
+"""be7c: the fixture of the earlier benches.  0001 and 0003: at 40,000 players the Stark crowd fails
+against a Conseil member, who learns the roles of its 7,191 and 8,191 members.  0004: one Tyrell
+bot joins the 8,776 Stark on a Garde, so the squad is an alliance and its 8,777 members each learn
+the affiliation of all 8,777 (77 million facts).  0002 and 0005: a Stark crowd on a Garde, the
+usual turn.  (Found by resolving the first 24 seeds at 40,000 players: 2 of them like 0001, 4 like
+0004.)"""
+SIZES = (40, 400, 4000, 40000)
+PREP_BUDGET = 240  # seconds allowed to build one fixture's bot orders
+GROWTH_TARGET = 12.0  # per ×10 players, from 4,000 to 40,000 (issues 12 and 24), for the worst seed
 SMALL_TARGET_MS = 10.0  # 40 players
+MEMORY_CAP = 2 << 30
+"""Bytes of address space a worker may use (a 40,000-player turn normally needs about 0.2 GiB)."""
+TIME_BUDGET = 30.0
+"""Seconds (wall clock) one resolution may take before it is stopped.  Wall clock, not CPU: a CPU
+timer (``ITIMER_PROF``) makes `time.process_time` read in whole ticks on Linux, 0 for a short turn."""
 
 
-def make_fixtures(sizes: list[int], folder: Path, names: Callable[[int], list[str]],
-                  say: Callable[[str], None]) -> dict[int, dict[str, Any]]:
-    """Set-up and bot orders for each size, written as ``<n>.json``; returns what each holds."""
+def dice_seed(seed: str) -> str:
+    """The 64 hex digits of the set-up and resolution dice for a bench seed of four hex digits."""
+    if len(seed) != 4 or any(c not in "0123456789abcdef" for c in seed):
+        raise SystemExit(f"bench_pmb: a seed is four lowercase hex digits, not {seed!r} (e.g. --seeds be7c,0001)")
+    return seed * 16
+
+
+def bot_base(seed: str) -> int:
+    return int(seed, 16) * 1_000_000
+
+
+def fixture_name(seed: str, n: int) -> str:
+    return f"{seed}-{n}.json"
+
+
+def make_fixtures(seeds: list[str], sizes: list[int], folder: Path, names: Callable[[int], list[str]],
+                  say: Callable[[str], None]) -> dict[str, dict[int, dict[str, Any]]]:
+    """Set-up and bot orders for each seed and size, written as ``<seed>-<n>.json``; returns what each holds."""
     from pbem import serial
     from pbem.core import OrderError, Seat
     from pbem.dice import Dice
@@ -49,74 +94,104 @@ def make_fixtures(sizes: list[int], folder: Path, names: Callable[[int], list[st
     from pbem.games.pmb.bots import random_orders
 
     rs = get("pmb")
-    info: dict[int, dict[str, Any]] = {}
-    for n in sizes:
-        t0 = time.perf_counter()
-        try:
-            state, _events = rs.setup([Seat(name) for name in names(n)], {}, Dice(SEED, "setup"))
-        except Exception as e:  # noqa: BLE001
-            info[n] = {"error": f"setup refused: {e}"}
-            continue
-        orders: dict[str, list[list[Any]]] = {}
-        accepted = rejected = 0
-        for i, prompt in enumerate(rs.prompts(state)):
-            if time.perf_counter() - t0 > PREP_BUDGET:
-                info[n] = {"error": f"bot orders took over {PREP_BUDGET} s ({len(orders)} of {len(state.order)} players)"}
-                break
-            p = prompt.player
-            if p in orders:
+    info: dict[str, dict[int, dict[str, Any]]] = {}
+    for seed in seeds:
+        info[seed] = {}
+        for n in sizes:
+            t0 = time.perf_counter()
+            try:
+                state, _events = rs.setup([Seat(name) for name in names(n)], {}, Dice(dice_seed(seed), "setup"))
+            except Exception as e:  # noqa: BLE001
+                info[seed][n] = {"error": f"setup refused: {e}"}
                 continue
-            mine: list[Any] = []
-            for line in random_orders(state, p, i):
-                try:
-                    mine.append(rs.parse_order(state, p, line, mine))
-                    accepted += 1
-                except OrderError:
-                    rejected += 1
-            orders[p] = [[o.verb, list(o.args), o.text] for o in (mine or rs.default_orders(state, p))]
-        else:
-            (folder / f"{n}.json").write_text(json.dumps({"state": serial.dumps(state), "orders": orders},
-                                                         ensure_ascii=False), encoding="utf-8")
-            info[n] = {"accepted": accepted, "rejected": rejected, "prep": time.perf_counter() - t0}
-            say(f"    {n:>6} players: {accepted} order lines accepted, {rejected} refused "
-                f"(setup and bots {info[n]['prep']:.1f} s)")
+            orders: dict[str, list[list[Any]]] = {}
+            accepted = rejected = 0
+            for i, prompt in enumerate(rs.prompts(state)):
+                if time.perf_counter() - t0 > PREP_BUDGET:
+                    info[seed][n] = {"error": f"bot orders took over {PREP_BUDGET} s "
+                                              f"({len(orders)} of {len(state.order)} players)"}
+                    break
+                p = prompt.player
+                if p in orders:
+                    continue
+                mine: list[Any] = []
+                for line in random_orders(state, p, bot_base(seed) + i):
+                    try:
+                        mine.append(rs.parse_order(state, p, line, mine))
+                        accepted += 1
+                    except OrderError:
+                        rejected += 1
+                orders[p] = [[o.verb, list(o.args), o.text] for o in (mine or rs.default_orders(state, p))]
+            else:
+                (folder / fixture_name(seed, n)).write_text(
+                    json.dumps({"state": serial.dumps(state), "orders": orders}, ensure_ascii=False), encoding="utf-8")
+                info[seed][n] = {"accepted": accepted, "rejected": rejected, "prep": time.perf_counter() - t0}
+        made = [n for n in sizes if "error" not in info[seed][n]]
+        say(f"    seed {seed}: bot orders for {', '.join(f'{n:,}' for n in made)} players "
+            f"({sum(info[seed][n]['prep'] for n in made):.1f} s)")
     return info
 
 
-def worker(folder: Path, sizes: list[int], reps: int, descending: bool) -> dict[str, dict[str, list[float]]]:
-    """In a fresh process: for each size, ``reps`` resolutions of a freshly loaded state."""
+class _OverBudget(Exception):
+    pass
+
+
+def _over_budget(_signum: int, _frame: Any) -> None:
+    raise _OverBudget
+
+
+def worker(folder: Path, jobs: list[tuple[str, int]]) -> dict[str, dict[str, Any]]:
+    """In a fresh process: one resolution of a freshly loaded state for each (seed, size), in that order.
+
+    Returns {"<seed>/<n>": {"resolve": CPU s or None, "load": CPU s, "error": why it was stopped or None}}."""
     from pbem import serial
     from pbem.core import Order
     from pbem.dice import Dice
-    from pbem.engine.steps.turns import run_resolve
     from pbem.games import get
 
+    try:
+        from pbem.engine.steps.turns import run_resolve
+    except ImportError:  # a checkout compared from before the engine's reorganisation
+        from pbem.engine.turns import run_resolve  # type: ignore[no-redef]
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    signal.signal(signal.SIGALRM, _over_budget)
     rs = get("pmb")
-    data = {n: json.loads((folder / f"{n}.json").read_text(encoding="utf-8")) for n in sizes}
-    out: dict[str, dict[str, list[float]]] = {str(n): {"resolve": [], "load": []} for n in sizes}
-    for _ in range(reps):
-        for n in sorted(sizes, reverse=descending):
-            text, stored = data[n]["state"], data[n]["orders"]
-            t0 = time.process_time()
-            state = serial.loads(rs.state_type, text)
-            out[str(n)]["load"].append(time.process_time() - t0)
-            # as `effective_orders`: keyed by the prompted players, arguments as decoded from the store
-            decoded = json.loads(json.dumps(stored, ensure_ascii=False))
-            orders = {p.player: [Order(v, tuple(a), t) for v, a, t in decoded[p.player]]
-                      for p in rs.prompts(state) if p.player in decoded}
-            gc.collect()
-            t0 = time.process_time()
-            result = run_resolve(rs, state, orders, Dice(SEED, "step-1"))
+    out: dict[str, dict[str, Any]] = {}
+    for seed, n in jobs:
+        data = json.loads((folder / fixture_name(seed, n)).read_text(encoding="utf-8"))
+        t0 = time.process_time()
+        state = serial.loads(rs.state_type, data["state"])
+        load = time.process_time() - t0
+        # as `effective_orders`: keyed by the prompted players, arguments as decoded from the store
+        stored = data["orders"]
+        orders = {p.player: [Order(v, tuple(a), t) for v, a, t in stored[p.player]]
+                  for p in rs.prompts(state) if p.player in stored}
+        del data, stored
+        gc.collect()
+        error: str | None = None
+        t0 = time.process_time()
+        try:
+            signal.setitimer(signal.ITIMER_REAL, TIME_BUDGET)
+            result = run_resolve(rs, state, orders, Dice(dice_seed(seed), "step-1"))
             del result  # freeing what the turn made is part of its cost
-            out[str(n)]["resolve"].append(time.process_time() - t0)
-            del state, orders, decoded
+        except MemoryError:
+            error = f"over {MEMORY_CAP >> 30} GiB"
+        except _OverBudget:
+            error = f"over {TIME_BUDGET:g} s"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        spent = time.process_time() - t0
+        out[f"{seed}/{n}"] = {"resolve": None if error else spent, "load": load, "error": error}
+        del state, orders
+        gc.collect()
     return out
 
 
-def _run_worker(pbem_root: Path, folder: Path, sizes: list[int], reps: int, descending: bool) -> dict[str, Any]:
+def _run_worker(pbem_root: Path, folder: Path, jobs: list[tuple[str, int]]) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(pbem_root))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(folder), "--sizes",
-           ",".join(map(str, sizes)), "--reps", str(reps)] + (["--descending"] if descending else [])
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(folder),
+           "--jobs", ",".join(f"{seed}/{n}" for seed, n in jobs)]
     done = subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"PMB bench worker ({pbem_root}) failed:\n{done.stderr[-2000:]}")
@@ -129,45 +204,180 @@ def growth(t_small: float, t_big: float, n_small: int, n_big: int) -> float:
     return float((t_big / t_small) ** (1 / math.log10(n_big / n_small)))
 
 
-def measure(sizes: list[int], rounds: int, reps: int, compare: Path | None,
+def measure(seeds: list[str], sizes: list[int], rounds: int, compare: Path | None,
             say: Callable[[str], None], names: Callable[[int], list[str]]) -> dict[str, Any]:
-    """Fixtures, then ``rounds`` rounds of workers (this checkout and ``compare`` alternating);
-    returns {"info": per-size fixture info, "trees": {label: {size: {"resolve": best, "load": best}}}}."""
+    """Fixtures, then ``rounds`` rounds of workers (this checkout and ``compare`` alternating).
+
+    Returns {"info": fixture info by seed and size, "runs": {label: {seed: {n: {"resolve": [s by round],
+    "load": [s by round], "error": str | None}}}}}; a (seed, size) stopped once is not run again."""
     trees = {"this": ROOT} | ({"compare": compare.resolve()} if compare is not None else {})
     with tempfile.TemporaryDirectory(prefix="pbem-bench-pmb-") as tmp:
         folder = Path(tmp)
-        info = make_fixtures(sizes, folder, names, say)
-        ok = [n for n in sizes if "error" not in info[n]]
-        runs: dict[str, dict[str, dict[str, list[float]]]] = {label: {} for label in trees}
+        info = make_fixtures(seeds, sizes, folder, names, say)
+        runs: dict[str, dict[str, dict[int, dict[str, Any]]]] = {
+            label: {s: {n: {"resolve": [], "load": [], "error": None} for n in sizes if "error" not in info[s][n]}
+                    for s in seeds} for label in trees}
         for r in range(rounds):
             labels = list(trees) if r % 2 == 0 else list(trees)[::-1]
             for label in labels:
-                got = _run_worker(trees[label], folder, ok, reps, descending=r % 2 == 1)
-                for n, figures in got.items():
-                    for key, values in figures.items():
-                        runs[label].setdefault(n, {}).setdefault(key, []).extend(values)
-    best = {label: {int(n): {k: min(v) for k, v in fig.items()} for n, fig in per.items()} for label, per in runs.items()}
-    return {"info": info, "trees": best, "runs": rounds * reps}
+                order = [(s, n) for s in (seeds if r % 2 == 0 else seeds[::-1])
+                         for n in (sizes if r % 2 == 0 else sizes[::-1])]
+                jobs = [(s, n) for s, n in order if n in runs[label][s] and runs[label][s][n]["error"] is None]
+                got = _run_worker(trees[label], folder, jobs)
+                for key, fig in got.items():
+                    s, n = key.split("/")[0], int(key.split("/")[1])
+                    cell = runs[label][s][n]
+                    cell["load"].append(fig["load"])
+                    if fig["error"] is not None:
+                        cell["error"] = fig["error"]
+                    else:
+                        cell["resolve"].append(fig["resolve"])
+            say(f"    round {r + 1} of {rounds} done")
+    return {"info": info, "runs": runs}
+
+
+def summary(runs: dict[str, dict[int, dict[str, Any]]], sizes: list[int]) -> dict[str, dict[str, Any]]:
+    """For one checkout's runs: by seed, the median resolve and load time by size, and the median of
+    the rounds' growth per ×10 players between consecutive sizes (None where a size was not resolved)."""
+    out: dict[str, dict[str, Any]] = {}
+    for seed, per in runs.items():
+        times: dict[int, float | None] = {}
+        loads: dict[int, float] = {}
+        errors: dict[int, str] = {}
+        for n, cell in per.items():
+            times[n] = None if cell["error"] or not cell["resolve"] else statistics.median(cell["resolve"])
+            if cell["load"]:
+                loads[n] = statistics.median(cell["load"])
+            if cell["error"]:
+                errors[n] = cell["error"]
+        growths: dict[tuple[int, int], float | None] = {}
+        done = [n for n in sizes if n in per]
+        for a, b in zip(done, done[1:], strict=False):
+            ra, rb = per[a]["resolve"], per[b]["resolve"]
+            if per[a]["error"] or per[b]["error"] or not ra or not rb:
+                growths[(a, b)] = None
+                continue
+            growths[(a, b)] = statistics.median(growth(x, y, a, b) for x, y in zip(ra, rb, strict=False))
+        out[seed] = {"times": times, "loads": loads, "errors": errors, "growths": growths}
+    return out
+
+
+def _ms(t: float | None) -> str:
+    return "not resolved" if t is None else f"{t * 1000:.1f} ms"
+
+
+def report(result: dict[str, Any], seeds: list[str], sizes: list[int], say: Callable[[str], None],
+           row: Callable[[str, str, str, str, bool | None], None]) -> None:
+    """Print each seed's figures, and add the section's rows (worst seed beside the target) with ``row``."""
+    sec = "6 PMB resolve"
+    for seed in seeds:
+        for n in sizes:
+            if "error" in result["info"][seed][n]:
+                row(sec, f"seed {seed}, {n} players", f"not measured: {result['info'][seed][n]['error']}", "", False)
+    this = summary(result["runs"]["this"], sizes)
+    other = summary(result["runs"]["compare"], sizes) if "compare" in result["runs"] else None
+    judged = (4000, 40000) if 4000 in sizes and 40000 in sizes else None
+    for seed in seeds:
+        s = this[seed]
+        parts = []
+        for n in sizes:
+            if n not in s["times"]:
+                continue
+            was = f" (compared {_ms(other[seed]['times'].get(n))})" if other else ""
+            why = f" [{s['errors'][n]}]" if n in s["errors"] else ""
+            parts.append(f"{n:,}: {_ms(s['times'][n])}{why}{was}")
+        say(f"    seed {seed}: " + "; ".join(parts))
+        for (a, b), g in s["growths"].items():
+            was = ""
+            if other:
+                og = other[seed]["growths"].get((a, b))
+                was = f" (compared {'not measured' if og is None else f'x{og:.1f}'})"
+            say(f"        {a:,} -> {b:,}: {'not measured' if g is None else f'x{g:.1f}'} per 10x players{was}")
+    # the rows: the worst seed at each size, and the worst growth
+    for n in sizes:
+        measured = [(s, this[s]["times"][n]) for s in seeds if n in this[s]["times"]]
+        if not measured:
+            continue
+        missing = [s for s, t in measured if t is None]
+        if missing:
+            row(sec, f"{n:,} players, worst of {len(measured)} seeds",
+                f"not resolved (seed {missing[0]}: {this[missing[0]]['errors'][n]})", "", False if n == 40 else None)
+            continue
+        seed, t = max(measured, key=lambda st: st[1] or 0.0)
+        was = ""
+        if other and other[seed]["times"].get(n) is not None:
+            was = f" (compared {other[seed]['times'][n] * 1000:.1f})"
+        target, met = (f"<= {SMALL_TARGET_MS:g} ms", t * 1000 <= SMALL_TARGET_MS) if n == 40 else ("", None)
+        row(sec, f"{n:,} players, worst of {len(measured)} seeds", f"{t * 1000:.1f} ms{was}, seed {seed}", target, met)
+    if judged is not None:
+        rated = [(s, this[s]["growths"].get(judged)) for s in seeds if judged in this[s]["growths"]]
+        unrated = [s for s, g in rated if g is None]
+        target = f"<= x{GROWTH_TARGET:g} per 10x"
+        label = f"growth 4,000 -> 40,000, worst of {len(rated)} seeds"
+        if unrated:
+            why = this[unrated[0]]["errors"].get(40000) or this[unrated[0]]["errors"].get(4000) or "not resolved"
+            ok = [g for s, g in rated if g is not None]
+            best = f"; the {len(ok)} others up to x{max(ok):.1f}" if ok else ""
+            row(sec, label, f"seed {unrated[0]}: 40,000 {why}{best}", target, False)
+        elif rated:
+            seed, g = max(rated, key=lambda sg: sg[1] or 0.0)
+            assert g is not None
+            was = ""
+            if other:
+                og = [x for _s, x in ((s, other[s]["growths"].get(judged)) for s in seeds) if x is not None]
+                was = f" (compared x{max(og):.1f})" if og else " (compared: not measured)"
+            row(sec, label, f"x{g:.1f}, seed {seed}{was}", target, g <= GROWTH_TARGET)
+    big = max(sizes)
+    loads = [(s, this[s]["loads"][big]) for s in seeds if big in this[s]["loads"]]
+    if loads:
+        seed, t = max(loads, key=lambda st: st[1])
+        was = ""
+        if other and big in other[seed]["loads"]:
+            was = f" (compared {other[seed]['loads'][big] * 1000:.0f})"
+        row(sec, f"state load at {big:,} players", f"{t * 1000:.0f} ms{was}, seed {seed}", "", None)
+
+
+def section(sizes: list[int], seeds: list[str], rounds: int, compare: Path | None, say: Callable[[str], None],
+            row: Callable[[str, str, str, str, bool | None], None], names: Callable[[int], list[str]]) -> None:
+    """`make bench`'s section 6 (see the module's doc)."""
+    vs = f", side by side with {compare}" if compare is not None else ""
+    say(f"\n[6] Pour Ma Belle: resolve() of one turn by player count, for {len(seeds)} bot seeds (default options; "
+        f"state loaded from its JSON as the engine does; CPU time, median of {rounds} rounds in fresh processes, "
+        f"growth the median of the rounds' ratios{vs})")
+    result = measure(seeds, sizes, rounds, compare, say, names)
+    report(result, seeds, sizes, say, row)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="40,400,4000,40000")
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    ap.add_argument("--seeds", default=",".join(SEEDS), help="bot seeds, four hex digits each")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--reps", type=int, default=1, help="resolutions per size in each round")
     ap.add_argument("--compare", type=Path, help="another checkout whose pbem is measured alongside")
     ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--descending", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--jobs", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    sizes = [int(x) for x in args.sizes.split(",")]
     if args.worker is not None:
-        print(json.dumps(worker(args.worker, sizes, args.reps, args.descending)))
+        jobs = [(j.split("/")[0], int(j.split("/")[1])) for j in args.jobs.split(",") if j]
+        print(json.dumps(worker(args.worker, jobs)))
         return 0
+    try:
+        sizes = [int(x) for x in args.sizes.split(",")]
+    except ValueError:
+        raise SystemExit(f"bench_pmb: --sizes takes player counts separated by commas, not {args.sizes!r}") from None
+    seeds = [s.strip().lower() for s in args.seeds.split(",") if s.strip()]
+    for s in seeds:
+        dice_seed(s)
     sys.path.insert(0, str(ROOT / "scripts"))
     from bench import player_names  # noqa: PLC0415
 
-    result = measure(sizes, args.rounds, args.reps, args.compare, print, player_names)
-    print(json.dumps(result["trees"], indent=1))
+    rows: list[tuple[str, str, str, str, bool | None]] = []
+    section(sizes, seeds, args.rounds, args.compare, print,
+            lambda *r: rows.append(r), player_names)
+    print()
+    for _sec, figure, value, target, met in rows:
+        res = "" if met is None else ("met" if met else "NOT MET")
+        print(f"{figure:<38} {value:<58} {target:<18} {res}")
     return 0
 
 

@@ -22,6 +22,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "tests" / "golden" / "demo.sha256"
@@ -29,41 +30,58 @@ MANIFEST = ROOT / "tests" / "golden" / "demo.sha256"
 
 def golden_set() -> dict[str, bytes]:
     """Plays every demo in a temporary folder; returns {logical name: bytes}."""
-    from pbem.demo import DEMOS, Demo, run_demos
-
-    files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        exports: dict[str, dict[str, object]] = {}
-        real_close = Demo.close
+        return collect(out, play_demos(out))
 
-        def close(self: Demo) -> None:  # every demo closes its game: take the export then
-            exports[self.root.name] = self.engine.export(self.game_id, include_seed=True)
+
+def play_demos(out: Path, keep_open: list[Any] | None = None) -> dict[str, dict[str, object]]:
+    """Plays every demo as `pbem demo` does, into ``out``; returns each game's export, taken as the demo
+    closes its game.  With ``keep_open`` the games are not closed but put there (the tests read them; the
+    caller closes them)."""
+    from pbem.demo import Demo, run_demos
+
+    exports: dict[str, dict[str, object]] = {}
+    real_close = Demo.close
+
+    def close(self: Demo) -> None:  # every demo closes its game: take the export then
+        exports[self.root.name] = self.engine.export(self.game_id, include_seed=True)
+        if keep_open is None:
             real_close(self)
+        else:
+            keep_open.append(self)
 
-        Demo.close = close  # type: ignore[method-assign]
-        try:
-            for _line in run_demos("all", out):
-                pass
-        finally:
-            Demo.close = real_close  # type: ignore[method-assign]
-        for name in DEMOS:
-            root = out / name
-            box = mailbox.Maildir(str(root / "mail" / "outbox"), create=False)
-            # Maildir file names are random: a mail is named by its Message-ID (and a counter for repeats)
-            seen: dict[str, int] = {}
-            for key in box.keys():
-                raw = by_scene(box.get_bytes(key))
-                mid = str(box[key]["Message-ID"]).strip("<>")
-                n = seen[mid] = seen.get(mid, 0) + 1
-                files[f"{name}/outbox/{mid}#{n}"] = raw
-            for path in sorted((root / "forum").rglob("*")):
-                if path.is_file():
-                    data = path.read_bytes()
-                    files[f"{name}/forum/{path.relative_to(root / 'forum')}"] = (
-                        picture_id(data) if path.suffix == ".png" else data)
-            files[f"{name}/export.json"] = json.dumps(exports[name], ensure_ascii=False, sort_keys=True,
-                                                      indent=1).encode()
+    Demo.close = close  # type: ignore[method-assign]
+    try:
+        for _line in run_demos("all", out):
+            pass
+    finally:
+        Demo.close = real_close  # type: ignore[method-assign]
+    return exports
+
+
+def collect(out: Path, exports: dict[str, dict[str, object]]) -> dict[str, bytes]:
+    """The golden set of the demos played into ``out``: {logical name: bytes}."""
+    from pbem.demo import DEMOS
+
+    files: dict[str, bytes] = {}
+    for name in DEMOS:
+        root = out / name
+        box = mailbox.Maildir(str(root / "mail" / "outbox"), create=False)
+        # Maildir file names are random: a mail is named by its Message-ID (and a counter for repeats)
+        seen: dict[str, int] = {}
+        for key in box.keys():
+            raw = by_scene(box.get_bytes(key))
+            mid = str(box[key]["Message-ID"]).strip("<>")
+            n = seen[mid] = seen.get(mid, 0) + 1
+            files[f"{name}/outbox/{mid}#{n}"] = raw
+        for path in sorted((root / "forum").rglob("*")):
+            if path.is_file():
+                data = path.read_bytes()
+                files[f"{name}/forum/{path.relative_to(root / 'forum')}"] = (
+                    picture_id(data) if path.suffix == ".png" else data)
+        files[f"{name}/export.json"] = json.dumps(exports[name], ensure_ascii=False, sort_keys=True,
+                                                  indent=1).encode()
     return files
 
 

@@ -39,7 +39,8 @@ from pbem import config as configmod  # noqa: E402
 from pbem import names as namesmod  # noqa: E402
 from pbem.clock import iso  # noqa: E402
 from pbem.core import MJ, OrderError  # noqa: E402
-from pbem.engine import Engine, commands, mjmail, optional, when  # noqa: E402
+from pbem.engine import Engine, optional, when, words  # noqa: E402
+from pbem.engine.desk import mjmail  # noqa: E402
 from pbem.limits import MAX_LINE_CHARS  # noqa: E402
 from pbem.mail import bounces, mime, prose, reading, senders  # noqa: E402
 from pbem.store import Store  # noqa: E402
@@ -283,7 +284,7 @@ def reader_cases() -> list[Case]:
     cases += _text_case("subject_tags", reading.subject_tags, LINE_SHAPES)
     cases += _text_case("addresses", lambda t: reading._addresses([t]), LINE_SHAPES)
     cases += _text_case("passwords", _passwords, list(TEXT_SHAPES))
-    cases += _text_case("asks_to_join", lambda t: commands.asks_to_join(t, t[:1000]), list(TEXT_SHAPES))
+    cases += _text_case("asks_to_join", lambda t: words.asks_to_join(t, t[:1000]), list(TEXT_SHAPES))
     cases += _text_case("prose", _prose, LINE_SHAPES)
     cases += _text_case("names", _names, LINE_SHAPES)
     cases += _text_case("mjmail", _mj_line, LINE_SHAPES)

@@ -19,21 +19,40 @@
 #                 answers CODE to that command (default rcpt). Remove the file to heal.
 #
 # Usage: mail-test-servers.sh [start|stop|status|restart-dovecot]   (default: start)
+#        mail-test-servers.sh run CMD [ARG...]
 # restart-dovecot = stop and start only Dovecot, same config, mail kept.
 # start = stop anything this script started before, wipe mail, install what is
 # missing, start both servers, wait until they answer, print the ports and
 # write them to $MAILSVC_DIR/env.sh (source it, or read the KEY=VALUE lines).
+# run = a set of servers of its own for one command (what `make test` and `make bench` use):
+# without MAILSVC_DIR, a fresh directory made for this run (mktemp -d under /tmp) and removed
+# after; start, the command with env.sh's variables, stop (also on Ctrl-C); exits with the
+# command's status.  Two runs at once (two clones) never share a directory or a port.
+#
+# Ports: PORT_OFFSET=n (or IMAP_PORT=... each) gives fixed ports (10143+n, 10993+n, ...); without
+# them, free loopback ports are chosen (probed by binding, outside the ephemeral range) while
+# holding a lock that every start of this script takes, so two starts never pick the same.
 # Must run as root (apt-get, useradd, Dovecot dropping to the vmail uid).
 set -euo pipefail
 
+OWN_DIR=0
+if [ "${1:-}" = run ] && [ -z "${MAILSVC_DIR:-}" ]; then
+  # every dir above it must be o+x (/tmp is): Dovecot's auth and vmail uids traverse it
+  MAILSVC_DIR=$(mktemp -d /tmp/pbem-mailsvc.XXXXXX); OWN_DIR=1
+fi
 MAILSVC_DIR=${MAILSVC_DIR:-/tmp/pbem-mailsvc}  # every dir above it must be o+x: Dovecot's auth and vmail uids traverse it
-PORT_OFFSET=${PORT_OFFSET:-0}  # run several sets side by side: a different MAILSVC_DIR and PORT_OFFSET each
+AUTO_PORTS=1
+if [ -n "${PORT_OFFSET:-}${IMAP_PORT:-}${IMAPS_PORT:-}${LMTP_PORT:-}${SUBMISSION_PORT:-}${SUBMISSIONS_PORT:-}${SMTP_PORT:-}" ]; then
+  AUTO_PORTS=0
+fi
+PORT_OFFSET=${PORT_OFFSET:-0}  # fixed ports side by side: a different MAILSVC_DIR and PORT_OFFSET each
 IMAP_PORT=${IMAP_PORT:-$((10143 + PORT_OFFSET))}
 IMAPS_PORT=${IMAPS_PORT:-$((10993 + PORT_OFFSET))}
 LMTP_PORT=${LMTP_PORT:-$((10024 + PORT_OFFSET))}
 SUBMISSION_PORT=${SUBMISSION_PORT:-$((10587 + PORT_OFFSET))}
 SUBMISSIONS_PORT=${SUBMISSIONS_PORT:-$((10465 + PORT_OFFSET))}
 SMTP_PORT=${SMTP_PORT:-$((10025 + PORT_OFFSET))}
+START_LOCK=${PBEM_MAILSVC_LOCK:-/tmp/pbem-mailsvc.lock}  # shared by every copy of this script on the machine
 MAIL_DOMAIN=${MAIL_DOMAIN:-pbem.test}
 MAIL_USERS=${MAIL_USERS:-"gm player1 player2 player3 player4 game $(printf 'p%02d ' $(seq 1 40))"}
 MAIL_PASSWORD=${MAIL_PASSWORD:-secret}
@@ -81,17 +100,9 @@ install_packages() {
   command -v openssl >/dev/null || need+=(openssl)
   [ ${#need[@]} -eq 0 ] && return 0
   [ "$(id -u)" = 0 ] || die "need root to apt-get install ${need[*]}"
-  log "apt-get install ${need[*]}"
-  # keep the packages' init scripts from starting a system-wide Dovecot on 143/993
-  local made_policy=0
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod 755 /usr/sbin/policy-rc.d; made_policy=1
-  fi
-  local rc=0
-  { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"; } >"$MAILSVC_DIR/apt.log" 2>&1 || rc=$?
-  [ $made_policy = 1 ] && rm -f /usr/sbin/policy-rc.d
-  [ $rc = 0 ] || { tail -20 "$MAILSVC_DIR/apt.log" >&2; die "apt-get failed (see $MAILSVC_DIR/apt.log)"; }
+  # waits for another apt/dpkg and for another run installing the same; keeps init scripts from
+  # starting a system-wide Dovecot on 143/993
+  bash "$REPO_DIR/scripts/apt-install.sh" "${need[@]}" || die "installing ${need[*]} failed"
 }
 
 ensure_python() {
@@ -389,7 +400,8 @@ EOF
 start_dovecot() {
   # foreground mode (-F) in the background; all fds redirected so a caller
   # reading our stdout through a pipe is not kept waiting by the servers
-  dovecot -F -c "$MAILSVC_DIR/dovecot.conf" </dev/null >>"$MAILSVC_DIR/dovecot.out" 2>&1 &
+  # (8>&-: the servers must not inherit the start lock's descriptor, or they would hold the lock while they run)
+  dovecot -F -c "$MAILSVC_DIR/dovecot.conf" </dev/null >>"$MAILSVC_DIR/dovecot.out" 2>&1 8>&- &
   echo $! >"$MAILSVC_DIR/dovecot.pid"
 }
 
@@ -411,6 +423,26 @@ do_restart_dovecot() {  # same config and ports (from env.sh), mail kept
 
 port_busy() { "$PYTHON" -c 'import socket,sys; s=socket.socket(); sys.exit(0 if s.connect_ex(("127.0.0.1", int(sys.argv[1]))) == 0 else 1)' "$1"; }
 
+free_ports() {  # six loopback ports nobody listens on, nor is bound to (below Linux's ephemeral range 32768+)
+  "$PYTHON" - <<'EOF'
+import random, socket
+rng, ports = random.SystemRandom(), []
+while len(ports) < 6:
+    port = rng.randrange(20000, 32000)
+    if port in ports:
+        continue
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))  # fails if anything holds the port (without SO_REUSEADDR: TIME_WAIT too)
+    except OSError:
+        continue
+    finally:
+        s.close()
+    ports.append(port)
+print(*ports)
+EOF
+}
+
 do_start() {
   [ "$(id -u)" = 0 ] || die "run as root"
   local t0=$SECONDS
@@ -418,8 +450,16 @@ do_start() {
   do_stop
   install_packages
   ensure_python
+  # from choosing the ports to the servers listening on them, no other start of this script runs
+  exec 8>>"$START_LOCK"
+  flock -w 300 8 || die "another mail-test-servers.sh start held $START_LOCK for 5 minutes"
+  if [ "$AUTO_PORTS" = 1 ]; then
+    local ports
+    ports=$(free_ports) || die "could not find free loopback ports"
+    read -r IMAP_PORT IMAPS_PORT LMTP_PORT SUBMISSION_PORT SUBMISSIONS_PORT SMTP_PORT <<<"$ports"
+  fi
   for p in $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SUBMISSION_PORT $SUBMISSIONS_PORT $SMTP_PORT; do
-    port_busy "$p" && die "127.0.0.1:$p is already in use by another process"
+    port_busy "$p" && die "127.0.0.1:$p is already in use by another process (choose another PORT_OFFSET, or none: free ports are then found)"
   done
   getent passwd "$VMAIL_USER" >/dev/null ||
     useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$VMAIL_USER"
@@ -457,13 +497,14 @@ EOF
 
   start_dovecot
   "$PYTHON" "$MAILSVC_DIR/smtp_sink.py" 127.0.0.1 "$SMTP_PORT" "$MAILSVC_DIR/sink/Maildir" \
-    "127.0.0.1:$LMTP_PORT" </dev/null >>"$MAILSVC_DIR/sink.log" 2>&1 &
+    "127.0.0.1:$LMTP_PORT" </dev/null >>"$MAILSVC_DIR/sink.log" 2>&1 8>&- &
   echo $! >"$MAILSVC_DIR/sink.pid"
   if ! wait_ready "$IMAP_PORT:* OK:plain" "$IMAPS_PORT:* OK:tls" "$LMTP_PORT:220:plain" \
                   "$SUBMISSION_PORT:220:plain" "$SUBMISSIONS_PORT:220:tls" "$SMTP_PORT:220:plain"; then
     tail -20 "$MAILSVC_DIR/dovecot.log" "$MAILSVC_DIR/dovecot.out" "$MAILSVC_DIR/sink.log" >&2 || true
     do_stop; die "mail services did not come up"
   fi
+  exec 8>&-  # the servers hold their ports now: the next start sees them taken
   if ! selfcheck "$(head -1 "$MAILSVC_DIR/users" | cut -d: -f1)" "$MAIL_PASSWORD"; then
     tail -5 "$MAILSVC_DIR/dovecot.log" >&2; do_stop; die "Dovecot answers but cannot open a mailbox"
   fi
@@ -502,10 +543,36 @@ do_status() {
   return $ok
 }
 
+finish_run() {  # (the traps of do_run) stop the servers; remove the directory made for this run
+  do_stop 2>/dev/null || true
+  if [ "$OWN_DIR" = 1 ]; then rm -rf "$MAILSVC_DIR"; fi
+}
+
+do_run() {  # CMD...: servers of their own for one command (see the usage at the top)
+  [ $# -gt 0 ] || die "usage: $0 run CMD [ARG...]"
+  local rc=0
+  trap finish_run EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  mkdir -p "$MAILSVC_DIR"
+  # a process of its own: inside `if`/`||` bash ignores set -e in a function, not in another bash
+  if ! MAILSVC_DIR=$MAILSVC_DIR bash "${BASH_SOURCE[0]}" start >"$MAILSVC_DIR/start.log" 2>&1; then
+    cat "$MAILSVC_DIR/start.log" >&2; exit 1
+  fi
+  log "servers in $MAILSVC_DIR: $(grep -E '^export MAIL_(IMAP|SMTP)_PORT=' "$MAILSVC_DIR/env.sh" | sed 's/^export //' | tr '\n' ' ')"
+  ( set -a; . "$MAILSVC_DIR/env.sh"; set +a; exec "$@" ) || rc=$?
+  if ! do_status >/dev/null; then  # a server died under the command: say so, with its last words
+    log "a server stopped during the run: $(do_status | tr '\n' ' ')"
+    tail -n 15 "$MAILSVC_DIR/dovecot.log" "$MAILSVC_DIR/dovecot.out" "$MAILSVC_DIR/sink.log" >&2 2>/dev/null || true
+  fi
+  exit $rc
+}
+
 case "${1:-start}" in
   start) do_start ;;
   stop) do_stop ;;
   status) do_status ;;
   restart-dovecot) do_restart_dovecot ;;
-  *) die "usage: $0 [start|stop|status|restart-dovecot]" ;;
+  run) shift; do_run "$@" ;;
+  *) die "usage: $0 [start|stop|status|restart-dovecot] | run CMD [ARG...]" ;;
 esac

@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from imapclient import IMAPClient
+
+# ---------------------------------------------------------------- Hypothesis: no wall-clock limits
+# Hypothesis' default 200 ms deadline per example, and its "too slow" health check, time examples on the
+# wall clock: on a loaded machine (two suites side by side, other jobs) a property test failed for being
+# slow, not wrong.  Every property test of the suite inherits this profile (an explicit @settings keeps
+# its own max_examples and inherits the rest); the bounds on time live in `make bench`.
+settings.register_profile("pbem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pbem")
 
 _MAIL_VARS = (
     "MAIL_HOST MAIL_IMAP_PORT MAIL_IMAPS_PORT MAIL_IMAPS_CAFILE MAIL_SMTP_PORT MAIL_LMTP_PORT "
@@ -110,7 +119,7 @@ def mail_env() -> MailEnv:
     if missing:
         pytest.fail(
             f"mail test servers not configured ({', '.join(missing)} unset): run via `make test`, or "
-            "`bash scripts/mail-test-servers.sh start && set -a && . /tmp/pbem-mailsvc/env.sh && set +a` first",
+            "`bash scripts/mail-test-servers.sh run .venv/bin/pytest tests/...` (servers of its own for that run)",
             pytrace=False,
         )
     e = os.environ
@@ -136,18 +145,25 @@ def mail_env() -> MailEnv:
 # ---------------------------------------------------------------- end of mail servers section
 
 
-# ---------------------------------------------------------------- recorded games (pictures, archive)
+# ---------------------------------------------------------------- the demo's games, played once per session
 
 
 @pytest.fixture(scope="session")
-def recorded_games(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """Whole games played by mail as `pbem demo` plays them (Intrigue, Pour Ma Belle, 1626), kept open for reading."""
-    from recorded import play_all
+def demo_games(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Every game of `pbem demo`, played once (by mail, as the demo plays them) and kept open for reading:
+    the golden set, the pictures, the archive and the by-mail tests of the same games share it
+    (`recorded.DemoGames`).  Tests must only read them."""
+    from recorded import play_demos
 
-    games = play_all(tmp_path_factory.mktemp("recorded"))
+    games = play_demos(tmp_path_factory.mktemp("demo"))
     yield games
-    for d in games.values():
-        d.close()
+    games.close()
+
+
+@pytest.fixture(scope="session")
+def recorded_games(demo_games):  # type: ignore[no-untyped-def]
+    """Whole games played by mail as `pbem demo` plays them (Intrigue, Pour Ma Belle, 1626), kept open for reading."""
+    return {name: demo_games.games[name] for name in ("intrigue", "pmb", "1626")}
 
 
 @pytest.fixture(scope="session")
@@ -157,3 +173,56 @@ def archives(recorded_games, tmp_path_factory: pytest.TempPathFactory):  # type:
 
     root = tmp_path_factory.mktemp("archives")
     return {name: build(d.engine, d.game_id, root / name) for name, d in recorded_games.items()}
+
+
+# ---------------------------------------------------------------- running in parallel (pytest-xdist)
+# `make test` runs the suite on two workers (-n 2 --dist loadgroup).  Tests that share something a worker
+# makes once go to one worker as one group: the loopback mail servers' mailboxes (every `mail` test: they
+# clear and fill the same users), the demo's games (a session fixture, played once per worker that asks).
+SHARED_FIXTURE_GROUPS = {"demo_games": "demo", "recorded_games": "demo", "archives": "demo"}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    if item.get_closest_marker("mail") is not None:
+        return "mail"
+    for name in getattr(item, "fixturenames", ()):
+        if name in SHARED_FIXTURE_GROUPS:
+            return SHARED_FIXTURE_GROUPS[name]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (it names each test's group in its node id)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks each test of a shared group with its xdist_group (a test may also name one itself).  Each group
+    is one unit of work for one worker; xdist hands out the largest units first."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            name = xdist_group_of(item)
+            if name is not None:
+                item.add_marker(pytest.mark.xdist_group(name))
+
+
+@pytest.hookimpl(trylast=True)  # after xdist has written each test's group into its node id
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker with --dist loadgroup, every grouped test must carry its group in its node id (that
+    is how xdist hands a group to one worker).  A pytest that drops it (9.2 with xdist 3.8) would spread the
+    mail tests over both workers, where they stop and clear each other's servers: stop at once instead."""
+    if not getattr(session.config.option, "loadgroup", False):  # (set on the workers of --dist loadgroup)
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid.rsplit("]", 1)[-1]]
+    if lost:
+        raise pytest.UsageError(f"pytest-xdist could not group {len(lost)} tests (e.g. {lost[0]}): this pytest and "
+                                "pytest-xdist do not work together with --dist loadgroup; see pyproject.toml")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The known case of the above, said before any worker starts: pytest 9.2 with pytest-xdist 3.8 or older."""
+    if config.getoption("dist", "no") != "loadgroup" or hasattr(config, "workerinput"):
+        return
+    import xdist
+
+    if pytest.version_tuple[:2] >= (9, 2) and tuple(int(x) for x in xdist.__version__.split(".")[:2]) <= (3, 8):
+        raise pytest.UsageError(f"pytest {pytest.__version__} with pytest-xdist {xdist.__version__} loses the test "
+                                "groups of --dist loadgroup (pytest-dev/pytest-xdist#1386): install the versions "
+                                "pyproject.toml asks for (make venv), or run without -n")

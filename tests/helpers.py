@@ -88,8 +88,9 @@ def pbem_command(config: Path, *args: str) -> list[str]:
 
 
 def pbem_env(**extra: str) -> dict[str, str]:
-    """The environment for `pbem_command`: this folder on PYTHONPATH, no leftover crash point."""
+    """The environment for `pbem_command`: this folder on PYTHONPATH, no leftover crash or pause point."""
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent), **extra)
-    if "PBEM_CRASH_AT" not in extra:
-        env.pop("PBEM_CRASH_AT", None)
+    for hook in ("PBEM_CRASH_AT", "PBEM_PAUSE_AT"):
+        if hook not in extra:
+            env.pop(hook, None)
     return env

@@ -1,12 +1,83 @@
-"""Recorded games for the picture and archive tests: the demo's games, played again by mail in a folder."""
+"""Recorded games for the golden, picture, archive and by-mail tests: the demo's games, played once per session.
+
+`play_demos` plays every demo exactly as `pbem demo` does (the golden set is taken from that very play,
+before any test reads the games) and keeps the games open; the session fixture ``demo_games``
+(conftest.py) shares them, and ``recorded_games`` is its Intrigue, Pour Ma Belle and 1626.  The
+functions below play a game of the same kind with other options (``recorded.intrigue(root, pictures=False)``).
+"""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from pbem import demo
+from pbem import pictures
+from pbem.core import Event
 from pbem.demo import Demo, play_bot_game
+from pbem.pictures.scene import Scene
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def golden_module() -> ModuleType:
+    """scripts/golden.py (scripts/ is not a package: loaded as a module)."""
+    spec = importlib.util.spec_from_file_location("golden", ROOT / "scripts" / "golden.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One call of a board drawer: the ruleset, and the view (as JSON), events and title it was given."""
+
+    ruleset: str
+    view: dict[str, Any]
+    events: list[Event]
+    title: str
+
+
+@dataclass
+class DemoGames:
+    games: dict[str, Demo]
+    """Every demo game by its demo name (`pbem.demo.DEMOS`: 1626, pmb, intrigue, pourleroi, courtisans), open."""
+    golden: dict[str, bytes]
+    """The golden set of this play (`scripts/golden.py`), taken before any test read the games."""
+    drawn: list[Drawn] = field(default_factory=list)
+    """Every call of a board drawer during the play (the picture tests check what it was given)."""
+
+    def close(self) -> None:
+        for d in self.games.values():
+            d.close()
+
+
+def play_demos(root: Path) -> DemoGames:
+    golden = golden_module()
+    drawn: list[Drawn] = []
+    real = pictures.drawer
+
+    def recording(ruleset: str) -> pictures.Drawer:
+        draw = real(ruleset)
+
+        def spy(view: Mapping[str, Any], events: Sequence[Event], title: str) -> Scene:
+            drawn.append(Drawn(ruleset, json.loads(json.dumps(view)), list(events), title))
+            return draw(view, events, title)
+        return spy
+
+    kept: list[Demo] = []
+    pictures.drawer = recording  # type: ignore[assignment]
+    try:
+        exports = golden.play_demos(root, keep_open=kept)
+    finally:
+        pictures.drawer = real  # type: ignore[assignment]
+    games = {d.root.name: d for d in kept}
+    return DemoGames(games, golden.collect(root, exports), drawn)
 
 
 def intrigue(root: Path, **game: Any) -> Demo:
@@ -25,26 +96,3 @@ def pmb(root: Path, players: int = 40, **game: Any) -> Demo:
         ["Snow", "Rivers", "Sand", "Stone", "Hill", "Flowers", "Waters", "Pyke"] * 5, strict=False)]
     return play_bot_game(root, "pmb1", {"ruleset": "pmb", "tag": "PMB", "registration": "3d@21:00",
                                         "deadlines": {"turn": "2d@21:00"}, **game}, names[:players], random_orders, 80)
-
-
-def g1626(root: Path) -> Demo:
-    """The 1626 demo; it closes its store, so its folder is opened again (a `Demo` without the wipe)."""
-    from pbem import config as configmod
-    from pbem.engine import Engine
-    from pbem.store import Store
-
-    demo.demo_1626(root)
-    game_id = "gant"
-    d = Demo.__new__(Demo)
-    data = {"pbem": {"database": "pbem.sqlite", "address": demo.GAME_ADDRESS, "forum_dir": "forum"},
-            "mailbox": {"kind": "maildir", "path": "mail/inbox"}, "outbox": {"kind": "maildir", "path": "mail/outbox"},
-            "games": {game_id: {"mj": demo.MJ_ADDRESS, "ruleset": "1626", "tag": "1626"}}}
-    d.root, d.game_id = root, game_id
-    d.config = configmod.parse(data, root)
-    d.store = Store(d.config.database)
-    d.engine = Engine(d.config, d.store)
-    return d
-
-
-def play_all(root: Path) -> dict[str, Demo]:
-    return {"intrigue": intrigue(root / "intrigue"), "pmb": pmb(root / "pmb"), "1626": g1626(root / "1626")}

@@ -120,7 +120,7 @@ def test_preview_stores_nothing_and_sends_nothing(tmp_path):
     assert _dump(t.store) == before
     assert sorted(x.name for x in (t.cfg.forum_dir / "toy1").iterdir()) == files
     assert p.title == "Étape 1" and p.defaults == ["Bran", "ser Schlingue"]
-    assert "Sans ordres à temps (ordres par défaut) : Bran et ser Schlingue." in plain(p.digest)
+    assert "Sans ordres à temps (ordres par défaut) : ser Schlingue et Bran." in plain(p.digest)  # table order
     assert sorted(name for name, _s, _b in p.privates) == sorted(PLAYERS)
     # and the real resolution then gives exactly what the preview showed
     t.due(T0 + timedelta(days=2))

@@ -119,15 +119,98 @@ def test_a_running_game_has_no_verification(archives: dict[str, Any]) -> None:
     assert "verification.html" not in (archives["1626"].folder / "index.html").read_text("utf-8")
 
 
-def test_the_archive_holds_no_private_fact(archives: dict[str, Any], recorded_games: dict[str, Any]) -> None:
-    """No address, no MJ-only event, no private letter's text: only what the forum posts say."""
-    d = recorded_games["pmb"]
-    text = "".join(p.read_text("utf-8") for p in archives["pmb"].pages).replace("\u00a0", " ")  # (French spaces: the checks below read plain)
+class Text(HTMLParser):
+    """The text a reader sees on a page (or in a chart): every text node, entities decoded."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]")
+
+
+def plain(text: str) -> str:
+    """Runs of white space (French non-breaking spaces, line breaks) as one space: the checks read plain text."""
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("\u202f", " ")).strip()
+
+
+def archive_text(a: Any) -> str:
+    """Everything the archive shows as text: its pages and charts, tags left out; and its raw HTML and SVG."""
+    seen = []
+    for path in [*a.pages, *a.charts]:
+        parser = Text()
+        raw = path.read_text("utf-8")
+        parser.feed(raw)
+        seen += [" ".join(parser.parts), raw]
+    return plain(" \n ".join(seen))
+
+
+def hidden_texts(d: Any) -> list[tuple[str, str]]:
+    """(what, text) of every fact the public record must not hold: the text of every event of every record
+    kept from the public (private or MJ-only), and each line of every player's and the MJ's status in the
+    final state; less what is public anyway: a public event's text, or the rendering of a step's public
+    view (drawn here from the views alone, not read from the forum files the archive is made of)."""
+    from pbem import serial
+    from pbem.core import MJ, PUBLIC
+
+    r = d.engine.renderer(d.game_id)
+    ruleset = d.engine.ruleset(d.game_id)
+    tag = d.engine.settings(d.game_id).tag
+    records = [rec for rec in d.store.records(d.game_id) if rec.state_after]
+    said, out = [], []
+    for rec in records:
+        state = serial.loads(ruleset.state_type, rec.state_after)
+        said.append(r.forum_text(title=rec.title, events=[], view=ruleset.view(state, PUBLIC),
+                                 final=ruleset.outcome(state), tag=tag))
+        for e in rec.events:
+            if e.audience.kind == "public":
+                said.append(r.event_text(e))
+                said.append(r.event_text(e, r.forum))
+            else:
+                out.append((f"{rec.kind} {rec.seq} {e.kind} ({e.audience.kind})", plain(r.event_text(e))))
+    final = d.engine.state(d.engine.game(d.game_id))
+    said.append(r.mail_text("status", view=ruleset.view(final, PUBLIC), player=None, tag=tag).body)
+    outcome = ruleset.outcome(final)
+    for who in [*ruleset.players(final), MJ]:
+        view = ruleset.view(final, who)
+        status = r.mail_text("status", view=view, player=who, tag=tag).body
+        out += [(f"final status of {who}", plain(line)) for line in status.splitlines()]
+        # and that view as a forum post would show it (what a post drawn from the wrong view would say)
+        post = r.forum_text(title="", events=[], view=view, final=outcome, tag=tag)
+        out += [(f"final view of {who} as a post", plain(BBCODE_TAG.sub("", line))) for line in post.splitlines()]
+    public = plain(BBCODE_TAG.sub("", " \n ".join(said)))
+    return [(what, t) for what, t in out if len(t) >= 12 and t not in public]
+
+
+@pytest.mark.parametrize("game", ["intrigue", "pmb", "1626", "pourleroi", "courtisans"])
+def test_the_archive_holds_no_private_fact(archives: dict[str, Any], demo_games: Any, game: str,
+                                           tmp_path: Path) -> None:
+    """No address, no seed of a running game, no text of an event kept from the public, no line of a
+    player's or the MJ's own view of the final state: only what the forum posts and the public view say."""
+    from pbem.archive import build
+
+    d = demo_games.games[game]
+    a = archives[game] if game in archives else build(d.engine, d.game_id, tmp_path / game)
+    text = archive_text(a)
+    assert len(text) > 1000
     for p in d.store.players(d.game_id):
         assert p.address not in text
-    # MJ-only events (the roles at set-up, the draw of the squads' order, who killed whom) never reach the forum
-    assert "Rôles :" not in text and "Ordre de passage des escouades" not in text and "responsable :" not in text
-    assert "Vous êtes" not in text  # nor a player's own role letter
+    for mj in d.engine.settings(d.game_id).mj:
+        assert mj not in text
+    g = d.engine.game(d.game_id)
+    if not g.seed_revealed:
+        assert g.seed not in text  # a running game's seed stays the MJ's
+    if game == "pmb":  # the roles at set-up, the draw of the squads' order, who killed whom, a role letter
+        assert "Rôles :" not in text and "Ordre de passage des escouades" not in text and "responsable :" not in text
+        assert "Vous êtes" not in text
+    hidden = hidden_texts(d)
+    assert len(hidden) > 10, f"{game}: too few hidden facts to check"  # the check reads something
+    found = [(what, t) for what, t in hidden if t in text]
+    assert not found, found[:5]
 
 
 # ---------------------------------------------------------------- BBCode made safe

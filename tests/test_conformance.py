@@ -8,13 +8,16 @@ fit the one interface.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import helpers  # noqa: F401  (registers the toy ruleset)
 import pytest
+from fresh import digest, replay
 
 from pbem import games, serial
 from pbem.core import MJ, PUBLIC, Event, OrderError, Seat
@@ -22,6 +25,7 @@ from pbem.dice import Dice
 from pbem.render import Renderer
 
 Bot = Callable[[object, str, int], list[str]]
+pytestmark = pytest.mark.xdist_group("conformance")  # one worker plays each game once (`played`) for all tests
 
 
 def _toy_bot(state, player, seed) -> list[str]:
@@ -48,13 +52,17 @@ TURN_GAMES = ["toy", "pmb", "intrigue", "pourleroi", "courtisans"]
 MAX_STEPS = {"pourleroi": 400}  # one step per card the donor places: about 150 at five players
 
 
-def play(name: str, seed: int, max_steps: int | None = None) -> list[str]:
-    """Play a whole game; return a transcript of canonical JSON lines (states and events)."""
+def play(name: str, seed: int, max_steps: int | None = None, purposes: set[str] | None = None) -> list[str]:
+    """Play a whole game; return a transcript of canonical JSON lines (states and events).
+
+    ``purposes`` collects what every roll was for (the dice record each draw)."""
     ruleset = games.get(name)
     bot = _bot(name)
     seed_hex = f"{seed:064x}"
-    state, events = ruleset.setup([Seat(n) for n in ROSTERS[name]], dict(ruleset.default_options),
-                                  Dice(seed_hex, "setup"))
+    rolled = purposes if purposes is not None else set()
+    dice = Dice(seed_hex, "setup")
+    state, events = ruleset.setup([Seat(n) for n in ROSTERS[name]], dict(ruleset.default_options), dice)
+    rolled.update(r.purpose for r in dice.rolls)
     transcript = [serial.dumps(state), _check_events(ruleset, state, events)]
     for step in range(1, (max_steps or MAX_STEPS.get(name, 120)) + 1):
         prompts = ruleset.prompts(state)
@@ -69,7 +77,9 @@ def play(name: str, seed: int, max_steps: int | None = None) -> list[str]:
                 except OrderError as e:  # a bot may try an order the rules refuse; the reason must be worded
                     assert e.msg.fr and e.msg.en
             orders[player] = accepted or ruleset.default_orders(state, player)
-        state, events = ruleset.resolve(state, orders, Dice(seed_hex, f"step-{step}"))
+        dice = Dice(seed_hex, f"step-{step}")
+        state, events = ruleset.resolve(state, orders, dice)
+        rolled.update(r.purpose for r in dice.rolls)
         again = serial.loads(ruleset.state_type, serial.dumps(state))
         assert serial.dumps(again) == serial.dumps(state)
         for viewer in [*ruleset.players(state), MJ, PUBLIC]:
@@ -89,13 +99,41 @@ def _check_events(ruleset, state, events: list[Event]) -> str:
                       sort_keys=True, ensure_ascii=False)
 
 
+SEEDS = range(6)
+
+
+@dataclass(frozen=True)
+class Played:
+    transcript: list[str]
+    purposes: frozenset[str]
+
+
+@functools.cache
+def played(name: str, seed: int) -> Played:
+    """Each game of the conformance run played once per process (the replay test and the roll labels share it)."""
+    purposes: set[str] = set()
+    return Played(play(name, seed, purposes=purposes), frozenset(purposes))
+
+
+def replay_digests(name: str) -> dict[str, str]:
+    """(run by `fresh.replay` in another process) the digest of each seed's transcript."""
+    return {str(seed): digest(play(name, seed)) for seed in SEEDS}
+
+
+@functools.cache
+def replayed(name: str) -> dict[str, str]:
+    return replay("test_conformance:replay_digests", name)
+
+
 @pytest.mark.parametrize("name", TURN_GAMES)
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_legal_play_ends_and_replays_identically(name, seed):
-    first = play(name, seed)
+    """A whole game ends; the same seed and orders give the same transcript byte for byte in another process,
+    whose string hashes (so set orders) differ from this one's."""
+    first = played(name, seed).transcript
     assert games.get(name).outcome(serial.loads(games.get(name).state_type, first[-2])) is not None, \
         f"{name} seed {seed}: no outcome"
-    assert play(name, seed) == first
+    assert replayed(name)[str(seed)] == digest(first)
 
 
 def test_toy_has_simultaneous_and_sequential_steps():
@@ -107,28 +145,47 @@ def test_toy_has_simultaneous_and_sequential_steps():
     assert len(ruleset.prompts(state)) == 1
 
 
-def test_1626_immediate_tests_replay_identically():
+def immediate_1626_tests(purposes: set[str] | None = None) -> list[str]:
+    """200 immediate tests of 1626 (FICHE, TEST …) by the characters in turn: what each told whom."""
     ruleset = games.get("1626")
     from pathlib import Path
 
     from pbem.games.g1626.sheet import seats_from_toml
 
     seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
-    runs = []
-    for _ in range(2):
-        state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("11" * 32, "setup"))
-        assert ruleset.prompts(state) == []
-        out = []
-        for i in range(200):
-            player = seats[i % len(seats)].name
-            line = random.Random(i).choice(["TEST Escrime AG SR 15", "TEST PE SR 12", "FICHE", "TEST Latin EDU SR 19"])
-            order = ruleset.parse_order(state, player, line, [])
-            done = ruleset.immediate(state, player, order, Dice("11" * 32, f"action-{i}"))
-            assert done is not None
-            state, events = done
-            out.append(_check_events(ruleset, state, events))
-        runs.append(out)
-    assert runs[0] == runs[1]
+    dice = Dice("11" * 32, "setup")
+    state, _ = ruleset.setup(seats, dict(ruleset.default_options), dice)
+    if purposes is not None:
+        purposes.update(r.purpose for r in dice.rolls)
+    assert ruleset.prompts(state) == []
+    out = []
+    for i in range(200):
+        player = seats[i % len(seats)].name
+        line = random.Random(i).choice(["TEST Escrime AG SR 15", "TEST PE SR 12", "FICHE", "TEST Latin EDU SR 19"])
+        order = ruleset.parse_order(state, player, line, [])
+        dice = Dice("11" * 32, f"action-{i}")
+        done = ruleset.immediate(state, player, order, dice)
+        assert done is not None
+        if purposes is not None:
+            purposes.update(r.purpose for r in dice.rolls)
+        state, events = done
+        out.append(_check_events(ruleset, state, events))
+    return out
+
+
+@functools.cache
+def immediate_1626_played() -> Played:
+    purposes: set[str] = set()
+    return Played(immediate_1626_tests(purposes), frozenset(purposes))
+
+
+def immediate_1626_digest() -> str:
+    """(run by `fresh.replay` in another process)"""
+    return digest(immediate_1626_tests())
+
+
+def test_1626_immediate_tests_replay_identically():
+    assert replay("test_conformance:immediate_1626_digest") == digest(immediate_1626_played().transcript)
 
 
 @pytest.mark.parametrize("name", ["pmb", "intrigue", "1626", "toy", "pourleroi", "courtisans"])
@@ -170,27 +227,18 @@ def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
     check()
 
 
-def test_every_roll_of_a_game_says_in_french_what_it_was_for(monkeypatch):
+def test_every_roll_of_a_game_says_in_french_what_it_was_for():
     """The MJ's digest lists each roll's purpose: every purpose the games use has a French label."""
     from pbem.render import dice_label
 
     seen: dict[str, set[str]] = {}
-    current = [""]
-    uniform = Dice._uniform
-
-    def recording(self, purpose, low, high):
-        seen.setdefault(current[0], set()).add(purpose)
-        return uniform(self, purpose, low, high)
-
-    monkeypatch.setattr(Dice, "_uniform", recording)
     for name in ("pmb", "intrigue", "pourleroi", "courtisans"):
-        current[0] = name
-        for seed in range(6):
-            play(name, seed)
-    current[0] = "1626"
-    test_1626_immediate_tests_replay_identically()
+        for seed in SEEDS:
+            seen.setdefault(name, set()).update(played(name, seed).purposes)
+    seen["1626"] = set(immediate_1626_played().purposes)
+    assert all(seen.values())
     assert {"pmb", "intrigue", "1626", "pourleroi", "courtisans"} <= set(seen)
     untranslated = {(game, p) for game, purposes in seen.items() for p in purposes if dice_label(p, game, "fr") == p}
     assert not untranslated
-    assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40 %)"
+    assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "fr") == "Joueur 07 quitte Visenya (40\u00a0%)"
     assert dice_label("Joueur 07 leaves Visenya (40%)", "pmb", "en") == "Joueur 07 leaves Visenya (40%)"

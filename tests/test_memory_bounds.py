@@ -32,7 +32,7 @@ UNBOUNDED_KEYS_OK = {
     "pbem.clock.parse_iso": "ISO times read from the database",
     "pbem.render._environments": "template folders and a language",
     "pbem.render._exists": "template names",
-    "pbem.render._dice_labels": "a game and a language",
+    "pbem.dicetext.labels": "a template folder, a game, a language and a spacing function",
     "pbem.pictures.scene.font": "a size and a weight",
     "pbem.engine.optional._takes_author": "ruleset classes",
     "pbem.serial._hints": "dataclasses",
@@ -42,9 +42,9 @@ UNBOUNDED_KEYS_OK = {
     "pbem.serial._decoder": "the type hints of the state types",
     "pbem.mail.senders._own": "the game's own addresses, from the config",
     "pbem.mail.senders._trusted": "the trusted authserv-ids, from the config",
-    "pbem.outbox._date_line": "datetimes",
-    "pbem.outbox._trailer": "a game, a turn and a kind",
-    "pbem.outbox._from_line": "the game's name and address, from the config",
+    "pbem.outbox.compose._date_line": "datetimes",
+    "pbem.outbox.compose._trailer": "a game, a turn and a kind",
+    "pbem.outbox.compose._from_line": "the game's name and address, from the config",
     "pbem.games.pourleroi.cards.parse_symbols": "the symbols of the packaged card files",
 }
 

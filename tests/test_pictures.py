@@ -19,13 +19,15 @@ from typing import Any
 
 import pytest
 import recorded
+from games.test_courtisans_games import bot_game
 from PIL import Image
 
 from pbem import pictures, serial
 from pbem.core import MJ, PUBLIC, Audience, Event
+from pbem.games.courtisans import RULESET as COURTISANS
 from pbem.pictures import board_picture, board_scene
 from pbem.pictures.raster import png, scene_digest, size
-from pbem.pictures.scene import Box, Scene, money
+from pbem.pictures.scene import Box, money
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pictures"
 PMB_ROLE_CODES = ("garde", "lord_commandant", "chuchoteurs", "argentier", "mestre", "fidele", "stark_chef",
@@ -65,38 +67,33 @@ def fixture_steps(game: str) -> list[tuple[dict[str, Any], list[Event], str]]:
 # ---------------------------------------------------------------- the inputs: public only, structurally
 
 
-def test_the_drawing_code_receives_exactly_the_public_view_and_public_events(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[tuple[str, Mapping[str, Any], list[Event], str]] = []
-    real = pictures.drawer
-
-    def recording(ruleset: str) -> pictures.Drawer:
-        draw = real(ruleset)
-
-        def spy(view: Mapping[str, Any], events: Sequence[Event], title: str) -> Scene:
-            seen.append((ruleset, json.loads(json.dumps(view)), list(events), title))
-            return draw(view, events, title)
-        return spy
-
-    monkeypatch.setattr(pictures, "drawer", recording)
-    d = recorded.pmb(tmp_path / "pmb")
-    try:
+def test_the_drawing_code_receives_exactly_the_public_view_and_public_events(demo_games: Any) -> None:
+    """Every call of a board drawer while the demo's games were played (recorded then: `recorded.play_demos`),
+    for each game with pictures: a step's public view and public events, and only them."""
+    drawn_games = 0
+    for d in demo_games.games.values():
         rs = d.engine.ruleset(d.game_id)
+        seen = [c for c in demo_games.drawn if c.ruleset == rs.name]
+        if not pictures.has_picture(rs.name):
+            assert seen == []
+            continue
+        drawn_games += 1
+        assert seen, f"{rs.name}: no picture was drawn"
         expected = [(json.loads(json.dumps(rs.view(state, PUBLIC))), public_of(events), title)
                     for _, state, events, title in steps(d)]
-        mj_views = [json.loads(json.dumps(rs.view(state, MJ))) for _, state, _, _ in steps(d)]
-    finally:
-        d.close()
-    assert seen, "no picture was drawn"
-    # every call, for the mail and for the forum file, had a step's public view and public events, and only them
-    for ruleset, view, events, title in seen:
-        assert ruleset == "pmb"
-        assert (view, events, title) in expected
-        assert all(e.audience.kind == "public" for e in events)
-        assert view not in mj_views  # the MJ's view (roles, the whole state) is never what is drawn from
-    # each step drawn once: the public mail and the forum file beside the post share the picture
-    assert len(seen) == len(expected)
-    assert sorted(title for _, _, _, title in seen) == sorted(title for _, _, title in expected)
+        public_views = [view for view, _, _ in expected]
+        mj_views = [v for v in (json.loads(json.dumps(rs.view(state, MJ))) for _, state, _, _ in steps(d))
+                    if v not in public_views]
+        assert mj_views, f"{rs.name}: the MJ's view never differs from the public one"
+        # every call, for the mail and for the forum file, had a step's public view and public events, and only them
+        for call in seen:
+            assert (call.view, call.events, call.title) in expected
+            assert all(e.audience.kind == "public" for e in call.events)
+            assert call.view not in mj_views  # the MJ's view (roles, the whole state) is never what is drawn from
+        # each step drawn once: the public mail and the forum file beside the post share the picture
+        assert len(seen) == len(expected), rs.name
+        assert sorted(c.title for c in seen) == sorted(title for _, _, title in expected), rs.name
+    assert drawn_games >= 4  # Intrigue, Pour Ma Belle, Pour le Roi, Courtisans
 
 
 def test_a_private_event_is_refused_at_the_door() -> None:
@@ -314,3 +311,24 @@ def test_pictures_false_sends_text_only_and_writes_no_picture(tmp_path: Path) ->
         assert not any(email.message_from_bytes(box.get_bytes(k)).is_multipart() for k in box.keys())
     finally:
         d.close()
+
+
+def test_courtisans_banner_names_the_round_the_posts_title_names() -> None:
+    """The closing turn of round 6 is posted « Manche 6, tour de clôture … »: the banner says « manche 6 sur 20,
+    terminée » (the view is already at round 7), not « manche 7 », and a turn inside a round says that round."""
+    closing = inside = 0
+    for before, events, after in bot_game(3):
+        if before.slot is None or after.over:
+            continue
+        title = COURTISANS.step_title(before).fr
+        public = [e for e in events if e.audience.kind == "public"]
+        texts = board_scene("courtisans", COURTISANS.view(after, PUBLIC), public, title).texts()
+        played = int(title.split(",")[0].removeprefix("Manche "))
+        banner = [t for t in texts if t.startswith("manche ")]
+        if any(e.kind == "round_started" and e.data["round"] > 1 for e in events):
+            assert banner == [f"manche {played} sur 20, terminée"], (title, banner)
+            closing += 1
+        else:
+            assert banner == [f"manche {played} sur 20"], (title, banner)
+            inside += 1
+    assert closing >= 3 and inside >= 10

@@ -15,7 +15,7 @@ CASES = sorted(ROOT.glob("docs/rules/*-cases/*.toml"))
 
 def test_there_are_case_files_for_every_game() -> None:
     by_game = {p.parent.name for p in CASES}
-    assert by_game == {"pmb-cases", "intrigue-cases", "1626-cases", "pourleroi-cases"}
+    assert by_game == {"pmb-cases", "intrigue-cases", "1626-cases", "pourleroi-cases", "courtisans-cases"}
     assert all(sum(1 for p in CASES if p.parent.name == g) >= 20 for g in by_game)
 
 

@@ -65,17 +65,17 @@ def test_the_other_examples_are_accepted_as_written(tmp_path: Path) -> None:
 def test_every_key_of_the_format_is_documented() -> None:
     text = DOC.read_text(encoding="utf-8")
     keys = set(case_format.TOP_KEYS) | {"titre", "etat", "ordres", "des", "resoudre", "repeter", "attendu"} | {
-        "evenement", "erreur", "etat", "vue", "fait", "jets", "sollicites", "issue", "refus_mise_en_place",
+        "evenement", "erreur", "note", "etat", "vue", "fait", "jets", "sollicites", "issue", "refus_mise_en_place",
         "type", "donnees", "audience", "pour", "pas_pour", "cle", "nombre", "joueur", "ligne", "message",
         "chemin", "fini", "vainqueurs", "resume", "attendu", *case_format.FACT_TESTS}
     undocumented = sorted(k for k in keys if f"`{k}`" not in text and f"{k} =" not in text and f"[{k}]" not in text)
     assert not undocumented
 
 
-CASE_LINK = re.compile(r"\[`[^`]+`\]\(((?:pmb|intrigue|1626|pourleroi)-cases/[^)]+\.toml)\)")
+CASE_LINK = re.compile(r"\[`[^`]+`\]\(((?:pmb|intrigue|1626|pourleroi|courtisans)-cases/[^)]+\.toml)\)")
 
 
-@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi"])
+@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi", "courtisans"])
 def test_every_case_file_is_named_in_its_rules_document(game: str) -> None:
     """docs/rules/<game>.md names each case beside the sentence (or the ruling) it plays; every link leads to a file."""
     doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
@@ -84,3 +84,13 @@ def test_every_case_file_is_named_in_its_rules_document(game: str) -> None:
         link for link in linked if not (ROOT / "docs" / "rules" / link).is_file())
     files = {f"{game}-cases/{p.name}" for p in (ROOT / "docs" / "rules" / f"{game}-cases").glob("*.toml")}
     assert not files - linked, sorted(files - linked)
+
+
+@pytest.mark.parametrize("game", ["pmb", "intrigue", "1626", "pourleroi", "courtisans"])
+def test_every_test_its_rules_document_names_exists(game: str) -> None:
+    """The per-sentence table of docs/rules/<game>.md names tests beside the sentences: each is defined in tests/."""
+    doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(test_\w+)`", doc))
+    defined = {m for p in (ROOT / "tests").rglob("test_*.py")
+               for m in re.findall(r"^\s*def (test_\w+)", p.read_text(encoding="utf-8"), flags=re.M)}
+    assert named and not named - defined, sorted(named - defined)

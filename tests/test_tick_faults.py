@@ -18,10 +18,11 @@ from click.testing import CliRunner
 from helpers import body, make_config, make_mail, outbox_messages, pbem_command, pbem_env, toy_config_toml
 
 from pbem.cli import main
+from pbem.clock import iso, utcnow
 from pbem.engine import Engine
 from pbem.mail.addresses import address_problem
 from pbem.mail.reading import read_message
-from pbem.passlock import PassLock
+from pbem.passlock import STUCK_AFTER, PassLock
 from pbem.store import Store
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -50,15 +51,18 @@ def _tick(cfg_path: Path, now: datetime) -> subprocess.Popen[str]:
 # ---------------------------------------------------------------- defect 1: addresses at registration
 
 
-@pytest.mark.parametrize("address,fault", [
-    ("josé@exemple.fr", "« é » avant le @"),
-    ("jean.dupont", "il manque le @"),
-    ("jean@exemple", "incomplet"),
-    ("jean dupont@exemple.fr", "une espace"),
-    ("jean..dupont@exemple.fr", "doublé"),
-    ("jean@exem_ple.fr", "mal formé"),
+@pytest.mark.parametrize("address,fault,readable", [
+    ("josé@exemple.fr", "« é » avant le @", True),
+    ("jean.dupont", "il manque le @", False),
+    ("jean@exemple", "incomplet", True),
+    ("jean dupont@exemple.fr", "une espace", False),
+    ("jean..dupont@exemple.fr", "doublé", True),
+    ("jean@exem_ple.fr", "mal formé", True),
 ])
-def test_defect1_registration_by_mail_refuses_an_unusable_address_with_the_reason(tmp_path, address, fault):
+def test_defect1_registration_by_mail_refuses_an_unusable_address_with_the_reason(tmp_path, address, fault,
+                                                                                  readable):
+    """An address that can be read is answered with what is wrong with it; one that cannot be read as an
+    address at all (no @, a space) leaves nobody to answer: the mail is kept, marked, and not answered."""
     cfg = make_config(tmp_path)
     store = Store(cfg.database)
     eng = Engine(cfg, store)
@@ -68,11 +72,19 @@ def test_defect1_registration_by_mail_refuses_an_unusable_address_with_the_reaso
     store.store_raw([("k", raw)], T0.isoformat())
     eng.process_pending(T0)
     assert store.players("toy1") == []
-    sent = outbox_messages(store, kind="ack")
-    if read_message(raw).from_addr:  # the address could be read: the answer says what is wrong with it
-        assert len(sent) == 1
+    problem = address_problem(address)
+    assert problem is not None and fault in problem.fr.replace("\u00a0", " ")
+    sent = outbox_messages(store)
+    (stored,) = store.messages()
+    assert stored["status"] == "done"
+    assert bool(read_message(raw).from_addr) is readable
+    if readable:  # the answer says what is wrong with the address, to that address
+        assert len(sent) == 1 and sent[0]["X-PBEM-Kind"] == "ack" and sent[0]["To"] == address
         text = body(sent[0])
-        assert "adresse refusée" in text and fault in text.replace("\u00a0", " ")
+        assert "adresse refusée" in text and fault in text
+    else:
+        assert sent == []
+        assert stored["verdict"] == "silent: no sender address" and stored["sender"] == ""
     store.close()
 
 
@@ -128,8 +140,10 @@ def test_defect2_a_tick_steps_aside_with_one_line_while_another_pass_runs(tmp_pa
         assert proc.returncode == 0
         assert len(err.strip().splitlines()) == 1 and "steps aside" in err and f"pid {os.getpid()}" in err
         assert out == ""
-        # the pass holding the lock for hours looks stuck: then the tick says so and exits non-zero
-        lock.path.write_text(f"{os.getpid()} 2026-01-01T00:00:00Z pbem run\n")
+        # the pass holding the lock for hours looks stuck: then the tick says so and exits non-zero (hours
+        # before the wall clock, which the tick reads: a date written in the test goes stale or lies ahead)
+        since = iso(utcnow() - STUCK_AFTER - timedelta(hours=2))
+        lock.path.write_text(f"{os.getpid()} {since} pbem run\n")
         proc = _tick(cfg_path, T0 + timedelta(minutes=2))
         _out, err = proc.communicate(timeout=60)
         assert proc.returncode == 1 and "looks stuck" in err

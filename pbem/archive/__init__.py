@@ -1,16 +1,20 @@
 """`pbem archive`: a game's public record as a static HTML site, readable offline.
 
-Every page is built from what the forum may show, nothing else: for each resolved step (and the
-setup) its forum post (`letters.forum_text`, BBCode made safe HTML by `bbcode.to_html`), its
+Every page is built from what the forum may show, nothing else: for each published step (and the
+setup; never one whose results wait for the MJ's approval) its forum post (`letters.forum_text`, BBCode made safe HTML by `bbcode.to_html`), its
 picture (`letters.forum_picture`) and its public view, from which the charts over the game are
 drawn (`series`).  Once the game is over and its seed revealed, the archive also carries the
 verification that `pbem verify` prints.  No page has a script, and nothing is fetched from
 elsewhere: the style sheet, the pictures and the charts are files beside the pages.
+
+The folder is pbem's only if pbem made it: an archive leaves a list of what it wrote there
+(`MARKER`), and writing it again removes those files and nothing else.  A folder that holds
+anything without that list (the game folder, a home directory) is refused (`folder_problem`).
 """
 
 from __future__ import annotations
 
-import shutil
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +27,18 @@ from pbem.archive.charts import Chart, svg
 from pbem.audit import verification_report
 from pbem.engine import Engine
 from pbem.engine.steps import letters
+from pbem.msg import Msg, PbemError
 from pbem.pictures.raster import size
 from pbem.render import TEMPLATES
+
+MARKER = ".pbem-archive"
+"""The file an archive leaves in its folder: the first line says what it is, the next ones each name a file it
+wrote (relative to the folder).  Only those are ever removed."""
+_MARKER_HEAD = "pbem archive: files written by pbem archive (only these are replaced when it runs again)"
+
+
+class ArchiveFolderError(PbemError):
+    """The folder given to `pbem archive` is not one pbem may write into."""
 
 
 @dataclass(frozen=True)
@@ -48,23 +62,70 @@ class Archive:
     pictures: list[Path] = field(default_factory=list)
     charts: list[Path] = field(default_factory=list)
     verified: bool | None = None
+    removed: list[Path] = field(default_factory=list)  # the files of the archive written there before
+    kept: int = 0  # files in the folder that pbem did not write, left as they were
+
+    @property
+    def written(self) -> list[Path]:
+        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css"]
+
+
+def folder_problem(folder: Path) -> Msg | None:
+    """Why pbem may not write an archive into ``folder``, or None: a new or empty folder, or one an archive
+    wrote before (its `MARKER`), is fine."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        return Msg(f"{folder} n'est pas un dossier\u00a0: donnez le chemin d'un dossier neuf ou vide",
+                   f"{folder} is not a folder: give the path of a new or empty folder")
+    if not folder.exists() or not any(folder.iterdir()):
+        return None
+    if (folder / MARKER).is_file() and (folder / MARKER).read_text("utf-8", errors="replace").startswith(_MARKER_HEAD):
+        return None
+    return Msg(f"{folder} n'est pas vide et pbem archive n'y a jamais écrit\u00a0: pbem n'efface rien qu'il n'a pas "
+               "écrit\u00a0; donnez un dossier neuf ou vide (par exemple archives/<partie>)",
+               f"{folder} is not empty and pbem archive never wrote there: pbem deletes nothing it did not write; "
+               "give a new or empty folder (archives/<game>, say)")
+
+
+def _clear(folder: Path) -> tuple[list[Path], int]:
+    """Remove the files a former archive listed in its `MARKER` (never a path that leaves the folder, never
+    a folder's other files); returns them, and how many other files stay."""
+    listed = (folder / MARKER).read_text("utf-8", errors="replace").splitlines()[1:] if (folder / MARKER).exists() else []
+    root = folder.resolve()
+    removed = []
+    for name in listed:
+        path = folder / name
+        if not name or os.path.isabs(name) or ".." in Path(name).parts or path.is_symlink():
+            continue
+        if root not in path.resolve().parents or not path.is_file():
+            continue
+        path.unlink()
+        removed.append(path)
+    for sub in ("images", "charts"):
+        if (folder / sub).is_dir() and not any((folder / sub).iterdir()):
+            (folder / sub).rmdir()
+    kept = sum(1 for p in folder.rglob("*") if p.is_file() and p.name != MARKER)
+    return removed, kept
 
 
 def build(engine: Engine, game_id: str, folder: Path) -> Archive:
-    """Write the archive of ``game_id`` into ``folder`` (its former content is replaced)."""
+    """Write the archive of ``game_id`` into ``folder``: a new or empty folder, or one a former archive wrote
+    (its files are replaced; nothing else there is touched).  Any other folder raises `ArchiveFolderError`."""
     table = engine.table(game_id)
-    g = table.row
+    g = table.known().row  # (a step whose results wait for the MJ's approval: not there, nor the end it brought)
     ruleset = table.ruleset
     s = table.settings
-    if folder.exists():
-        shutil.rmtree(folder)
-    (folder / "images").mkdir(parents=True)
-    out = Archive(folder)
+    problem = folder_problem(folder)
+    if problem is not None:
+        raise ArchiveFolderError(problem)
+    removed, kept = _clear(folder) if folder.exists() else ([], 0)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    _list(folder, [])  # an archive begun: a pass killed now leaves a folder pbem may write again
+    out = Archive(folder, removed=removed, kept=kept)
     posts: list[Post] = []
     steps: list[tuple[str, dict[str, Any]]] = []
     outcome = None
     for rec in table.store.records(game_id):
-        if rec.kind == "action":
+        if rec.kind == "action" or not rec.published:
             continue
         state = table.decode_json(rec.state_after)
         events = rec.events
@@ -83,7 +144,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
                           size(picture.png) if picture is not None else None))
     charts = series.charts(s.ruleset, steps)
     if charts:
-        (folder / "charts").mkdir()
+        (folder / "charts").mkdir(exist_ok=True)
     for chart in charts:
         path = folder / "charts" / f"{chart.slug}.svg"
         path.write_text(svg(chart), encoding="utf-8")
@@ -108,7 +169,13 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     for page, template, extra in pages:
         (folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
         out.pages.append(folder / page)
+    _list(folder, out.written)
     return out
+
+
+def _list(folder: Path, written: list[Path]) -> None:
+    (folder / MARKER).write_text("\n".join([_MARKER_HEAD, *(p.relative_to(folder).as_posix() for p in written)])
+                                 + "\n", encoding="utf-8")
 
 
 def _chart_info(chart: Chart) -> dict[str, str]:

@@ -198,6 +198,8 @@ def player_add(ctx: click.Context, game_id: str, name: str, address: str, role: 
     with engine(ctx, game_id) as e:
         p = e.add_player(game_id, name, address, now_from(now), role=role, data=data, gender=gender)
         click.echo(message("registered", game=game_id, name=p.name, address=p.address))
+        if e.settings(game_id).passwords:  # (passwords = true: pbem made one, and mails it to the player)
+            click.echo(message("password_mailed", address=p.address))
 
 
 @french("Cesse d'écrire à NAME (qui en est prévenu)\u00a0; ses décisions prennent les valeurs par défaut "
@@ -244,6 +246,31 @@ def player_replace(ctx: click.Context, game_id: str, name: str, new_address: str
         news = e.replace_player(game_id, name, new_address, now_from(now), new_name=new_name, from_turn=from_turn)
         detail = message("replaced_later", turn=(news.after_turn or 0) + 1) if not news.now else ""
         click.echo(message("replaced", game=game_id, name=news.player, address=news.new_address, detail=detail))
+
+
+@french("Renvoie à NAME ses résultats d'une étape (par défaut, la dernière publiée). Les résultats d'un joueur ne "
+        "vont qu'à lui\u00a0: --to ne peut nommer que lui.\n\n"
+        "Exemple\u00a0: pbem player resend pmb1 Arya --turn 3",
+        turn="L'étape (0\u00a0: le courriel de début de partie)\u00a0; par défaut, la dernière publiée.",
+        to="À qui (le joueur lui-même\u00a0; tout autre est refusé).")
+@player.command("resend")
+@click.argument("game_id")
+@click.argument("name")
+@click.option("--turn", type=int, help="The step (0: the start mail); default: the last one published.")
+@click.option("--to", "to", help="To whom (the player themself; anyone else is refused).")
+@NOW
+@click.pass_context
+def player_resend(ctx: click.Context, game_id: str, name: str, turn: int | None, to: str | None,
+                  now: str | None) -> None:
+    """Mail NAME their results of a step again (default: the last one published).  A player's results go to
+    them alone: --to may name only them.
+
+    Example: pbem player resend pmb1 Arya --turn 3
+    """
+    with engine(ctx, game_id) as e:
+        letter = e.resend(game_id, name, turn, now_from(now), to=to)
+        click.echo(message("resent", game=game_id, name=e.table(game_id).player_named(name).name,
+                           subject=letter.subject))
 
 
 @french("Les joueurs et leurs adresses.\n\n"

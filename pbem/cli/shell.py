@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -29,7 +30,8 @@ from pbem.msg import Msg, PbemError
 from pbem.passlock import PassLock
 from pbem.render import french_spaces
 from pbem.store import Store
-from pbem.wording import join_list
+from pbem.store.health import storage_error
+from pbem.wording import join_list, plural
 
 
 @contextmanager
@@ -51,9 +53,46 @@ def engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = Tru
             raise UserError(_busy(lock))
         store = Store(cfg.database, synchronous=cfg.synchronous)
         try:
+            mark = store.outbox_mark() if writes else 0
             yield Engine(cfg, store)
+            if writes:  # every mail the command queued, said with its recipients
+                queued = store.queued_since(mark)
+                if queued:
+                    click.echo(queued_text(cfg, queued, language()))
+        except (sqlite3.Error, OSError) as e:  # a full disk, a read-only database: one line (`pbem.store.health`)
+            problem = storage_error(e, cfg.database)
+            if problem is None:
+                raise
+            raise problem from None
         finally:
             store.close()
+
+
+SHOWN_RECIPIENTS = 8
+"""Up to this many recipients, the line of mail queued names each one; beyond, it counts them."""
+
+
+def queued_text(cfg: configmod.Config, queued: list[tuple[str, str, str]], lang: str) -> str:
+    """« 3 courriels mis en file d'envoi (le prochain pbem tick les envoie) : arya@x, bran@y et le MJ
+    (mj@x) »: what a command sent, and to whom."""
+    mj = {a for g in cfg.games.values() for a in g.mj}
+    forum = {g.forum_address for g in cfg.games.values() if g.forum_address}
+    seen: list[str] = []
+    for _game, _kind, rcpt in queued:
+        if rcpt not in seen:
+            seen.append(rcpt)
+    players = [a for a in seen if a not in mj and a not in forum]
+    names = players if len(seen) <= SHOWN_RECIPIENTS else [
+        plural(len(players), "joueur" if lang != "en" else "player", lang=lang)] if players else []
+    if any(a in mj for a in seen):
+        names.append(("the MJ" if lang == "en" else "le MJ") + (
+            f" ({', '.join(a for a in seen if a in mj)})" if len(seen) <= SHOWN_RECIPIENTS else ""))
+    if any(a in forum for a in seen):
+        names.append("the forum" if lang == "en" else "le forum")
+    if len(queued) == 1:
+        return say(lang, "queued_one", to=join_list(names, lang))
+    mails = plural(len(queued), "courriel" if lang != "en" else "mail", lang=lang)
+    return say(lang, "queued", mails=mails, to=join_list(names, lang))
 
 
 def _command_name(ctx: click.Context) -> str:

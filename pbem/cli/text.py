@@ -39,6 +39,15 @@ MESSAGES: dict[str, Msg] = {
     "list_state": Msg("{phase}, étape {turn}", "{phase}, step {turn}"),
     "deadline_now": Msg("{game} : date limite désormais {deadline}", "{game}: deadline now {deadline}"),
     "hours_or_until": Msg("donnez --hours ou --until", "give --hours or --until"),
+    "password_mailed": Msg("un mot de passe est créé pour cette place et part par courriel à {address}\u00a0; pbem "
+                           "ne l'affiche pas",
+                           "a password is made for this seat and goes by mail to {address}; pbem does not show it"),
+    "resent": Msg("{game}\u00a0: résultats de {name} renvoyés («\u00a0{subject}\u00a0»)",
+                  "{game}: {name}'s results sent again (\"{subject}\")"),
+    "queued": Msg("{mails} en file d'envoi (le prochain pbem tick les envoie)\u00a0: {to}",
+                  "{mails} queued (the next pbem tick sends them): {to}"),
+    "queued_one": Msg("1 courriel en file d'envoi (le prochain pbem tick l'envoie)\u00a0: {to}",
+                      "1 mail queued (the next pbem tick sends it): {to}"),
     "registered": Msg("{game} : inscription de {name} <{address}> enregistrée", "{game}: {name} <{address}> registered"),
     "removed": Msg("{game} : {name} quitte la partie{detail} ; un courriel l'en avertit",
                    "{game}: {name} removed{detail}; they are told by mail"),
@@ -78,6 +87,20 @@ MESSAGES: dict[str, Msg] = {
     "missed_abandoned": Msg(", abandon : plus attendu", ", abandoned: no longer waited for"),
     "left_alone": Msg("{stored} : laissé tel quel : {why}", "{stored}: left as it is: {why}"),
     "archived": Msg("{made} dans {folder} ; ouvrez {index}", "{made} in {folder}; open {index}"),
+    "public_with_seed": Msg("--public et --with-seed ne vont pas ensemble\u00a0: l'export public porte la graine "
+                            "une fois révélée, et seulement alors",
+                            "--public and --with-seed do not go together: the public export carries the seed once "
+                            "revealed, and only then"),
+    "exported_public": Msg("export public de {game}\u00a0: l'empreinte, la graine révélée et {rolls} ({records})\u00a0; "
+                           "ni adresse, ni état, ni ordre, ni événement",
+                           "public export of {game}: the commitment, the revealed seed and {rolls} ({records}); no "
+                           "address, state, order or event"),
+    "archive_replaced": Msg("l'archive écrite là avant ({files}) est remplacée",
+                            "the archive written there before ({files}) is replaced"),
+    "archive_kept_one": Msg("1 fichier que pbem n'a pas écrit y reste tel quel",
+                            "1 file that pbem did not write stays there as it was"),
+    "archive_kept": Msg("{n} fichiers que pbem n'a pas écrits y restent tels quels",
+                        "{n} files that pbem did not write stay there as they were"),
     "archive_unverified": Msg("la vérification des dés a trouvé des problèmes : voyez verification.html",
                               "the dice verification found problems: see verification.html"),
     "busy": Msg("{what} (pid {pid}, depuis {held}) travaille sur ces données : réessayez dans un instant "

@@ -22,28 +22,44 @@ from pbem.cli.text import UserError, counted, msg
 from pbem.wording import join_list, plural
 
 
-@french("Tout sur une partie\u00a0: joueurs, relevés des étapes, jets de dés, événements, journal.\n\n"
+@french("Tout sur une partie\u00a0: joueurs et leurs adresses, relevés des étapes avec les états cachés, "
+        "ordres, jets de dés, événements, journal. C'est pour le MJ seul\u00a0: à qui vérifie les dés, donnez "
+        "l'export --public.\n\n"
         "Exemple\u00a0: pbem export pmb1 --json > pmb1.json",
         as_json="Sortie en JSON (le seul format).",
-        with_seed="Inclut la graine même avant la fin de la partie (réservé au MJ\u00a0!).")
+        with_seed="Inclut la graine même avant la fin de la partie (réservé au MJ\u00a0!).",
+        public="Seulement ce que pbem verify demande (empreinte, graine révélée, jets de chaque étape publiée)\u00a0: "
+               "ni adresse, ni état, ni ordre, ni événement. À partager une fois la partie finie.")
 @click.command(cls=HelpCommand)
 @click.argument("game_id")
 @click.option("--json", "as_json", is_flag=True, required=True, help="JSON output (the only format).")
 @click.option("--with-seed", is_flag=True, help="Include the seed even before the game ends (MJ only!).")
+@click.option("--public", is_flag=True, help="Only what pbem verify needs (commitment, revealed seed, each "
+              "published step's rolls): no address, state, order or event. To share once the game is over.")
 @click.pass_context
-def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> None:
-    """Everything about a game: players, step records, rolls, events, journal.
+def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool, public: bool) -> None:
+    """Everything about a game: players and their addresses, step records with their hidden states, orders,
+    rolls, events, journal.  It is for the MJ alone: give whoever checks the dice the --public export.
 
     Example: pbem export pmb1 --json > pmb1.json
     """
+    if public and with_seed:
+        raise UserError(msg("public_with_seed"))
     with engine(ctx, game_id, writes=False) as e:
-        click.echo(json.dumps(e.export(game_id, include_seed=True if with_seed else None), ensure_ascii=False,
-                              indent=1))
+        data = e.public_export(game_id) if public else e.export(game_id, include_seed=True if with_seed else None)
+    click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+    if public:  # (on stderr: the JSON alone goes where stdout is sent)
+        lang = language()
+        rolls = plural(sum(len(r["rolls"]) for r in data["records"]), "jet" if lang != "en" else "roll", lang=lang)
+        records = plural(len(data["records"]), "relevé publié" if lang != "en" else "published record",
+                         "relevés publiés" if lang != "en" else None, lang=lang)
+        click.echo(message("exported_public", game=game_id, records=records, rolls=rolls), err=True)
 
 
 @french("Écrit les archives publiques d'une partie en site HTML statique\u00a0: chaque message du forum, les "
         "images, des graphiques sur la partie et, une fois la graine révélée, la vérification des dés. "
-        "Lisible hors ligne\u00a0; FOLDER est remplacé.\n\n"
+        "Lisible hors ligne. FOLDER doit être neuf, vide, ou une archive que pbem y a écrite (il n'efface que ses "
+        "propres fichiers).\n\n"
         "Exemple\u00a0: pbem archive pmb1 archives/pmb1")
 @click.command(cls=HelpCommand)
 @click.argument("game_id")
@@ -51,7 +67,8 @@ def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool) -> 
 @click.pass_context
 def archive(ctx: click.Context, game_id: str, folder: str) -> None:
     """Write a game's public record as a static HTML site: every forum post, the pictures, charts over the game
-    and, once the seed is revealed, the dice verification.  Readable offline; FOLDER is replaced.
+    and, once the seed is revealed, the dice verification.  Readable offline.  FOLDER must be new, empty, or an
+    archive pbem wrote there (it deletes only its own files).
 
     Example: pbem archive pmb1 archives/pmb1
     """
@@ -64,6 +81,11 @@ def archive(ctx: click.Context, game_id: str, folder: str) -> None:
                       plural(len(done.pictures), "image" if lang != "en" else "picture", lang=lang),
                       plural(len(done.charts), "graphique" if lang != "en" else "chart", lang=lang)], lang)
     click.echo(message("archived", made=made, folder=folder, index=Path(folder) / "index.html"))
+    if done.removed:
+        click.echo(message("archive_replaced", files=plural(len(done.removed), "fichier" if lang != "en" else "file",
+                                                            lang=lang)))
+    if done.kept:
+        click.echo(message("archive_kept_one") if done.kept == 1 else message("archive_kept", n=done.kept))
     if done.verified is False:
         click.echo(message("archive_unverified"))
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from pbem.config import Config, GameConfig
 from pbem.core import Ruleset, StepWord
-from pbem.engine import schedule
+from pbem.engine import phrases, schedule
 from pbem.engine.answers import LineVerdict, MailResult
 from pbem.engine.desk import absences, approval, pauses, seats
 from pbem.engine.desk.approval import Published
@@ -53,6 +53,7 @@ from pbem.engine.steps.preview import Preview
 from pbem.engine.steps.turns import GameStatus, gc_paused, run_resolve
 from pbem.engine.table import EngineError, House, Table
 from pbem.mail.reading import IncomingMail, read_message
+from pbem.outbox import Letter
 from pbem.render import Renderer
 from pbem.store import AbsenceRow, GameRow, PlayerRow, Store
 from pbem.store.records import events_from_json, rolls_from_json
@@ -216,6 +217,22 @@ class Engine:
 
     def export(self, game_id: str, *, include_seed: bool | None = None) -> dict[str, Any]:
         return export.export(self.table(game_id), include_seed=include_seed)
+
+    def resend(self, game_id: str, player: str, turn: int | None, now: datetime, *, to: str | None = None) -> Letter:
+        """A player's results mailed again, to that player only (`letters.check_recipient`); queued, and logged."""
+        table = self.table(game_id)
+        name = table.player_named(player).name
+        history = ((phrases.say(table.renderer, "tests_of", player=name), actions.history_text(table, name))
+                   if actions.plays_by_actions(table) else None)
+        step = turn if turn is not None else table.known().row.turn - 1
+        letter = letters.resend_letter(table, player, step, f"cli-{now.isoformat()}", to=to, history=history)
+        with self.store.atomic():
+            table.outgoing.queue([letter], now)
+            self.store.log(game_id, now, "mj", "results resent", {"player": player, "turn": step, "to": letter.to})
+        return letter
+
+    def public_export(self, game_id: str) -> dict[str, Any]:
+        return export.public_export(self.table(game_id))
 
 
 def read(raw: bytes) -> IncomingMail:

@@ -11,8 +11,9 @@ from typing import Any, Literal
 class LineVerdict:
     """One line of an ack: the text, and either 'ok' or an error message.
 
-    A ``late`` line failed because its mail came after the step it was written for closed: it is
-    not the player's mistake, so it is not counted among the errors.
+    A ``late`` line failed because its mail came after the step it was written for closed; a ``waiting``
+    one, because a step's results wait for the MJ's approval (no order is read meanwhile): neither is the
+    player's mistake, so neither is counted among the errors.
     """
 
     text: str
@@ -21,10 +22,11 @@ class LineVerdict:
     label: str = ""
     player: str = ""  # the player an MJ's line was written for (POUR): his answer tags it [→ player]
     late: bool = False
+    waiting: bool = False
 
     @property
     def error(self) -> bool:
-        return not self.ok and not self.late
+        return not self.ok and not self.late and not self.waiting
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -25,7 +25,7 @@ from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
 from pbem.render import Renderer
-from pbem.store import GameRow, PlayerRow, Store
+from pbem.store import GameRow, Phase, PlayerRow, Store
 from pbem.wording import StepNoun
 
 MADE_KEPT = 4
@@ -46,6 +46,21 @@ class EngineError(PbemError):
 
 @dataclass(frozen=True)
 class Known:
+    """The game as its players, the forum and the archive may know it.
+
+    While a step's results wait for the MJ's approval (``publish = "mj"``), that is the game as it
+    stood before the step: its state and number, still running (even if the step ended the game), no
+    deadline, the seed not revealed.  ``held`` is then the number of the step that waits; otherwise
+    the game is what is stored and ``held`` is None.
+    """
+
+    row: GameRow
+    state: Any
+    held: int | None = None
+
+
+@dataclass(frozen=True)
+class Coded:
     """A state the table has decoded or encoded: the object, the memo of its frozen records
     (`pbem.serial.Memo`), with which the next state is encoded at the cost of what changed, and its JSON
     data (`pbem.serial.to_data`), by which two states are compared at that cost too (`pbem.statediff`).
@@ -91,8 +106,9 @@ class Table:
         self.store = house.store
         self.outgoing = house.outgoing
         # states by their canonical JSON (the stored one, and the one just made), each with what encoding
-        # its successor needs (`Known`); what a state implies is kept while that state is the same
-        self._states: dict[str, Known] = {}
+        # its successor needs (`Coded`); what a state implies is kept while that state is the same
+        self._states: dict[str, Coded] = {}
+        self._known: tuple[tuple[int, GameRow], Known] | None = None  # (writes so far, row) -> what is known
         self._prompts: tuple[Any, list[Prompt]] | None = None
         self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
         # the roster's facts that the texts use, read again once it changes (`forget_roster`)
@@ -189,6 +205,31 @@ class Table:
         """The game's state as stored now (None before it starts), decoded once per stored JSON (`state_of`)."""
         return self.state_of(self.row)
 
+    def known(self) -> Known:
+        """What players, the forum and the archive may know of the game now (`Known`): nothing of results held.
+
+        Inside a transaction it is kept until the connection writes anything (a hold or an approval is a
+        write): the mail path asks twice a mail, and other processes' commits are not seen meanwhile."""
+        g = self.row
+        conn = self.store.db.conn
+        key = (conn.total_changes, g)
+        hit = self._known
+        if conn.in_transaction and hit is not None and hit[0][0] == key[0] and hit[0][1] is g:
+            return hit[1]
+        rows = self.store.held(self.id)
+        if not rows:
+            known = Known(g, self.state_of(g))
+        else:
+            held = rows[0]
+            rec = self.store.record(self.id, held.seq)
+            before = rec.state_before if rec is not None else g.state
+            finished_by_it = g.phase == Phase.FINISHED
+            shown = replace(g, phase=Phase.RUNNING if finished_by_it else g.phase, turn=held.turn, deadline=None,
+                            early_at=None, state=before, seed_revealed=g.seed_revealed and not finished_by_it)
+            known = Known(shown, self.decode_json(before), held.turn)
+        self._known = (key, known) if conn.in_transaction else None
+        return known
+
     def decode(self, g: GameRow) -> Any:
         """The state of a row, decoded anew."""
         if g.state is None:
@@ -203,16 +244,16 @@ class Table:
         """`decode`, once per stored JSON text (the message path reads it several times a mail)."""
         if g.state is None:
             return None
-        return self.known(g.state).state
+        return self.coded(g.state).state
 
-    def known(self, text: str) -> Known:
+    def coded(self, text: str) -> Coded:
         """The state of a canonical JSON text, with its data and memo (decoded once, or as `encode` made it)."""
         hit = self._states.get(text)
         if hit is None:
             data = json.loads(text)
             memo = serial.Memo()
             state = serial.from_data(self.ruleset.state_type, data, memo)
-            hit = self._remember(text, Known(state, data if memo else None, memo))
+            hit = self._remember(text, Coded(state, data if memo else None, memo))
         return hit
 
     def data_of(self, text: str) -> Any:
@@ -223,19 +264,19 @@ class Table:
     def encode(self, state: Any, like: str | None = None) -> str:
         """A new state's canonical JSON (`pbem.serial.dumps`), reusing what it shares with the state of the
         text ``like`` when this table knows it (the state it was made from): the cost is then what changed."""
-        known = self._states.get(like) if like is not None else None
-        prev = known.memo if known is not None else None
+        coded = self._states.get(like) if like is not None else None
+        prev = coded.memo if coded is not None else None
         memo = serial.Memo()
         data = serial.to_data(state, prev, memo)
         text = serial.canonical(data, prev, memo)
-        self._remember(text, Known(state, data if memo else None, memo))
+        self._remember(text, Coded(state, data if memo else None, memo))
         return text
 
-    def _remember(self, text: str, known: Known) -> Known:
+    def _remember(self, text: str, coded: Coded) -> Coded:
         if len(self._states) >= 2 and text not in self._states:  # the stored state and the one just made
             self._states.pop(next(iter(self._states)))
-        self._states[text] = known
-        return known
+        self._states[text] = coded
+        return coded
 
     def prompts(self, state: Any) -> list[Prompt]:
         """`Ruleset.prompts` of a state decoded by `state_of` (pure, so computed once per state)."""

@@ -114,3 +114,23 @@ def _problem(address: str) -> Msg | None:
         return Msg(f"le domaine {_q(domain)} finit par un nombre : ce n'est pas un nom de domaine.",
                    f"the domain {domain!r} ends with a number: that is not a domain name.")
     return None
+
+
+def _base(address: str) -> str:
+    """``local+tag@Domain`` -> ``local@domain``: the mailbox an address reaches."""
+    local, _at, domain = address.strip().lower().rpartition("@")
+    return f"{local.partition('+')[0]}@{domain}"
+
+
+def reserved_problem(address: str, game_address: str, mj: tuple[str, ...]) -> Msg | None:
+    """Why ``address`` may not be a player's (None: it may): it is the game's own address (or one of its
+    ``+tag`` forms: pbem would write to itself), or an MJ's (his mail is read as the MJ's, and a seat given
+    to it would mail the MJ's answers to whoever forged it)."""
+    base = _base(address)
+    if base == _base(game_address):
+        return Msg(f"{_q(address)} est l'adresse du jeu lui-même{NBSP}: donnez celle du joueur",
+                   f"{address!r} is the game's own address: give the player's")
+    if base in {_base(a) for a in mj}:
+        return Msg(f"{_q(address)} est l'adresse du MJ{NBSP}: un joueur a besoin d'une adresse à lui",
+                   f"{address!r} is the MJ's address: a player needs an address of their own")
+    return None

@@ -309,6 +309,25 @@ class SmtpTransport:
             smtp.quit()
 
 
+def clean_maildir_tmp(path: str | os.PathLike[str], stale_seconds: float) -> int:
+    """Remove the files of a Maildir's tmp/ not modified for ``stale_seconds`` (half-written by a killed process);
+    returns how many went.  Only plain files, never through a link."""
+    cutoff = time.time() - stale_seconds
+    removed = 0
+    try:
+        entries = list(os.scandir(Path(path) / "tmp"))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:  # gone meanwhile, or not ours to remove: the next pass tries again
+            continue
+    return removed
+
+
 class MaildirTransport:
     """Writes each message, bytes exactly as given, into a Maildir (tmp/ then new/: atomic).
     The envelope is not recorded: the headers say who it is for.
@@ -326,20 +345,7 @@ class MaildirTransport:
 
     def clean_tmp(self, stale_seconds: float) -> int:
         """Remove the files of tmp/ not modified for ``stale_seconds``; returns how many went."""
-        cutoff = time.time() - stale_seconds
-        removed = 0
-        try:
-            entries = list(os.scandir(self.path / "tmp"))
-        except OSError:
-            return 0
-        for entry in entries:
-            try:
-                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                    os.unlink(entry.path)
-                    removed += 1
-            except OSError:  # gone meanwhile, or not ours to remove: the next pass tries again
-                continue
-        return removed
+        return clean_maildir_tmp(self.path, stale_seconds)
 
     def send(self, message: bytes, mail_from: str, rcpt_to: list[str]) -> None:
         if not rcpt_to:

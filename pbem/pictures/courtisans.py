@@ -58,7 +58,7 @@ ROI_COLOUR, REINE_COLOUR = "#1f3b73", "#9c2f5f"
 def draw(view: Mapping[str, Any], events: Sequence[Event], title: str) -> Scene:
     scene = Scene(WIDTH, 10)
     y = title_bar(scene, "Courtisans", title) + 12
-    y = _court(scene, view, y) + 12
+    y = _court(scene, view, events, y) + 12
     y = _register(scene, view, y)
     y = _maison(scene, view, y + 8)
     y = _footer(scene, view, y)
@@ -70,7 +70,21 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" et {items[-1]}"
 
 
-def _court(scene: Scene, view: Mapping[str, Any], y: float) -> float:
+def _ended(view: Mapping[str, Any], events: Sequence[Event]) -> int:
+    """The round this step closed (its last turn, or the turn the round stopped at), 0 if it closed none: the
+    view is already at the next round, while the post's title names the step's own."""
+    started = [int(e.data["round"]) for e in events if e.kind == "round_started"]
+    return started[-1] - 1 if started and started[-1] > 1 and started[-1] == view.get("round") else 0
+
+
+def _rounds(view: Mapping[str, Any], events: Sequence[Event]) -> str:
+    """« manche 6 sur 20 », the round the title of the post names (« terminée » when this step closed it)."""
+    ended = _ended(view, events)
+    out = f"manche {ended or view.get('round')}" + (f" sur {view['max_rounds']}" if view.get("max_rounds") else "")
+    return out + (", terminée" if ended else "")
+
+
+def _court(scene: Scene, view: Mapping[str, Any], events: Sequence[Event], y: float) -> float:
     place = str(view.get("place", ""))
     fill = PLACE_COLOURS.get(place, TITLE_FALLBACK)
     scene.add(Box(MARGIN, y, WIDTH - 2 * MARGIN, 56, fill=fill, radius=8))
@@ -80,13 +94,13 @@ def _court(scene: Scene, view: Mapping[str, Any], y: float) -> float:
         where += f", en guerre contre {_and(wars)}"
     scene.add(Text(MARGIN + 16, y + 28, fit(where, WIDTH * 0.62, HEAD_SIZE + 3, True), HEAD_SIZE + 3, True, WHITE,
                    "lm"))
-    rounds = f"manche {view.get('round')}" + (f" sur {view['max_rounds']}" if view.get("max_rounds") else "")
-    scene.add(Text(WIDTH - MARGIN - 16, y + 28, rounds, HEAD_SIZE, False, WHITE, "rm"))
+    scene.add(Text(WIDTH - MARGIN - 16, y + 28, _rounds(view, events), HEAD_SIZE, False, WHITE, "rm"))
     y += 66
     lines = [_crown(view.get("crown") or {})]
     officers = []
     if view.get("chamberlain"):
-        officers.append(f"Chambellan : {view['chamberlain']['who']}")
+        label = "Chambellan de la manche suivante" if _ended(view, events) else "Chambellan"
+        officers.append(f"{label} : {view['chamberlain']['who']}")
     if view.get("chancellor"):
         officers.append(f"Chancelier : {view['chancellor']['who']}")
     if view.get("target"):

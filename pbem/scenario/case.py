@@ -77,6 +77,16 @@ class ErrorExpectation:
 
 
 @dataclass(frozen=True)
+class NoteExpectation:
+    """A line accepted with a note in its ack (« OK : … », `pbem.core.Order.note`)."""
+
+    player: str
+    line: str | None
+    message: str | None
+    where: str
+
+
+@dataclass(frozen=True)
 class FactExpectation:
     path: tuple[str, ...] | str
     viewer: str | None
@@ -111,9 +121,10 @@ class Expectations:
     prompts: tuple[PromptExpectation, ...] | None = None
     outcome: OutcomeExpectation | None = None
     setup_refused: str | None = None
+    notes: tuple[NoteExpectation, ...] = ()
 
     def count(self) -> int:
-        return (len(self.events) + len(self.errors) + len(self.facts) + len(self.rolls)
+        return (len(self.events) + len(self.errors) + len(self.notes) + len(self.facts) + len(self.rolls)
                 + (self.prompts is not None) + (self.outcome is not None) + (self.setup_refused is not None))
 
 
@@ -301,6 +312,16 @@ def _errors(r: _Reader) -> tuple[ErrorExpectation, ...]:
     return tuple(out)
 
 
+def _notes(r: _Reader) -> tuple[NoteExpectation, ...]:
+    out = []
+    for e in r.tables("note"):
+        e.allow("joueur", "ligne", "message")
+        player = e.text("joueur", required=True)
+        assert player is not None
+        out.append(NoteExpectation(player, e.text("ligne"), e.text("message"), e.where))
+    return tuple(out)
+
+
 def _facts(r: _Reader) -> tuple[FactExpectation, ...]:
     out: list[FactExpectation] = []
     state = r.table("etat")
@@ -377,12 +398,12 @@ def _expectations(parent: _Reader, *, setup: bool) -> Expectations:
     r = parent.table("attendu")
     if r is None:
         return Expectations()
-    keys = ["evenement", "erreur", "etat", "vue", "fait", "jets", "sollicites", "issue"]
+    keys = ["evenement", "erreur", "note", "etat", "vue", "fait", "jets", "sollicites", "issue"]
     if setup:
         keys.append("refus_mise_en_place")
     r.allow(*keys)
     return Expectations(_events(r), _errors(r), _facts(r), _rolls(r), _prompts(r), _outcome(r),
-                        r.text("refus_mise_en_place") if setup else None)
+                        r.text("refus_mise_en_place") if setup else None, _notes(r))
 
 
 def _forced(parent: _Reader) -> Mapping[str, Any]:

@@ -25,8 +25,10 @@ from pbem.dice import Dice
 from pbem.render import TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("pmb", "intrigue", "1626", "pourleroi")
+GAMES = ("pmb", "intrigue", "1626", "pourleroi", "courtisans")
 _EMITTERS = {"tell", "public", "mj", "_pub", "Event"}
+_PRIVATE = {"private"}
+"""Helpers whose kind is the second argument (after the readers): Courtisans' ``private(players, kind)``."""
 _AUDIENCES = {"public": "public", "players": "joueurs", "mj": "MJ"}
 
 
@@ -60,8 +62,8 @@ def emitted_kinds(game: str) -> set[str]:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            first = node.args[0]
-            if name in _EMITTERS and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            first = node.args[1] if name in _PRIVATE and len(node.args) > 1 else node.args[0]
+            if name in _EMITTERS | _PRIVATE and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 kinds.add(first.value)
     return kinds
 
@@ -71,7 +73,9 @@ def _bot_games(game: str, seeds: Iterable[int]) -> Iterable[list[Event]]:
     ruleset = games.get(game)
     bots = importlib.import_module(f"pbem.games.{game_package(game).name}.bots")
     rosters = {"pmb": [f"Joueur {i:02d}" for i in range(40)], "intrigue": ["Lorenzo", "Isabella", "Cesare", "Lucrezia"],
-               "pourleroi": ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"]}
+               "pourleroi": ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
+               "courtisans": ["Madame de la Vilenie", "Monsieur de la Fourberye", "Madame de Malveyance",
+                              "Monsieur d'Aubigny"]}
     modes: list[dict[str, JSON]] = (
         [{"mode": "simultaneous"}, {"mode": "sequential", "refund_loser": True}] if game == "intrigue" else [{}])
     for seed in seeds:

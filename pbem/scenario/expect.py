@@ -26,6 +26,7 @@ from pbem.scenario.case import (
     EventExpectation,
     Expectations,
     FactExpectation,
+    NoteExpectation,
     OutcomeExpectation,
     PromptExpectation,
 )
@@ -64,6 +65,8 @@ class Outcomes:
     outcome: Outcome | None
     setup_error: Msg | None = None
     forcing: Forcing | None = None
+    notes: list[tuple[str, str, Msg]] = field(default_factory=list)
+    """(player, line, note) for each line accepted with a note."""
     _data: Any = field(default=None, repr=False)
 
     def state_data(self) -> Any:
@@ -246,6 +249,25 @@ def check_errors(out: Outcomes, expected: Sequence[ErrorExpectation]) -> list[Ch
     return checks
 
 
+def check_note(out: Outcomes, x: NoteExpectation) -> Check:
+    """The line was accepted, and its ack says (at least) this after « OK »."""
+    def matches(player: str, line: str, note: Msg) -> bool:
+        return player == x.player and (x.line is None or line.strip() == x.line.strip()) and (
+            x.message is None or fold(x.message) in fold(note.fr) or fold(x.message) in fold(note.en))
+
+    shown = f" « {x.line} »" if x.line else ""
+    shown_en = f" '{x.line}'" if x.line else ""
+    said = f" : « {x.message} »" if x.message else ""
+    said_en = f": '{x.message}'" if x.message else ""
+    what = Msg(f"ligne acceptée avec une remarque : {x.player}{shown}{said}",
+               f"line accepted with a note: {x.player}{shown_en}{said_en}")
+    if any(matches(*n) for n in out.notes):
+        return Check(True, what)
+    mine = [n for n in out.notes if n[0] == x.player]
+    return Check(False, what, Msg("; ".join(f"{ln} → OK : {n.fr}" for _, ln, n in mine) or "aucune remarque",
+                                  "; ".join(f"{ln} → OK: {n.en}" for _, ln, n in mine) or "no note"))
+
+
 # ---------------------------------------------------------------- facts about the state and views
 
 
@@ -413,6 +435,7 @@ def check_all(expect: Expectations, out: Outcomes) -> list[Check]:
             return checks
     checks += [check_event(out, x) for x in expect.events]
     checks += check_errors(out, expect.errors)
+    checks += [check_note(out, x) for x in expect.notes]
     checks += [check_fact(out, x) for x in expect.facts]
     checks += [check_rolls(out, p, n) for p, n in expect.rolls]
     if expect.prompts is not None:

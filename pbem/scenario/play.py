@@ -42,6 +42,8 @@ class OrderLine:
     error: LineError | None = None
     acting: str | None = None
     """For the MJ's ``POUR <joueur> : ...``: the player the order is for."""
+    note: Msg | None = None
+    """What the ack says after « OK » (`pbem.core.Order.note`): a CHOIX entry dropped, a condition."""
 
 
 @dataclass
@@ -174,6 +176,7 @@ class _Player:
             prompts=self.ruleset.prompts(state) if state is not None else [],
             outcome=self.ruleset.outcome(state) if state is not None else None,
             setup_error=setup_error, forcing=forcing,
+            notes=[(ln.player, ln.line, ln.note) for ln in phase.lines if ln.note is not None],
         )
         return check_all(expect, out)
 
@@ -265,7 +268,7 @@ class _Player:
             phase.lines.append(OrderLine(player, line, "refused", err))
             return
         accepted.setdefault(acting, []).append(order)
-        phase.lines.append(OrderLine(player, line, "accepted", acting=acting if on_behalf else None))
+        phase.lines.append(OrderLine(player, line, "accepted", acting=acting if on_behalf else None, note=order.note))
 
 
 def play_case(case: Case) -> CaseResult:

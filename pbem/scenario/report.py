@@ -79,6 +79,8 @@ def _order_line(line: OrderLine, lang: str) -> str:
         text += _t(lang, f" (pour {line.acting})", f" (for {line.acting})")
     if line.error is not None:
         text += f" → {line.error.label.get(lang)}{_colon(lang)} {line.error.msg.get(lang)}"
+    if line.note is not None:
+        text += f" → OK{_colon(lang)} {line.note.get(lang)}"
     return text
 
 

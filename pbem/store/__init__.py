@@ -4,9 +4,9 @@ SQLite through sqlite-utils, in WAL mode.  Every change that must survive a cras
 as a whole runs inside `Store.atomic()`; callers group work so that a message is
 stored before it is acknowledged, and a resolved step, its mails and the new
 game state are committed together.  One class per kind of row (`pbem.store.messages`,
-`games`, `orders`, `records`, `outbox`, and the MJ's seat in `desk`: pauses, absences, steps held
-for approval, seats changing hands), all over the one connection of `pbem.store.base`.  The rows it
-hands out (`pbem.store.rows`, `pbem.store.desk`) carry datetimes, named phases and decoded records:
+`games`, `orders`, `records`, `outbox`, the MJ's seat in `desk`: pauses, absences, steps held
+for approval, seats changing hands; wrong passwords in `tries`), all over the one connection of
+`pbem.store.base`.  The rows it hands out (`pbem.store.rows`, `pbem.store.desk`) carry datetimes, named phases and decoded records:
 ISO text and JSON stay in here.
 """
 
@@ -40,6 +40,7 @@ from pbem.store.rows import (
     SourcedOrders,
     StepRecord,
 )
+from pbem.store.tries import PasswordTries
 
 __all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow", "JournalEntry", "OrderSet",
            "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "RecordKind", "SeatChangeRow",
@@ -47,5 +48,5 @@ __all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "GameRow", "HeldRow"
 
 
 class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,
-            SeatChangeRows):
+            SeatChangeRows, PasswordTries):
     """A handle on the pbem database."""

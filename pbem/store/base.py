@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -12,9 +13,15 @@ from typing import Any, Self
 import sqlite_utils
 
 from pbem.clock import iso
+from pbem.msg import Msg
+from pbem.store import health
+from pbem.store.health import StoreError
 from pbem.store.rows import GameRow, OrderSet, PlayerRow
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
+class's) changes: a database at this version is opened without looking at its tables, and
+tests/test_store_health.py fails until the new schema's digest is recorded beside the new number."""
 
 
 def _instant(value: Any) -> str:
@@ -40,13 +47,8 @@ class StoreBase:
         power cut) or ``full`` (every commit is on disk before it returns: survives a power cut, costs an fsync)."""
         if synchronous not in ("normal", "full"):
             raise ValueError(f"synchronous must be 'normal' or 'full', not {synchronous!r}")
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite_utils.Database(str(path))
-        if str(path) != ":memory:":
-            self.db.enable_wal()
-        self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        self.db.execute("PRAGMA busy_timeout=10000")
+        self.path = str(path)
+        on_disk = self.path != ":memory:"
         # game rows read inside the current transaction (one snapshot), dropped when we write them
         self._games: dict[str, GameRow] | None = None
         # per-transaction memos of hot reads (None outside a transaction): next record number, who has ordered,
@@ -60,7 +62,32 @@ class StoreBase:
         # the latest set of each (game, turn, player) touched, in the order they were last given (None: cancelled)
         self._order_rows: list[list[Any]] = []
         self._order_state: dict[tuple[str, int, str], OrderSet | None] = {}
-        self._create()
+        if on_disk:
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise health.storage_error(e, path) or e from None
+            health.check_file(path)  # lost (missing or empty beside its marker), or no database at all: stop here
+        try:
+            self.db = sqlite_utils.Database(self.path)
+        except sqlite3.Error as e:
+            raise health.storage_error(e, path) or e from None
+        try:
+            if on_disk:
+                self.db.enable_wal()
+            self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self.db.execute("PRAGMA busy_timeout=10000")
+            if on_disk:
+                health.quick_check(self.db.conn, path)
+            self._migrate()
+        except (sqlite3.Error, OSError) as e:
+            self.db.close()
+            raise health.storage_error(e, path) or e from None
+        except BaseException:
+            self.db.close()
+            raise
+        if on_disk:
+            health.write_marker(path)
 
     def close(self) -> None:
         self.db.close()
@@ -117,6 +144,37 @@ class StoreBase:
         raise NotImplementedError
 
     # --- schema ---
+
+    def _migrate(self) -> None:
+        """Bring the schema to `SCHEMA_VERSION`, safely when several processes open an old database at once.
+
+        A database at the current version is left alone (no lock taken: a reader never waits).  Otherwise
+        the schema is checked and changed inside one exclusive transaction, and the version is read again
+        inside it: the first process migrates, the others wait for its commit (``busy_timeout``), then
+        find the work done.  A database from a newer pbem is refused rather than changed back.
+        """
+        if self._version() == SCHEMA_VERSION:
+            return
+        self.db.execute("BEGIN EXCLUSIVE")
+        try:
+            version = self._version()
+            if version > SCHEMA_VERSION:
+                raise StoreError("newer", Msg(
+                    f"la base {self.path} vient d'une version plus récente de pbem (schéma {version}, celle-ci "
+                    f"connaît le {SCHEMA_VERSION})\u00a0: installez la version de pbem qui l'a écrite",
+                    f"the database {self.path} comes from a newer pbem (schema {version}, this one knows "
+                    f"{SCHEMA_VERSION}): install the pbem that wrote it"))
+            if version < SCHEMA_VERSION:
+                self._create()
+                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.conn.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    def _version(self) -> int:
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
 
     def _create(self) -> None:
         t = self.db.table

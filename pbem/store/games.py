@@ -87,7 +87,8 @@ class GameRows(StoreBase):
 
     def players(self, game: str, *, include_removed: bool = False) -> list[PlayerRow]:
         sql = "select * from players where game = ?" + ("" if include_removed else " and status = 'active'")
-        return [self._player(r) for r in self._q(sql + " order by registered_at, name", [game])]
+        # the order of registration; those who joined in the same pass, in the order their mails were read (rowid)
+        return [self._player(r) for r in self._q(sql + " order by registered_at, rowid", [game])]
 
     @staticmethod
     def _player(r: dict[str, Any]) -> PlayerRow:
@@ -137,3 +138,8 @@ class GameRows(StoreBase):
     def set_player_address(self, game: str, name: str, address: str) -> None:
         self._by_address.clear()
         self._t("players").update((game, name), {"address": address})
+
+    def set_player_password(self, game: str, name: str, password: str | None) -> None:
+        """A seat's password (None: none; with ``passwords = true`` its next mail's password becomes it)."""
+        self._by_address.clear()
+        self._t("players").update((game, name), {"password": password})

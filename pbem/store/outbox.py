@@ -36,6 +36,16 @@ class OutboxRows(StoreBase):
             self._replies.clear()  # memoised reply counts: read again when next needed
         return self.db.conn.total_changes - before
 
+    def outbox_mark(self) -> int:
+        """Where the outbox ends now (its last rowid): `queued_since` gives what was queued after."""
+        row = self.db.execute("select max(rowid) from outbox").fetchone()
+        return int(row[0] or 0)
+
+    def queued_since(self, mark: int) -> list[tuple[str, str, str]]:
+        """(game, kind, recipient) of each mail queued since `outbox_mark` returned ``mark``, in order."""
+        return [(r[0], r[1], r[2]) for r in self.db.execute(
+            "select game, kind, rcpt from outbox where rowid > ? order by rowid", [mark])]
+
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
         return list(self._q(
             "select * from outbox where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",

@@ -42,11 +42,13 @@ def events_from_json(data: Sequence[Mapping[str, Any]]) -> list[Event]:
 
 
 def rolls_json(rolls: Sequence[Roll]) -> list[list[Any]]:
-    return [[r.purpose, r.low, r.high, r.result] for r in rolls]
+    """``[purpose, low, high, result]``, and ``kind, drawn`` when the roll says what it gave (`Roll`)."""
+    return [[r.purpose, r.low, r.high, r.result, *((r.kind, r.drawn) if r.kind else ())] for r in rolls]
 
 
 def rolls_from_json(data: Sequence[Sequence[Any]]) -> list[Roll]:
-    return [Roll(p, lo, hi, res) for p, lo, hi, res in data]
+    """Rolls as stored (four fields in records written before rolls said what they gave)."""
+    return [Roll(d[0], d[1], d[2], d[3], False, *(d[4:6] if len(d) >= 6 else ())) for d in data]
 
 
 def _orders_json(orders: Sequence[Order]) -> list[list[Any]]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 import pytest
+from fresh import digest, replay
 
 from pbem import serial
 from pbem.core import (
@@ -134,6 +135,37 @@ def test_R3_multi_word_talents_accents_and_case_ignored() -> None:
     for line, talent in [("TEST strategie MILITAIRE INT SR 14", "Stratégie militaire"),
                          ("TEST Armes de tir/PE SR 14", "Armes de tir"), ("TEST armes à feu PE SR 14", "Armes de tir")]:
         assert decode(RULESET.parse_order(state, "Armand", line, []).args)["talent"] == talent
+
+
+@pytest.mark.parametrize(("line", "talent", "carac"), [
+    ("test double d'armes à feu / perception", "Armes de tir", "PE"),  # the text's own words
+    ("test d'armes à feu / éducation", "Armes de tir", "EDU"),
+    ("test d'étiquette / apparence", "Etiquette", "APP"),
+    ("test simple d'apparence", "", "APP"),
+    ("jet de discrétion/ag secret", "Discrétion", "AG"),
+    ("Je fais un jet de Discrétion/AG", "Discrétion", "AG"),
+    ("je tente un test d’escrime AG", "Escrime", "AG"),
+    ("jet de AG", "", "AG"),
+    ("JET de discretion/agi", "Discrétion", "AG"),
+    ("TEST Escrime endu", "Escrime", "EN"),
+    ("TEST intel", "", "INT"),
+    ("TEST Baratin cha", "Baratin", "CH"),
+    ("TEST Eloquence brav", "Eloquence", "BR"),
+])
+def test_R3_on_effectuera_un_test_double_d_armes_a_feu_perception_written_as_players_write_it(
+        line: str, talent: str, carac: str) -> None:
+    """« on effectuera un test double d'armes à feu / perception », « un test simple d'apparence » : « jet de »,
+    « test de », « je fais un jet de », a slash between talent and characteristic, the usual abbreviations."""
+    values = decode(RULESET.parse_order(game(), "Armand", line, []).args)
+    assert (values.get("talent", ""), values["carac"]) == (talent, carac), line
+    assert values["secret"] == ("secret" in line)
+
+
+def test_R3_a_simple_test_has_no_talent_and_a_double_test_has_one() -> None:
+    with pytest.raises(OrderSyntaxError, match="simple"):
+        RULESET.parse_order(game(), "Armand", "test simple d'escrime/AG", [])
+    with pytest.raises(OrderSyntaxError, match="double"):
+        RULESET.parse_order(game(), "Armand", "test double d'AG", [])
 
 
 def test_R3_a_modifier_may_follow_the_SR() -> None:
@@ -490,20 +522,29 @@ def test_stats_specialist_reroll_rate_is_11_in_36() -> None:
     assert max(r["dice_total"] for r in results) == 18
 
 
-def test_determinism_same_seed_same_events() -> None:
-    def play(seed: str) -> list[Event]:
-        state = game(**specialist())
-        events: list[Event] = []
-        for i, line in enumerate(["TEST Escrime AG SR 15", "TEST AG SR 12", "TEST Baratin CH SR 14 SECRET"] * 5):
-            parsed = RULESET.parse_order(state, "Armand", line, [])
-            done = RULESET.immediate(state, "Armand", parsed, Dice(seed, f"order-{i % 2}"))
-            assert done is not None
-            state, new = done
-            events += new
-        return events
+def _determinism_play(seed: str) -> list[Event]:
+    state = game(**specialist())
+    events: list[Event] = []
+    for i, line in enumerate(["TEST Escrime AG SR 15", "TEST AG SR 12", "TEST Baratin CH SR 14 SECRET"] * 5):
+        parsed = RULESET.parse_order(state, "Armand", line, [])
+        done = RULESET.immediate(state, "Armand", parsed, Dice(seed, f"order-{i % 2}"))
+        assert done is not None
+        state, new = done
+        events += new
+    return events
 
-    assert play("abcd") == play("abcd")
-    assert play("abcd") != play("abce")
+
+def determinism_events(seed: str) -> str:
+    """(also run by `fresh.replay` in another process) the digest of the events of 15 tests with ``seed``."""
+    return digest(json.dumps([[e.kind, e.audience.kind, list(e.audience.players), serial.to_data(e.data)]
+                              for e in _determinism_play(seed)], sort_keys=True))
+
+
+def test_determinism_same_seed_same_events() -> None:
+    """The same seed gives the same events, in another process too (other string hashes); another seed does not."""
+    assert replay("games.test_1626:determinism_events", "abcd") == determinism_events("abcd")
+    assert _determinism_play("abcd") == _determinism_play("abcd")
+    assert _determinism_play("abcd") != _determinism_play("abce")
 
 
 # --- templates ---

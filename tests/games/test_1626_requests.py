@@ -110,6 +110,27 @@ def test_R3_the_MJ_may_add_a_modifier_and_make_the_answer_secret() -> None:
     assert events[0].data["total"] == 16 and events[0].data["bonuses"][-1]["value"] == -2
 
 
+def test_R3_le_MJ_fixe_le_SR_a_plain_SR_is_the_final_difficulty_without_the_modifier_asked() -> None:
+    """« le MJ fixe au joueur un Seuil de Réussite » : the MJ's « SR 17 » is the difficulty the test meets; the +5 the
+    player asked for is not applied, and the answer says so (ruling, docs/rules/1626.md)."""
+    state, _, _ = run(table(), "TEST Escrime AG +5")
+    assert state.requests[0].actor.modifier == 5
+    _, events, _ = run(state, "SR 17", 7, player=MJ)
+    (event,) = events
+    assert (event.data["total"], event.data["success"], event.data["dropped_modifier"]) == (6 + 5 + 7, True, 5)
+    assert not any(b["fr"] == "modificateur" for b in event.data["bonuses"])
+    assert "Le modificateur demandé (+5) n'est pas appliqué\u00a0: le SR 17 du MJ est la difficulté finale." in \
+        Renderer("1626", "fr").event_text(event)
+    assert "The modifier asked for (+5) is not applied" in Renderer("1626", "en").event_text(event)
+    # the MJ's own modifier is the one applied
+    _, events, _ = run(state, "SR 17 +2", 7, player=MJ)
+    assert (events[0].data["total"], events[0].data["dropped_modifier"]) == (6 + 5 + 7 + 2, 5)
+    # without a modifier asked, nothing is said
+    state, _, _ = run(table(), "TEST Escrime AG")
+    _, events, _ = run(state, "SR 17", 7, player=MJ)
+    assert "dropped_modifier" not in events[0].data
+
+
 def test_R3_LANCER_takes_the_SR_the_player_suggested() -> None:
     state, _, _ = run(table(), "TEST Escrime AG SR 12 +1")
     state, events, _ = run(state, "LANCER", 2, player=MJ)

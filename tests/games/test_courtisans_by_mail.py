@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import email
 import mailbox
+import tempfile
 from email.policy import default
+from pathlib import Path
+
+from fresh import digest, replay
 
 from pbem import serial
 from pbem.demo import COURTISANS, COURTISANS_GAME, MJ_ADDRESS, play_bot_game
@@ -29,47 +33,45 @@ def _mails(d) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def test_courtisans_4_players_by_mail_one_step_per_turn_to_the_end(tmp_path):
-    d = play_bot_game(tmp_path / "c", "courtisans", COURTISANS_GAME, COURTISANS, random_orders, 150)
-    try:
-        g = d.engine.game("courtisans")
-        assert g.phase == "finished" and g.seed_revealed
-        ruleset = d.engine.ruleset("courtisans")
-        records = [(r, serial.loads(ruleset.state_type, r.state_after)) for r in d.store.records("courtisans")]
-        final = records[-1][1]
-        outcome = ruleset.outcome(final)
-        assert outcome is not None and outcome.winners and final.end in ("target", "rounds")
-        steps = records[1:]
-        assert all(r.kind == "step" for r, _ in steps)
-        for rec, _ in steps:
-            prompted = [p.player for p in ruleset.prompts(serial.loads(ruleset.state_type, rec.state_before))]
-            assert list(rec.orders) == prompted and len(prompted) == 1  # only whose turn it is
-        kinds: dict[str, int] = {}
-        for kind, *_ in _mails(d):
-            kinds[kind] = kinds.get(kind, 0) + 1
-        assert kinds["private"] == 4 * len(records) and kinds["digest"] == len(records)
-        assert d.engine.verify("courtisans") == []
-        # the turn resolves as soon as its player's orders are in; a silent player waits for the deadline (2 days)
-        defaulted = [r for r, _ in steps if r.defaults]
-        quick = [r for r, _ in steps if not r.defaults]
-        assert defaulted and quick
-        times = {r.seq: r.resolved_at for r, _ in records}
-        for r in quick:
-            assert (times[r.seq] - times[r.seq - 1]).total_seconds() < 3600
-        for r in defaulted:
-            assert (times[r.seq] - times[r.seq - 1]).total_seconds() >= 2 * 86400
-        # étiquette: every private mail opens with the player's form of address as it stood after that step
-        mails = [m for m in _mails(d) if m[0] == "private"]
-        addresses = {p.address: p.name for p in d.store.players("courtisans")}
-        last = {}
-        for _, to, _, body in mails:
-            last[addresses[to.split("<")[-1].strip(">").strip()]] = body
-        for name, body in last.items():
-            assert body.startswith(f"Bonjour {salutation(final, name)},"), body[:80]
-        titled = [b for _, _, _, b in mails if b.startswith(("Bonjour Monsieur le ", "Bonjour Madame la "))]
-        assert titled  # somebody earned a title, and the mails say it
-    finally:
-        d.close()
+def test_courtisans_4_players_by_mail_one_step_per_turn_to_the_end(demo_games):
+    d = demo_games.games["courtisans"]  # the demo's game: 4 players, COURTISANS_GAME, the bots, 150 steps at most
+    g = d.engine.game("courtisans")
+    assert g.phase == "finished" and g.seed_revealed
+    ruleset = d.engine.ruleset("courtisans")
+    records = [(r, serial.loads(ruleset.state_type, r.state_after)) for r in d.store.records("courtisans")]
+    final = records[-1][1]
+    outcome = ruleset.outcome(final)
+    assert outcome is not None and outcome.winners and final.end in ("target", "rounds")
+    steps = records[1:]
+    assert all(r.kind == "step" for r, _ in steps)
+    for rec, _ in steps:
+        prompted = [p.player for p in ruleset.prompts(serial.loads(ruleset.state_type, rec.state_before))]
+        assert list(rec.orders) == prompted and len(prompted) == 1  # only whose turn it is
+    sent = _mails(d)
+    kinds: dict[str, int] = {}
+    for kind, *_ in sent:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    assert kinds["private"] == 4 * len(records) and kinds["digest"] == len(records)
+    assert d.engine.verify("courtisans") == []
+    # the turn resolves as soon as its player's orders are in; a silent player waits for the deadline (2 days)
+    defaulted = [r for r, _ in steps if r.defaults]
+    quick = [r for r, _ in steps if not r.defaults]
+    assert defaulted and quick
+    times = {r.seq: r.resolved_at for r, _ in records}
+    for r in quick:
+        assert (times[r.seq] - times[r.seq - 1]).total_seconds() < 3600
+    for r in defaulted:
+        assert (times[r.seq] - times[r.seq - 1]).total_seconds() >= 2 * 86400
+    # étiquette: every private mail opens with the player's form of address as it stood after that step
+    mails = [m for m in sent if m[0] == "private"]
+    addresses = {p.address: p.name for p in d.store.players("courtisans")}
+    last = {}
+    for _, to, _, body in mails:
+        last[addresses[to.split("<")[-1].strip(">").strip()]] = body
+    for name, body in last.items():
+        assert body.startswith(f"Bonjour {salutation(final, name)},"), body[:80]
+    titled = [b for _, _, _, b in mails if b.startswith(("Bonjour Monsieur le ", "Bonjour Madame la "))]
+    assert titled  # somebody earned a title, and the mails say it
 
 
 def test_the_mj_fines_by_mail_and_the_player_is_told(tmp_path):
@@ -91,15 +93,30 @@ def test_the_mj_fines_by_mail_and_the_player_is_told(tmp_path):
         d.close()
 
 
-def test_a_whole_game_replayed_by_mail_gives_byte_identical_mail_and_forum(tmp_path):
-    runs = []
-    for run in ("a", "b"):
-        d = play_bot_game(tmp_path / run, "courtisans", COURTISANS_GAME, COURTISANS, random_orders, 150)
+def _sent(d) -> list[bytes]:
+    """Every mail sent (sorted) and the forum posts, as bytes."""
+    box = mailbox.Maildir(str(d.root / "mail" / "outbox"), create=False)
+    out = sorted(box.get_bytes(k) for k in box.keys())
+    out.append(b"".join(p.read_bytes() for p in sorted((d.root / "forum").rglob("*.bbcode"))))
+    return out
+
+
+def sent_by_a_new_play() -> str:
+    """(run by `fresh.replay` in another process) the digest of what a new play of the demo's game sends."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = play_bot_game(Path(tmp) / "b", "courtisans", COURTISANS_GAME, COURTISANS, random_orders, 150)
         try:
             assert d.engine.game("courtisans").phase == "finished"
-            box = mailbox.Maildir(str(d.root / "mail" / "outbox"), create=False)
-            runs.append(sorted(box.get_bytes(k) for k in box.keys()))
-            runs[-1].append(b"".join(p.read_bytes() for p in sorted((d.root / "forum").rglob("*.bbcode"))))
+            return digest(_sent(d))
         finally:
             d.close()
-    assert len(runs[0]) > 300 and runs[0] == runs[1]
+
+
+def test_a_whole_game_replayed_by_mail_gives_byte_identical_mail_and_forum(demo_games):
+    """The same mails, seed and clock give the same mails and forum posts byte for byte, in another process
+    with other string hashes (`fresh.replay`) than the session's play of the demo game."""
+    d = demo_games.games["courtisans"]
+    assert d.engine.game("courtisans").phase == "finished"
+    first = _sent(d)
+    assert len(first) > 300
+    assert replay("games.test_courtisans_by_mail:sent_by_a_new_play") == digest(first)

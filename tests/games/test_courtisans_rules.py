@@ -9,6 +9,9 @@ The expected outcomes come from the rule text (its sentence is quoted in each te
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from pbem.core import MJ, OrderAmbiguousError, OrderNotAllowedError, OrderSyntaxError, Seat, SetupError
@@ -17,6 +20,7 @@ from pbem.games.courtisans import RULESET as R
 from pbem.games.courtisans.cards import DeckError, load_deck, parse_deck
 from pbem.games.courtisans.etiquette import address, salutation
 from pbem.games.courtisans.state import KING, QUEEN
+from pbem.roster import read_roster
 
 from .courtisans_helpers import (
     A,
@@ -53,6 +57,21 @@ def test_s1_players_choose_name_and_sex_madame_monsieur():
     assert c(state, "Malveyance").sex == "femme" and c(state, "Malveyance").family == "de Malveyance"
     assert c(state, "x").family == "du Plessis" and c(state, "x").sex == "homme"
     assert c(state, "Fourberye").sex in ("homme", "femme")  # not said: drawn by the MJ's dice
+
+
+def test_s1_the_sex_given_at_registration_or_in_the_mjs_roster_file_counts():
+    """« chaque joueur se choisit … le sexe de son personnage » : without a civility in the name, the sex the player
+    gave at registration (« INSCRIPTION Malveyance femme ») or the MJ's roster file (``sexe = "femme"``, which the
+    roster reader keeps as the seat's gender, not as data) gives it; before, it was drawn at random."""
+    entries = read_roster(tomllib.loads('[[joueur]]\njoueur = "Malveyance"\nsexe = "femme"\n'
+                                        '[[joueur]]\njoueur = "Fourberye"\ngenre = "m"\n[[joueur]]\njoueur = "Aubigny"\n'))
+    seats = [e.seat() for e in entries]
+    assert [s.gender for s in seats] == ["f", "m", None] and "sexe" not in seats[0].data
+    state, _ = R.setup(seats, dict(R.default_options), Dice("22" * 32, "setup"))
+    assert c(state, "Malveyance").sex == "femme" and c(state, "Fourberye").sex == "homme"
+    state, _ = R.setup([Seat("Madame de X", gender="m"), Seat("Y", gender="f"), Seat("Z")], dict(R.default_options),
+                       Dice("22" * 32, "setup"))
+    assert c(state, "Madame de X").sex == "femme" and c(state, "Y").sex == "femme"  # the civility first
 
 
 def test_s1_players_cited_by_their_titles_in_every_text():
@@ -559,6 +578,22 @@ def test_deck_shipped_is_valid_and_the_example_duc_gouverneur_earns_12000():
     assert cards[14].name == "Duc" and cards[19].name == "Gouverneur de Normandie"
     assert cards[14].income + cards[19].income == 12_000  # « dont les revenus sont de 12 000 livres »
     assert cards[72].name == "Lettre de cachet" and cards[72].refused_to == "main"
+
+
+def test_the_documented_income_of_the_whole_deck_is_the_sum_of_its_parts():
+    """docs/rules/courtisans.md, « Le jeu livré » : « En tout, si tout était distribué, 139 000 livres par tour (titres
+    43 000, charges 59 000, maréchalats 6 000, pensions 26 000, plus une Favorite et un Amant) »."""
+    cards = load_deck()
+    by_kind: dict[str, int] = {}
+    for card in cards:
+        by_kind[card.kind] = by_kind.get(card.kind, 0) + card.income
+    one_favorite = next(c.income for c in cards if c.kind == "favorite")
+    one_lover = next(c.income for c in cards if c.kind == "amant")
+    parts = (by_kind["titre"], by_kind["charge"], by_kind["marechalat"], by_kind["pension"])
+    assert parts == (43_000, 59_000, 6_000, 26_000)
+    total = sum(parts) + one_favorite + one_lover
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "courtisans.md").read_text("utf-8")
+    assert total == 139_000 and "139\u202f000 livres par tour (titres 43\u202f000, charges 59\u202f000" in doc
 
 
 def test_deck_errors_name_the_file_the_card_and_what_is_wrong(tmp_path):

@@ -29,6 +29,7 @@ from pbem.games import get
 from pbem.games.pmb import RULESET
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.state import Betrayal, State
+from pbem.render import Renderer
 
 from .test_pmb_helpers import FakeDice, new_game, play, public, to
 
@@ -269,14 +270,32 @@ def test_C0c_influence_must_exceed_the_target_by_at_least_one() -> None:
 
 def test_C0d_order_against_own_camp_is_no_squad_and_target_told_of_the_attempt() -> None:
     """« Les ordres d'assassinats contre un joueur de son propre camp ne seront pas pris en compte comme
-    escouade, et la cible sera informée de la tentative. »  Default: of the attempt only (option own_camp_attempt)."""
+    escouade, et la cible sera informée de la tentative. »  Default: of the attempt only, not how many attacked
+    (option own_camp_attempt); the text does not change with the count."""
     lines = {"Rickon": ["ESCOUADE Jon"], "ser Schlingue": ["ESCOUADE Jon"], "Lancel": ["ESCOUADE Kevan"]}
     st, ev = play(new_game(fidele_squads="libre"), lines)
     assert st.players["Jon"].alive and st.players["Kevan"].alive
-    assert to(ev, "Jon", "own_camp_attempt") == [{"attackers": [], "count": 2}]
-    assert to(ev, "Kevan", "own_camp_attempt") == [{"attackers": [], "count": 1}]
+    assert to(ev, "Jon", "own_camp_attempt") == [{"attackers": []}]
+    assert to(ev, "Kevan", "own_camp_attempt") == [{"attackers": []}]
+    texts = [Renderer("pmb", lang).event_text(e) for e in ev if e.kind == "own_camp_attempt" for lang in ("fr", "en")]
+    assert texts == ["Une tentative d'assassinat contre vous est venue de votre propre camp. La tentative n'a pas eu lieu.",
+                     "An attempt on your life came from your own camp. The attempt did not take place."] * 2
     assert to(ev, "Rickon", "squad_formed") == [] and to(ev, "Rickon") == []  # the attacker is not told
     assert "Rickon|team|stark" not in st.players["Jon"].knowledge and "Lancel" not in st.players["Kevan"].latest
+
+
+def test_C0f_au_depart_personne_ne_connait_leur_nombre_the_attempt_tells_no_count_by_default() -> None:
+    """« Au départ du jeu, personne et même pas les Lannister du Donjon Rouge ne connaissent leur nombre et leurs
+    identités » (the fidèles): a fidèle told « 3 of your camp attacked you » would learn there are at least 3
+    fidèles.  By default the attempt carries no count; option own_camp_attempt = "nombre" tells it."""
+    lines = {"Lancel": ["ESCOUADE Kevan"], "Rickon": ["ESCOUADE Jon"], "ser Schlingue": ["ESCOUADE Jon"]}
+    _, ev = play(new_game(fidele_squads="libre"), lines)
+    assert [e.data for e in ev if e.kind == "own_camp_attempt"] == [{"attackers": []}, {"attackers": []}]
+    _, ev = play(new_game(fidele_squads="libre", own_camp_attempt="nombre"), lines)
+    told = {e.audience.players: e for e in ev if e.kind == "own_camp_attempt"}
+    assert told[("Kevan",)].data == {"attackers": [], "count": 1} and told[("Jon",)].data == {"attackers": [], "count": 2}
+    assert Renderer("pmb", "fr").event_text(told[("Kevan",)]).startswith("Un joueur de votre propre camp a tenté de")
+    assert Renderer("pmb", "fr").event_text(told[("Jon",)]).startswith("2 joueurs de votre propre camp ont tenté de")
 
 
 def test_C0e_option_own_camp_attempt_names_the_attackers() -> None:
@@ -316,6 +335,20 @@ def test_C1d_the_dying_target_denounces_the_role_he_was_told_last() -> None:
     assert to(ev, "Arya", "squad_killed")[0]["denounced"] == {"player": "Loras", "role": "tyrell_hm"}
 
 
+def test_C1d_the_squad_is_told_a_denunciation_is_what_the_victim_was_told_last() -> None:
+    """« dénonce le rôle connu d'un co-équipier » : what he knew, which may be stale (Loras is a sergent, the
+    victim was told Homme de Main); the players read it in the message itself, as in docs/rules/pmb.md §5."""
+    st = new_game()
+    st.players["Garlan"].learn_role("Loras", "tyrell_hm")
+    dice = FakeDice().force("denounces a teammate", True)
+    _, ev = play(st, {"Arya": ["ESCOUADE Garlan"], "Sansa": ["ESCOUADE Garlan"]}, dice)
+    (killed,) = [e for e in ev if e.kind == "squad_killed"]
+    assert Renderer("pmb", "fr").event_text(killed) == (
+        "Votre escouade a tué Garlan, qui était Homme de Main Tyrell. Avant de mourir, la victime dénonce Loras "
+        "(Homme de Main Tyrell), d'après ce qu'on lui en avait dit en dernier\u00a0: cela a pu changer depuis.")
+    assert "as the victim was last told: it may have changed since" in Renderer("pmb", "en").event_text(killed)
+
+
 def test_C1c_fidele_target_case_1() -> None:
     st, ev = play(new_game(), {"Arya": ["ESCOUADE Kevan"], "Sansa": ["ESCOUADE Kevan"]})
     assert not st.players["Kevan"].alive
@@ -348,10 +381,18 @@ def test_C3_garde_royal_60pct_dies_and_is_denounced_as_garde() -> None:
     assert to(ev, "Jon", "squad_killed")[0]["fact"] == {"player": "Jaime", "role": "garde"}
 
 
-def test_C3b_lord_commandant_is_denounced_as_garde_royal_only() -> None:
+def test_C3b_lord_commandant_is_denounced_with_his_title_the_role_he_had() -> None:
+    """« d'être dénoncée comme Garde Royal » : the Lord Commandant is a Garde Royal, and his role (« Rôle : … LC,
+    GR ») is told as it was when he died; option lord_commandant_revealed = false: as a Garde Royal only."""
     dice = FakeDice().force("Garde Royal dies (60%)", True)
     lines = {n: ["ESCOUADE Tywin"] for n in GARDE_SQUAD}
     st, ev = play(new_game(), lines, dice)
+    assert to(ev, "Jon", "squad_killed")[0]["fact"] == {"player": "Tywin", "role": "lord_commandant"}
+    assert st.players["Jon"].latest["Tywin"] == "lord_commandant"
+    (killed,) = [e for e in ev if e.kind == "squad_killed"]
+    assert "qui était Lord Commandant de la Garde Royale." in Renderer("pmb", "fr").event_text(killed)
+    dice = FakeDice().force("Garde Royal dies (60%)", True)
+    st, ev = play(new_game(lord_commandant_revealed=False), lines, dice)
     assert to(ev, "Jon", "squad_killed")[0]["fact"] == {"player": "Tywin", "role": "garde"}
 
 

@@ -300,7 +300,9 @@ class Model:
     def check_own_camp_attempt(self, t: Turn, who: str, d: Mapping[str, Any]) -> None:
         # « la cible sera informée de la tentative »
         went = t.attackers.get(who, set())
-        assert d["count"] >= 1 and len(d["attackers"]) in (0, d["count"])
+        # « Au départ du jeu, personne […] ne connaissent leur nombre » : no count unless the option tells it
+        assert ("count" in d) == (t.before.options.get("own_camp_attempt", "anonyme") != "anonyme")
+        assert d.get("count", 1) >= 1 and len(d["attackers"]) in (0, d.get("count"))
         for f in d["attackers"]:
             m, value = fact_of(f)
             assert m in went and value == (R.LANNISTER if m in t.confused else t.before.players[m].team), f
@@ -586,3 +588,58 @@ def test_I_confusion_conversions_confessions_and_defeats_do_occur_in_the_bot_gam
             st = new
     assert confusions >= 5 and confused_in_squads >= 3, (confusions, confused_in_squads)
     assert conversions >= 40 and confessions >= 20 and defeats >= 40, (conversions, confessions, defeats)
+
+
+# ---------------------------------------------------------------- the roles named when a player dies or speaks
+
+
+def _roles_named_checked(seed: int, options: Mapping[str, Any], seen: Counter[str]) -> None:
+    """One bot game; every role its death and revelation events name is checked against the states."""
+    st, _ = RULESET.setup([Seat(f"Joueur {i:02d}") for i in range(40)], dict(options), Dice(f"{seed:04x}", "setup"))
+    garde_only = not options.get("lord_commandant_revealed", True)
+    died_as: dict[str, str] = {}
+    while RULESET.outcome(st) is None:
+        orders = orders_of(st, {p.player: random_orders(st, p.player, seed) for p in RULESET.prompts(st)})
+        new, events = RULESET.resolve(st, orders, Dice(f"{seed:04x}", f"step-{st.turn}"))
+        for name, code in died_as.items():  # a dead player's role is the one he died with, for good
+            assert new.players[name].code == code, (seed, st.turn, name)
+        for e in events:
+            d = e.data
+            if e.kind == "death_cause":  # the role he had when he died: a dead player's role never changes after
+                assert d["role"] == new.players[d["player"]].code, (seed, st.turn, d)
+                died_as[d["player"]] = d["role"]
+                seen["death"] += 1
+            elif e.kind == "squad_killed":
+                # « la cible meurt, en révélant son rôle et affiliation » ; « dénoncée comme Garde Royal »
+                target, role = d["fact"]["player"], d["fact"]["role"]
+                held = new.players[target].code
+                assert role == (R.GARDE if garde_only and held == R.LORD_COMMANDANT else held), (seed, st.turn, d)
+                seen["lord_commandant killed" if held == R.LORD_COMMANDANT else "squad killed"] += 1
+            elif e.kind in ("potion_revelation", "you_spoke"):
+                # « le joueur révèle son rôle » : the potion is the first thing of the turn, before any change
+                patient = d["patient"] if e.kind == "potion_revelation" else e.audience.players[0]
+                assert d["facts"][0] == {"player": patient, "role": st.players[patient].code}, (seed, st.turn, d)
+                seen["revelation"] += 1
+            elif e.kind == "confession":
+                # « il révèle son rôle et son affiliation » : the role he holds at the end of this turn in the cells
+                prisoner = d["prisoner"]
+                assert d["facts"][0] == {"player": prisoner, "role": new.players[prisoner].code}, (seed, st.turn, d)
+                seen["confession"] += 1
+            elif e.kind == "game_over":
+                for r in d["reveal"]:
+                    assert r["role"] == new.players[r["player"]].code == died_as.get(r["player"], r["role"]), r
+                seen["game over"] += 1
+        st = new
+
+
+@pytest.mark.parametrize("options", [{}, {"lord_commandant_revealed": False, "revelation": "role", "prison_turns": 2}])
+def test_I_every_role_named_in_a_death_or_a_revelation_is_the_role_held_at_that_moment(options: dict[str, Any]) -> None:
+    """« la cible meurt, en révélant son rôle et affiliation », « dénoncée comme Garde Royal » (the Lord Commandant
+    with his title, unless lord_commandant_revealed = false), « il révèle son rôle et son affiliation » (the
+    arrested), « le joueur révèle son rôle » (the potion), and the roles shown at the end: in many bot games,
+    every role named of the player who dies or speaks is the one he had at that moment."""
+    seen: Counter[str] = Counter()
+    for seed in range(60 if not options else 30):
+        _roles_named_checked(seed, options, seen)
+    assert seen["lord_commandant killed"] >= 3 and seen["squad killed"] >= 100, seen
+    assert seen["death"] >= 500 and seen["revelation"] >= 3 and seen["confession"] >= 10 and seen["game over"] > 0, seen

@@ -67,6 +67,7 @@ def test_S9d_roles_and_places_tables_are_checked() -> None:
 def test_S9e_defaults_are_the_documented_ones() -> None:
     assert DEFAULT_OPTIONS == {"roles": "auto", "places": "auto", "max_turns": 60, "verdict_default": "liberer",
                                "prison_turns": 1, "lord_commandant_counts": False, "own_camp_attempt": "anonyme",
+                               "lord_commandant_revealed": True,
                                "fidele_squads": "cible", "squad_order": "tirage", "revelation": "affiliation"}
     assert dict(RULESET.default_options) == DEFAULT_OPTIONS
     with pytest.raises(SetupError):

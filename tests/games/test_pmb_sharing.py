@@ -18,6 +18,7 @@ from pbem.dice import Dice
 from pbem.games.pmb import RULESET
 from pbem.games.pmb import roles as R
 from pbem.games.pmb.bots import random_orders
+from pbem.games.pmb.city import residents
 from pbem.games.pmb.context import Ctx
 from pbem.games.pmb.state import State
 
@@ -134,6 +135,9 @@ def _scans(st: State) -> dict[str, object]:
         p = players[s]
         out[f"hms {s}"] = [n for n in order if (q := players[n]).alive and q.team == p.team and q.rank == R.HM
                            and q.sergent == s]
+    for level in R.LEVELS:
+        out[f"level {level}"] = residents(st, level)
+    out["loose"] = [n for n in order if (q := players[n]).alive and q.rank == R.HM and q.sergent is None]
     return out
 
 
@@ -151,6 +155,9 @@ def _indexed(ctx: Ctx) -> dict[str, object]:
     out["lord"] = lc.name if lc else None
     for s in [n for n in st.order if st.players[n].rank == R.SERGENT]:
         out[f"hms {s}"] = ctx.hms_of(s, st.players[s].team)
+    for level, names in ctx.level_residents().items():
+        out[f"level {level}"] = names
+    out["loose"] = ctx.loose_hms()
     return out
 
 
@@ -175,6 +182,15 @@ def test_the_resolution_indexes_answer_what_a_roster_scan_would_also_after_chang
         ctx.set_location(living[-1], R.DONJON)
         ctx.set_rank(living[1], R.FIDELE)
         ctx.kill(living[2], "test", "")
+        # changes that bypass the set_* helpers (a record changed through `w`): the level and loose
+        # indexes test again whoever was copied
+        mover = next(n for n in living[3:] if ctx.p(n).location in R.LEVELS and ctx.p(n).alive)
+        ctx.w(mover).location = next(lv for lv in R.LEVELS if lv != ctx.p(mover).location)
+        hider = next(n for n in living[3:] if n != mover and ctx.p(n).location in R.LEVELS and ctx.p(n).alive)
+        ctx.w(hider).hidden = True
+        loose = next((n for n in living[3:] if ctx.p(n).rank == R.HM and n not in (mover, hider)), None)
+        if loose is not None:
+            ctx.set_sergent(loose, None)
         assert _indexed(ctx) == _scans(ctx.st)
         assert ctx.roster == [ctx.st.players[n] for n in state.order]
         # the records at the start of the turn stay those of the state given, copied players too

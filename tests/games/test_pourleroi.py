@@ -187,6 +187,25 @@ def test_s17_a_list_may_name_centre_numbers_and_a_short_list_falls_back_to_the_f
     assert taken == [("Blaise", "GUE-D", "choice"), ("Claude", "GUE-C", "default"), ("Diane", "GUE-E", "last")]
 
 
+def test_s17_an_unknown_card_in_a_choice_list_drops_that_entry_only_and_the_ack_says_which():
+    """« les adversaires choisissent chacun une carte du centre » : one bad entry in CHOIX must not cost the
+    player his whole list (the default would take the first card left, maybe his last wish)."""
+    st, _ = begin(arrange(4, deck=["GUE-A", "GUE-B", "GUE-C", "GUE-D", "GUE-E", "MAR-A", "MAR-B"]))
+    for dest in ("GARDER", "NEUTRE"):
+        st, _ = step(st, {"Anne": [dest]})
+    order = RULESET.parse_order(st, "Blaise", "CHOIX Dragon, Roi 13, Guere E, Guerre D", [])
+    assert order.args == ("GUE-D",)
+    assert order.note is not None and order.note.fr == (
+        "choix gardé\u00a0: Guerre D\u00a0; écartés\u00a0: «\u00a0Dragon\u00a0» (carte inconnue), «\u00a0Roi 13\u00a0» "
+        "(pas au centre) et «\u00a0Guere E\u00a0» (vouliez-vous dire Guerre E\u00a0?)")
+    assert order.note.en.startswith("choice kept: War D; dropped: 'Dragon' (unknown card)")
+    with pytest.raises(OrderAmbiguousError, match="did you mean"):  # nothing left to keep: refused as before
+        RULESET.parse_order(st, "Blaise", "CHOIX Guere E", [])
+    st, ev = step(st, {"Blaise": ["CHOIX Dragon, Guerre D, Guerre E"], "Claude": ["CHOIX Guerre D, Guerre E"]})
+    taken = [(e.data["player"], e.data["card"]["id"], e.data["how"]) for e in of_kind(ev, "centre_taken")]
+    assert taken == [("Blaise", "GUE-D", "choice"), ("Claude", "GUE-E", "choice"), ("Diane", "GUE-C", "last")]
+
+
 def test_s17_at_two_players_the_one_centre_card_goes_to_the_opponent_without_asking():
     st, _ = begin(arrange(2, deck=["GUE-A", "GUE-B", "GUE-C", "MAR-A"]))
     st, _ = step(st, {"Anne": ["GARDER"]})
@@ -295,23 +314,24 @@ def test_s23_s45_a_government_card_is_paid_in_gold_reaching_the_price():
     st, _ = auction_of(st, ["GUE-D"], opener="Anne")
     st, ev = step(st, {"Anne": ["ENCHERE 5"], "Blaise": ["ENCHERE 2"]})
     won = of_kind(ev, "auction_won")[0].data
-    assert (won["winner"], won["price"]) == ("Anne", 3)  # one more than the second highest maximum
+    # at the table: Anne 1, Blaise 2, Claude passes, Anne 3, Blaise passes (his maximum is 2)
+    assert (won["winner"], won["price"]) == ("Anne", 3)
     assert "GUE-D" in st.hands["Anne"]
     assert sorted(st.gold_cards("Anne")) == [G1, G2] and G3 in st.discard_up  # Or 3 pays exactly 3
 
 
 def test_s46_overpaid_gold_is_not_given_back():
     st = arrange(3, hands={"Anne": [G3], "Blaise": [G1], "Claude": []})
-    st, _ = auction_of(st, ["GUE-D"], opener="Anne")
+    st, _ = auction_of(st, ["GUE-D"], opener="Blaise")
     st, ev = step(st, {"Anne": ["ENCHERE 3"], "Blaise": ["ENCHERE 1"]})
-    paid = of_kind(ev, "gold_paid")[0].data
+    paid = of_kind(ev, "gold_paid")[0].data  # Blaise 1, Claude passes, Anne 2, Blaise passes: Anne pays 2 with Or 3
     assert (paid["price"], paid["paid"], paid["lost"]) == (2, 3, 1)
     assert st.gold_total("Anne") == 0 and st.hands["Anne"] == ("GUE-D",)
 
 
 def test_s47_s48_s49_a_gold_card_is_bought_by_discarding_that_many_cards_face_down_then_taken():
     st = arrange(3, hands={"Anne": ["MAR-A", "MAR-B", G1], "Blaise": ["FIN-A"], "Claude": []})
-    st, _ = auction_of(st, [G3], opener="Anne")
+    st, _ = auction_of(st, [G3], opener="Blaise")  # Blaise 1, Claude passes, Anne 2, Blaise passes
     assert [h.syntax for h in RULESET.help(st, "Anne")][:2] == ["ENCHERE <n>", "ENCHERE <n> DEFAUSSE <carte> <carte> …"]
     refused(st, "Anne", "ENCHERE 4", OrderNotAllowedError, "3 cartes en main")  # a number of cards, at most the hand
     st, ev = step(st, {"Anne": ["ENCHERE 3 DEFAUSSE Marine B, Or 1, Marine A"], "Blaise": ["ENCHERE 1"]})
@@ -325,7 +345,7 @@ def test_s47_s48_s49_a_gold_card_is_bought_by_discarding_that_many_cards_face_do
 
 def test_s48_without_a_list_the_lowest_valued_cards_are_given_gold_first():
     st = arrange(2, hands={"Anne": ["MAR-E", "MAR-B", G2, G1], "Blaise": ["FIN-A"]})
-    st, _ = auction_of(st, [G3], opener="Anne")
+    st, _ = auction_of(st, [G3], opener="Blaise")  # Blaise 1, Anne 2, Blaise passes: 2 cards
     st, _ = step(st, {"Anne": ["ENCHERE 2"], "Blaise": ["ENCHERE 1"]})
     assert set(st.discard_down) == {G1, "MAR-B"}  # values 1 (Gold first), then 1 (Government), before Or 2
 
@@ -343,10 +363,15 @@ def test_s24_s42_s43_passing_leaves_this_auction_for_good_but_not_the_next_ones(
 
 
 def test_s42_a_pass_is_final_the_proxy_gives_what_an_open_auction_gives():
-    """In the open auction a player who has passed cannot come back at a higher price: with a maximum of 2,
-    Blaise leaves when the price reaches 3, and Anne (maximum 6) buys at 3, not at her maximum."""
+    """At the table a player who has passed cannot come back at a higher price: with a maximum of 2, Blaise
+    passes when he would have to bid 3, and Anne (maximum 6) buys at her last bid, not at her maximum."""
+    # Anne 1, Blaise 2, Anne 3, Blaise passes
     assert A.proxy_result({"Anne": 6, "Blaise": 2}, ["Anne", "Blaise"]) == ("Anne", 3)
-    assert A.proxy_result({"Anne": 2, "Blaise": 2}, ["Blaise", "Anne"]) == ("Blaise", 2)  # tie: seat order
+    # Blaise 1, Anne 2, Blaise passes: the second maximum is the price, when the winner reached it first
+    assert A.proxy_result({"Anne": 6, "Blaise": 2}, ["Blaise", "Anne"]) == ("Anne", 2)
+    # equal maxima: Blaise 1, Anne 2, Blaise passes: the one who bids the common maximum first wins, here Anne
+    assert A.proxy_result({"Anne": 2, "Blaise": 2}, ["Blaise", "Anne"]) == ("Anne", 2)
+    assert A.proxy_result({"Anne": 3, "Blaise": 3}, ["Blaise", "Anne"]) == ("Blaise", 3)
     assert A.proxy_result({"Anne": 0, "Blaise": 0}, ["Anne", "Blaise"]) is None
 
 
@@ -370,9 +395,9 @@ def test_s50_s51_a_winner_who_cannot_pay_loses_a_random_card_to_his_left_and_the
     lost = of_kind(ev, "you_lost_card")[0]
     assert lost.audience.players == ("Anne",)
     assert len(st.hands["Anne"]) == 1 and st.discard_down == (lost.data["card"]["id"],)
-    # Anne pays nothing; the same card, sold again without her, goes to Blaise at one more than Claude
+    # Anne pays nothing; the same card, sold again without her: Blaise 1, Claude (maximum 1) passes
     won = of_kind(ev, "auction_won")[0].data
-    assert (won["winner"], won["price"], won["defaulted"]) == ("Blaise", 2, ["Anne"])
+    assert (won["winner"], won["price"], won["defaulted"]) == ("Blaise", 1, ["Anne"])
     assert "GUE-D" in st.hands["Blaise"] and st.sales[0].defaulted == ("Anne",)
 
 

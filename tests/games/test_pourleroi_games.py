@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import product
 
 import pytest
 from hypothesis import given, settings
@@ -20,34 +21,65 @@ from .pourleroi_helpers import NAMES, arrange, auction_of, leaks, of_kind, play_
 
 
 def open_auction(maxima: dict[str, int], seats_from_opener: list[str]) -> tuple[str, int] | None:
-    """An open ascending auction, called aloud: the auctioneer calls 1, 2, 3 ...; at each price the players
-    still in answer in seat order from the opener, staying in (the price is within their private maximum)
-    or leaving for good; the first to stay at a price holds it.  The card goes to the holder of the last
-    price someone stayed at, when nobody else is left at that price."""
-    still = list(seats_from_opener)
-    holder: tuple[str, int] | None = None
-    price = 1
-    while True:
-        staying = [p for p in still if maxima.get(p, 0) >= price]
-        if not staying:
-            return holder
-        holder = (staying[0], price)
-        if len(staying) == 1:
-            return holder
-        still = staying
-        price += 1
+    """The auction at the table, bid by bid, from the rule text and its ruling (docs/rules/pourleroi.md):
+    « Passer retire définitivement de l'enchère en cours » ; the player with priority speaks first, then
+    the others in turn, clockwise.  At his turn a player raises the price by one if his private maximum
+    allows it, or passes and is out of this auction for good.  The turn skips those who are out; when it
+    comes back to the last bidder, everybody else has passed since his bid: he buys at his bid.  When
+    everybody has passed with no bid, the card is not sold."""
+    out: set[str] = set()
+    price, holder = 0, None
+    turn = 0
+    while len(out) < len(seats_from_opener):
+        player = seats_from_opener[turn % len(seats_from_opener)]
+        turn += 1
+        if player in out:
+            continue
+        if player == holder:
+            return holder, price
+        if maxima.get(player, 0) >= price + 1:
+            price, holder = price + 1, player
+        else:
+            out.add(player)
+    return None
+
+
+def test_the_open_auction_model_on_the_cases_worked_by_hand():
+    """The model itself, on cases played out by hand (bids in brackets)."""
+    # Anne 5, Blaise 3, Anne first: Anne 1, Blaise 2, Anne 3, Blaise passes: Anne pays the second maximum
+    assert open_auction({"Anne": 5, "Blaise": 3}, ["Anne", "Blaise"]) == ("Anne", 3)
+    # Blaise first: Blaise 1, Anne 2, Blaise 3, Anne 4, Blaise passes: one more than the second maximum
+    assert open_auction({"Anne": 5, "Blaise": 3}, ["Blaise", "Anne"]) == ("Anne", 4)
+    # equal maxima of 2, Blaise first: Blaise 1, Anne 2, Blaise passes: Anne, the second in seat order, wins
+    assert open_auction({"Anne": 2, "Blaise": 2}, ["Blaise", "Anne"]) == ("Anne", 2)
+    # Claude 0 passes at once and is skipped after: Anne 1, Blaise 2, Anne 3, Blaise passes
+    assert open_auction({"Anne": 4, "Blaise": 2, "Claude": 0}, ["Anne", "Blaise", "Claude"]) == ("Anne", 3)
+    assert open_auction({"Anne": 0, "Blaise": 0}, ["Anne", "Blaise"]) is None
+    assert open_auction({"Anne": 0, "Blaise": 1}, ["Anne", "Blaise"]) == ("Blaise", 1)
 
 
 maxima_strategy = st.lists(st.integers(min_value=0, max_value=15), min_size=2, max_size=5)
+tied_strategy = st.lists(st.integers(min_value=0, max_value=4), min_size=2, max_size=5)  # ties are frequent
 
 
 @settings(max_examples=600, deadline=None)
-@given(maxima_strategy, st.integers(min_value=0, max_value=4))
+@given(st.one_of(maxima_strategy, tied_strategy), st.integers(min_value=0, max_value=4))
 def test_proxy_bidding_gives_the_winner_and_price_of_an_open_ascending_auction(values, opener):
+    """« Passer retire définitivement de l'enchère en cours » : the proxy auction gives the winner and the
+    price of the auction played bid by bid at the table, for any maxima, ties and seat order."""
     seats = NAMES[: len(values)]
     maxima = dict(zip(seats, values, strict=True))
     order = seats[opener % len(seats):] + seats[: opener % len(seats)]
     assert A.proxy_result(maxima, order) == open_auction(maxima, order)
+
+
+def test_proxy_bidding_matches_the_open_auction_on_every_small_table():
+    """Not only random draws: every maxima from 0 to 5 for three players, from each seat."""
+    for values in product(range(6), repeat=3):
+        maxima = dict(zip(NAMES[:3], values, strict=True))
+        for k in range(3):
+            order = NAMES[k:3] + NAMES[:k]
+            assert A.proxy_result(maxima, order) == open_auction(maxima, order), (maxima, order)
 
 
 @settings(max_examples=150, deadline=None)

@@ -49,14 +49,15 @@ mj = "{mail_env.addr('p04')}"
         mail_env.deliver("game", make_mail(mail_env.addr("p05"), "INSCRIPTION Arya", to=mail_env.addr("game"),
                                            message_id="<idle-test@pbem.test>"))
         answered = None
-        while time.monotonic() - sent < 20:
+        while time.monotonic() - sent < 50:
             with mail_env.imap("p05") as c:
                 c.select_folder("INBOX", readonly=True)
                 if c.search(["ALL"]):
                     answered = time.monotonic() - sent
                     break
             time.sleep(0.2)
-        assert answered is not None and answered < 15, answered
+        # by IDLE: well before the next poll, about 57 s away (the bound generous for a loaded machine)
+        assert answered is not None and answered < 45, answered
     finally:
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=30)

@@ -248,7 +248,7 @@ def test_wait_uses_idle_and_wakes_on_delivery(mail_env):
     assert src.fetch_new(Collector()) == 0 and src.last_poll_round_trips == 1
     t0 = time.monotonic()
     assert src.wait(1.0) is False
-    assert 0.9 <= time.monotonic() - t0 < 2.5
+    assert 0.9 <= time.monotonic() - t0 < 10  # waited its second (the upper bound generous under load)
     delivered_at: list[float] = []
 
     def deliver() -> None:
@@ -261,14 +261,14 @@ def test_wait_uses_idle_and_wakes_on_delivery(mail_env):
     assert src.wait(20) is True
     woke = time.monotonic()
     t.join()
-    assert woke - delivered_at[0] < 2.0
+    assert woke - delivered_at[0] < 15  # woken by IDLE, not by the end of its 20 s
     got = Collector()
     assert src.fetch_new(got) == 1
     # mail already waiting after the cursor: wait() returns at once
     mail_env.deliver(user, message(2, "idle"))
     t0 = time.monotonic()
     assert src.wait(20) is True
-    assert time.monotonic() - t0 < 2.0
+    assert time.monotonic() - t0 < 15  # at once, not after its 20 s
     src.close()
 
 

@@ -24,7 +24,7 @@ def order(sender: str, to: str, subject: str, body: str = "Armée Paris → Bour
     return m.as_bytes()
 
 
-def wait_for(c: IMAPClient, subject: str, folder: str = "INBOX", timeout: float = 5) -> list[int]:
+def wait_for(c: IMAPClient, subject: str, folder: str = "INBOX", timeout: float = 30) -> list[int]:
     c.select_folder(folder, readonly=True)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -58,14 +58,16 @@ def test_imaps_without_ca_is_rejected(mail_env):
 
 
 def test_bad_password_rejected(mail_env):
-    c = IMAPClient(mail_env.host, port=mail_env.imap_port, ssl=False, timeout=10)
-    with pytest.raises(LoginError):
-        c.login(mail_env.addr("gm"), "wrong")
-    c.shutdown()
+    # no auth penalty after failures: with Dovecot's, three failures and a login would take 2 + 4 + 8 s at least
     t0 = time.monotonic()
-    with mail_env.imap("gm"):  # no auth penalty delay after a failure
+    for _ in range(3):
+        c = IMAPClient(mail_env.host, port=mail_env.imap_port, ssl=False, timeout=10)
+        with pytest.raises(LoginError):
+            c.login(mail_env.addr("gm"), "wrong")
+        c.shutdown()
+    with mail_env.imap("gm"):
         pass
-    assert time.monotonic() - t0 < 1.5
+    assert time.monotonic() - t0 < 10  # a bound the penalty breaks, generous for a loaded machine
 
 
 def test_lmtp_delivery_lands_in_inbox(mail_env):
@@ -133,9 +135,9 @@ def test_idle_sees_new_mail(mail_env):
         t = threading.Thread(target=deliver)
         t.start()
         t0 = time.monotonic()
-        resp = w.idle_check(timeout=10)
+        resp = w.idle_check(timeout=20)
         dt = time.monotonic() - t0
         w.idle_done()
         t.join()
         assert any(r[1] == b"EXISTS" for r in resp), resp
-        assert dt < 3, dt
+        assert dt < 15, dt  # pushed by the server, well before the IDLE wait runs out (generous under load)

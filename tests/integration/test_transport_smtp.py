@@ -26,7 +26,7 @@ def sink_copies(mail_env, subject_prefix: str) -> list[mailbox.MaildirMessage]:
     return [m for m in box if str(m["Subject"] or "").startswith(subject_prefix)]
 
 
-def wait_in_inbox(mail_env, user: str, subject: str, timeout: float = 5) -> bool:
+def wait_in_inbox(mail_env, user: str, subject: str, timeout: float = 30) -> bool:
     with mail_env.imap(user) as c:
         c.select_folder("INBOX", readonly=True)
         end = time.monotonic() + timeout

@@ -17,7 +17,6 @@ from datetime import datetime
 
 from pbem.engine.steps import handover
 from pbem.engine.table import EngineError, Table
-from pbem.mail.addresses import address_problem
 from pbem.msg import Msg
 from pbem.store import PlayerRow
 
@@ -70,10 +69,7 @@ def replace(table: Table, name: str, new_name: str, new_address: str, now: datet
     p = table.player_named(name)
     g = table.row
     address = new_address.strip().lower()
-    problem = address_problem(address)
-    if problem is not None:  # the same reasons as at registration (`pbem.mail.addresses`)
-        raise EngineError(Msg(f"adresse invalide « {new_address} » : {problem.fr}",
-                              f"invalid address {new_address!r}: {problem.en}"))
+    handover.check_seat_address(table, address)  # as at registration, and never the game's or the MJ's
     other = table.store.player_by_address(table.id, address)
     if other is not None and other.name != p.name:
         raise EngineError(Msg(f"{address} joue déjà {other.name} dans {table.id}",

@@ -88,6 +88,11 @@ def command(table: Table, g: GameRow, cmd: str, rest: str, actor: str | None, ma
         _cancel(table, g, actor, line, result, now)
         return True
     if cmd == "PASS":
+        held = table.known().held if actor != MJ else None
+        if held is not None:  # results wait for the MJ: no answer for the next step is read yet
+            result.verdicts.append(LineVerdict(line, False, say("held_order", turn=held), say("held_label"),
+                                               waiting=True))
+            return True
         _pass(table, g, actor, line, result, state)
         return True
     if cmd == "REPORT":

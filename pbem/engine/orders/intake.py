@@ -18,7 +18,7 @@ from pbem import limits
 from pbem.clock import iso
 from pbem.config import GameConfig
 from pbem.core import MJ
-from pbem.engine import words
+from pbem.engine import passwords, words
 from pbem.engine.answers import MailResult
 from pbem.engine.orders import commands, mjdesk
 from pbem.engine.orders.interpret import interpret
@@ -222,14 +222,19 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         if not v.ok:
             return _reject_forged(table, mail, player, v.reason, now), game_id, sender
     # password lines are always removed (never echoed); checked when the game asks for them
-    expected = player.password if (player and s.passwords and player.password) else None
-    if is_mj and s.passwords:  # the MJ's mail shows everything hidden: it needs a password too
-        expected = mj_password(s)
-        if expected is None:
-            return _reject_forged(table, mail, None, "mj_password_missing", now), game_id, sender
-    ok, text = check_password(mail.text, expected)
-    if not ok:
-        return _reject_forged(table, mail, player, "password", now), game_id, sender
+    if s.passwords:
+        expected = player.password if player is not None else None
+        unset = player.name if player is not None and not player.password and not is_mj else None
+        if is_mj:  # the MJ's mail shows everything hidden: it needs a password too
+            expected = mj_password(s)
+            if expected is None:
+                return _reject_forged(table, mail, None, "mj_password_missing", now), game_id, sender
+        checked = passwords.check(table, sender, mail.text, expected, now, may_set=unset)
+        if not checked.ok:
+            return _refused_password(table, mail, player, checked, now), game_id, sender
+        text = checked.text
+    else:
+        _ok, text = check_password(mail.text, None)
     if not text.strip() and unreadable(mail):
         return _unreadable(house, mail, now, game_id), game_id, sender
     limit = house.config.max_order_lines
@@ -307,7 +312,7 @@ def _stranger(house: House, mail: IncomingMail, game_id: str | None, now: dateti
     for gid, s in house.config.games.items():
         if game_id is not None and gid != game_id:
             continue
-        row = house.store.game(gid)
+        row = house.table(gid).known().row if house.store.game(gid) else None  # (nothing of results held)
         games.append({"tag": s.tag, "title": s.title, "phase": row.phase if row else "none",
                       "until": house.local(row.deadline) if row and row.phase == "registration" else None})
     r = house.table(game_id).renderer if game_id is not None else Renderer("common", house.config.language)
@@ -340,7 +345,8 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
     if player is not None and may_reply(table.house, player.address, now):
         t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
                         subject_in=mail.subject, received=table.local(now),
-                        salutation=table.salutation(table.state, player.name))
+                        salutation=table.salutation(table.known().state, player.name), failures=0, until=None,
+                        lock_after=0)
         notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
@@ -350,6 +356,34 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
                        t.body) for mj in table.settings.mj]
     table.outgoing.queue(notices, now)
     return f"rejected: authentication failed ({reason})"
+
+
+def _refused_password(table: Table, mail: IncomingMail, player: PlayerRow | None, checked: passwords.Verdict,
+                      now: datetime) -> str:
+    """A mail whose password did not pass (`pbem.engine.passwords`): its registered address is told (the sender's,
+    which is the player's or the MJ's), under the reply cap, and once per wait; the MJ hears of a lock only.
+    Returns the verdict."""
+    address = player.address if player is not None else mail.from_addr
+    who = player.name if player is not None else None
+    r = table.renderer
+    salutation = table.salutation(table.known().state, who) if who else None
+    if checked.reason in ("waiting", "locked"):
+        key = f"password-wait-{table.id}-{address}-{iso(checked.until) if checked.until else ''}"  # once per wait
+        t = r.mail_text("password_wait", tag=table.tag, player=who or "MJ", salutation=salutation,
+                        received=table.local(now), subject_in=mail.subject, failures=checked.failures,
+                        until=table.local(checked.until), locked=checked.reason == "locked")
+        verdict = f"rejected: {checked.failures} wrong passwords, not read before {iso(checked.until or now)}"
+    else:
+        key = f"rejected-{mail.message_id}"
+        t = r.mail_text("rejected", tag=table.tag, player=who or "MJ", salutation=salutation,
+                        reason="unset" if checked.reason == "unset" else "password", subject_in=mail.subject,
+                        received=table.local(now), failures=checked.failures, until=table.local(checked.until),
+                        lock_after=passwords.LOCK_AFTER)
+        verdict = ("rejected: no password set yet" if checked.reason == "unset"
+                   else f"rejected: authentication failed (password, {checked.failures} wrong)")
+    if may_reply(table.house, address, now):
+        table.outgoing.queue([Letter(key, table.id, table.row.turn, "notice", address, t.subject, t.body)], now)
+    return verdict
 
 
 _UNREADABLE = ("unreadable", "undecodable", "no text part", "defects", *COSTLY_PROBLEMS)
@@ -394,13 +428,14 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
     if actor == MJ:  # the MJ's answer says what each command did, and where the game stands
         mjdesk.ack(table, mail, result, now)
         return
-    g = table.row
+    known = table.known()  # (results held for the MJ: the game as it stood before them, nothing of them)
+    g = known.row
     r = table.renderer
-    state = table.state
+    state = known.state
     missing: list[str] = []
     waiting = 0
     prompted = 0
-    if g.phase == "running" and state is not None and actor not in (None, MJ):
+    if g.phase == "running" and state is not None and actor not in (None, MJ) and known.held is None:
         asked = table.asked(state)
         current = table.store.ordered_players(table.id, g.turn)
         # count every player asked, required or not: who is required can be private (a hidden PMB Conseil);
@@ -421,8 +456,9 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
                if state is not None and result.late else ""),  # (only the late paragraph names the open step)
         subject_in=mail.subject, early=table.local(g.early_at),
         late=(result.late[0], table.local(result.late[1])) if result.late else None,
-        late_held=bool(result.late) and calendar.held(table) is not None,  # (publish = "mj": not sent yet)
-        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace,
+        late_held=bool(result.late) and known.held is not None,  # (publish = "mj": not sent yet)
+        late_lines=sum(1 for v in result.verdicts if v.late), grace=result.grace, held=known.held,
+        waiting_lines=sum(1 for v in result.verdicts if v.waiting),
         grace_until=table.local(calendar.final_close(g, table.settings) or now) if result.grace else None,
         newer=table.local(result.newer),
         salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,

@@ -3,6 +3,7 @@ orders that act at once; the orders accepted become the writer's orders for the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from pbem.core import MJ, Order, OrderError, OrderNotAllowedError, OrderSyntaxError, UnknownKeywordError
@@ -37,8 +38,17 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
     say = table.renderer.message
     state = table.state
     result = MailResult()
-    result.late = calendar.late_for(table, g, received)
+    # while a step's results wait for the MJ (publish = "mj"), a player reads the game as it stood before them,
+    # and no order is read: its verdict would tell what the results hold (`Table.known`)
+    known = table.known() if actor != MJ else None
+    held = known.held if known is not None else None
+    # (a held step that ended the game leaves it running for the writer: his mail is late for that step)
+    result.late = calendar.late_for(table, g if held is None or known is None else replace(g, phase=known.row.phase),
+                                    received)
     result.grace = calendar.in_grace(g, s, received)
+    if known is not None and held is not None:
+        g, state = known.row, known.state
+    seen = (g, state) if held is not None else None  # (commands during a wait change nothing of the game)
     accepted: dict[str, list[Order]] = {}
     lines_for: dict[str, list[str]] = {}
     sets: list[OrderSet] = []
@@ -64,8 +74,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
                                                 state, mail.message_id, now):
             if result.joined and actor is None:
                 actor = result.joined
-            g = table.row
-            state = table.state
+            g, state = seen or (table.row, table.state)
             continue
         if actor is None or g.phase != "running" or state is None:
             if prose.looks_like_sentence(line):  # nothing to try the line against: only its shape tells
@@ -80,11 +89,16 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
         except OrderError as e:
             if is_text(line, e):  # no order word, or a sentence that begins with one: the player's prose
                 result.ignored.append(line)
+            elif held is not None:  # (read against the game before the held results: it tells nothing new)
+                result.verdicts.append(waiting(table, line, held))
             elif result.late is not None:  # written for the step that closed: not the player's mistake
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), say("too_late_label"),
                                                    late=True))
             else:
                 result.verdicts.append(LineVerdict(line, False, e.msg.get(s.language), e.label.get(s.language)))
+            continue
+        if held is not None:
+            result.verdicts.append(waiting(table, line, held))
             continue
         done = turns.immediate(table, g, state, acting, order, now)
         if done is not None:
@@ -103,7 +117,7 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             continue
         accepted.setdefault(acting, []).append(order)
         lines_for.setdefault(acting, []).append(line)
-        result.verdicts.append(LineVerdict(line, True))
+        result.verdicts.append(LineVerdict(line, True, order.note.get(s.language) if order.note else ""))
     if result.passed is not None and actor is not None:
         if accepted.get(actor):  # « PASSER » and orders: which did the player mean?
             result.verdicts[result.passed] = LineVerdict(result.verdicts[result.passed].text, False,
@@ -129,12 +143,18 @@ def interpret(table: Table, actor: str | None, mail: IncomingMail, text: str, ke
             table.store.log(table.id, now, "mj", "orders by mail", {"player": player, "lines": lines_for[player]})
     if sets:
         calendar.check_early(table, now)
-    had_orders = (g.phase == "running" and actor not in (None, MJ)
+    had_orders = (held is None and g.phase == "running" and actor not in (None, MJ)
                   and actor in table.store.ordered_players(table.id, g.turn))
     result.kept_orders = not sets and had_orders and any(v.error for v in result.verdicts)
     # ORDRES and ETAT show the orders in force, this mail's own included
     result.extra = [commands.with_orders(table, x) for x in result.extra]
     return result
+
+
+def waiting(table: Table, line: str, held: int) -> LineVerdict:
+    """The verdict of an order that came while the results of step ``held`` wait for the MJ: not read."""
+    say = table.renderer.message
+    return LineVerdict(line, False, say("held_order", turn=held), say("held_label"), waiting=True)
 
 
 def is_text(line: str, error: OrderError) -> bool:

@@ -330,12 +330,14 @@ def _resend(desk: Desk, c: mjmail.Command) -> None:
         if a["forum"]:
             body = _forum_of(table, rec)
         else:
-            text = letters.report_text(table, a["player"], turn)
+            text = letters.report_text(table, a["player"], turn, published_only=False)  # (held: checked above)
             body = text.split("\n\n", 1)[1] if text and "\n\n" in text else desk.say("nothing_for", player=a["player"])
     if a["to"] is None:
         desk.ok(c.line, desk.say("resent_here"))
         desk.result.extra.append(f"=== {title} ===\n\n{body}")
         return
+    if not a["forum"]:  # a player's private results: to that player (or to the MJ, above), never to another
+        letters.check_recipient(table, a["player"], a["to"])
     p = table.player_named(a["to"])
     t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=title, body=body,
                                         salutation=table.salutation(table.state, p.name),

@@ -154,10 +154,9 @@ def history_text(table: Table, viewer: str, number: int | None = None) -> str:
         when = table.local(rec.resolved_at)
         head = f"{title} ({say(r, 'record_number', seq=rec.seq, when=when)})"
         if viewer == MJ:
-            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
+            lines = [f"  {'MJ' if who == MJ else who}{' :' if lang == 'fr' else ':'} {o.text}"
                      for who, given in rec.orders.items() for o in given.orders]
-            label = r.mail.filters["dice_label"]
-            rolls = [f"  {label(x.purpose, table.settings.ruleset)} [{x.low}-{x.high}] = {x.result}" for x in rec.rolls]
+            rolls = [f"  {line}" for line in r.mail.filters["dice_lines"](rec.rolls, table.settings.ruleset)]
             body = "\n".join([*lines, *rolls, *(f"  {t}" for t in r.events_text(events))])
         else:
             body = "\n".join(f"  {t}" for t in r.events_text(events))

@@ -1,4 +1,5 @@
-"""A game's whole record as data (`pbem export`), and its dice re-derived from the seed (`pbem verify`)."""
+"""A game's whole record as data (`pbem export`), the part of it anyone may have (`public_export`: what
+`pbem verify` needs, nothing else), and its dice re-derived from the seed (`pbem verify`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pbem import serial
 from pbem.clock import iso
 from pbem.dice import Dice, commitment
 from pbem.dice import verify as verify_rolls
-from pbem.engine.table import Table
+from pbem.engine.table import EngineError, Table
+from pbem.msg import Msg
 from pbem.store import StepRecord
 from pbem.store.records import same_events, state_after_json
 
@@ -68,3 +70,27 @@ def export(table: Table, *, include_seed: bool | None = None) -> dict[str, Any]:
         "records": table.store.records_data(table.id),
         "journal": table.store.journal_data(table.id),
     }
+
+
+PUBLIC_RECORD_KEYS = ("seq", "kind", "turn", "title", "dice_context", "rolls")
+"""What a public export keeps of each record: where its rolls came from and the rolls themselves."""
+
+
+def public_export(table: Table) -> dict[str, Any]:
+    """What `pbem verify` needs to check every roll of a finished game, and nothing else: the commitment, the
+    revealed seed, and each published record's dice context and rolls (purpose, range, result).  No address,
+    no state, no order, no event, no journal, and no record still held for the MJ's approval.  Refused
+    before the seed is revealed (nothing could be verified, and the rolls would tell what is still hidden)."""
+    known = table.known()
+    g = known.row
+    if not g.seed_revealed:
+        raise EngineError(Msg(f"la graine de {table.id} n'est pas encore révélée\u00a0: un export public ne sert à "
+                              "pbem verify qu'une fois la partie finie (par ses règles, ou pbem game finish)\u00a0; "
+                              "avant, ses jets dévoileraient ce qui est encore caché",
+                              f"the seed of {table.id} is not revealed yet: a public export serves pbem verify only "
+                              "once the game is over (by its rules, or pbem game finish); before, its rolls would "
+                              "tell what is still hidden"))
+    records = [{k: rec[k] for k in PUBLIC_RECORD_KEYS} for rec in table.store.records_data(table.id)
+               if rec["published"]]
+    return {"game": table.id, "ruleset": g.ruleset, "phase": g.phase.value, "turn": g.turn, "public": True,
+            "commitment": g.commitment, "seed": g.seed, "records": records}

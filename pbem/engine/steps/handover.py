@@ -13,7 +13,7 @@ from datetime import datetime
 
 from pbem.engine.steps import actions, letters
 from pbem.engine.table import EngineError, Table
-from pbem.mail.addresses import address_problem
+from pbem.mail.addresses import address_problem, reserved_problem
 from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.store import PlayerRow, SeatChangeRow
@@ -31,21 +31,31 @@ def replace_player(table: Table, name: str, new_address: str, now: datetime) -> 
     """A new person takes over a seat: same character, new address."""
     p = table.player_named(name)
     new_address = new_address.strip().lower()
-    problem = address_problem(new_address)
-    if problem is not None:
-        raise EngineError(Msg(f"adresse invalide « {new_address} » : {problem.fr}",
-                              f"invalid address {new_address!r}: {problem.en}"))
+    check_seat_address(table, new_address)
     other = table.store.player_by_address(table.id, new_address)
     if other is not None and other.name != p.name:
         raise EngineError(Msg(f"{new_address} joue déjà {other.name} dans {table.id}",
                               f"{new_address} already plays {other.name!r} in {table.id}"))
     with table.store.atomic():
         table.store.set_player_address(table.id, p.name, new_address)
+        if new_address != p.address:  # a new person: the old password stops working, the newcomer sets his own
+            table.store.set_player_password(table.id, p.name, None)
         table.store.set_player_status(table.id, p.name, "active")
         table.store.set_missed(table.id, {p.name: 0})  # a new person: a fresh start
         table.store.log(table.id, now, "mj", "player replace", {"name": p.name, "old": p.address,
                                                                     "new": new_address})
     table.forget_roster()
+
+
+def check_seat_address(table: Table, address: str) -> None:
+    """A seat's new address: one pbem can write to, and neither the game's own nor an MJ's (raises)."""
+    problem = address_problem(address)
+    if problem is not None:
+        raise EngineError(Msg(f"adresse invalide « {address} » : {problem.fr}",
+                              f"invalid address {address!r}: {problem.en}"))
+    reserved = reserved_problem(address, table.config.address, table.settings.mj)
+    if reserved is not None:
+        raise EngineError(reserved, "address_reserved")
 
 
 def hand_over(table: Table, p: PlayerRow, newcomer: str, address: str, now: datetime) -> None:
@@ -54,7 +64,7 @@ def hand_over(table: Table, p: PlayerRow, newcomer: str, address: str, now: date
         tell(table, "replaced", p.name, p.address, now, turn=table.row.turn, newcomer=newcomer)
     history = actions.history_text(table, p.name) if actions.action_records(table) else None
     brief = letters.briefing_text(table, p.name, newcomer, history)
-    replace_player(table, p.name, address, now)
+    replace_player(table, p.name, address, now)  # (checks the address first)
     g = table.row
     table.outgoing.queue([Letter(f"briefing-{g.turn}-{p.name}-{address}", table.id, g.turn, "private", address,
                                  brief.subject, brief.body)], now)
@@ -83,7 +93,7 @@ def tell(table: Table, what: str, player: str, address: str, now: datetime, *, t
          newcomer: str | None = None, at_end: bool = False) -> None:
     """The departing player is told (removed now, leaving at the end of the step, replaced)."""
     r = table.renderer
-    state = table.state
+    state = table.known().state  # (never the step after results still held for the MJ)
     title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
     t = r.mail_text("seat", tag=table.tag, what=what, player=player, newcomer=newcomer, title=title,
                     at_end=at_end, game_title=table.settings.title,

@@ -29,6 +29,7 @@ from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
 from pbem.msg import Msg
+from pbem.names import fold
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
 from pbem.store import GameRow, StepRecord
@@ -402,16 +403,18 @@ def digest_text(table: Table, turn: int | None = None) -> str:
 
 
 def status_text(table: Table, player: str) -> str:
-    """ETAT: the player's own view of the game now."""
-    state = table.state
+    """ETAT: the player's own view of the game now (before any results held for the MJ)."""
+    state = table.known().state
     view = table.ruleset.view(state, player)
     return table.renderer.mail_text("status", view=view, player=player, tag=table.tag).body
 
 
 def orders_text(table: Table, player: str) -> str:
-    """ORDRES: the player's recorded orders for the open step."""
-    g = table.row
-    state = table.state
+    """ORDRES: the player's recorded orders for the open step (while results wait for the MJ, for the step they
+    are the results of: the player knows of no other yet)."""
+    known = table.known()
+    g = known.row
+    state = known.state
     title = (table.ruleset.step_title(state).get(table.settings.language) if state is not None
              else str(g.turn))
     current = table.store.current_orders(table.id, g.turn, player).get(player)
@@ -423,17 +426,49 @@ def orders_text(table: Table, player: str) -> str:
     return head + "\n" + "\n".join(f"  {o.text}" for o in current.orders)
 
 
-def report_text(table: Table, player: str, turn: int) -> str | None:
-    """RAPPORT: the private results a player got for a past step, rendered again from its record."""
+def report_text(table: Table, player: str, turn: int, *, published_only: bool = True) -> str | None:
+    """RAPPORT: the private results a player got for a past step, rendered again from its record (never those
+    still waiting for the MJ's approval, which the player did not get, unless not ``published_only``: the MJ's
+    own copy)."""
     if turn == 0:
         setups = table.store.records(table.id, "setup")
         rec = setups[0] if setups else None
     else:
         rec = table.store.record_for_turn(table.id, turn)
-    if rec is None:
+    if rec is None or (published_only and not rec.published):
         return None
     events = [e for e in told_to(rec.events, player) if e.audience.kind != "mj" or player == MJ]
     return "\n\n".join([rec.title, *table.renderer.events_text(events)])
+
+
+def check_recipient(table: Table, player: str, to: str) -> None:
+    """A player's private results (his letters, his tests) go to that player or to the MJ, never to another
+    player: raises when ``to`` names someone else.  Every way of sending them again goes through here (the
+    MJ's RENVOIE by mail, `pbem player resend`)."""
+    if fold(table.player_named(to).name) != fold(table.player_named(player).name):
+        owner = table.player_named(player).name
+        raise EngineError(Msg(f"les résultats de {owner} ne vont qu'à {owner} ou à vous, jamais à un autre joueur "
+                              f"(« RENVOIE les résultats de {owner} du tour N à {owner} », ou « … à moi »)",
+                              f"{owner}'s results go to {owner} or to you, never to another player "
+                              f"(\"RESEND {owner}'s results of turn N to {owner}\", or \"... to me\")"))
+
+
+def resend_letter(table: Table, player: str, turn: int, key: str, *, to: str | None = None,
+                  history: tuple[str, str] | None = None) -> Letter:
+    """A player's private results of step ``turn`` (0: the start), mailed again to ``to`` (default: the player),
+    who must be that player (`check_recipient`); only results already published.  ``history``: (title, text)
+    of a game played by immediate orders, the player's tests, instead."""
+    p = table.player_named(to or player)
+    check_recipient(table, player, p.name)
+    text = report_text(table, p.name, turn) if history is None else "\n\n".join(history)
+    if text is None:
+        st = table.step_noun()
+        raise EngineError(Msg(f"pas de résultats publiés {st.of_bare} {turn} pour {p.name} dans {table.id}",
+                              f"no published results of step {turn} for {p.name} in {table.id}"))
+    title, _, body = text.partition("\n\n")
+    t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=title, body=body,
+                                 salutation=table.salutation(table.known().state, p.name), forum=False)
+    return Letter(f"resend-{key}-{p.name}-{title}", table.id, table.row.turn, "notice", p.address, t.subject, t.body)
 
 
 # --- a newcomer's briefing ---
@@ -447,12 +482,13 @@ def briefing_text(table: Table, player: str, newcomer: str, history: str | None)
     ``history`` is the seat's own history of immediate orders (`actions.history_text`).  Nothing else:
     what another seat or the MJ alone knew stays where it was.
     """
-    g = table.row
+    known = table.known()  # (results held for the MJ: the seat knows nothing of them yet, nor does its newcomer)
+    g = known.row
     ruleset = table.ruleset
     s = table.settings
     r = table.renderer
     tag = table.tag
-    state = table.state
+    state = known.state
     chapters = []
     for rec in table.store.records(table.id):
         if rec.kind == "action" or not rec.published:
@@ -465,7 +501,7 @@ def briefing_text(table: Table, player: str, newcomer: str, history: str | None)
     return r.mail_text(
         "briefing", tag=tag, player=player, newcomer=newcomer, game_title=s.title, chapters=chapters,
         history=history, status=status, asked=asked, helps=ruleset.help(state, player) if asked else [],
-        orders=orders_text(table, player) if asked else None,
+        orders=orders_text(table, player) if asked else None, passwords=s.passwords,
         title=ruleset.step_title(state).get(s.language) if state is not None else "", deadline=table.local(g.deadline))
 
 

@@ -10,13 +10,16 @@ from datetime import datetime
 from typing import Any
 
 from pbem.clock import add_duration
+from pbem.config import check_game_id
 from pbem.core import Msg, Seat, SetupError
 from pbem.dice import Dice, commitment, new_seed
 from pbem.engine import optional
+from pbem.engine.passwords import new_password
 from pbem.engine.steps import letters, publish, turns
 from pbem.engine.table import EngineError, Table
-from pbem.mail.addresses import address_problem
-from pbem.names import fold
+from pbem.mail.addresses import address_problem, reserved_problem
+from pbem.names import fold, skeleton
+from pbem.outbox import Letter
 from pbem.roster import RosterError, read_roster
 from pbem.store import GameRow, Phase, PlayerRow, StepRecord
 
@@ -28,6 +31,7 @@ NAME_OK = re.compile(r"^[\w][\w .'\-]{0,38}[\w.]$|^\w$")
 def new_game(table: Table, now: datetime, seed: str | None = None) -> GameRow:
     """Create a game from its config section; registration opens now."""
     s = table.settings
+    check_game_id(table.id)  # (config.toml is checked as it loads; a config made in code is checked here)
     if table.store.game(table.id) is not None:
         raise EngineError(Msg(f"la partie {table.id} existe déjà",
                               f"game {table.id!r} already exists"))
@@ -64,7 +68,7 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
     for p in players:
         extra = fixed.get(fold(p.name), {})
         seats.append(Seat(p.name, p.seat.get("role") or extra.get("role"),
-                          p.seat.get("data") or extra.get("data", {})))
+                          p.seat.get("data") or extra.get("data", {}), p.gender or extra.get("gender")))
         if extra.get("gender") and not p.gender:  # the MJ's roster gives it when the player did not
             table.store.set_gender(table.id, p.name, extra["gender"])
             table.forget_roster()
@@ -159,9 +163,18 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
     problem = address_problem(address)
     if problem is not None:
         raise EngineError(Msg.both(f"invalid address {address!r}: {problem.en}"), "invalid_address", {"reason": problem})
+    reserved = reserved_problem(address, table.config.address, table.settings.mj)
+    if reserved is not None:  # the game writing to itself, or the MJ's mail read as a player's
+        raise EngineError(reserved, "address_reserved")
+    look = skeleton(name)
     for p in table.store.players(table.id):
         if fold(p.name) == fold(name):
             raise EngineError(Msg.both(f"the name {p.name!r} is already taken in {table.id}"), "name_taken")
+        if skeleton(p.name) == look:  # « Аrya » with a Cyrillic А beside « Arya »
+            raise EngineError(Msg(f"le nom «\u00a0{name}\u00a0» ressemble trop à «\u00a0{p.name}\u00a0», déjà pris "
+                                  f"dans {table.id}\u00a0: choisissez-en un autre",
+                                  f"the name {name!r} looks too much like {p.name!r}, already registered in "
+                                  f"{table.id}: choose another one"), "name_lookalike", {"other": p.name})
         if p.address == address:
             raise EngineError(Msg.both(f"{address} is already registered in {table.id} as {p.name!r}"), "address_taken")
     seat: dict[str, Any] = {}
@@ -169,10 +182,19 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
         seat["role"] = role
     if data:
         seat["data"] = dict(data)
+    given = table.settings.passwords and password is None and by == "mj"  # the MJ registers: pbem makes one
+    if given:
+        password = new_password()
     row = PlayerRow(game=table.id, name=name, address=address, status="active", seat=seat, password=password,
                     registered_at=now, gender=gender)
     table.store.add_player(row)
     table.store.log(table.id, now, by, "player add", {"name": name, "address": address, "role": role,
-                                                        **({"gender": gender} if gender else {})})
+                                                        **({"gender": gender} if gender else {}),
+                                                        **({"password": "made and mailed"} if given else {})})
     table.forget_roster()
+    if given:
+        t = table.renderer.mail_text("password_given", tag=table.tag, player=name, password=password,
+                                     game_title=table.settings.title, gender=gender)
+        table.outgoing.queue([Letter(f"password-{table.id}-{name}-{address}", table.id, 0, "notice", address,
+                                     t.subject, t.body)], now)
     return row

@@ -1,7 +1,9 @@
 """The actions of a player turn (« Actions possibles à son tour : 2 actions … parmi »), carried out.
 
-Each action is checked again when it is carried out (`refusal`): the first action of a turn can
-change what the second may do.  An action that has become impossible is lost (ruling).
+Each action is checked when it is carried out (`refusal`), on the state the turn has reached: the
+first action of a turn can change what the second may do.  An action that has become impossible is
+lost (ruling).  The order parser checks each line with the same `refusal`, on the states the lines
+before it may leave (`plan`).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from pbem.games.courtisans import checks
 from pbem.games.courtisans.court import marry, new_queen, recall, release, shift_cote
 from pbem.games.courtisans.effects import play_card
 from pbem.games.courtisans.news import card_data, cards_data, private, public, who
-from pbem.games.courtisans.requests import addressee, ask, audience_die, gossip_points, penalize
-from pbem.games.courtisans.state import CourtState, holder, with_courtier
+from pbem.games.courtisans.requests import Verdict, addressee, ask, audience_die, gossip_points, penalize
+from pbem.games.courtisans.state import CourtState, holder, interrupted, with_courtier
 
 DRAW, MAISON, PLAY, GIVE, MARRY, CHARGE, PRINCESS = "PIOCHER", "MAISON", "JOUER", "DONNER", "MARIAGE", "CHARGE", \
     "PRINCESSE"
@@ -23,21 +25,23 @@ AUDIENCES = (MARRY, CHARGE, PRINCESS, RELEASE, RECALL, GOSSIP, PRAISE)
 """The actions that need a die with the King or the Queen (the text's « 6 dernières actions »)."""
 
 
-def refusal(state: CourtState, player: str, order: Order, lenient: bool = False) -> Msg | None:
-    """Why this action cannot be carried out now, or None (``lenient``: see `checks.play_refusal`)."""
+def refusal(state: CourtState, player: str, order: Order) -> Msg | None:
+    """Why this action cannot be carried out on this state, or None: the resolution asks it on the state the
+    turn has reached, the order parser on every state the lines before may leave (`plan`)."""
     verb, args = order.verb, order.args
     c = state.courtiers[player]
+    if interrupted(state):
+        return Msg("la manche s'est arrêtée : le Roi et la Reine sont morts", "the round stopped: the King and the "
+                   "Queen are dead")
     if not c.alive:
         return Msg("votre personnage est mort", "your character is dead")
     if verb in AUDIENCES and not c.at_court:
         return Msg("exilé ou embastillé, on ne demande pas d'audience", "an exile or a prisoner asks no audience")
-    if lenient and verb in AUDIENCES:
-        return None
     if verb == MAISON:
         return checks.maison_refusal(state, player, int(args[0]))
     if verb == PLAY:
         number, target, sovereign = int(args[0]), str(args[1]), str(args[2])
-        return checks.play_refusal(state, player, state.cards[number], target, sovereign, lenient)
+        return checks.play_refusal(state, player, state.cards[number], target, sovereign)
     if verb == GIVE:
         return checks.gift_refusal(state, player, [int(n) for n in args[1:]], str(args[0]))
     if verb == MARRY:
@@ -145,6 +149,11 @@ def _audience(state: CourtState, player: str, order: Order, dice: Dice, ev: list
     else:
         data = {"target": who(state, str(args[0]))}
     verdict = ask(state, player, sovereign, dice, f"audience {what}")
+    if verb == CHARGE and verdict.granted and (unmet := checks.charge_unmet(state, player, int(args[0]))):
+        # option charge_conditions = "audience": the King gives no charge to whom it does not admit, whatever the
+        # die; « En cas de refus, la cote du personnage qui a demandé l'audience diminue de 1 point »
+        verdict = Verdict(False, verdict.rolls, addressee(state, sovereign))
+        data |= {"not_admitted": unmet.fr, "not_admitted_en": unmet.en}
     ev.append(public("audience", who=who(state, player), what=what, sovereign=addressee(state, sovereign),
                      **data, **verdict.data()))
     if not verdict.granted:

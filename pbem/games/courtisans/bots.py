@@ -38,6 +38,14 @@ def chance(state: CourtState, player: str, queen: bool) -> float:
     return p
 
 
+def audience_chance(state: CourtState, player: str, sovereign: str) -> float:
+    """The chance that ``sovereign`` (``roi`` or ``reine``; the Régente answers for the King) receives ``player``:
+    one die against that cote."""
+    c = state.courtiers[player]
+    value = c.cote_reine if sovereign == "reine" or state.crown.regent else c.cote_roi
+    return 0.0 if value is None else max(0, min(10, value)) / 10
+
+
 def _target_word(state: CourtState, player: str, target: str, rng: random.Random) -> str:
     if target == player:
         return rng.choice(["moi", "moi", player, "me"])
@@ -92,21 +100,25 @@ def candidates(state: CourtState, player: str, rng: random.Random) -> list[tuple
         for n in state.maison:
             card = state.cards[n]
             out.append((1.5 if card.possession else 0.3, f"MAISON {_card_word(card, rng)}"))
+        # an audience too is tried the more it has a chance (a refusal costs a point of cote)
+        king = max(0.05, audience_chance(state, player, "roi"))
         for p in court:
             o = state.courtiers[p]
             if o.sex != c.sex and not o.spouse and not c.spouse:
-                out.append((0.8, f"MARIAGE {p}"))
+                out.append((0.8 * king, f"MARIAGE {p}"))
             for n in o.possessions:
                 if state.cards[n].kind == "charge":
-                    out.append((0.4, f"CHARGE {state.cards[n].name} DE {p}"))
-            out.append((0.6, f"{rng.choice(['RAGOTS', 'ragots', 'GOSSIP'])} {p} {rng.choice(['ROI', 'REINE'])}"))
-            out.append((0.2, f"LOUANGES {p} {rng.choice(['ROI', 'REINE'])}"))
+                    out.append((0.4 * king, f"CHARGE {state.cards[n].name} DE {p}"))
+            for weight, verb in ((0.6, rng.choice(['RAGOTS', 'ragots', 'GOSSIP'])), (0.2, "LOUANGES")):
+                sovereign = rng.choice(["roi", "reine"])
+                out.append((weight * max(0.05, audience_chance(state, player, sovereign)),
+                            f"{verb} {p} {sovereign.upper()}"))
         for p in others:
             status = state.courtiers[p].status
             if status == "bastille":
-                out.append((0.6, f"BASTILLE {p}"))
+                out.append((0.6 * king, f"BASTILLE {p}"))
             if status == "exil":
-                out.append((0.6, f"EXIL {p} {rng.choice(['ROI', 'REINE', ''])}".rstrip()))
+                out.append((0.6 * king, f"EXIL {p} {rng.choice(['ROI', 'REINE', ''])}".rstrip()))
         if state.crown.widowed and not state.crown.secret_wife:
             out.append((3.0, f"PRINCESSE {rng.choice(['anglaise', 'hollandaise', 'espagnole', 'Spanish'])}"))
     if c.hand and others:

@@ -7,6 +7,7 @@ because the first action of a turn can change what the second may do (a target m
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pbem.core import Msg
 from pbem.games.courtisans.cards import Card
@@ -23,7 +24,9 @@ from pbem.games.courtisans.state import (
     cote,
     favorite,
     holder,
+    interrupted,
     lover,
+    power_holder,
 )
 
 _COTE = re.compile(r"^cote_(roi|reine)(>=|<=)(-?\d+)$")
@@ -109,14 +112,8 @@ def state_refusal(state: CourtState, card: Card) -> Msg | None:
     return None
 
 
-def play_refusal(state: CourtState, player: str, card: Card, target: str, sovereign: str,
-                 lenient: bool = False) -> Msg | None:
-    """Why ``player`` may not play ``card`` on ``target`` (asking ``sovereign`` if it is a REQUETE) now.
-
-    ``lenient``: only what no earlier action of the turn can change (the hand, the player's own state, the
-    kind of target): the order parser accepts a second action that the first may make possible (a Favorite,
-    then the Présent du Roi), and the resolution checks it again in full.
-    """
+def play_refusal(state: CourtState, player: str, card: Card, target: str, sovereign: str) -> Msg | None:
+    """Why ``player`` may not play ``card`` on ``target`` (asking ``sovereign`` if it is a REQUETE) now."""
     c = state.courtiers[player]
     if card.number not in c.hand:
         return Msg(f"vous n'avez pas la carte {card.label()} en main", f"you do not hold card {card.label()}")
@@ -126,8 +123,6 @@ def play_refusal(state: CourtState, player: str, card: Card, target: str, sovere
         return Msg("à la Bastille, on ne peut jouer que Justice", "in the Bastille, only Justice may be played")
     if c.status == EXILE and card.request:
         return Msg("un exilé ne peut pas jouer de carte REQUETE", "an exile cannot play a REQUEST card")
-    if lenient:
-        return _target_kind_refusal(state, card, target)
     if card.place and state.place != card.place:
         where = {"versailles": "à Versailles", "chasse": "à la Chasse", "guerre": "à la Guerre"}
         here = where[state.place]
@@ -144,26 +139,9 @@ def play_refusal(state: CourtState, player: str, card: Card, target: str, sovere
     if refusal:
         return refusal
     if card.request:
-        why = can_ask(state, player, sovereign)
+        why = can_ask(state, player, sovereign or "roi")  # a REQUETE goes to the King unless it names the Queen
         if why:
             return _status_msg(state, player, why)
-    return None
-
-
-def _target_kind_refusal(state: CourtState, card: Card, target: str) -> Msg | None:
-    """Who the card may be played on at all: nobody, a courtisan, the King, the Queen."""
-    if card.target == "aucune":
-        return None if not target else Msg("cette carte ne se joue sur personne : « JOUER <carte> »",
-                                           "this card is played on nobody: 'PLAY <card>'")
-    if not target:
-        return Msg("sur qui ? « JOUER <carte> SUR <personnage> »", "on whom? 'PLAY <card> ON <character>'")
-    if target == KING and card.target not in ("roi", "personnage"):
-        return Msg("cette carte ne se joue pas sur le Roi", "this card is not played on the King")
-    if target == QUEEN and card.target not in ("reine", "personnage"):
-        return Msg("cette carte ne se joue pas sur la Reine", "this card is not played on the Queen")
-    if target not in (KING, QUEEN) and card.target in ("roi", "reine"):
-        return Msg("cette carte se joue sur le Roi" if card.target == "roi" else "cette carte se joue sur la Reine",
-                   f"this card is played on the {'King' if card.target == 'roi' else 'Queen'}")
     return None
 
 
@@ -236,7 +214,15 @@ def charge_refusal(state: CourtState, player: str, number: int) -> Msg | None:
     owner = holder(state, number)
     if owner is None or owner == player:
         return Msg(f"personne d'autre que vous ne détient {card.label()}", f"nobody else holds {card.label()}")
-    for condition in card.conditions:
+    if state.options.charge_conditions == "refus":
+        return charge_unmet(state, player, number)
+    return None
+
+
+def charge_unmet(state: CourtState, player: str, number: int) -> Msg | None:
+    """Which condition of the charge ``player`` does not meet to hold it (« Homme, Femme : … ne peut être jouée que
+    sur un personnage masculin, ou féminin »: the conditions of a card say who may hold it), or None."""
+    for condition in state.cards[number].conditions:
         if not meets(state, player, condition, player):
             return _condition_refusal(state, player, condition, "titulaire")
     return None
@@ -305,4 +291,73 @@ def gift_refusal(state: CourtState, player: str, numbers: list[int], other: str)
         if n not in hand:
             return Msg(f"vous n'avez pas la carte {state.cards[n].label()} en main",
                        f"you do not hold card {state.cards[n].label()}")
+    return None
+
+
+# ---------------------------------------------------------------- the powers of the charges
+
+
+@dataclass(frozen=True)
+class PowerRefusal:
+    """Why a charge's power cannot be used now: a code (the event's ``reason``) and the words."""
+
+    code: str
+    """``not_holder``, ``used``, ``war``, ``sovereign``, ``cote`` or ``not_jailed``."""
+    msg: Msg
+
+
+POWER_OF = {"cour": "maitre_chasse", "embastiller": "chancelier", "juger": "chancelier"}
+"""The charge whose power each use is: moving the Court, jailing, judging."""
+
+
+def power_refusal(state: CourtState, player: str, use: str, target: str = "") -> PowerRefusal | None:
+    """Why ``player`` may not use a charge's power on this state, or None.  ``use``: ``cour`` (the Maître de
+    la Chasse moves the Court), ``embastiller`` or ``juger`` (the Chancelier, on ``target``).
+
+    « une fois que le joueur a transmis ses deux actions, il peut encore décider le pouvoir de sa charge » :
+    the resolution checks it on the state the turn's actions leave, the order parser on every state they
+    may leave (`plan`), with this same function.
+    """
+    power = POWER_OF[use]
+    held = power_holder(state, power)
+    c = state.courtiers[player]
+    if interrupted(state):
+        return PowerRefusal("interrupted", Msg("la manche s'est arrêtée : le Roi et la Reine sont morts",
+                                               "the round stopped: the King and the Queen are dead"))
+    if held is None or held[0] != player or not c.at_court:
+        if power == "maitre_chasse":
+            return PowerRefusal("not_holder", Msg(
+                "seul le Maître de la Chasse, à la Cour, déplace la Cour à la fin de son tour (le Chambellan, lui, "
+                "la place avant de jouer : VERSAILLES ou CHASSE à son premier tour)",
+                "only the Master of the Hunt, at Court, moves the Court at the end of his turn (the Chambellan "
+                "places it before playing: VERSAILLES or CHASSE on his first turn)"))
+        return PowerRefusal("not_holder", Msg("seul le Chancelier, à la Cour, embastille ou juge",
+                                              "only the Chancellor, at Court, jails or judges"))
+    if held[1] in state.powers_used:
+        return PowerRefusal("used", Msg("le pouvoir de cette charge sert une fois par manche : il a déjà servi",
+                                        "the power of this charge serves once a round: it was used already"))
+    if use == "cour":
+        if state.wars:
+            return PowerRefusal("war", Msg(
+                "la Cour est à la Guerre : elle ne rentrera à Versailles qu'à la fin du conflit",
+                "the Court is at War: it only comes back to Versailles when the war is over"))
+        return None
+    if target in (KING, QUEEN):
+        return PowerRefusal("sovereign", Msg("les souverains sont au-dessus des lois",
+                                             "the sovereigns are above the law"))
+    t = state.courtiers[target]
+    if use == "juger":
+        if t.status == BASTILLE:
+            return None
+        return PowerRefusal("not_jailed", Msg(f"{name(state, target)} n'est pas à la Bastille",
+                                              f"{name(state, target)} is not in the Bastille"))
+    # « La charge de Chancelier peut envoyer directement à la Bastille, sans requête, le joueur qui a une cote
+    # de 0, -1 ou -2 auprès du Roi »
+    value = cote(state, target, "roi") if t.at_court else None
+    if value is None or value > 0:
+        shown, shown_en = (str(value), str(value)) if value is not None else ("sans cote", "no cote")
+        return PowerRefusal("cote", Msg(
+            f"le Chancelier n'embastille qu'un courtisan à la Cour de cote Roi 0, -1 ou -2 ({name(state, target)} : "
+            f"{shown})", f"the Chancellor only jails a courtier at Court with a King cote of 0, -1 or -2 "
+            f"({name(state, target)}: {shown_en})"))
     return None

@@ -1,8 +1,9 @@
 """Reading Courtisans' order lines: verbs, cards (by number or by name), characters, sovereigns, nations.
 
 Orders are French with English aliases, one a line, in any case and with or without accents.
-What an order may do now is checked with `checks` (and `actions.refusal`), so a refused line
-says why and how to write it instead.
+What an order may do is checked with the resolution's own checks (`actions.refusal`,
+`checks.power_refusal`) on every state the lines before it may leave (`plan`), so a refused line
+says why, and a line that depends on the dice of the lines before says so.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pbem.core import (
     OrderSyntaxError,
     replace,
 )
-from pbem.games.courtisans import checks
+from pbem.games.courtisans import checks, plan
 from pbem.games.courtisans.actions import (
     ACTIONS,
     CHARGE,
@@ -37,16 +38,18 @@ from pbem.games.courtisans.actions import (
     RELEASE,
     refusal,
 )
+from pbem.games.courtisans.checks import power_refusal
 from pbem.games.courtisans.etiquette import address, aliases
-from pbem.games.courtisans.state import BASTILLE, KING, PARTIS, QUEEN, CourtState, cote, holder, power_holder
+from pbem.games.courtisans.state import KING, PARTIS, QUEEN, CourtState, holder
 from pbem.games.courtisans.turns import COURT, DISCARD, JAIL, JUDGE
 from pbem.names import fold, match_keyword, take_name, whole_number, words
 
 PARTY, FINE, WARN = "PARTI", "AMENDE", "AVERTISSEMENT"
 MAX_AMOUNT = 999_999_999
 """The most livres a fine may be written with (a bound of what is typed, far above any treasury)."""
-CHANGING = (PLAY, MARRY, CHARGE, PRINCESS, RELEASE, RECALL, GOSSIP, PRAISE)
-"""First actions after which a second one that is not possible yet may become so."""
+ACTION, POWER = Msg("action", "action"), Msg("pouvoir", "power")
+REFUSING = ("refuse", "refuser", "refus", "non", "jamais", "decline", "never")
+"""The first words of a spouse-to-be who would refuse: « Le futur conjoint ne peut pas refuser »."""
 MJ_VERBS = (FINE, WARN)
 IMMEDIATE = (PARTY, FINE, WARN)
 
@@ -164,6 +167,9 @@ def take_person(state: CourtState, tokens: Sequence[str], player: str) -> tuple[
     canonical = {fold(a): a for a in by_alias}
     name, rest = take_name(tokens, list(canonical.values()), what=CHARACTER)
     owners = by_key[fold(name)]
+    exact = [p for p in owners if fold(p) == fold(name)]
+    if exact:  # a player's exact name always means that player, whoever else it now names (his wife's title)
+        return exact[0], rest
     if len(owners) > 1:
         listed = " ou ".join(f"{address(state, o)} ({o})" for o in owners)
         listed_en = " or ".join(f"{address(state, o)} ({o})" for o in owners)
@@ -207,31 +213,16 @@ def _amount(tokens: Sequence[str], default: int) -> int:
     return whole_number(text, 0, MAX_AMOUNT, what=Msg("le montant", "the amount"))
 
 
-# ---------------------------------------------------------------- the hand during a mail
+# ---------------------------------------------------------------- what the lines before may leave
 
 
-def virtual_hand(state: CourtState, player: str, accepted: Sequence[Order]) -> list[int]:
-    """The hand as the earlier lines of this mail leave it (cards taken from the Maison, played or given)."""
-    hand = list(state.courtiers[player].hand)
-    for o in accepted:
-        if o.verb == MAISON:
-            hand.append(int(o.args[0]))
-        elif o.verb == PLAY and int(o.args[0]) in hand:
-            hand.remove(int(o.args[0]))
-        elif o.verb == GIVE:
-            for n in o.args[1:]:
-                if int(n) in hand:
-                    hand.remove(int(n))
-    return hand
+def _worlds(state: CourtState, player: str, accepted: Sequence[Order]) -> plan.Worlds:
+    """Every state the turn's lines accepted so far may leave (`plan`)."""
+    return plan.reached(state, player, accepted, COURT)
 
 
-def _as_planned(state: CourtState, player: str, accepted: Sequence[Order]) -> CourtState:
-    """The state as the earlier lines of the mail leave what the parser can know: the hand, the Court's place."""
-    c = state.courtiers[player]
-    state = replace(state, courtiers={**state.courtiers,
-                                      player: replace(c, hand=tuple(virtual_hand(state, player, accepted)))})
-    chosen = [str(o.args[0]) for o in accepted if o.verb == COURT and o.args[1] == "chambellan"]
-    return replace(state, court=chosen[-1]) if chosen and not state.wars else state
+def _union(values: Sequence[Sequence[int]]) -> list[int]:
+    return sorted({n for v in values for n in v})
 
 
 # ---------------------------------------------------------------- the parser
@@ -241,6 +232,12 @@ def parse(state: CourtState, player: str, line: str, accepted: Sequence[Order]) 
     tokens = words(line)
     if not tokens:
         raise syntax("ligne vide", "empty line")
+    if fold(tokens[0]) in REFUSING or (fold(tokens[0]) in ("je", "i") and len(tokens) > 1
+                                        and fold(tokens[1]).startswith(("refus", "decline", "ne"))):
+        raise not_allowed(Msg("« Le futur conjoint ne peut pas refuser » : un mariage accordé par le Roi ne se refuse "
+                              "pas, et il n'y a pas de divorce", "« Le futur conjoint ne peut pas refuser » (the "
+                              "spouse-to-be cannot refuse): a marriage the King grants is not refused, and there is "
+                              "no divorce"))
     verb = match_keyword(tokens[0], VERBS, what=Msg("ordre", "order"))
     rest = tokens[1:]
     if verb == COURT and fold(tokens[0]) in PLACES:
@@ -270,22 +267,14 @@ def parse(state: CourtState, player: str, line: str, accepted: Sequence[Order]) 
         if sum(1 for o in accepted if o.verb in ACTIONS) >= 2:
             raise not_allowed(Msg("deux actions par tour, pas plus (les lignes suivantes : VERSAILLES, "
                                   "POUVOIR, DEFAUSSER)", "two actions a turn, no more"))
-        order = _action(state, player, verb, rest, line, accepted)
-        now = _as_planned(state, player, accepted)
-        why = refusal(now, player, order)
-        if why is None:
-            return order
-        # the Chambellan's choice of the Court's place comes before the actions, whatever the line order
-        undecided = slot.kind == "first" and not state.wars and state.courtiers[player].at_court and not any(
-            o.verb == COURT and o.args[1] == "chambellan" for o in accepted)
-        if undecided and order.verb == PLAY and any(refusal(replace(now, court=p), player, order) is None
-                                                    for p in ("versailles", "chasse")):
-            return order
-        # a second action may depend on a first that changes the Court (Mort de la Reine, then PRINCESSE; a
-        # Favorite, then the Présent du Roi): it is checked again, in full, when it is carried out
-        if any(o.verb in CHANGING for o in accepted) and refusal(now, player, order, lenient=True) is None:
-            return order
-        raise not_allowed(why)
+        # judged on every state the lines before may leave, with the resolution's own check (`plan`); the
+        # Chambellan's choice of the Court's place comes before the actions, whatever the line order
+        worlds = _worlds(state, player, accepted)
+        order = _action(state, player, verb, rest, line, accepted, worlds)
+        order = plan.judged(order, worlds, lambda s: refusal(s, player, order), ACTION)
+        if order.verb == CHARGE and state.options.charge_conditions == "audience":
+            order = _noted(order, _unadmitted(worlds, player, int(str(order.args[0]))))
+        return _noted(order, _powers_after(state, player, order, accepted))
     if verb == COURT:
         return _court(state, player, rest, line, accepted)
     if verb == "POUVOIR":
@@ -303,7 +292,7 @@ def parse(state: CourtState, player: str, line: str, accepted: Sequence[Order]) 
     if verb in (JAIL, JUDGE):
         return _chancellor(state, player, verb, rest, line, accepted)
     if verb == DISCARD:
-        hand = virtual_hand(state, player, accepted)
+        hand = _union([s.courtiers[player].hand for s in _worlds(state, player, accepted).states()])
         numbers: list[int] = []
         while rest:
             number, rest = take_card(state, rest, [n for n in hand if n not in numbers],
@@ -326,9 +315,12 @@ def _party(state: CourtState, player: str, rest: list[str], line: str) -> Order:
     return Order(PARTY, (parti,), line)
 
 
-def _action(state: CourtState, player: str, verb: str, rest: list[str], line: str,
-            accepted: Sequence[Order]) -> Order:
-    hand = virtual_hand(state, player, accepted)
+def _action(state: CourtState, player: str, verb: str, rest: list[str], line: str, accepted: Sequence[Order],
+            worlds: plan.Worlds) -> Order:
+    """The action's words; its cards are looked for where the lines before may have put them (a card taken
+    from the Maison, a Lettre de cachet back in hand after a refusal)."""
+    states = worlds.states()
+    hand = _union([s.courtiers[player].hand for s in states])
     in_hand = Msg("dans votre main", "in your hand")
     if verb in (DRAW, PASS):
         _done(rest, verb)
@@ -336,8 +328,7 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
     if verb == MAISON:
         if rest and fold(" ".join(rest[:2])) == "du roi":
             rest = rest[2:]
-        taken = [int(o.args[0]) for o in accepted if o.verb == MAISON]
-        number, tail = take_card(state, rest, [n for n in state.maison if n not in taken],
+        number, tail = take_card(state, rest, _union([s.maison for s in states]),
                                  Msg("dans la Maison du Roi", "in the King's Household"))
         _done(tail, "MAISON 17")
         return Order(MAISON, (number,), line)
@@ -357,7 +348,7 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
         nation = ""
         if tail and any(e.kind == "fin_guerre" for e in card.effects):
             nation, tail = take_nation(tail)
-            if nation not in state.wars:
+            if all(nation not in s.wars for s in states):
                 raise not_allowed(Msg(f"pas de guerre contre ce pays ({nation})", f"no war with that nation ({nation})"))
         _done(tail, f"JOUER {number} SUR moi ROI" if card.request else f"JOUER {number} SUR moi")
         return Order(PLAY, (number, target, sovereign, nation), line)
@@ -375,15 +366,15 @@ def _action(state: CourtState, player: str, verb: str, rest: list[str], line: st
         _done(tail, "DONNER 12 40 A Malveyance")
         return Order(GIVE, (other, *numbers), line)
     if verb == CHARGE:
-        held = [n for p in state.seats if p != player for n in state.courtiers[p].possessions
-                if state.cards[n].kind == "charge"]
+        held = _union([[n for p in s.seats if p != player for n in s.courtiers[p].possessions
+                         if s.cards[n].kind == "charge"] for s in states])
         number, tail = take_card(state, rest, held, Msg("détenue par un autre courtisan",
                                                          "held by another courtier"))
         if tail and fold(tail[0]) in ("de", "d", "du", "from", "of"):
             tail = tail[1:]
         if tail:
             named, tail = take_person(state, tail, player)
-            if named != holder(state, number):
+            if all(named != holder(s, number) for s in states):
                 raise not_allowed(Msg(f"{state.cards[number].label()} n'est pas détenue par "
                                       f"{checks.name(state, named)}", f"{state.cards[number].label()} is not "
                                       f"held by {checks.name(state, named)}"))
@@ -415,50 +406,105 @@ def _court(state: CourtState, player: str, rest: list[str], line: str, accepted:
     if place is None:
         raise syntax(f"lieu inconnu « {' '.join(rest)} » : VERSAILLES ou CHASSE",
                      f"unknown place '{' '.join(rest)}': VERSAILLES or CHASSE")
-    if state.wars:
-        raise not_allowed(Msg("la Cour est à la Guerre : elle ne rentrera à Versailles qu'à la fin du conflit",
-                              "the Court is at War: it only comes back to Versailles when the war is over"))
     slot = state.slot
     chose = any(o.verb == COURT and o.args[1] == "chambellan" for o in accepted)
     if not power and slot is not None and slot.kind == "first" and not chose:
+        # « décide avant de jouer si la Cour se trouve à Versailles ou à la Chasse » : before the actions
+        if state.wars:
+            raise not_allowed(Msg("la Cour est à la Guerre : elle ne rentrera à Versailles qu'à la fin du conflit",
+                                  "the Court is at War: it only comes back to Versailles when the war is over"))
         if not state.courtiers[player].at_court:
             raise not_allowed(Msg("loin de la Cour, le Chambellan ne décide pas où elle se tient",
                                   "away from Court, the Chambellan does not decide where it is"))
         return Order(COURT, (place, "chambellan"), line)
-    held = power_holder(state, "maitre_chasse")
-    if held is None or held[0] != player:
-        raise not_allowed(Msg("seul le Chambellan (avant de jouer) ou le Maître de la Chasse (à la fin de son tour) "
-                              "déplace la Cour", "only the Chambellan (before playing) or the Master of the Hunt "
-                              "(at the end of his turn) moves the Court"))
-    if held[1] in state.powers_used or any(o.verb == COURT and o.args[1] == "maitre_chasse" for o in accepted):
-        raise not_allowed(Msg("le pouvoir du Maître de la Chasse a déjà servi ce tour de jeu",
-                              "the Master of the Hunt's power was already used this round"))
-    return Order(COURT, (place, "maitre_chasse"), line)
+    if any(o.verb == COURT and o.args[1] == "maitre_chasse" for o in accepted):
+        raise not_allowed(Msg("le pouvoir du Maître de la Chasse sert une fois par manche",
+                              "the Master of the Hunt's power serves once a round"))
+    return _power(state, player, Order(COURT, (place, "maitre_chasse"), line), "cour", "", accepted)
 
 
 def _chancellor(state: CourtState, player: str, verb: str, rest: list[str], line: str,
                 accepted: Sequence[Order]) -> Order:
-    held = power_holder(state, "chancelier")
-    if held is None or held[0] != player:
-        raise not_allowed(Msg("seul le Chancelier embastille ou juge", "only the Chancellor jails or judges"))
-    if held[1] in state.powers_used or any(o.verb in (JAIL, JUDGE) for o in accepted):
-        raise not_allowed(Msg("le pouvoir du Chancelier sert une fois par tour de jeu",
+    if any(o.verb in (JAIL, JUDGE) for o in accepted):
+        raise not_allowed(Msg("le pouvoir du Chancelier sert une fois par manche",
                               "the Chancellor's power serves once a round"))
     target, tail = take_person(state, rest, player)
     _done(tail, f"{verb} Malveyance")
-    if target in (KING, QUEEN):
-        raise not_allowed(Msg("les souverains sont au-dessus des lois", "the sovereigns are above the law"))
-    t = state.courtiers[target]
-    if verb == JAIL:
-        value = cote(state, target, "roi") if t.at_court else None
-        if value is None or value > 0:
-            raise not_allowed(Msg(f"le Chancelier n'embastille qu'un courtisan à la Cour de cote Roi 0, -1 ou -2 "
-                                  f"({checks.name(state, target)} : {value if value is not None else 'sans cote'})",
-                                  "the Chancellor only jails a courtier at Court with a King cote of 0, -1 or -2"))
-    elif t.status != BASTILLE:
-        raise not_allowed(Msg(f"{checks.name(state, target)} n'est pas à la Bastille",
-                              f"{checks.name(state, target)} is not in the Bastille"))
-    return Order(verb, (target,), line)
+    return _power(state, player, Order(verb, (target,), line), "embastiller" if verb == JAIL else "juger", target,
+                  accepted)
+
+
+def _power(state: CourtState, player: str, order: Order, use: str, target: str, accepted: Sequence[Order]) -> Order:
+    """« une fois que le joueur a transmis ses deux actions, il peut encore décider le pouvoir de sa charge » :
+    judged on every state the actions written above may leave, with the resolution's own check."""
+    above = len(plan.actions_of(accepted))
+
+    def check(s: CourtState) -> Msg | None:
+        why = power_refusal(s, player, use, target)
+        return None if why is None else why.msg
+
+    try:
+        judged = plan.judged(order, _worlds(state, player, accepted), check, POWER)
+    except OrderNotAllowedError as e:
+        if above >= 2:
+            raise
+        raise not_allowed(Msg(f"{e.msg.fr} (un pouvoir est jugé sur l'état que laissent les actions écrites "
+                              "au-dessus de lui : écrivez-le après vos deux actions)",
+                              f"{e.msg.en} (a power is judged on the state the actions written above it leave: "
+                              "write it after your two actions)")) from None
+    if above < 2 and judged.note is None:
+        return replace(judged, note=Msg("jugé sur l'état que laissent les actions écrites au-dessus ; une action "
+                                        "écrite plus bas peut encore le changer",
+                                        "judged on the state the actions written above leave; an action written "
+                                        "below may still change it"))
+    return judged
+
+
+def _noted(order: Order, note: Msg | None) -> Order:
+    """``order`` with one more note for its ack."""
+    if note is None:
+        return order
+    if order.note is None:
+        return replace(order, note=note)
+    return replace(order, note=Msg(f"{order.note.fr} ; {note.fr}", f"{order.note.en}; {note.en}"))
+
+
+def _unadmitted(worlds: plan.Worlds, player: str, number: int) -> Msg | None:
+    """A CHARGE the charge does not admit the asker to (option charge_conditions = "audience"): said in the ack."""
+    kind, why = plan.verdict(worlds, lambda s: checks.charge_unmet(s, player, number))
+    if why is None:
+        return None
+    if kind == "refused":
+        return Msg(f"le Roi refusera cette charge quel que soit le dé ({why.fr}), et ce refus vous coûtera 1 point de "
+                   "cote", f"the King will refuse this charge whatever the die ({why.en}), and the refusal will cost "
+                   "you 1 point of cote")
+    return Msg(f"selon les lignes au-dessus, le Roi pourrait refuser cette charge quel que soit le dé ({why.fr})",
+               f"depending on the lines above, the King may refuse this charge whatever the die ({why.en})")
+
+
+def _powers_after(state: CourtState, player: str, order: Order, accepted: Sequence[Order]) -> Msg | None:
+    """What an action does to the powers written above it (they are used after the actions): a note when one of
+    them may no longer be used."""
+    powers = [o for o in accepted if o.verb in (JAIL, JUDGE) or (o.verb == COURT and o.args[1] == "maitre_chasse")]
+    if not powers:
+        return None
+    worlds = _worlds(state, player, [*accepted, order])
+    for p in powers:
+        use = "cour" if p.verb == COURT else ("embastiller" if p.verb == JAIL else "juger")
+        target = "" if p.verb == COURT else str(p.args[0])
+
+        def check(s: CourtState, use: str = use, target: str = target) -> Msg | None:
+            why = power_refusal(s, player, use, target)
+            return None if why is None else why.msg
+
+        kind, why = plan.verdict(worlds, check)
+        if kind == "refused" and why is not None:
+            return Msg(f"après cette action, votre « {p.text} » ne pourra plus servir : {why.fr}",
+                       f"after this action, your '{p.text}' can no longer be used: {why.en}")
+        if kind == "depends":
+            return Msg(f"après cette action, votre « {p.text} » pourrait ne plus servir (selon les dés)",
+                       f"after this action, your '{p.text}' may no longer be usable (depending on the dice)")
+    return None
 
 
 __all__ = ["IMMEDIATE", "MJ_VERBS", "PARTIS", "parse"]

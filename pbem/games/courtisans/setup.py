@@ -47,6 +47,8 @@ def options_from(raw: Mapping[str, JSON]) -> Options:
         raise SetupError(Msg("option cote_on_return : draw ou keep", "option cote_on_return: draw or keep"))
     if options.seating not in ("draw", "roster"):
         raise SetupError(Msg("option seating : draw ou roster", "option seating: draw or roster"))
+    if options.charge_conditions not in ("audience", "refus"):
+        raise SetupError(Msg("option charge_conditions : audience ou refus", "option charge_conditions: audience or refus"))
     if not options.cote_min < options.cote_max or options.target <= 0 or options.hand_limit < options.hand_size:
         raise SetupError(Msg("options incohérentes (cote_min < cote_max, target > 0, hand_limit >= hand_size)",
                              "inconsistent options (cote_min < cote_max, target > 0, hand_limit >= hand_size)"))
@@ -87,7 +89,10 @@ def new_game(roster: Sequence[Seat], raw: Mapping[str, JSON], dice: Dice) -> tup
     for seat in sorted(roster, key=lambda s: seats.index(s.name)):
         data = dict(seat.data)
         said_sex, family = parse_name(str(data.get("nom") or seat.name))
+        # « chaque joueur se choisit un nom et le sexe de son personnage » : the civility of his name, else the sex
+        # he gave at registration or the MJ's roster (``sexe = "femme"``), else a draw (ruling)
         sex = SEXES.get(str(data.get("sexe", "")).lower()) or said_sex \
+            or {"f": "femme", "m": "homme"}.get(seat.gender or "") \
             or dice.choice(["homme", "femme"], f"sex of {seat.name}")
         parti = str(data.get("parti", "")).lower()
         if parti not in PARTIS:

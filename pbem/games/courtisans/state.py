@@ -41,6 +41,9 @@ class Options:
     public_fortunes: bool = True
     public_partis: bool = False
     seating: str = "draw"
+    charge_conditions: str = "audience"
+    """A CHARGE asked by a courtier the charge does not admit: ``audience`` (the audience is held, and the King
+    refuses it whatever the die, at the cost of a point of cote) or ``refus`` (refused in the ack, no die)."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,11 @@ def cote(state: CourtState, player: str, sovereign: str) -> int | None:
     if sovereign == "roi":
         return c.cote_reine if state.crown.regent else (c.cote_roi if state.crown.king else None)
     return c.cote_reine if state.crown.queen else None
+
+
+def interrupted(state: CourtState) -> bool:
+    """« MORT DU ROI ET DE LA REINE » : « le tour de jeu cesse immédiatement »."""
+    return not state.crown.king and not state.crown.queen
 
 
 def with_courtier(state: CourtState, courtier: Courtier) -> CourtState:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pbem.core import Event, Order, replace
 from pbem.dice import Dice
 from pbem.games.courtisans.actions import ACTIONS, DRAW, carry_out
+from pbem.games.courtisans.checks import POWER_OF, power_refusal
 from pbem.games.courtisans.court import imprison, move_court, new_sovereigns, present_newcomers, release
 from pbem.games.courtisans.news import cards_data, mj, private, public, who
 from pbem.games.courtisans.state import (
@@ -19,12 +20,15 @@ from pbem.games.courtisans.state import (
     CourtState,
     Slot,
     cote,
+    interrupted,
     power_holder,
     with_courtier,
 )
 
 COURT, JAIL, JUDGE, DISCARD = "COUR", "EMBASTILLER", "JUGER", "DEFAUSSER"
 POWERS = (COURT, JAIL, JUDGE)
+POWER_USES = {COURT: "cour", JAIL: "embastiller", JUDGE: "juger"}
+"""Each power's use, as `checks.power_refusal` names it."""
 
 
 def round_queue(state: CourtState) -> tuple[Slot, ...]:
@@ -77,11 +81,11 @@ def play_turn(state: CourtState, player: str, orders: Sequence[Order], dice: Dic
     while len(actions) < 2:  # ruling: a missing action is a draw, like the silent player's two
         actions.append(Order(DRAW, (), DRAW))
     for order in actions:
-        if _interrupted(state) or not state.courtiers[player].alive:
+        if interrupted(state) or not state.courtiers[player].alive:
             ev.append(public("action_lost", who=who(state, player)))
             continue
         state = carry_out(state, player, order, dice, ev)
-    if not _interrupted(state):
+    if not interrupted(state):
         for order in orders:
             if order.verb in POWERS and not (order.verb == COURT and order.args[1] == "chambellan"):
                 state = use_power(state, player, order, dice, ev)
@@ -99,11 +103,6 @@ def register(state: CourtState) -> Event:
     return mj("register", hands=[{**who(state, p), "parti": state.courtiers[p].parti,
                                   "cards": cards_data(state, state.courtiers[p].hand)} for p in state.seats],
               deck=list(state.deck), discard=list(state.discard))
-
-
-def _interrupted(state: CourtState) -> bool:
-    """« MORT DU ROI ET DE LA REINE » : le tour de jeu cesse immédiatement."""
-    return not state.crown.king and not state.crown.queen
 
 
 def _chamberlain_choice(state: CourtState, player: str, orders: Sequence[Order], ev: list[Event]) -> CourtState:
@@ -124,37 +123,28 @@ def _chamberlain_choice(state: CourtState, player: str, orders: Sequence[Order],
 
 
 def use_power(state: CourtState, player: str, order: Order, dice: Dice, ev: list[Event]) -> CourtState:
-    """« il peut encore décider le pouvoir de sa charge » : once a round for each charge."""
-    power = "maitre_chasse" if order.verb == COURT else "chancelier"
+    """« il peut encore décider le pouvoir de sa charge » : once a round for each charge, on the state the two
+    actions leave, checked there as the order parser checked it (`checks.power_refusal`)."""
+    use = POWER_USES[order.verb]
+    target = "" if order.verb == COURT else str(order.args[0])
+    why = power_refusal(state, player, use, target)
+    power = POWER_OF[use]
+    if why is not None:
+        extra = {"target": who(state, target)} if target and why.code in ("cote", "not_jailed") else {}
+        ev.append(private([player], "power_failed", reason=why.code, power=power, **extra))
+        return state
     held = power_holder(state, power)
-    c = state.courtiers[player]
-    if held is None or held[0] != player or not c.at_court:
-        ev.append(private([player], "power_failed", reason="not_holder", power=power))
-        return state
-    number = held[1]
-    if number in state.powers_used:
-        ev.append(private([player], "power_failed", reason="used", power=power))
-        return state
+    assert held is not None
     if order.verb == COURT:
         state = move_court(state, str(order.args[0]), ev, "maitre_chasse")
+    elif order.verb == JAIL:
+        value = cote(state, target, "roi")
+        ev.append(public("chancellor_jails", who=who(state, player), target=who(state, target), cote=value))
+        state = imprison(state, target, ev)
     else:
-        target = str(order.args[0])
-        t = state.courtiers[target]
-        if order.verb == JAIL:
-            value = cote(state, target, "roi") if t.at_court else None
-            if value is None or value > 0:
-                ev.append(private([player], "power_failed", reason="cote", power=power, target=who(state, target)))
-                return state
-            ev.append(public("chancellor_jails", who=who(state, player), target=who(state, target), cote=value))
-            state = imprison(state, target, ev)
-        else:
-            if t.status != BASTILLE:
-                ev.append(private([player], "power_failed", reason="not_jailed", power=power,
-                                  target=who(state, target)))
-                return state
-            ev.append(public("chancellor_judges", who=who(state, player), target=who(state, target)))
-            state = release(state, target, dice, ev, "jugement")
-    return replace(state, powers_used=state.powers_used + (number,))
+        ev.append(public("chancellor_judges", who=who(state, player), target=who(state, target)))
+        state = release(state, target, dice, ev, "jugement")
+    return replace(state, powers_used=state.powers_used + (held[1],))
 
 
 # ---------------------------------------------------------------- income, discard, victory

@@ -76,6 +76,12 @@ AIM_WORDS = ("visee", "vise", "viser", "aim", "aimed")
 FOIL_WORDS = ("dejouer", "dejoue", "foil", "contre-botte")
 VERSUS_WORDS = ("contre", "vs", "versus", "against")
 FILLER_WORDS = ("pour", "for", "a", "de")
+LEAD_WORDS = ("je", "j'", "fais", "faire", "tente", "tenter", "lance", "lancer", "demande", "un", "une")
+"""What a player may write before the verb of a test: « je fais un jet de … », « je tente un test de … »."""
+TEST_OF = ("de", "du", "d'", "of")
+KIND_WORDS = ("double", "simple")
+"""« un test double » (a talent and a characteristic), « un test simple » (a characteristic alone)."""
+"""What may follow the verb of a test: « jet de discrétion », « test d'escrime »."""
 NPC_DICE = ("d10", "2d6", "2d6+2")
 EXAMPLE = "TEST Escrime AG SR 15"
 # The range of each number an order gives: bounds of what is typed, wider than any the rules reach (a
@@ -129,7 +135,14 @@ def side_from(values: Mapping[str, JSON], prefix: str = "") -> Side:
 
 
 def _carac(token: str) -> str | None:
-    return CARAC_ALIASES.get(fold(token))
+    """A characteristic by its abbreviation or name (``AG``, ``Agilité``, ``agility``), or by the start of its
+    name when only one begins so, from three letters on (``agi``, ``endu``, ``intel``, ``brav``)."""
+    key = fold(token)
+    found = CARAC_ALIASES.get(key)
+    if found is not None or len(key) < 3 or not key.isalpha():
+        return found
+    starting = {abbr for name, abbr in CARAC_ALIASES.items() if len(name) > 3 and name.startswith(key)}
+    return starting.pop() if len(starting) == 1 else None
 
 
 def _joined_signs(tokens: Sequence[str]) -> list[str]:
@@ -186,10 +199,10 @@ def _talent_carac(char: Character, head: Sequence[str]) -> tuple[str, str]:
         talent_text, carac_text = " ".join(head[:-1]), head[-1]
     carac = _carac(carac_text)
     if carac is None:
-        shown = f" « {carac_text} »" if carac_text else ""
+        shown, shown_en = (f" « {carac_text} »", f" '{carac_text}'") if carac_text else ("", "")
         raise _syntax(
             f"caractéristique manquante ou inconnue{shown} ; valides : {VALID_CARACS} (exemple : « {EXAMPLE} »)",
-            f"missing or unknown characteristic{shown}; valid: {VALID_CARACS} (example: '{EXAMPLE}')",
+            f"missing or unknown characteristic{shown_en}; valid: {VALID_CARACS} (example: '{EXAMPLE}')",
         )
     if not talent_text:
         return "", carac
@@ -228,7 +241,16 @@ def _actor(char: Character, tokens: Sequence[str]) -> tuple[Side, int | None, bo
         split = next((i for i, t in enumerate(tokens) if _is_tail(t)), len(tokens))
         head, after = list(tokens[:split]), list(tokens[split:])
     modifier, secret, aimed, foiling = _tail(after, "après le SR" if sr is not None else "dans le test")
-    talent, carac = _talent_carac(char, head)
+    kind = fold(head[0]) if head and fold(head[0]) in KIND_WORDS else ""
+    talent, carac = _talent_carac(char, head[1:] if kind else head)
+    if kind == "simple" and talent:
+        raise _syntax(f"un test simple se fait sur une caractéristique seule : « TEST simple {carac} » "
+                      f"(ou un test double : « TEST {talent} {carac} »)",
+                      f"a simple test is made on a characteristic alone: 'TEST simple {carac}' "
+                      f"(or a double test: 'TEST {talent} {carac}')")
+    if kind == "double" and not talent:
+        raise _syntax(f"un test double demande un talent : « TEST double Escrime {carac} »",
+                      f"a double test needs a talent: 'TEST double Escrime {carac}'")
     side = Side(char.player, talent, carac, modifier, aimed, foiling)
     _check_situations(char, side)
     return side, sr, secret
@@ -509,7 +531,7 @@ def _chance(state: State, player: PlayerName, args: Sequence[str]) -> Order:
 
 def parse(state: State, player: PlayerName, line: str, author: PlayerName | None = None) -> Order:
     """One order line of ``player`` (or `MJ`); ``author`` is `MJ` when the MJ wrote it for the player (POUR)."""
-    tokens = words(line.replace("/", " / "))
+    tokens = _test_phrase(words(line.replace("/", " / ")))
     if not tokens:
         raise _syntax("ligne vide", "empty line")
     glued = SR_WORD.match(fold(tokens[0]))
@@ -523,6 +545,29 @@ def parse(state: State, player: PlayerName, line: str, author: PlayerName | None
         raise _refused(f"{verb} est réservé au MJ", f"{verb} is for the MJ only")
     order = _parse_verb(state, player, verb, line, args, author)
     return order if order.text else Order(order.verb, order.args, line)
+
+
+def _test_phrase(tokens: list[str]) -> list[str]:
+    """« je fais un jet de discrétion/ag » -> ``jet discrétion / ag``: the words people put around a test.
+
+    A leading « je fais un » (« je tente un », « je lance un », « faire un ») is dropped when a test verb
+    follows within its first words, and a « de », « du » or « d' » right after the test verb."""
+    lead = 0
+    while lead < len(tokens) and lead < 4 and fold(tokens[lead]) in LEAD_WORDS:
+        lead += 1
+    if lead and lead < len(tokens) and VERBS.get(fold(tokens[lead])) == "TEST":
+        tokens = tokens[lead:]
+    if not tokens or VERBS.get(fold(tokens[0])) != "TEST" or len(tokens) < 2:
+        return tokens
+    head, rest = tokens[:1], tokens[1:]
+    if fold(rest[0]) in KIND_WORDS and len(rest) > 1:  # « un test double d'armes à feu / perception »
+        head, rest = [*head, rest[0]], rest[1:]
+    first = fold(rest[0])
+    if first in TEST_OF and len(rest) > 1:
+        rest = rest[1:]
+    elif first.startswith("d'") and len(first) > 2:  # « d'escrime » (fold reads ’ as ')
+        rest = [rest[0][2:], *rest[1:]]
+    return [*head, *rest]
 
 
 def _parse_verb(state: State, player: PlayerName, verb: str, line: str, args: list[str],

@@ -147,12 +147,18 @@ class Ruleset1626:
     def _answer(self, state: State, order: Order, dice: Dice) -> tuple[State, list[Event]]:
         values = decode(order.args)
         request = request_of(state, int(values["request"]))
-        actor = replace(request.actor, modifier=request.actor.modifier + int(values.get("modifier", 0)))
+        asked, given = request.actor.modifier, int(values.get("modifier") or 0)
         secret = bool(values.get("secret")) or request.secret
         if order.verb == "SR":
+            # ruling: the MJ's « SR 17 » is the final difficulty; the modifier the player asked for is not
+            # applied (only the MJ's own, « SR 17 +2 »), and the answer says so
+            actor = replace(request.actor, modifier=given)
             test: dict[str, JSON] = {**side_values(actor), "sr": values["sr"], "secret": secret}
+            if asked:
+                test["dropped_modifier"] = asked
             opponent = None
-        else:
+        else:  # LANCER: the request as it was made (its modifier kept), plus the MJ's own
+            actor = replace(request.actor, modifier=asked + given)
             test = {**side_values(actor), "sr": request.sr, "secret": secret}
             opponent = side_from(values, "vs_") if values.get("versus") else request.opponent
         remaining = replace(state, requests=[r for r in state.requests if r.number != request.number])
@@ -164,6 +170,8 @@ class Ruleset1626:
         secret = bool(values.get("secret"))
         if opponent is None:
             data, record = single_test(state, number, actor, int(values["sr"]), secret, dice)
+            if values.get("dropped_modifier"):
+                data["dropped_modifier"] = values["dropped_modifier"]
             kind, told = "test_result", [actor.player]
         else:
             data, record = opposed_test(state, number, actor, opponent, secret, dice)

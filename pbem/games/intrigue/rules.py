@@ -4,8 +4,9 @@ Two ways to play by mail (option ``mode``):
 
 * ``sequential`` (faithful): one decision at a time, in the order of the rules; bribes are
   announced openly in turn starting left of the palace owner.  `prompts` returns one prompt.
-* ``simultaneous`` (default): each round is income (automatic), then sealed bribes from everyone
-  for every park they are involved in, then every owner's decisions, then everyone's placements.
+* ``simultaneous`` (default): each round is income (automatic), then everyone's placements, then
+  sealed bribes from everyone for every park they are involved in, then every owner's decisions;
+  parks are managed in the round of the placement, before the next income (`simultaneous`).
 
 The modules, one job each: `state` (the data), `table` (questions and small updates on the
 table), `settle` (the palace rules, shared by both modes), `placing` (placements), `sequential`

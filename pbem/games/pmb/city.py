@@ -24,10 +24,7 @@ def redistribute(ctx: Ctx) -> None:
     st = ctx.st
     cap_v, cap_f = st.capacity[R.VISENYA], st.capacity[R.FOSSEDRAGON]
     moves: dict[str, str] = {}
-    at: dict[str, list[str]] = {R.VISENYA: [], R.FOSSEDRAGON: [], R.CULPUCIER: []}
-    for n, p in zip(st.order, ctx.roster, strict=True):  # `residents` of the three levels in one pass
-        if p.alive and not p.hidden and p.location in at:
-            at[p.location].append(n)
+    at = ctx.level_residents()  # `residents` of the three levels, from the turn's index
     visenya, fosse = at[R.VISENYA], at[R.FOSSEDRAGON]
     free_v = cap_v - len(visenya)
     fosse_count = len(fosse)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -9,7 +10,7 @@ from typing import Any, overload
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import Player, State
+from pbem.games.pmb.state import Player, State, role_facts, team_fact, tell_role, tell_team
 
 
 @dataclass
@@ -52,17 +53,30 @@ class Ctx:
     _copied: bytearray = field(init=False, repr=False)
     """By roster position: 1 for a player already copied into ``st`` by `w` (a flag read by
     position, not a set of names: no hash lookup)."""
-    # Indexes of roster positions, built on first use, once per resolution, so that no per-player
-    # or per-squad loop scans the whole roster.  Each holds a superset of the players it answers
-    # for (every change that could add one goes through `set_rank`, `set_sergent`,
-    # `set_location`); each query filters it with the same test as a roster scan would, and
-    # answers in roster order.
+    _copies: list[int] = field(default_factory=list, init=False, repr=False)
+    """The roster positions copied by `w` so far, in the order they were: whoever changed this turn."""
+    # Indexes of roster positions, built together by one walk over the roster on first use, once
+    # per resolution, so that no per-player or per-squad loop scans the whole roster.  Each of the
+    # first three holds a superset of the players it answers for (every change that could add one
+    # goes through `set_rank`, `set_sergent`, `set_location`); each query filters it with the same
+    # test as a roster scan would, and answers in roster order.  The last two hold the players who
+    # passed their test when they were built: still exact for a player not copied since (his record
+    # is the one they read), and the players copied since (``_copies``) are tested again.
     _by_rank: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _by_sergent: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _donjon: RosterList | None = field(default=None, init=False, repr=False)
+    _levels: dict[str, list[int]] | None = field(default=None, init=False, repr=False)
+    """Level of Port-Réal -> the living, visible players there."""
+    _loose: list[int] | None = field(default=None, init=False, repr=False)
+    """The living Hommes de Main without a sergent."""
     _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
     _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
     """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
+    _told: list[set[str] | None] = field(init=False, repr=False)
+    """By roster position: the facts told this turn to that player (see `learner`; None: nothing yet),
+    added to his ``knowledge`` by `settle` at the end of the turn."""
+    _learners: list[int] = field(default_factory=list, init=False, repr=False)
+    """The roster positions of the players told something this turn, in the order they first were."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
@@ -70,6 +84,7 @@ class Ctx:
         self.roster = list(map(players.__getitem__, order))
         self._pos = dict(zip(order, range(len(order)), strict=True))
         self._copied = bytearray(len(order))
+        self._told = [None] * len(order)
         self._start = self.start if self.start is not None else dict(players)
 
     @property
@@ -81,12 +96,14 @@ class Ctx:
         state given to the resolution keeps its record (copy on write).  A record read with `p`
         before is then stale: read him again after a change."""
         i = self._pos[name]
-        if self._copied[i]:
-            return self.roster[i]
+        return self.roster[i] if self._copied[i] else self._copy(i, name)
+
+    def _copy(self, i: int, name: str) -> Player:
         p = self.roster[i].clone()
         self.st.players[name] = p
         self.roster[i] = p
         self._copied[i] = 1
+        self._copies.append(i)
         return p
 
     def at_start(self, i: int) -> Player:
@@ -108,18 +125,71 @@ class Ctx:
         resolution (filter on the current record, ``roster[i]``), ascending.  (Read it before the
         next `set_rank`: it may grow.)"""
         if self._by_rank is None:
-            by_rank: dict[str, list[int]] = {}
-            for i, p in zip(self._pos.values(), self.roster, strict=True):  # `_pos`'s own ints: no new ones
-                at = by_rank.get(p.rank)
-                if at is None:
-                    by_rank[p.rank] = [i]
-                else:
-                    at.append(i)
-            self._by_rank = {rank: RosterList(at) for rank, at in by_rank.items()}
+            self._by_rank = self._index_roster()
         if len(ranks) == 1:
             found = self._by_rank.get(ranks[0])
             return found.in_order() if found is not None else []
         return sorted(set().union(*(self._by_rank[r].in_order() for r in ranks if r in self._by_rank)))
+
+    def _index_roster(self) -> dict[str, RosterList]:
+        """Build the roster indexes (see the fields); returns the one by rank."""
+        by_rank: dict[str, list[int]] = {}
+        by_sergent: dict[str, list[int]] = {}
+        donjon: list[int] = []
+        levels: dict[str, list[int]] = {level: [] for level in R.LEVELS}
+        loose: list[int] = []
+        hm, donjon_word = R.HM, R.DONJON
+        for i, p in zip(self._pos.values(), self.roster, strict=True):  # `_pos`'s own ints: no new ones
+            rank = p.rank
+            at = by_rank.get(rank)
+            if at is None:
+                by_rank[rank] = [i]
+            else:
+                at.append(i)
+            sergent = p.sergent
+            if sergent is not None:
+                at = by_sergent.get(sergent)
+                if at is None:
+                    by_sergent[sergent] = [i]
+                else:
+                    at.append(i)
+            elif rank == hm:
+                if p.alive:
+                    loose.append(i)
+            location = p.location
+            if location == donjon_word:
+                donjon.append(i)
+            elif p.alive and not p.hidden:
+                at = levels.get(location)
+                if at is not None:
+                    at.append(i)
+        self._by_sergent = {s: RosterList(at) for s, at in by_sergent.items()}
+        self._donjon = RosterList(donjon)
+        self._levels, self._loose = levels, loose
+        self._by_rank = {rank: RosterList(at) for rank, at in by_rank.items()}
+        return self._by_rank
+
+    def _with_changes(self, built: list[int], test: Callable[[Player], bool]) -> list[int]:
+        """The positions of ``built`` (players who passed ``test`` when it was built) not copied since,
+        and those of the players copied since who pass it now: who passes it now, ascending."""
+        copied, roster = self._copied, self.roster
+        kept = [i for i in built if not copied[i]]
+        changed = [i for i in sorted(self._copies) if test(roster[i])]
+        return list(heapq.merge(kept, changed)) if changed else kept
+
+    def level_residents(self) -> dict[str, list[str]]:
+        """Level of Port-Réal -> the living, visible players there now (`city.residents`), roster order."""
+        if self._levels is None:
+            self._index_roster()
+        assert self._levels is not None
+        return {level: self._names(self._with_changes(at, _resident_of(level))) for level, at in self._levels.items()}
+
+    def loose_hms(self) -> list[str]:
+        """The living Hommes de Main without a sergent now, roster order."""
+        if self._loose is None:
+            self._index_roster()
+        assert self._loose is not None
+        return self._names(self._with_changes(self._loose, lambda p: p.alive and p.rank == R.HM and p.sergent is None))
 
     def holders(self, *ranks: str) -> list[str]:
         """`holding`, as names."""
@@ -170,7 +240,8 @@ class Ctx:
     def donjon_residents(self) -> list[str]:
         """Living players in the Donjon Rouge, roster order."""
         if self._donjon is None:
-            self._donjon = RosterList([i for i, p in enumerate(self.roster) if p.location == R.DONJON])
+            self._index_roster()
+        assert self._donjon is not None
         roster, order = self.roster, self.st.order
         return [order[i] for i in self._donjon.in_order() if (p := roster[i]).alive and p.location == R.DONJON]
 
@@ -227,16 +298,8 @@ class Ctx:
     def hms_of(self, sergent: str, team: str) -> list[str]:
         """Living Hommes de Main of ``team`` whose sergent is ``sergent``, roster order."""
         if self._by_sergent is None:
-            by_sergent: dict[str, list[int]] = {}
-            for i, p in zip(self._pos.values(), self.roster, strict=True):
-                s = p.sergent
-                if s is not None:
-                    at = by_sergent.get(s)
-                    if at is None:
-                        by_sergent[s] = [i]
-                    else:
-                        at.append(i)
-            self._by_sergent = {s: RosterList(at) for s, at in by_sergent.items()}
+            self._index_roster()
+        assert self._by_sergent is not None
         found = self._by_sergent.get(sergent)
         if found is None:
             return []
@@ -256,11 +319,41 @@ class Ctx:
     def mj(self, kind: str, **data: Any) -> None:
         self.events.append(Event(kind, Audience.mj(), data))
 
+    def learner(self, name: str) -> tuple[Player, set[str]]:
+        """The player of that name, to tell him something, and the set of the facts told him this turn.
+
+        On his first lesson of the turn he is copied (`w`) and so is his ``latest``: a lesson then
+        changes that copy in place (`tell_role`, `tell_team`), which no other state holds, and adds
+        its facts to the set, which `settle` adds to his ``knowledge`` at the end of the turn.  A
+        player told thousands of facts in a turn (the target of a failed squad of thousands, the chef
+        of a clan that takes in a beaten one's survivors) has his records copied once, not once a fact."""
+        i = self._pos[name]
+        told = self._told[i]
+        if told is not None:
+            return self.roster[i], told
+        p = self.roster[i] if self._copied[i] else self._copy(i, name)
+        p.latest = dict(p.latest)
+        told = self._told[i] = set()
+        self._learners.append(i)
+        return p, told
+
+    def settle(self) -> None:
+        """Add the facts told this turn to each learner's ``knowledge`` (at the end of the resolution)."""
+        roster, told = self.roster, self._told
+        for i in self._learners:
+            facts = told[i]
+            assert facts is not None
+            roster[i].add_knowledge(facts)
+            told[i] = None
+        self._learners = []
+
     def reveal(self, recipients: list[str] | tuple[str, ...], subject: str, code: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
         value = code if code is not None else self.p(subject).code
+        facts = role_facts(subject, value)  # one pair of strings for every listener
         for r in recipients:
-            self.w(r).learn_role(subject, value)
+            p, told = self.learner(r)
+            tell_role(p.latest, told, subject, value, facts)
         return {"player": subject, "role": value}
 
     def aware(self, members: Sequence[str]) -> list[str]:
@@ -278,8 +371,10 @@ class Ctx:
     def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str, team: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
         team = team if team is not None else self.p(subject).team
+        fact = team_fact(subject, team)
         for r in recipients:
-            self.w(r).learn_team(subject, team)
+            p, told = self.learner(r)
+            tell_team(p.latest, told, subject, team, fact)
         return {"player": subject, "team": team}
 
     def kill(self, name: str, cause: str, by: str) -> None:
@@ -301,6 +396,11 @@ class Ctx:
         if self.st.in_donjon(p):
             return R.GARDE_INFLUENCE if p.rank in R.GARDES else R.CONSEIL_INFLUENCE
         return self.influence(name)
+
+
+def _resident_of(level: str) -> Callable[[Player], bool]:
+    """The test of `Ctx.level_residents` for one level: living, visible, there."""
+    return lambda p: p.alive and not p.hidden and p.location == level
 
 
 class RosterList:

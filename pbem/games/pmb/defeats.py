@@ -84,20 +84,12 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
 def after_deaths(ctx: Ctx, lc_at_start: str | None) -> None:
     st = ctx.st
     dead_sergents = [d.name for d in ctx.deaths if ctx.p(d.name).rank == R.SERGENT and ctx.p(d.name).team in R.REBEL_TEAMS]
-    hms_of: dict[str, list[str]] = {}
-    if dead_sergents:
-        dead = set(dead_sergents)
-        roster, order = ctx.roster, st.order
-        for i in ctx.holding(R.HM):
-            q = roster[i]
-            if q.alive and q.rank == R.HM and q.sergent in dead:
-                hms_of.setdefault(q.sergent, []).append(order[i])
     # sergents: the chef names a new one among the dead sergent's Hommes de Main (next turn)
     vacant = {v.dead for v in st.vacancies}
     for name in dead_sergents:
         p = ctx.p(name)
         chef = ctx.chef(p.team)
-        hms = [h for h in hms_of.get(name, []) if ctx.p(h).team == p.team]
+        hms = ctx.hms_of(name, p.team)
         if chef is None or not hms or name in vacant:
             continue
         st.vacancies.append(Vacancy(p.team, name, hms))

@@ -159,8 +159,7 @@ def appointments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         new = min(named, key=first_named.__getitem__) if named else ctx.dice.choice(pool, f"{v.team} new sergent (chef silent)")
         promote(ctx, chef.name, new, v.dead)
     st.vacancies = keep
-    roster, order = ctx.roster, st.order
-    unassigned = [order[i] for i in ctx.holding(R.HM) if (q := roster[i]).alive and q.rank == R.HM and q.sergent is None]
+    unassigned = ctx.loose_hms()
     for team in R.REBEL_TEAMS:
         chef = ctx.chef(team)
         if chef is None:

@@ -122,6 +122,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     if gm is not None and st.infirmary and not st.finished:
         ctx.tell("infirmary", [gm], patients=list(st.infirmary))
     st.turn += 1
+    ctx.settle()
     return st, ctx.events
 
 

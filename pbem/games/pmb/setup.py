@@ -169,7 +169,12 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
                     sgt = choices[0] if len(choices) == 1 else dice.choice(choices, f"{team} sergent for an homme de main")
                     st.players[n].sergent = sgt
                     load[sgt] += 1
-        check.check_hm_balance(team, {g: sum(1 for h in hms if st.players[h].sergent == g) for g in sgts})
+        loads = dict.fromkeys(sgts, 0)  # one pass over the HMs, not one per sergent
+        for h in hms:
+            sg = st.players[h].sergent
+            if sg in loads:
+                loads[sg] += 1
+        check.check_hm_balance(team, loads)
 
     # initial knowledge
     hms_of: dict[str, list[str]] = {}
@@ -196,8 +201,7 @@ def setup(roster: Sequence[Seat], options: Mapping[str, Any], dice: Dice) -> tup
                 for m in hms_of.get(n, []):
                     p.learn_role(m, st.players[m].code)
             elif p.rank == R.CHEF:
-                for m in team_of[p.team]:
-                    p.learn_role(m, st.players[m].code)
+                p.learn_roles([(m, st.players[m].code) for m in team_of[p.team]])  # one copy, not one per member
 
     events: list[Event] = [Event("game_started", Audience.public(), {"donjon": list(st.donjon), "count": len(names)})]
     for n in names:

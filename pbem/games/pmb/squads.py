@@ -40,9 +40,14 @@ def form_squads(ctx: Ctx, attacks: list[tuple[str, str, str]]) -> list[Squad]:
             continue
         key_camp = ALLIANCE if camp in R.REBEL_TEAMS and ctx.st.in_donjon(t) else camp
         groups.setdefault((target, key_camp), []).append(attacker)
-    named = option(ctx.st.options, "own_camp_attempt") == "noms"
+    told = option(ctx.st.options, "own_camp_attempt")
     for target, attackers in own.items():  # roster order of the first attacker
-        facts = [ctx.reveal_team([target], a, ctx.member_team(a)) for a in attackers] if named else []
+        # « la cible sera informée de la tentative » (and by default of nothing more: not even how many
+        # of his camp went for him, which would tell a fidèle target a lower bound on the fidèles)
+        if told == "anonyme":
+            ctx.tell("own_camp_attempt", [target], attackers=[])
+            continue
+        facts = [ctx.reveal_team([target], a, ctx.member_team(a)) for a in attackers] if told == "noms" else []
         ctx.tell("own_camp_attempt", [target], attackers=facts, count=len(attackers))
     squads = [Squad(target, camp, members) for (target, camp), members in groups.items()]
     if option(ctx.st.options, "squad_order") == "alphabetique":
@@ -132,7 +137,10 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
     by = responsible(ctx, sq, teams)
     if ctx.st.in_donjon(t) and t.rank in R.GARDES:
         if correct and (special or ctx.dice.chance(R.P_GARDE_KILL, f"squad on {target}: Garde Royal dies (60%)")):
-            _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target, R.GARDE))
+            # « dénoncée comme Garde Royal »: the Lord Commandant with his title, his role at that moment
+            # (option lord_commandant_revealed = false: as a Garde Royal only)
+            shown = None if option(ctx.st.options, "lord_commandant_revealed") else R.GARDE
+            _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target, shown))
             return
         # the Garde strikes a member still standing (one who died in another squad this turn is spared the roll)
         standing = [m for m in sq.members if ctx.p(m).alive] or list(sq.members)

@@ -5,10 +5,18 @@ Every fact a player has been told is kept in ``Player.knowledge`` as a string
 ``Player.latest`` keeps, for each name, the last thing told (a role code, or a team when
 only the affiliation was told since): what the player believes now, which is what he can
 pass on (a denunciation, a confession, a potion of révélation) and what his status shows.
+
+Both records are shared between clones of a state, so they are never changed in place but
+replaced (copy on write): `Player.learn_role` and the others make new ones, once per call, which
+for a player told thousands of facts in a turn would copy his records thousands of times.  The
+resolution (`pbem.games.pmb.context.Ctx.reveal`) instead copies a learner's ``latest`` once per
+turn, changes that copy in place (`tell_role`, `tell_team`) and adds the turn's new facts to his
+``knowledge`` in one union at the end of the turn (`Player.add_knowledge`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -26,6 +34,28 @@ def role_fact(name: str, code: str) -> str:
 
 def team_fact(name: str, team: str) -> str:
     return f"{name}|team|{team}"
+
+
+def role_facts(name: str, code: str) -> tuple[str, str]:
+    """The two facts that telling ``name``'s role makes: the role, and the affiliation it implies."""
+    return f"{name}|role|{code}", f"{name}|team|{_CODE_TEAM.get(code, code)}"  # role_fact, team_fact
+
+
+def tell_role(latest: dict[str, str], told: set[str], name: str, code: str,
+              facts: tuple[str, str] | None = None) -> None:
+    """Record, in place, that ``name``'s role ``code`` was told: in ``latest`` (what is believed now)
+    and as its two facts in ``told`` (``facts``: `role_facts`, made once for several listeners)."""
+    latest[name] = code
+    told.update(facts if facts is not None else role_facts(name, code))
+
+
+def tell_team(latest: dict[str, str], told: set[str], name: str, team: str, fact: str | None = None) -> None:
+    """Record, in place, that ``name``'s affiliation ``team`` was told: a new fact in ``told``
+    (``fact``: `team_fact`, made once for several listeners), and in ``latest`` unless it agrees with
+    the role believed (an affiliation that contradicts it replaces it)."""
+    told.add(fact if fact is not None else team_fact(name, team))
+    if _CODE_TEAM.get(latest.get(name, ""), "") != team:
+        latest[name] = team
 
 
 @dataclass(slots=True)
@@ -52,10 +82,13 @@ class Player:
     """A traitor sergent who joined the Lannister and may be promoted Garde."""
     died: int = 0
     knowledge: frozenset[str] = frozenset()
-    """Every fact told.  Never changed in place (`learn_role` makes a new one), so that a cloned state shares it."""
+    """Every fact told.  Never changed in place (`learn_role` makes a new one), so that a cloned state
+    shares it.  During a resolution, the facts of the turn are added at its end (see the module's doc):
+    rules read what a player believes from ``latest``."""
     latest: dict[str, str] = field(default_factory=dict)
     """Name -> the last role code (or, if only the affiliation was told since, the team) told of that name.
-    Never changed in place either (`learn_role` replaces it): clones share it."""
+    Never changed in place either (`learn_role` replaces it): clones share it.  (`Ctx.reveal` changes
+    in place a copy it made in the same turn, which nothing else holds.)"""
 
     def __post_init__(self) -> None:
         if not self.latest and self.knowledge:  # a state stored before `latest` existed
@@ -74,20 +107,28 @@ class Player:
                       self.rally, self.recruit, self.died, self.knowledge, self.latest)
 
     def learn_role(self, name: str, code: str) -> None:
-        if self.latest.get(name) != code:
-            self.latest = {**self.latest, name: code}
-        role, team = f"{name}|role|{code}", f"{name}|team|{_CODE_TEAM.get(code, code)}"  # role_fact, team_fact
-        knowledge = self.knowledge
-        if role not in knowledge or team not in knowledge:
-            self.knowledge = knowledge | {role, team}
+        self.learn_roles(((name, code),))
+
+    def learn_roles(self, told: Iterable[tuple[str, str]]) -> None:
+        """`learn_role` of each (name, code) in turn, with one copy of the records for them all."""
+        latest: dict[str, str] = dict(self.latest)
+        facts: set[str] = set()
+        for name, code in told:
+            tell_role(latest, facts, name, code)
+        self.latest = latest
+        self.add_knowledge(facts)
 
     def learn_team(self, name: str, team: str) -> None:
-        fact = team_fact(name, team)
-        if fact not in self.knowledge:
-            self.knowledge = self.knowledge | {fact}
-        # an affiliation that agrees with the role told keeps the role; one that contradicts it replaces it
-        if _CODE_TEAM.get(self.latest.get(name, ""), "") != team:
-            self.latest = {**self.latest, name: team}
+        latest: dict[str, str] = dict(self.latest)
+        facts: set[str] = set()
+        tell_team(latest, facts, name, team)
+        self.latest = latest
+        self.add_knowledge(facts)
+
+    def add_knowledge(self, facts: set[str]) -> None:
+        """Add ``facts`` to ``knowledge`` (a new set, and only if one of them is new)."""
+        if not facts <= self.knowledge:
+            self.knowledge = self.knowledge | facts
 
     def knows_role(self, name: str) -> str | None:
         """The role code this player was told last for ``name`` (None if none, or if a different

@@ -1,14 +1,15 @@
 """The auction phase: one card on sale at a time, sold by proxy bid, paid in Gold or in cards.
 
 Each player sends a maximum for the card (``ENCHERE <n>``, or ``PASSE``: 0).  `proxy_result` gives what
-an open ascending auction with those private maxima gives: the price called rises one by one, a player
-leaves for good when it passes his maximum (« Passer retire définitivement de l'enchère en cours »), and
-the last one in buys at the price where the next-to-last left, that is one more than the second
-highest maximum, capped at his own; when every remaining player leaves at the same price, the first
-of them in seat order from the opener keeps the card at their common maximum.
+the auction round the table gives with those private maxima (docs/rules/pourleroi.md, « Enchère par
+mandat »): from the player with priority, clockwise, each player in turn bids one more than the price
+standing, or passes and leaves for good (« Passer retire définitivement de l'enchère en cours »); it
+ends when every other player has passed, and the last bidder buys at his bid.  So the winner holds
+the highest maximum and pays the second highest, or one more, depending on who reached that price
+first; between equal highest maxima, the one who bids that maximum first wins.
 
-Payment: « Une carte Gouvernement ou Roi se paie avec des cartes Or ; une carte Or se paie en
-défaussant un nombre de cartes de sa main. »  No change is given for Gold.  A winner who cannot pay
+Payment: « Une carte Gouvernement ou Roi se paie avec des cartes Or ; une carte Or se paie en
+défaussant un nombre de cartes de sa main. »  No change is given for Gold.  A winner who cannot pay
 pays nothing; the player at his left takes one of his cards at random and discards it face down; the
 same card is sold again without him (here: at once, from the other players' maxima, which did not change).
 """
@@ -34,14 +35,27 @@ class Bid:
 
 
 def proxy_result(maxima: Mapping[str, int], priority: Sequence[str]) -> tuple[str, int] | None:
-    """(winner, price) of a proxy auction, or None when nobody bids.  ``priority``: seat order from the opener."""
-    bidders = [p for p in priority if maxima.get(p, 0) >= 1]
-    if not bidders:
+    """(winner, price) of the auction round the table with these maxima, or None when nobody bids.
+
+    ``priority``: the seats in order from the player with priority (who speaks first).  Each bid is one
+    more than the price, made by the next seat after the last bidder whose maximum reaches it (the
+    others have passed for good).  Between two maxima in a row, the set of those who can still bid does
+    not change, so its bids go round it in seat order: the price is followed stage by stage, from the
+    lowest maximum to the highest, instead of bid by bid.
+    """
+    seats = [i for i, p in enumerate(priority) if maxima.get(p, 0) >= 1]
+    if not seats:
         return None
-    top = max(maxima[p] for p in bidders)
-    winner = next(p for p in bidders if maxima[p] == top)
-    second = max((maxima[p] for p in bidders if p != winner), default=0)
-    return winner, min(second + 1, top)
+    price, last = 0, -1  # the price standing, and the seat (index in ``priority``) of who bid it (-1: nobody)
+    for level in sorted({maxima[priority[i]] for i in seats}):
+        live = [i for i in seats if maxima[priority[i]] >= level]  # who may bid every price up to ``level``
+        if len(live) == 1:  # the highest maximum alone: he outbids the price once, unless he holds it
+            (top,) = live
+            return priority[top], price if top == last else price + 1
+        first = next((k for k, i in enumerate(live) if i > last), 0)  # the next live seat after the last bidder
+        last = live[(first + level - price - 1) % len(live)]  # who bids ``level`` (one bid per price)
+        price = level
+    return priority[last], price  # equal highest maxima: whoever bid that maximum keeps it
 
 
 def reveal(state: State, ev: list[Event]) -> State:

@@ -17,13 +17,22 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from pbem.core import Msg, Order, OrderAmbiguousError, OrderHelp, OrderNotAllowedError, OrderSyntaxError
+from pbem.core import (
+    Msg,
+    Order,
+    OrderAmbiguousError,
+    OrderError,
+    OrderHelp,
+    OrderNotAllowedError,
+    OrderSyntaxError,
+)
 from pbem.games.pourleroi import flow as F
 from pbem.games.pourleroi import gift as G
 from pbem.games.pourleroi import king as K
-from pbem.games.pourleroi.cards import GOLD, KING, Material, label, letter_of, ministry_of
+from pbem.games.pourleroi.cards import GOLD, GOV, KING, Material, label, letter_of, ministry_of
 from pbem.games.pourleroi.state import CENTRE, KEEP, NEUTRAL, State
 from pbem.names import fold, match_keyword
+from pbem.wording import join_list
 
 VERBS: dict[str, str] = {
     "garder": F.KEEP_V, "keep": F.KEEP_V,
@@ -90,14 +99,15 @@ def _alias_map(material: Material, cards: Sequence[str]) -> dict[str, str]:
 CARD = Msg("carte", "card")
 
 
-def match_cards(material: Material, tokens: Sequence[str], cards: Sequence[str], *,
-                numbered: bool = False, what: Msg = CARD) -> list[str]:
-    """The card keys named by ``tokens`` (greedy, longest names first), among ``cards``.
+def read_cards(material: Material, tokens: Sequence[str], cards: Sequence[str], *,
+               numbered: bool = False) -> list[str | int]:
+    """What ``tokens`` name among ``cards`` (greedy, longest names first): a card key for each name
+    found, the index of the token for each word that names none of them.
 
     With ``numbered``, a bare number is the card at that place in ``cards`` (1 = the first).
     """
     aliases = _alias_map(material, cards)
-    out: list[str] = []
+    out: list[str | int] = []
     i = 0
     while i < len(tokens):
         for n in range(min(4, len(tokens) - i), 0, -1):
@@ -108,21 +118,41 @@ def match_cards(material: Material, tokens: Sequence[str], cards: Sequence[str],
                 break
         else:
             word = tokens[i]
-            if numbered and word.isdecimal() and len(word) <= 3 and 1 <= int(word) <= len(cards):
-                out.append(G.card_key(material, cards[int(word) - 1]))
-                i += 1
-                continue
-            listed = ", ".join(dict.fromkeys(label(material, c) for c in cards)) or "aucune"
-            listed_en = ", ".join(dict.fromkeys(label(material, c, "en") for c in cards)) or "none"
-            two = norm(" ".join(tokens[i:i + 2]))
-            close = difflib.get_close_matches(two, list(aliases), n=1, cutoff=0.75)
-            if close:
-                card = next(c for c in cards if G.card_key(material, c) == aliases[close[0]])
-                raise OrderAmbiguousError(Msg(
-                    f"{what.fr} inconnue « {' '.join(tokens[i:i + 2])} » : vouliez-vous dire {label(material, card)} ?",
-                    f"unknown {what.en} '{' '.join(tokens[i:i + 2])}': did you mean {label(material, card, 'en')}?"))
-            raise _syntax(f"{what.fr} inconnue « {word} » ; possibles : {listed}",
-                          f"unknown {what.en} '{word}'; possible: {listed_en}")
+            out.append(G.card_key(material, cards[int(word) - 1])
+                       if numbered and word.isdecimal() and len(word) <= 3 and 1 <= int(word) <= len(cards) else i)
+            i += 1
+    return out
+
+
+def _near(material: Material, tokens: Sequence[str], at: int, cards: Sequence[str]) -> str | None:
+    """The card of ``cards`` whose name is close to the words at ``tokens[at]`` (a typo), if any."""
+    aliases = _alias_map(material, cards)
+    close = difflib.get_close_matches(norm(" ".join(tokens[at:at + 2])), list(aliases), n=1, cutoff=0.75)
+    return next(c for c in cards if G.card_key(material, c) == aliases[close[0]]) if close else None
+
+
+def unknown_card(material: Material, tokens: Sequence[str], at: int, cards: Sequence[str],
+                 what: Msg = CARD) -> OrderError:
+    """The error for the word ``tokens[at]`` that names none of ``cards``: a near name, or the possible ones."""
+    card = _near(material, tokens, at, cards)
+    if card is not None:
+        return OrderAmbiguousError(Msg(
+            f"{what.fr} inconnue « {' '.join(tokens[at:at + 2])} » : vouliez-vous dire {label(material, card)} ?",
+            f"unknown {what.en} '{' '.join(tokens[at:at + 2])}': did you mean {label(material, card, 'en')}?"))
+    listed = ", ".join(dict.fromkeys(label(material, c) for c in cards)) or "aucune"
+    listed_en = ", ".join(dict.fromkeys(label(material, c, "en") for c in cards)) or "none"
+    return _syntax(f"{what.fr} inconnue « {tokens[at]} » ; possibles : {listed}",
+                   f"unknown {what.en} '{tokens[at]}'; possible: {listed_en}")
+
+
+def match_cards(material: Material, tokens: Sequence[str], cards: Sequence[str], *,
+                numbered: bool = False, what: Msg = CARD) -> list[str]:
+    """The card keys named by ``tokens`` among ``cards`` (`read_cards`); a word that names none is an error."""
+    out: list[str] = []
+    for found in read_cards(material, tokens, cards, numbered=numbered):
+        if isinstance(found, int):
+            raise unknown_card(material, tokens, found, cards, what)
+        out.append(found)
     return out
 
 
@@ -191,18 +221,71 @@ def _placement(state: State, verb: str, rest: list[str], accepted: Sequence[Orde
 
 
 def _choice(state: State, rest: list[str], text: str) -> Order:
+    """``CHOIX`` and the centre cards in order of preference.  A word that names no card of the centre
+    drops that entry only (ruling): the others are kept, and the ack says which was dropped and why."""
     r = state.round
     assert r is not None
     if not rest:
         raise _syntax("CHOIX <carte> <carte> … : les cartes du centre dans l'ordre de vos préférences",
                       "CHOIX <card> <card> …: the centre cards in your order of preference")
-    keys = match_cards(state.material, rest, r.centre, numbered=True)
+    entries = [tokens_of(part) for part in re.split(r"[,;]", text)]
+    entries[0] = entries[0][1:]  # the verb
+    keys: list[str] = []
+    dropped: list[list[str]] = []
+    for words in (e for e in entries if e):
+        found = read_cards(state.material, words, r.centre, numbered=True)
+        keys += [k for k in found if isinstance(k, str)]
+        for i, k in enumerate(found):  # each run of words that names no card is one dropped entry
+            if isinstance(k, int) and (i == 0 or not isinstance(found[i - 1], int)):
+                dropped.append([])
+            if isinstance(k, int):
+                dropped[-1].append(words[k])
+    if not keys:
+        read = read_cards(state.material, rest, r.centre, numbered=True)
+        raise unknown_card(state.material, rest, next(k for k in read if isinstance(k, int)), r.centre)
     for key in dict.fromkeys(keys):
         copies = sum(1 for c in r.centre if G.card_key(state.material, c) == key)
         if keys.count(key) > copies:
             raise _no(f"{_key_label(state, key)} est nommée plus de fois qu'elle n'est au centre",
                       f"{_key_label(state, key, 'en')} is named more often than it is in the centre")
-    return Order(F.CHOOSE_V, tuple(keys), text)
+    return Order(F.CHOOSE_V, tuple(keys), text, _dropped_note(state, dropped, keys) if dropped else None)
+
+
+def _dropped_note(state: State, dropped: Sequence[Sequence[str]], keys: Sequence[str]) -> Msg:
+    """What the ack says of a CHOIX accepted in part: the choice kept, then each entry dropped with why
+    (a card that is not in the centre, a near name, no such card)."""
+    r = state.round
+    assert r is not None
+    m = state.material
+    fr, en = [], []
+    for words in dropped:
+        said = " ".join(words)
+        near = _near(m, words, 0, r.centre)
+        if all(isinstance(k, str) for k in read_cards(m, words, m.all_cards())):
+            why = Msg("pas au centre", "not in the centre")
+        elif near is not None:
+            short = G.card_key(m, near)
+            why = Msg(f"vouliez-vous dire {_short(state, short)} ?", f"did you mean {_short(state, short, 'en')}?")
+        else:
+            why = Msg("carte inconnue", "unknown card")
+        fr.append(f"« {said} » ({why.fr})")
+        en.append(f"'{said}' ({why.en})")
+    kept = ", puis ".join(_short(state, k) for k in keys)
+    kept_en = ", then ".join(_short(state, k, "en") for k in keys)
+    head = "écarté" if len(dropped) == 1 else "écartés"
+    return Msg(f"choix gardé : {kept} ; {head} : {join_list(fr)}",
+               f"choice kept: {kept_en}; dropped: {join_list(en, 'en')}")
+
+
+def _short(state: State, key: str, lang: str = "fr") -> str:
+    """A card key as a player names it, without its figures: « Guerre C », « Or 2 », « Roi 13 »."""
+    m = state.material
+    if key.startswith("OR:"):
+        return f"{'Gold' if lang == 'en' else 'Or'} {key[3:]}"
+    if m.kind(key) == GOV:
+        ministry = m.ministry(ministry_of(key))
+        return f"{ministry.en if lang == 'en' else ministry.fr} {letter_of(key)}"
+    return f"{'King' if lang == 'en' else 'Roi'} {int(key.split('-', 1)[1])}"
 
 
 def _key_label(state: State, key: str, lang: str = "fr") -> str:
