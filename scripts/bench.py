@@ -889,6 +889,16 @@ def bench_turn(sizes: list[int], rounds: int, compare: Path | None) -> None:
     T.section(sizes, rounds, compare, say, row)
 
 
+# --------------------------------------------------------------------------- 11. a 1626 session, per mail
+
+
+def bench_1626(n: int, compare: Path | None) -> None:
+    """Section 11: see `scripts/bench_1626_mail.py`."""
+    import bench_1626_mail as M  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
+
+    M.section(n, compare, say, row)
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -908,7 +918,7 @@ def print_table() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=2000, help="number of order mails (default 2000)")
-    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile,turn")
+    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile,turn,1626")
     ap.add_argument("--turn-sizes", default="400,2000,4000", help="player counts of the full PMB turn (section 10)")
     ap.add_argument("--turn-rounds", type=int, default=3, help="rounds of the full PMB turn (median of them)")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
@@ -961,6 +971,8 @@ def main() -> int:
             row("6 PMB resolve", "pbem.games.pmb", "not importable", "", None)
     if "turn" in only and ruleset == "pmb":
         bench_turn([int(x) for x in args.turn_sizes.split(",")], args.turn_rounds, args.pmb_compare)
+    if "1626" in only:
+        bench_1626(800, args.pmb_compare)
     print_table()
     return 0
 

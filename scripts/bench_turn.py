@@ -67,25 +67,41 @@ def _config(root: Path) -> Any:
 
 
 def setup(root: Path, n: int) -> None:
-    """A started game of ``n`` players with every player's bot orders for turn 1, in ``root``."""
+    """A started game of ``n`` players with every player's bot orders for turn 1, in ``root``.
+
+    The players and orders are written through the store in one transaction each (what registration
+    and order mails store, without the per-mail work: that is not what is measured here)."""
+    from pbem.core import OrderError
     from pbem.engine import Engine
     from pbem.games.pmb.bots import random_orders
-    from pbem.store import Store
+    from pbem.store import OrderSet, PlayerRow, Store
 
     cfg = _config(root)
     store = Store(cfg.database)
     eng = Engine(cfg, store)
     eng.new_game("jeu1", START, seed=SEED)
-    for i, name in enumerate(player_names(n)):
-        eng.add_player("jeu1", name, f"p{i + 1}@pbem.test", START)
+    with store.atomic():
+        for i, name in enumerate(player_names(n)):
+            store.add_player(PlayerRow(game="jeu1", name=name, address=f"p{i + 1}@pbem.test", status="active",
+                                       seat={}, password=None, registered_at=START))
     eng.start_game("jeu1", START + timedelta(minutes=1))
-    state = eng.state(eng.game("jeu1"))
+    rs = eng.ruleset("jeu1")
+    g = eng.game("jeu1")
+    state = eng.state(g)
     rng = random.Random(2026)
     now = START + timedelta(hours=1)
-    for p in eng.ruleset("jeu1").prompts(state):
-        lines = random_orders(state, p.player, rng.randrange(1 << 30))
-        if lines:
-            eng.set_orders_mj("jeu1", p.player, lines, now)
+    with store.atomic():
+        for p in rs.prompts(state):
+            orders: list[Any] = []
+            lines = []
+            for line in random_orders(state, p.player, rng.randrange(1 << 30)):
+                try:
+                    orders.append(rs.parse_order(state, p.player, line, orders))
+                    lines.append(line)
+                except OrderError:
+                    pass
+            if orders:
+                store.set_orders(OrderSet("jeu1", g.turn, p.player, orders, lines, "mj", None, now))
     store.close()
 
 
