@@ -27,7 +27,7 @@ def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime
     ruleset = table.ruleset
     s = table.settings
     if turn == g.turn:
-        state = table.decode(g)
+        state = table.state_of(g)  # (decoded once per stored state: the MJ sets many players' orders in a row)
     else:
         rec = table.store.record_for_turn(table.id, turn)
         if rec is None:
