@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable
@@ -38,12 +39,20 @@ T = TypeVar("T")
 class Memo:
     """What `to_data` and `from_data` remember of one state: each frozen record with its JSON data
     (``records``: id(record) -> (record, data)), and, once `canonical` has written them, the text of
-    each record's data (``texts``: id(data) -> (data, text))."""
+    each record's data (``texts``: id(data) -> (data, text)).
 
-    __slots__ = ("records", "texts")
+    A list of records is kept too, by the complement of its first item's id (``~id``, negative: never
+    a record's key): ``records[~id(first record)] = (list, data)`` and ``texts[~id(first data)] =
+    (data, text)``.  A history that gained a record starts with the same items as the one before:
+    its data and text are then the old ones and the new items' (`_extended`), found without walking
+    the old items one by one in Python."""
+
+    __slots__ = ("data", "records", "texts")
 
     def __init__(self) -> None:
         self.records: dict[int, tuple[Any, Any]] = {}
+        self.data: set[int] = set()
+        """The ids of the records' data (`canonical` tells a record's data from another mapping by it)."""
         self.texts: dict[int, tuple[Any, str]] = {}
 
     def __bool__(self) -> bool:
@@ -87,7 +96,37 @@ def _encoder(kind: type) -> Encoder:
     return lambda obj, prev, memo: obj
 
 
+def _extended(new: Any, old: Any) -> bool:
+    """Does ``new`` (a list or tuple) start with the very items of ``old`` (the same objects)?"""
+    k = len(old)
+    return len(new) >= k and type(new) is type(old) and all(map(operator.is_, new[:k], old))
+
+
+def _carried(items: Any) -> int:
+    """How many entries a memo carried over from state to state may hold beside a list of ``items``."""
+    return 2 * len(items) + 1024
+
+
 def _encode_list(obj: Any, prev: Memo | None, memo: Memo | None) -> Any:
+    if memo is not None and obj:
+        key = ~id(obj[0])
+        hit = prev.records.get(key) if prev is not None else None
+        if (prev is not None and hit is not None and len(prev.records) <= _carried(obj)
+                and _extended(obj, hit[0])):  # (a history that gained records: the old data, and theirs)
+            old, data = hit
+            # the memo carried over whole, at C speed: records the state before had and this one left are only
+            # looked up by identity, never written; `_carried` bounds them (past it, the list is walked anew)
+            memo.records.update(prev.records)
+            memo.data |= prev.data
+            out = [*data, *(_encode(v, prev, memo) for v in obj[len(old):])]
+        else:
+            out = _encode_items(obj, prev, memo)
+        memo.records[key] = (obj, out)
+        return out
+    return _encode_items(obj, prev, memo)
+
+
+def _encode_items(obj: Any, prev: Memo | None, memo: Memo | None) -> Any:
     if prev is None or not prev.records:
         return [_encode(v, prev, memo) for v in obj]
     # a list of records most of which the state before had (a history): each found at once
@@ -100,6 +139,7 @@ def _encode_list(obj: Any, prev: Memo | None, memo: Memo | None) -> Any:
         if hit is not None and hit[0] is v:
             if kept is not None:
                 kept[key] = hit
+                memo.data.add(id(hit[1]))  # type: ignore[union-attr]
             out.append(hit[1])
         else:
             out.append(_encode(v, prev, memo))
@@ -118,6 +158,7 @@ def _record_encoder(kind: type) -> Encoder:
                 hit = (obj, {name: _encode(getattr(obj, name), prev, memo) for name in names})
             if memo is not None:
                 memo.records[key] = hit
+                memo.data.add(id(hit[1]))
             return hit[1]
         return {name: _encode(getattr(obj, name), prev, memo) for name in names}
 
@@ -140,7 +181,7 @@ def canonical(data: Any, prev: Memo | None = None, memo: Memo | None = None) -> 
     """
     if memo is None or not memo.records:
         return _TEXT.encode(data)
-    records = {id(d) for _r, d in memo.records.values()}
+    records = memo.data
     parts: list[str] = []
     _write(data, records, prev.texts if prev is not None else {}, memo.texts, parts)
     return "".join(parts)
@@ -167,8 +208,17 @@ def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], tex
             return
         _write_dict(value, records, known, texts, parts)
     elif kind is list and value and type(value[0]) in (dict, list):
+        lkey = ~id(value[0])
+        old = known.get(lkey)
+        start = 0
         pieces: list[str] = []
-        for item in value:
+        if old is not None and len(known) <= _carried(value) and _extended(value, old[0]):  # (as it was)
+            start = len(old[0])
+            texts.update(known)  # (C speed; see `Memo`)
+            pieces.append(old[1][1:-1])
+            if not pieces[0]:
+                pieces.pop()
+        for item in value[start:] if start else value:
             key = id(item)
             hit = known.get(key)
             if hit is not None and hit[0] is item:  # (a record the state before had: its text as it was)
@@ -178,7 +228,9 @@ def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], tex
                 mine = []
                 _write(item, records, known, texts, mine)
                 pieces.append("".join(mine))
-        parts.append(f"[{','.join(pieces)}]")
+        text = f"[{','.join(pieces)}]"
+        texts[lkey] = (value, text)
+        parts.append(text)
     else:  # a plain value, or a list of them (a state's lists hold one kind of thing)
         parts.append(_TEXT.encode(value))
 
@@ -305,6 +357,7 @@ def _record_decoder(kind: type) -> Decoder:
         if loaded is not None:
             loaded(obj)
         if memo is not None and frozen and len(data) == len(names) and names.issuperset(data):
+            memo.data.add(id(data))
             memo.records[id(obj)] = (obj, data)  # (only data with every field and no other: as it would encode)
         return obj
 
