@@ -166,3 +166,25 @@ def test_a_state_encoded_from_its_predecessor_gives_the_same_bytes_and_reuses_it
     third = replace(back, history=(*back.history, Roll(4, "FO")))
     memo4 = serial.Memo()
     assert serial.canonical(serial.to_data(third, memo3, memo4), memo3, memo4) == serial.dumps(third)
+
+
+def test_a_history_changed_in_the_middle_is_not_taken_for_one_that_only_grew() -> None:
+    first = Session(3, tuple(Roll(i, "Escrime") for i in range(50)), {})
+    memo = serial.Memo()
+    serial.canonical(serial.to_data(first, None, memo), None, memo)
+    # an equal record, but not the same object, in the middle; and one really changed
+    history = list(first.history)
+    history[10] = Roll(10, "Escrime")
+    history[20] = Roll(20, "Vigilance")
+    second = replace(first, history=(*history, Roll(50, "PE")))
+    memo2 = serial.Memo()
+    assert serial.canonical(serial.to_data(second, memo, memo2), memo, memo2) == serial.dumps(second)
+    # growing again and again from the memo: the same bytes as a fresh encoding at every step
+    state, prev = second, memo2
+    for i in range(51, 60):
+        state = replace(state, history=(*state.history, Roll(i, "FO")))
+        nxt = serial.Memo()
+        assert serial.canonical(serial.to_data(state, prev, nxt), prev, nxt) == serial.dumps(state)
+        prev = nxt
+    # and the memo stays the size of the state (the records it left are not carried for ever)
+    assert len(prev.records) <= 2 * len(state.history) + 1024
