@@ -9,7 +9,8 @@ changes are plain JSON, so they are stored, exported and replayed like the rest 
 * ``["+", path, items]``: ``items`` are appended to the list at ``path``;
 * ``["<", path, n]``: the list at ``path`` is cut to its first ``n`` items.
 
-A path is a list of object keys and list indices from the root (``[]`` is the root itself).
+A path is a list of object keys and list indices from the root (``[]`` is the root itself); the
+changes come in the order of the keys, sorted, as canonical JSON writes them.
 `apply(a, diff(a, b)) == b` for any JSON values ``a`` and ``b``; ``a`` is never modified.
 """
 
@@ -45,11 +46,15 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _diff(a: Any, b: Any, path: Path, out: list[Change]) -> None:
+    if a is b:  # (data shared by two states, `pbem.serial.Memo`: nothing to walk)
+        return
     if isinstance(a, dict) and isinstance(b, dict):
-        for key in a:
+        # keys in sorted order, as canonical JSON has them (data from `pbem.serial.to_data` has field order)
+        for key in sorted(a):
             if key not in b:
                 out.append(["-", [*path, key]])
-        for key, value in b.items():
+        for key in sorted(b):
+            value = b[key]
             if key not in a:
                 out.append(["=", [*path, key], value])
             else:
@@ -57,7 +62,7 @@ def _diff(a: Any, b: Any, path: Path, out: list[Change]) -> None:
         return
     if isinstance(a, list) and isinstance(b, list):
         common = min(len(a), len(b))
-        changed = [i for i in range(common) if not _same(a[i], b[i])]
+        changed = [i for i in range(common) if a[i] is not b[i] and not _same(a[i], b[i])]
         if len(changed) > max(4, common // 2):  # mostly different: the whole list says it more briefly
             out.append(["=", path, b])
             return

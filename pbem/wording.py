@@ -50,6 +50,11 @@ def join_list(items: Iterable[object], lang: str = "fr", word: str | None = None
     return f"{', '.join(names[:-1])} {conj} {names[-1]}"
 
 
+def number(n: int, lang: str = "fr") -> str:
+    """« 3 645 » (thousands apart by a narrow no-break space); English « 3,645 »."""
+    return f"{n:,}" if lang == "en" else f"{n:,}".replace(",", "\u202f")
+
+
 def plural(count: int, one: str, many: str | None = None, lang: str = "fr") -> str:
     """« 1 erreur », « 2 erreurs », « aucune erreur » is the caller's choice; English the same way.
 

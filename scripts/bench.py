@@ -879,6 +879,26 @@ def bench_hostile() -> None:
             f"<= {hostile.TARGET_SECONDS:g} s", big <= hostile.TARGET_SECONDS)
 
 
+# --------------------------------------------------------------------------- 10. the full PMB engine turn
+
+
+def bench_turn(sizes: list[int], rounds: int, compare: Path | None) -> None:
+    """Section 10: see `scripts/bench_turn.py`."""
+    import bench_turn as T  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
+
+    T.section(sizes, rounds, compare, say, row)
+
+
+# --------------------------------------------------------------------------- 11. a 1626 session, per mail
+
+
+def bench_1626(n: int, compare: Path | None) -> None:
+    """Section 11: see `scripts/bench_1626_mail.py`."""
+    import bench_1626_mail as M  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
+
+    M.section(n, compare, say, row)
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -898,7 +918,9 @@ def print_table() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=2000, help="number of order mails (default 2000)")
-    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile")
+    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile,turn,1626")
+    ap.add_argument("--turn-sizes", default="400,2000,4000", help="player counts of the full PMB turn (section 10)")
+    ap.add_argument("--turn-rounds", type=int, default=3, help="rounds of the full PMB turn (median of them)")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
     ap.add_argument("--pmb-sizes", default="40,400,4000,40000")
     ap.add_argument("--pmb-rounds", type=int, default=5, help="rounds of the PMB section (median of them)")
@@ -947,6 +969,10 @@ def main() -> int:
             bench_pmb([int(x) for x in args.pmb_sizes.split(",")], seeds, args.pmb_rounds, args.pmb_compare)
         else:
             row("6 PMB resolve", "pbem.games.pmb", "not importable", "", None)
+    if "turn" in only and ruleset == "pmb":
+        bench_turn([int(x) for x in args.turn_sizes.split(",")], args.turn_rounds, args.pmb_compare)
+    if "1626" in only:
+        bench_1626(800, args.pmb_compare)
     print_table()
     return 0
 

@@ -180,7 +180,9 @@ def hidden_texts(d: Any) -> list[tuple[str, str]]:
         status = r.mail_text("status", view=view, player=who, tag=tag).body
         out += [(f"final status of {who}", plain(line)) for line in status.splitlines()]
         # and that view as a forum post would show it (what a post drawn from the wrong view would say)
-        post = r.forum_text(title="", events=[], view=view, final=outcome, tag=tag)
+        # (a PMB player's view counts the living and the dead instead of listing them: the lists a post needs)
+        shown = {"living": [], "dead": [], **view} if isinstance(view, dict) else view
+        post = r.forum_text(title="", events=[], view=shown, final=outcome, tag=tag)
         out += [(f"final view of {who} as a post", plain(BBCODE_TAG.sub("", line))) for line in post.splitlines()]
     public = plain(BBCODE_TAG.sub("", " \n ".join(said)))
     return [(what, t) for what, t in out if len(t) >= 12 and t not in public]

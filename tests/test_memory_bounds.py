@@ -39,6 +39,8 @@ UNBOUNDED_KEYS_OK = {
     "pbem.serial._hints": "dataclasses",
     "pbem.serial._post_load": "dataclasses",
     "pbem.serial._field_hints": "dataclasses",
+    "pbem.serial._encoder": "the types of a state's values",
+    "pbem.serial._decoder": "the type hints of the state types",
     "pbem.mail.senders._own": "the game's own addresses, from the config",
     "pbem.mail.senders._trusted": "the trusted authserv-ids, from the config",
     "pbem.outbox.compose._date_line": "datetimes",

@@ -30,8 +30,16 @@ def test_a_test_appended_to_a_long_history_is_one_short_change():
     a = {"tests": 500, "history": history, "requests": []}
     b = {"tests": 501, "history": [*history, {"number": 501, "what": "PE", "total": 9}], "requests": []}
     changes = diff(a, b)
-    assert changes == [["=", ["tests"], 501], ["+", ["history"], [{"number": 501, "what": "PE", "total": 9}]]]
+    assert changes == [["+", ["history"], [{"number": 501, "what": "PE", "total": 9}]], ["=", ["tests"], 501]]
     assert len(json.dumps(changes)) < 120
+
+
+def test_changes_come_in_key_order_whatever_the_order_of_the_mappings():
+    # (a state's data made by `pbem.serial.to_data` has its fields' order, one read back its keys sorted)
+    a = {"b": 1, "a": {"y": 1, "x": 1}}
+    b = {"a": {"x": 2, "y": 2}, "b": 2}
+    assert diff(a, b) == diff(dict(reversed(list(a.items()))), b) == [
+        ["=", ["a", "x"], 2], ["=", ["a", "y"], 2], ["=", ["b"], 2]]
 
 
 def test_equal_values_of_other_types_are_a_change():

@@ -10,6 +10,7 @@ the only per-game caches of the engine; the store keeps its own per-transaction 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -26,6 +27,9 @@ from pbem.outbox.batch import Outgoing
 from pbem.render import Renderer
 from pbem.store import GameRow, Phase, PlayerRow, Store
 from pbem.wording import StepNoun
+
+MADE_KEPT = 4
+"""How many steps' made texts and pictures a table keeps (`Table.keep`)."""
 
 
 class EngineError(PbemError):
@@ -53,6 +57,19 @@ class Known:
     row: GameRow
     state: Any
     held: int | None = None
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A state the table has decoded or encoded: the object, the memo of its frozen records
+    (`pbem.serial.Memo`), with which the next state is encoded at the cost of what changed, and its JSON
+    data (`pbem.serial.to_data`), by which two states are compared at that cost too (`pbem.statediff`).
+    The data is kept only for a state that has frozen records (else None: read again when asked for,
+    not held in memory beside a large state that shares nothing)."""
+
+    state: Any
+    data: Any
+    memo: serial.Memo
 
 
 class House:
@@ -88,8 +105,9 @@ class Table:
         self.config = house.config
         self.store = house.store
         self.outgoing = house.outgoing
-        # what the stored state implies, kept while that state is the same (rulesets never mutate a state)
-        self._state: tuple[str, Any] | None = None
+        # states by their canonical JSON (the stored one, and the one just made), each with what encoding
+        # its successor needs (`Coded`); what a state implies is kept while that state is the same
+        self._states: dict[str, Coded] = {}
         self._known: tuple[tuple[int, GameRow], Known] | None = None  # (writes so far, row) -> what is known
         self._prompts: tuple[Any, list[Prompt]] | None = None
         self._players: tuple[Any, tuple[frozenset[str], frozenset[str]]] | None = None
@@ -98,6 +116,9 @@ class Table:
         self._out_of_play: frozenset[str] | None = None
         self._genders: dict[str, str] | None = None
         self._renderer: Renderer | None = None
+        # what a step's letters made that its forum files use once they commit (`letters.ForumFiles`, by
+        # step record): a few entries, each saying what it was made from, so a stale one is never used
+        self.made: dict[tuple[str, int], object] = {}
 
     # --- what the config says of the game
 
@@ -166,6 +187,12 @@ class Table:
         r.set_genders(genders)
         return r
 
+    def keep(self, key: tuple[str, int], made: object) -> None:
+        """Keep something a step made for later in the same operation (bounded: the last few steps)."""
+        if len(self.made) >= MADE_KEPT and key not in self.made:
+            self.made.pop(next(iter(self.made)))
+        self.made[key] = made
+
     # --- the stored game and its state
 
     @property
@@ -222,12 +249,39 @@ class Table:
         """`decode`, once per stored JSON text (the message path reads it several times a mail)."""
         if g.state is None:
             return None
-        hit = self._state
-        if hit is not None and hit[0] == g.state:
-            return hit[1]
-        state = self.decode(g)
-        self._state = (g.state, state)
-        return state
+        return self.coded(g.state).state
+
+    def coded(self, text: str) -> Coded:
+        """The state of a canonical JSON text, with its data and memo (decoded once, or as `encode` made it)."""
+        hit = self._states.get(text)
+        if hit is None:
+            data = json.loads(text)
+            memo = serial.Memo()
+            state = serial.from_data(self.ruleset.state_type, data, memo)
+            hit = self._remember(text, Coded(state, data if memo else None, memo))
+        return hit
+
+    def data_of(self, text: str) -> Any:
+        """The JSON data of a state's text: the table's when it knows the state, else read from the text."""
+        hit = self._states.get(text)
+        return hit.data if hit is not None and hit.data is not None else json.loads(text)
+
+    def encode(self, state: Any, like: str | None = None) -> str:
+        """A new state's canonical JSON (`pbem.serial.dumps`), reusing what it shares with the state of the
+        text ``like`` when this table knows it (the state it was made from): the cost is then what changed."""
+        coded = self._states.get(like) if like is not None else None
+        prev = coded.memo if coded is not None else None
+        memo = serial.Memo()
+        data = serial.to_data(state, prev, memo)
+        text = serial.canonical(data, prev, memo)
+        self._remember(text, Coded(state, data if memo else None, memo))
+        return text
+
+    def _remember(self, text: str, coded: Coded) -> Coded:
+        if len(self._states) >= 2 and text not in self._states:  # the stored state and the one just made
+            self._states.pop(next(iter(self._states)))
+        self._states[text] = coded
+        return coded
 
     def prompts(self, state: Any) -> list[Prompt]:
         """`Ruleset.prompts` of a state decoded by `state_of` (pure, so computed once per state)."""

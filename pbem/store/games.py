@@ -27,8 +27,14 @@ class GameRows(StoreBase):
         self._t("games").insert(self._game_dict(row))
 
     def save_game(self, row: GameRow) -> None:
+        """Write a game's row (one UPDATE: sqlite-utils' ``update`` first reads the row back, state and all)."""
         self._forget_game(row.id)
-        self._t("games").update(row.id, self._game_dict(row))
+        values = self._game_dict(row)
+        names = [k for k in values if k != "id"]
+        cursor = self.db.execute(f"update games set {', '.join(f'{k} = ?' for k in names)} where id = ?",
+                                 [*(values[k] for k in names), row.id])
+        if cursor.rowcount != 1:
+            raise KeyError(f"no game {row.id!r} to save")
 
     def _forget_game(self, game_id: str) -> None:
         if self._games is not None:

@@ -163,12 +163,16 @@ class RecordRows(StoreBase):
         self._t("records").insert(_row(rec))
         self._seqs.pop(rec.game, None)
 
-    def add_action(self, rec: StepRecord, before: str) -> StepRecord:
-        """Store an immediate order's record: its change of state from ``before`` (the state after the record
-        before it), or at a checkpoint its whole state after; says whether it changed the game.  Returns it as kept."""
+    def add_action(self, rec: StepRecord, before: Any, after: Any) -> StepRecord:
+        """Store an immediate order's record: its change of state from ``before`` (the JSON data of the state
+        after the record before it) to ``after`` (the data of ``rec.state_after``), or at a checkpoint its whole
+        state after; says whether it changed the game.  Returns it as kept.
+
+        The data of two states that share records share their data (`pbem.serial.Memo`): the difference
+        is then found at the cost of what changed (`pbem.statediff`), not of the state."""
+        changes = statediff.diff(before, after)
         after = rec.state_after or ""
-        changes = statediff.diff(json.loads(before), json.loads(after))
-        patch = json.dumps(changes, ensure_ascii=False, separators=(",", ":"))
+        patch = json.dumps(changes, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         checkpoint = rec.seq % ACTION_CHECKPOINT == 0 or len(patch) * 2 > len(after)
         kept = dataclasses.replace(rec, state_before=None, state_after=after if checkpoint else None,
                                    state_patch=None if checkpoint else patch, changed=bool(changes),
@@ -229,7 +233,7 @@ class RecordRows(StoreBase):
         return _record(rows[0]) if rows else None
 
     def mark_forum_written(self, game: str, seq: int) -> None:
-        self._t("records").update((game, seq), {"forum_written": 1})
+        self.db.execute("update records set forum_written = 1 where game = ? and seq = ?", [game, seq])
 
     # --- journal ---
 

@@ -251,7 +251,10 @@ def test_M_every_event_kind_renders_in_both_languages(lang: str) -> None:
     assert len(seen) > 35
     status = env.get_template(f"pmb/status.{lang}.j2")
     st0 = new_game()
-    assert "Robb" in status.render(view=RULESET.view(st0, "Robb"))
+    mine = status.render(view=RULESET.view(st0, "Robb"))
+    assert "Arya" in mine  # (whom he knows, by name)
+    # the roster is counted, not listed: the forum post names everyone
+    assert ("Vivants : 21." if lang == "fr" else "Living: 21.") in mine and "Garlan" not in mine
     assert status.render(view=RULESET.view(st0, PUBLIC))
     forum = env.get_template(f"pmb/forum.{lang}.j2")
     public_events = [e for e in ev1 if e.audience.kind == "public"]

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from pbem import serial
 from pbem.core import MJ, Event, Order, Ruleset
 from pbem.dice import Dice
 from pbem.engine.phrases import say
@@ -55,11 +54,14 @@ def carry_out(table: Table, g: GameRow, state: Any, player: str, order: Order, n
                if any(e.audience.includes(p.name) and e.audience.kind != "mj" for e in events)]
     titles = {viewer: _action_title(ruleset, state, player, order, viewer, lang)
               for viewer in [MJ, *readers]}
-    before = g.state if g.state is not None else serial.dumps(state)
+    # the state's text made once, from what it shares with the state before (a history of hundreds of
+    # tests gains one): the record keeps the change, the game row the whole text, written once
+    before = g.state if g.state is not None else table.encode(state)
+    after = table.encode(new_state, like=before)
     rec = table.store.add_action(StepRecord(table.id, seq, "action", g.turn, titles[MJ], f"action-{seq}", None,
                                             {player: SourcedOrders((order,))}, (), tuple(dice.rolls), tuple(events),
-                                            serial.dumps(new_state), now, titles=titles), before)
-    g = replace(g, state=serial.dumps(new_state))
+                                            after, now, titles=titles), table.data_of(before), table.data_of(after))
+    g = replace(g, state=after)
     table.store.save_game(g)
     share = letters.author_share(table, events, author)
     table.outgoing.queue(_private_letters(table, g, seq, events, author, titles, new_state), now)
@@ -82,7 +84,8 @@ def _private_letters(table: Table, g: GameRow, seq: int, events: Sequence[Event]
             t = r.mail_text("private", tag=tag, player=p.name, title=titles.get(p.name, ""), events=theirs,
                             status=None, deadline=None, next_title=None, final=None, setup=False,
                             rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
-                            missed=0, salutation=table.salutation(state, p.name))
+                            missed=0, salutation=table.salutation(state, p.name),
+                            news_shown=0, news_left=0)
             out.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     return out

@@ -27,7 +27,7 @@ def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime
     ruleset = table.ruleset
     s = table.settings
     if turn == g.turn:
-        state = table.decode(g)
+        state = table.state_of(g)  # (decoded once per stored state: the MJ sets many players' orders in a row)
     else:
         rec = table.store.record_for_turn(table.id, turn)
         if rec is None:
@@ -123,8 +123,8 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
         raise EngineError(Msg(f"{table.step_noun().the} {turn} de {table.id} n'a pas été résolu{table.step_noun().e}",
                               f"step {turn} of {table.id} has not been resolved"))
     before = table.decode_json(rec.state_before)
-    step = turns.compute_step(table, turn, before, g.seed, recorded_orders(table, rec))
-    new_rec = step.record(table.id, rec.seq, turn, rec.title, before, now, rec.dice_context)
+    step = turns.compute_step(table, turn, before, g.seed, recorded_orders(table, rec), before=rec.state_before)
+    new_rec = step.record(table.id, rec.seq, turn, rec.title, now, rec.dice_context)
     r = table.renderer
 
     def lines(evs: Sequence[Event]) -> list[str]:
@@ -143,12 +143,12 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
         with table.store.atomic():
             version = len(table.store.journal(table.id, "rerun publish")) + 2
             table.store.replace_record(new_rec, at=now, by="mj")  # (the record it replaces kept in the journal)
-            g2 = turns.open_step(table, g, step.state, turn + 1, rec.resolved_at, pauses_apply=False)
+            g2 = turns.open_step(table, g, step.state, turn + 1, rec.resolved_at, pauses_apply=False, text=step.text)
             # keep the deadline already announced for the next step
             g2 = replace(g2, deadline=g.deadline if g2.phase == g.phase else g2.deadline, opened_at=g.opened_at)
             table.store.save_game(g2)
             if announce:
-                rectified(table, g2, rec.seq, turn, step.events, step.state, now, version=version)
+                rectified(table, g2, new_rec, step.state, now, version=version)
         if announce:  # (by mail, the tick writes it after the commit)
             write_forum_now(table)
     return RerunResult(turn=turn, diff=diff, state_changed=state_changed,

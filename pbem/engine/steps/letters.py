@@ -5,12 +5,21 @@ lives here: a player's letter holds only events whose audience includes them and
 `Ruleset.view(state, player)`; the forum holds only public events and the public view, and so
 does the picture of the board sent with it (`forum_inputs` feeds both); the MJ digest holds
 everything.
+
+A letter names what its reader needs, not the whole game: the events addressed to him, the public
+events that name him, and the step's other public events only while they are few
+(`LETTER_NEWS`, `LETTER_NEWS_CHARS`); beyond that the letter counts them and says that the forum
+post has them all.  So a step's letters grow with its players, not with their square.  The forum
+post and the picture are made once a step (`ForumFiles`): the public mail and the forum files
+share them.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -25,9 +34,23 @@ from pbem.names import fold
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
 from pbem.store import GameRow, StepRecord
-from pbem.store.records import rolls_json
+from pbem.store.records import events_json, rolls_json
 
 log = logging.getLogger("pbem")
+
+LETTER_NEWS = 30
+"""A private letter carries a step's public events (besides those naming its reader) when there are at most
+this many; otherwise it says how many there are and that the forum post has them all.  (The demo games
+have 11 at most a step, in 2,300 characters.)"""
+LETTER_NEWS_CHARS = 6000
+"""... and when their texts hold at most this many characters in all (one event may name a whole roster)."""
+LETTER_EVENT_CHARS = 4000
+"""An event's text in a private letter is cut after this many characters, with a word on how to have it
+whole (RAPPORT): a squad of thousands names its members to each of them.  (The demo games' longest
+event a player reads has 2,200 characters.)"""
+LETTER_STATUS_CHARS = 8000
+"""A private letter's situation (the status) is cut at a line after this many characters, with a word on
+how to have it whole (ETAT).  (The demo games' longest has 3,600 characters.)"""
 
 
 def told_to(events: Sequence[Event], player: str) -> list[Event]:
@@ -47,19 +70,23 @@ def public_events(events: Sequence[Event]) -> list[Event]:
 def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
                  *, setup: bool = False, rectificatif: bool = False, key_prefix: str = "",
                  missed: Mapping[str, int] | None = None, abandoned_before: frozenset[str] = frozenset(),
-                 digest: bool = True) -> list[Letter]:
+                 digest: bool = True, rec: StepRecord | None = None) -> list[Letter]:
     """The private mails, the MJ digest and the forum post of a resolved step (or of the setup).
 
     A player who got the defaults is told which; one asked to decide in the next step is asked to
     answer, the others are not.  ``missed`` (steps in a row without orders, after this step) feeds
     the MJ's list of absent players (``nmr_alert``) and the abandonment notices (``nmr_abandon``).
     Without ``digest`` there is no MJ digest (and the failed mail it would report stays to report).
+    ``rec`` is the step's record when the caller holds it (else it is read from the store).
+
+    Each event is rendered once for all its readers, and each reader's events are found from one
+    index of the step's audiences (`Readers`): the letters cost what they say, not players × events.
     """
     s = table.settings
     ruleset = table.ruleset
     r = table.renderer
     tag = table.tag
-    rec = table.store.record(g.id, seq)
+    rec = rec if rec is not None else table.store.record(g.id, seq)
     title = rec.title if rec else ruleset.step_title(state).get(s.language)
     defaulted = set(rec.defaults) if rec else set()
     if rec:  # a player away (declared absence) when the step closed: their defaults apply silently
@@ -74,11 +101,16 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     abandoned_now = sorted(n for n in out if n not in abandoned_before and missed.get(n, 0) > 0)
     back = sorted(n for n in abandoned_before if missed.get(n) == 0)
     prefix = key_prefix or f"rec{seq}"
+    readers = Readers(events)
+    texts = EventTexts(table, r.message("abridged", turn=turn))
+    news_fit = readers.news_fit(texts)
+    status_tail = r.message("abridged_status")
     letters: list[Letter] = []
     for p in table.store.players(g.id):
-        mine = told_to(events, p.name)
-        status = None if setup else r.mail_text("status", view=ruleset.view(state, p.name), player=p.name,
-                                                tag=tag).body
+        mine, shown, left = readers.letter(p.name, news_fit)
+        status = None if setup else abridged_lines(
+            r.mail_text("status", view=ruleset.view(state, p.name), player=p.name, tag=tag).body,
+            LETTER_STATUS_CHARS, status_tail)
         given = recorded.get(p.name) if p.name in defaulted else None
         applied = list(given.lines or ()) if given is not None else []
         orders = (examples.order_examples(ruleset, state, p.name, ruleset.help(state, p.name))
@@ -87,12 +119,14 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
                         deadline=deadline, next_title=next_title, final=outcome, setup=setup,
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
                         asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
-                        salutation=table.salutation(state, p.name), orders=orders, common_pass=table.common_pass)
+                        salutation=table.salutation(state, p.name), orders=orders, common_pass=table.common_pass,
+                        news_shown=shown, news_left=left, render_events=texts.render)
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
-    forum = forum_text(table, state, events, title, outcome, table.store.chronicle(g.id, seq))
+    made = step_forum(table, seq, state, events, title, outcome, rec)
+    forum = with_chronicle(made.text, table.store.chronicle(g.id, seq))
     if digest:
-        facts = digest_context(table, seq)
+        facts = digest_context(table, seq, rec)
         table.store.mark_reported([f["id"] for f in facts["failed"]])  # each failure is told to the MJ once
         absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
         t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
@@ -102,12 +136,121 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
         for mj in s.mj:
             letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
-    picture = forum_picture(table, state, events, title)
+    picture = made.picture
     attached = () if picture is None else (Attachment(f"{g.id}-turn-{turn}.png", "image/png", picture.png),)
     for addr in [*s.mj, *([s.forum_address] if s.forum_address else [])]:
         letters.append(Letter(f"{prefix}-public", g.id, turn, "public", addr, pub.subject, pub.body,
                               record_seq=seq, attachments=attached))
     return letters
+
+
+class Readers:
+    """A step's events by reader, indexed once: who is told which event, which public event names whom.
+
+    `told_to` for every player of a step walks every event for every player (players × events);
+    this index gives each reader his own in the order of the step, at the cost of his own.
+    """
+
+    def __init__(self, events: Sequence[Event]):
+        self.events = events
+        self.public: list[int] = []
+        self._private: dict[str, list[int]] = {}
+        self._naming: dict[str, list[int]] = {}
+        for i, e in enumerate(events):
+            kind = e.audience.kind
+            if kind == "public":
+                self.public.append(i)
+                for name in _names_in(e.data):
+                    self._naming.setdefault(name, []).append(i)
+            elif kind == "players":
+                for name in e.audience.players:
+                    self._private.setdefault(name, []).append(i)
+
+    def told_to(self, player: str) -> list[Event]:
+        """`told_to` (the events a player may read), from the index."""
+        return [self.events[i] for i in _merged(self._private.get(player, []), self.public)]
+
+    def told_anything(self, player: str) -> bool:
+        return bool(self.public) or player in self._private
+
+    def news_fit(self, texts: EventTexts) -> bool:
+        """Do the step's public events fit in every letter (`LETTER_NEWS`, `LETTER_NEWS_CHARS`)?"""
+        if len(self.public) > LETTER_NEWS:
+            return False
+        return sum(len(texts.text(self.events[i])) for i in self.public) <= LETTER_NEWS_CHARS
+
+    def letter(self, player: str, news_fit: bool) -> tuple[list[Event], int, int]:
+        """A private letter's events (his own, and the public ones it carries), how many public ones
+        it carries, and how many it leaves to the forum post."""
+        public = self.public if news_fit else self._naming.get(player, [])
+        events = [self.events[i] for i in _merged(self._private.get(player, []), public)]
+        return events, len(public), len(self.public) - len(public)
+
+
+def _names_in(data: Mapping[str, Any]) -> set[str]:
+    """The names an event's data gives as values (a text, or a list of texts): whom the event names."""
+    names: set[str] = set()
+    for value in data.values():
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, list):
+            names.update(v for v in value if isinstance(v, str))
+    return names
+
+
+def _merged(a: list[int], b: list[int]) -> list[int]:
+    """Two increasing lists of event positions as one (the step's order)."""
+    if not a or not b:
+        return a or b
+    return sorted({*a, *b})
+
+
+class EventTexts:
+    """Each event of a step rendered once, whoever reads it (a macro sees only the event's data); in a
+    letter, a text longer than `LETTER_EVENT_CHARS` is cut and ends with ``tail`` (how to have it whole)."""
+
+    def __init__(self, table: Table, tail: str):
+        self.renderer = table.renderer
+        self.tail = tail
+        # (by identity; the event is kept with its texts, so its id stays its own)
+        self._texts: dict[int, tuple[Event, str, str]] = {}
+
+    def _made(self, event: Event) -> tuple[Event, str, str]:
+        hit = self._texts.get(id(event))
+        if hit is None or hit[0] is not event:
+            text = self.renderer.event_text(event)
+            hit = self._texts[id(event)] = (event, text, abridged(text, LETTER_EVENT_CHARS, self.tail))
+        return hit
+
+    def text(self, event: Event) -> str:
+        """The event's whole text."""
+        return self._made(event)[1]
+
+    def render(self, events: Sequence[Event]) -> list[str]:
+        """The letters' ``render_events``: the events' texts as a letter gives them, the empty ones left out."""
+        return [t for t in (self._made(e)[2] for e in events) if t.strip()]
+
+
+def abridged(text: str, limit: int, tail: str) -> str:
+    """``text`` cut after at most ``limit`` characters, between two words (after a comma when it can:
+    most long texts are lists of names), ending with ``tail``; a text within the limit as it is."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(", ", 0, limit)
+    if cut < limit // 2:
+        cut = text.rfind(" ", 0, limit)
+    if cut < limit // 2:
+        cut = limit
+    return f"{text[:cut].rstrip(' ,;:')} {tail}"
+
+
+def abridged_lines(text: str, limit: int, tail: str) -> str:
+    """``text`` cut after its last whole line within ``limit`` characters, the cut said by ``tail`` on a
+    line of its own; a text within the limit as it is."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    return f"{text[:cut if cut > 0 else limit].rstrip()}\n{tail}\n"
 
 
 def author_share(table: Table, events: Sequence[Event], author: str) -> str | None:
@@ -131,22 +274,84 @@ def forum_text(table: Table, state: Any, events: Sequence[Event], title: str, ou
     view, public = forum_inputs(table, state, events)
     text = table.renderer.forum_text(title=title, events=public, view=view, final=outcome,
                                             tag=table.tag)
+    return with_chronicle(text, chronicle)
+
+
+def with_chronicle(text: str, chronicle: str | None) -> str:
     return f"{chronicle}\n\n{text}" if chronicle else text
 
 
 def forum_picture(table: Table, state: Any, events: Sequence[Event],
                   title: str) -> pictures.Picture | None:
     """The picture of a step's public board, from the forum's inputs only (None: no picture for this game)."""
-    s = table.settings
-    if not s.pictures or not pictures.has_picture(s.ruleset):
+    if not _has_picture(table):
         return None
     view, public = forum_inputs(table, state, events)
+    return _picture(table, view, public, title)
+
+
+def _has_picture(table: Table) -> bool:
+    s = table.settings
+    return s.pictures and pictures.has_picture(s.ruleset)
+
+
+def _picture(table: Table, view: Mapping[str, Any], public: Sequence[Event], title: str) -> pictures.Picture | None:
     genders = table.renderer.genders  # (public: the post says « est morte » too) the picture's « (morte) »
     try:
-        return pictures.board_picture(s.ruleset, {**view, "genders": dict(genders)} if genders else view, public, title)
+        return pictures.board_picture(table.settings.ruleset, {**view, "genders": dict(genders)} if genders else view,
+                                      public, title)
     except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
         log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", table.id, title)
         return None
+
+
+@dataclass(frozen=True)
+class ForumFiles:
+    """A step's forum post (without the MJ's chronicle, which may come later) and its picture, made once.
+
+    The public mail attaches them and the forum files are written from them after the commit
+    (`publish.write_forum`): the picture is drawn once a step.  They are kept on the game's table
+    with what they were made from (the record's state after and public events), so a record that
+    changed since (a re-run) is never given another's post.
+    """
+
+    state: str | None
+    public: str
+    title: str
+    text: str
+    picture: pictures.Picture | None
+
+    def made_from(self, rec: StepRecord) -> bool:
+        return (self.title == rec.title and self.state == rec.state_after
+                and self.public == _public_json(rec.events))
+
+
+def _public_json(events: Sequence[Event]) -> str:
+    return json.dumps(events_json(public_events(events)), ensure_ascii=False)
+
+
+def step_forum(table: Table, seq: int, state: Any, events: Sequence[Event], title: str, outcome: Any,
+               rec: StepRecord | None) -> ForumFiles:
+    """The forum post and picture of a step (``rec``, its record, when it has one), made once and kept."""
+    hit = table.made.get(("forum", seq))
+    if isinstance(hit, ForumFiles) and rec is not None and hit.made_from(rec):
+        return hit
+    view, public = forum_inputs(table, state, events)
+    text = table.renderer.forum_text(title=title, events=public, view=view, final=outcome, tag=table.tag)
+    picture = _picture(table, view, public, title) if _has_picture(table) else None
+    made = ForumFiles(rec.state_after if rec is not None else None, _public_json(events), title, text, picture)
+    if rec is not None:
+        table.keep(("forum", seq), made)
+    return made
+
+
+def forum_files(table: Table, rec: StepRecord) -> ForumFiles:
+    """The forum post and picture of a recorded step: those its letters made, else made now."""
+    hit = table.made.get(("forum", rec.seq))
+    if isinstance(hit, ForumFiles) and hit.made_from(rec):
+        return hit
+    state = table.decode_json(rec.state_after)
+    return step_forum(table, rec.seq, state, rec.events, rec.title, table.ruleset.outcome(state), rec)
 
 
 def unreported_failures(table: Table) -> list[dict[str, Any]]:
@@ -155,9 +360,9 @@ def unreported_failures(table: Table) -> list[dict[str, Any]]:
     return [{**f, "player": by_address.get(f["rcpt"])} for f in table.store.unreported_failures(table.id)]
 
 
-def digest_context(table: Table, seq: int) -> dict[str, Any]:
+def digest_context(table: Table, seq: int, rec: StepRecord | None = None) -> dict[str, Any]:
     """What the MJ digest of a record shows: every order with its source, defaults, rolls, events, failed mail."""
-    rec = table.store.record(table.id, seq)
+    rec = rec if rec is not None else table.store.record(table.id, seq)
     assert rec is not None
     r = table.renderer
     failed = unreported_failures(table)
@@ -197,7 +402,7 @@ def digest_text(table: Table, turn: int | None = None) -> str:
                               f"no resolved step{'' if turn is None else ' ' + str(turn)} in {table.id}"))
     return table.renderer.mail_text("digest", tag=table.tag, title=rec.title, deadline=None,
                                     next_title=None, final=None, rectificatif=False, seed=None, absent=[],
-                                    abandoned_now=[], back=[], **digest_context(table, rec.seq)).body
+                                    abandoned_now=[], back=[], **digest_context(table, rec.seq, rec)).body
 
 
 # --- texts a player asks for by mail ---

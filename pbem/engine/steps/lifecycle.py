@@ -9,7 +9,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from pbem import serial
 from pbem.clock import add_duration
 from pbem.config import check_game_id
 from pbem.core import Msg, Seat, SetupError
@@ -81,10 +80,12 @@ def start_game(table: Table, now: datetime, *, base: datetime | None = None) -> 
                               f"game {table.id} cannot start: {e.msg.en} (see docs/rules/{s.ruleset}.md)")) from None
     with table.store.atomic():
         seq = table.store.next_seq(table.id)
-        table.store.add_record(StepRecord(table.id, seq, "setup", 0, SETUP_TITLE.get(s.language), "setup", None, {},
-                                          (), tuple(dice.rolls), tuple(events), serial.dumps(state), now))
-        g = turns.open_step(table, g, state, 1, now, phase=Phase.RUNNING, base=base)
-        table.outgoing.queue(letters.step_letters(table, g, seq, 0, events, state, now, setup=True), now)
+        text = table.encode(state)
+        rec = StepRecord(table.id, seq, "setup", 0, SETUP_TITLE.get(s.language), "setup", None, {},
+                         (), tuple(dice.rolls), tuple(events), text, now)
+        table.store.add_record(rec)
+        g = turns.open_step(table, g, state, 1, now, phase=Phase.RUNNING, base=base, text=text)
+        table.outgoing.queue(letters.step_letters(table, g, seq, 0, events, state, now, setup=True, rec=rec), now)
         table.store.log(table.id, now, "mj", "game start", {"players": [p.name for p in players]})
     publish.write_forum(table)
     return g

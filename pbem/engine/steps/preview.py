@@ -44,14 +44,15 @@ def preview_step(table: Table, now: datetime) -> Preview:
                               "no step is open: nothing to preview"))
     s = table.settings
     title = ruleset.step_title(state).get(s.language)
-    step = turns.compute_step(table, g.turn, state, g.seed)
+    step = turns.compute_step(table, g.turn, state, g.seed, before=g.state)
     out: list[Preview] = []
     try:
         with table.store.atomic():
             seq = table.store.next_seq(table.id)
-            table.store.add_record(step.record(table.id, seq, g.turn, title, state, now))
-            g2 = turns.open_step(table, g, step.state, g.turn + 1, now)
-            mails = letters.step_letters(table, g2, seq, g.turn, step.events, step.state, now)
+            rec = step.record(table.id, seq, g.turn, title, now)
+            table.store.add_record(rec)
+            g2 = turns.open_step(table, g, step.state, g.turn + 1, now, text=step.text)
+            mails = letters.step_letters(table, g2, seq, g.turn, step.events, step.state, now, rec=rec)
             out.append(Preview(
                 title, sorted(step.defaults),
                 next((m.body for m in mails if m.kind == "digest"), ""),

@@ -15,14 +15,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.core import Event
 from pbem.engine.steps import handover, letters
 from pbem.engine.table import Table
 from pbem.outbox import Attachment, Letter
-from pbem.store import GameRow, HeldRow
+from pbem.store import GameRow, HeldRow, StepRecord
 
 
-def resolved(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime, *,
+def resolved(table: Table, g: GameRow, rec: StepRecord, state: Any, now: datetime, *,
              missed: Mapping[str, int], abandoned_before: frozenset[str]) -> None:
     """The mails of a step just resolved go: all of them, then the seats that change hands at its end;
     with ``publish = "mj"``, the MJ's digest only (and a request for approval): every other mail waits
@@ -30,10 +29,12 @@ def resolved(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Eve
     included.  What the missed steps (NMR) said at the resolution is kept with the hold, so the
     letters sent at the approval say it too.
 
-    Called by `turns.resolve` inside its transaction; ``g`` is the game with the next step open.
+    Called by `turns.resolve` inside its transaction; ``g`` is the game with the next step open, ``rec``
+    the step's record, ``state`` the state after it.
     """
-    mails = letters.step_letters(table, g, seq, turn, events, state, now, missed=missed,
-                                 abandoned_before=abandoned_before)
+    seq, turn = rec.seq, rec.turn
+    mails = letters.step_letters(table, g, seq, turn, rec.events, state, now, missed=missed,
+                                 abandoned_before=abandoned_before, rec=rec)
     if table.settings.publish != "mj":
         table.outgoing.queue(mails, now)
         handover.step_done(table, turn, now)
@@ -41,18 +42,16 @@ def resolved(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Eve
     table.store.hold(g.id, seq, turn, now, missed=missed, abandoned_before=sorted(abandoned_before))
     table.store.log(g.id, now, "pbem", "results held", {"turn": turn, "seq": seq})
     picture = next((m.attachments for m in mails if m.kind == "public" and m.attachments), ())
-    table.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(table, g, seq, turn, picture, now), now)
+    table.outgoing.queue([m for m in mails if m.kind == "digest"] + _request(table, g, rec, picture, now), now)
 
 
-def _request(table: Table, g: GameRow, seq: int, turn: int, picture: Sequence[Attachment],
+def _request(table: Table, g: GameRow, rec: StepRecord, picture: Sequence[Attachment],
              now: datetime) -> list[Letter]:
     """The MJ is asked to approve: the forum post as it will go out, with its picture attached."""
-    rec = table.store.record(g.id, seq)
-    assert rec is not None
-    ruleset = table.ruleset
-    state = table.decode_json(rec.state_after)
-    forum = letters.forum_text(table, state, rec.events, rec.title, ruleset.outcome(state))
-    privates = sum(1 for p in table.store.players(g.id) if letters.told_to(rec.events, p.name))
+    seq, turn = rec.seq, rec.turn
+    forum = letters.forum_files(table, rec).text
+    readers = letters.Readers(rec.events)
+    privates = sum(1 for p in table.store.players(g.id) if readers.told_anything(p.name))
     t = table.renderer.mail_text("approval", tag=table.tag, title=rec.title, turn=turn, forum=forum,
                                  players=len(table.store.players(g.id)), privates=privates, reminder=False,
                                  held_at=table.local(now))
@@ -69,17 +68,17 @@ def approved(table: Table, g: GameRow, waited: HeldRow, now: datetime, *, digest
     state = table.decode_json(rec.state_after)
     out = letters.step_letters(table, g, waited.seq, waited.turn, rec.events, state, now,
                                key_prefix=f"rec{waited.seq}-approved", missed=waited.missed,
-                               abandoned_before=frozenset(waited.abandoned_before), digest=digest)
+                               abandoned_before=frozenset(waited.abandoned_before), digest=digest, rec=rec)
     table.outgoing.queue(out, now)
     handover.step_done(table, waited.turn, now)
     return out
 
 
-def rectified(table: Table, g: GameRow, seq: int, turn: int, events: Sequence[Event], state: Any, now: datetime,
-              *, version: int) -> None:
-    """A resolved step computed again with the MJ's corrections: its new results go as a RECTIFICATIF."""
-    table.outgoing.queue(letters.step_letters(table, g, seq, turn, events, state, now, rectificatif=True,
-                                              key_prefix=f"rec{seq}-v{version}"), now)
+def rectified(table: Table, g: GameRow, rec: StepRecord, state: Any, now: datetime, *, version: int) -> None:
+    """A resolved step computed again with the MJ's corrections (``rec``, its new record): its new results
+    go as a RECTIFICATIF."""
+    table.outgoing.queue(letters.step_letters(table, g, rec.seq, rec.turn, rec.events, state, now, rectificatif=True,
+                                              key_prefix=f"rec{rec.seq}-v{version}", rec=rec), now)
 
 
 # --- the forum files
@@ -97,16 +96,14 @@ def picture_path(table: Table, turn: int) -> Path:
 def write_forum(table: Table) -> list[Path]:
     """Write the forum files of resolved steps not written yet, post and picture (after the commit; safe to repeat)."""
     written = []
-    ruleset = table.ruleset
     for rec in table.store.records_to_post(table.id):  # (not those held for approval)
-        state = table.decode_json(rec.state_after)
-        text = letters.forum_text(table, state, rec.events, rec.title, ruleset.outcome(state),
-                                  table.store.chronicle(table.id, rec.seq))
+        made = letters.forum_files(table, rec)  # (drawn once: as the step's public mail has them)
+        text = letters.with_chronicle(made.text, table.store.chronicle(table.id, rec.seq))
         path = forum_path(table, rec.turn)
         path.parent.mkdir(parents=True, exist_ok=True)
         _write(path, text.encode("utf-8"))
         written.append(path)
-        picture = letters.forum_picture(table, state, rec.events, rec.title)
+        picture = made.picture
         if picture is not None:
             _write(picture_path(table, rec.turn), picture.png)
             written.append(picture_path(table, rec.turn))

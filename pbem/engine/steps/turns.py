@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from pbem import serial
 from pbem.core import Event, Order, Ruleset
 from pbem.dice import Dice, Roll
 from pbem.engine.steps import actions, calendar, publish
@@ -28,8 +27,10 @@ StepOrders = tuple[dict[str, SourcedOrders], list[str]]
 
 
 def open_step(table: Table, g: GameRow, state: Any, turn: int, now: datetime, phase: Phase | None = None,
-              *, base: datetime | None = None, pauses_apply: bool = True) -> GameRow:
+              *, base: datetime | None = None, pauses_apply: bool = True, text: str | None = None) -> GameRow:
     """Store the new state and open the next step with its deadline (or finish the game).
+
+    ``text`` is the state's canonical JSON when the caller made it already (the step's record holds it).
 
     The deadline is counted on the game's calendar from ``base`` (the scheduled close of the step
     before, or the scheduled start), not from ``now`` (`calendar.opening`); then a pause stops its
@@ -45,7 +46,7 @@ def open_step(table: Table, g: GameRow, state: Any, turn: int, now: datetime, ph
         end, skipped = calendar.opening(table, prompts, base, now)
         deadline = end
     new_phase = Phase.FINISHED if outcome is not None else (phase or g.phase)
-    g = replace(g, state=serial.dumps(state), turn=turn, deadline=deadline,
+    g = replace(g, state=text if text is not None else table.encode(state, like=g.state), turn=turn, deadline=deadline,
                    early_at=None, reminders_sent=tuple(skipped), phase=new_phase,
                    seed_revealed=g.seed_revealed or outcome is not None, opened_at=now)
     table.store.save_game(g)
@@ -103,31 +104,36 @@ def count_missed(table: Table, orders: Mapping[str, Any], defaults: Sequence[str
 @dataclass(frozen=True)
 class Computed:
     """A step resolved in memory: the orders it was resolved with (defaults included), who got the defaults,
-    the state after, its events and its rolls."""
+    the state before (as its canonical JSON) and after (the object and its JSON, encoded once), its events
+    and its rolls."""
 
     orders: dict[str, SourcedOrders]
     defaults: list[str]
+    before: str
     state: Any
+    text: str
     events: list[Event]
     rolls: list[Roll]
 
-    def record(self, game: str, seq: int, turn: int, title: str, before: Any, at: datetime,
+    def record(self, game: str, seq: int, turn: int, title: str, at: datetime,
                context: str | None = None) -> StepRecord:
-        """The step's record, resolved at ``at`` from the state ``before``."""
-        return StepRecord(game, seq, "step", turn, title, context or f"step-{turn}", serial.dumps(before),
-                          self.orders, tuple(self.defaults), tuple(self.rolls), tuple(self.events),
-                          serial.dumps(self.state), at)
+        """The step's record, resolved at ``at``."""
+        return StepRecord(game, seq, "step", turn, title, context or f"step-{turn}", self.before,
+                          self.orders, tuple(self.defaults), tuple(self.rolls), tuple(self.events), self.text, at)
 
 
-def compute_step(table: Table, turn: int, state: Any, seed: str, given: StepOrders | None = None) -> Computed:
+def compute_step(table: Table, turn: int, state: Any, seed: str, given: StepOrders | None = None,
+                 before: str | None = None) -> Computed:
     """The pure part of a resolution: (state, orders, seed) -> (new state, events, rolls).
 
-    ``given`` (orders, defaulted players) replaces the orders in force (a re-run).
+    ``given`` (orders, defaulted players) replaces the orders in force (a re-run); ``before`` is the
+    state's canonical JSON when the caller holds it (the stored one).
     """
     orders, defaults = given or effective_orders(table, turn, state)
     dice = Dice(seed, f"step-{turn}")
     new_state, events = run_resolve(table.ruleset, state, {p: list(o.orders) for p, o in orders.items()}, dice)
-    return Computed(orders, defaults, new_state, events, dice.rolls)
+    before = before if before is not None else table.encode(state)
+    return Computed(orders, defaults, before, new_state, table.encode(new_state, like=before), events, dice.rolls)
 
 
 def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
@@ -148,7 +154,7 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
         raise EngineError(Msg(f"les résultats {table.step_noun().of} {held.turn} attendent votre approbation "
                               f"(pbem turn publish {table.id}, ou APPROUVE par courriel)",
                               f"the results of step {held.turn} wait for your approval (pbem turn publish {table.id})"))
-    state = table.decode(g)
+    state = table.state_of(g)
     ruleset = table.ruleset
     if not ruleset.prompts(state):
         return False
@@ -157,20 +163,20 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
         fire = calendar.fire_at(g, s)
         closed_at = fire if fire is not None and fire <= now else now
     title = ruleset.step_title(state).get(s.language)
-    step = compute_step(table, g.turn, state, g.seed)
+    step = compute_step(table, g.turn, state, g.seed, before=g.state)
     missed = count_missed(table, step.orders, step.defaults, excused=calendar.excused(table, closed_at))
     before = table.out_of_play()
     try:
         with table.store.atomic():
             seq = table.store.next_seq(table.id)
-            table.store.add_record(step.record(table.id, seq, g.turn, title, state, closed_at))
+            rec = step.record(table.id, seq, g.turn, title, closed_at)
+            table.store.add_record(rec)
             table.store.set_missed(table.id, missed)
             table.forget_roster()
             g2 = open_step(table, g, step.state, g.turn + 1, now,
-                           base=calendar.next_base(g, table.after_early, closed_at))
+                           base=calendar.next_base(g, table.after_early, closed_at), text=step.text)
             # publish = "mj": the MJ's mails only, the rest held for his approval (with what NMR said)
-            publish.resolved(table, g2, seq, g.turn, step.events, step.state, now, missed=missed,
-                             abandoned_before=before)
+            publish.resolved(table, g2, rec, step.state, now, missed=missed, abandoned_before=before)
             crashpoint("mid-resolution")
     finally:
         table.forget_roster()  # read again after a rollback too

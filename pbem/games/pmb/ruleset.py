@@ -99,11 +99,14 @@ class PmbRuleset(Ruleset[State]):
         return Outcome(winners, Msg(f"Victoire de l'équipe {fr} !", f"Victory for team {en}!"))
 
     def view(self, state: State, player: str) -> dict[str, JSON]:
+        """What ``player`` sees.  The MJ's and the public view list the living and the dead; a player's
+        counts them and names those he knows (`known`, the dead marked), as his letters say: the
+        forum post lists them all, and a letter stays the size of what its reader knows."""
+        living, dead = _roster(state)
         common: dict[str, JSON] = {
             "turn": state.turn,
-            "living": [n for n in state.order if state.players[n].alive],
-            "dead": [n for n in state.order if not state.players[n].alive],
             "donjon": list(state.donjon),
+            "donjon_dead": [n for n in state.donjon if not state.players[n].alive],
             "prisoners": [pr.name for pr in state.prisoners],
             "defeated": list(state.defeated),
             "finished": state.finished,
@@ -112,15 +115,20 @@ class PmbRuleset(Ruleset[State]):
             "donjon_influence": {"garde": R.GARDE_INFLUENCE, "conseil": R.CONSEIL_INFLUENCE},
         }
         if player == MJ:
+            common.update(living=list(living), dead=list(dead))
             common["roles"] = {n: state.players[n].code for n in state.order}
             common["state"] = to_data(state)
             return common
         if player == PUBLIC or player not in state.players:
+            common.update(living=list(living), dead=list(dead))
             if state.finished:
                 common["roles"] = {n: state.players[n].code for n in state.order}
             return common
         p = state.players[player]
+        known = S.known_list(p, exclude_self=True)
         common.update({
+            "living_count": len(living),
+            "dead_count": len(dead),
             "name": player,
             "role": p.code,
             "team": p.team,
@@ -129,7 +137,7 @@ class PmbRuleset(Ruleset[State]):
             "influence": R.INFLUENCE.get(p.location, 0) + p.bonus,
             "hidden": p.hidden,
             "rally": p.rally,
-            "known": S.known_list(p, exclude_self=True),
+            "known": [f if state.players[f["player"]].alive else {**f, "dead": True} for f in known],
             "awaiting_verdict": O.out_on_verdict(state, p),
             "fidele_targets": (O.fidele_targets(state) or []) if p.rank == R.FIDELE and p.alive else [],
             "orders": [h.syntax for h in O.help_for(state, player)],
@@ -145,6 +153,17 @@ class PmbRuleset(Ruleset[State]):
     def dead(self, state: State) -> list[str]:
         """The players who lost their life (roster order): they play no more."""
         return [n for n in state.order if not state.players[n].alive]
+
+
+def _roster(state: State) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the living, the dead) in roster order, found once per state (a state is never mutated): every
+    player's view counts them, and a step's letters ask for thousands of views of one state."""
+    cache = state.__dict__.get("_pmb_roster")
+    if cache is None:
+        cache = (tuple(n for n in state.order if state.players[n].alive),
+                 tuple(n for n in state.order if not state.players[n].alive))
+        state.__dict__["_pmb_roster"] = cache
+    return cache
 
 
 def levels(state: State) -> list[dict[str, JSON]]:
