@@ -333,6 +333,8 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
                 log.warning("tick: %s", "; ".join(rep.errors))
             if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):
                 log.info("tick: %s", rep.summary())
+            else:  # (`pbem run -v`: every pass, the empty ones too)
+                log.debug("tick: %s", rep.summary())
             wake = next_wakeup(config, store, utcnow())
             if rep.sent is not None and rep.sent.budget_used:  # more to send: go on after this pass's reading
                 schedule(id="more")

@@ -214,7 +214,7 @@ def _template_checks(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, bo
         yield "templates", True, ("gabarits de pbem seulement (pas de dossier templates/)" if fr
                                   else "packaged templates only (no override folder)")
         return
-    problems = override_problems(folder)
+    problems = override_problems(folder, tuple(cfg.games))
     count = sum(1 for p in folder.rglob("*") if p.is_file() and p.suffix in (".j2", ".toml"))
     if not problems:
         yield "templates", True, (f"{folder} : {count} gabarit{'s' if count > 1 else ''} remplacé"

@@ -154,13 +154,19 @@ WantedBy=timers.target
 # --- the MJ's template overrides ---
 
 
-def template_list(overrides: Path | None) -> list[tuple[str, bool]]:
-    """Every packaged template, and whether the folder overrides it."""
-    return [(name, overrides is not None and (overrides / name).is_file()) for name in packaged_templates()]
+def template_list(overrides: Path | None, game_id: str | None = None) -> list[tuple[str, bool]]:
+    """Every packaged template, and whether the folder overrides it (for ``game_id``: that game's own
+    override, ``templates/<game_id>/<name>``, or the folder's)."""
+    folders = [f for f in (overrides / game_id if overrides is not None and game_id else None, overrides)
+               if f is not None]
+    return [(name, any((f / name).is_file() for f in folders)) for name in packaged_templates()]
 
 
-def template_copy(name: str, overrides: Path, *, force: bool = False) -> Path:
-    """Copy a packaged template into the folder's ``templates/`` to edit it there."""
+def template_copy(name: str, overrides: Path, *, force: bool = False, game_id: str | None = None) -> Path:
+    """Copy a packaged template into the folder's ``templates/`` to edit it there; with ``game_id``, into
+    ``templates/<game_id>/``, where it changes that game's texts alone."""
+    if game_id is not None:
+        overrides = overrides / game_id
     name = name.strip().lstrip("/")
     source = TEMPLATES / name
     if ".." in Path(name).parts or not source.is_file():

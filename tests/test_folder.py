@@ -188,3 +188,63 @@ def test_a_card_file_named_relative_to_config_toml_is_found_wherever_pbem_runs(t
                                              cfg.games["cour1"].options, Dice("00" * 32, "s"))
     assert state.cards[1].name == "Chevalier"
     assert load(cfg.games["roi1"].options["cards"]).source == "cartes-roi.toml"  # (the file name, not cwd-relative)
+
+
+REMINDER = "{% set subject = 'Rappel de la Belle' %}Bonjour {{ player }}, la Belle attend vos ordres.\n"
+
+
+def _reminder(eng: Engine, game_id: str) -> str:
+    r = eng.table(game_id).renderer
+    return r.mail_text("reminder", tag="[X]", player="Arya", deadline=T0, grace_until=None, title="Tour 1",
+                       hours=24, salutation=None).body
+
+
+def test_a_game_s_own_override_changes_that_game_alone(tmp_path):
+    """templates/pmb1/common/reminder.fr.j2 changes Pour Ma Belle's reminder, never Intrigue's beside it."""
+    (tmp_path / "templates").mkdir()
+    cfg = make_config(tmp_path, ruleset="pmb", game_id="pmb1", tag="PMB",
+                      top={"templates_dir": str(tmp_path / "templates")},
+                      more_games={"intr1": {"ruleset": "intrigue", "tag": "INT", "mj": "mj@pbem.test"}})
+    eng = Engine(cfg, Store(cfg.database))
+    packaged = {g: _reminder(eng, g) for g in ("pmb1", "intr1")}
+    target = template_copy("common/reminder.fr.j2", tmp_path / "templates", game_id="pmb1")
+    assert target == tmp_path / "templates" / "pmb1" / "common" / "reminder.fr.j2"
+    target.write_text(REMINDER, encoding="utf-8")
+    render.refresh_templates()
+    eng = Engine(cfg, Store(cfg.database))
+    assert _reminder(eng, "pmb1") == "Bonjour Arya, la Belle attend vos ordres.\n"
+    assert _reminder(eng, "intr1") == packaged["intr1"]
+    assert "Nous n'avons pas encore reçu vos ordres" in packaged["intr1"]
+    # the folder's own override reaches both games, the game's own still wins for pmb1
+    folder_wide = tmp_path / "templates" / "common" / "reminder.fr.j2"
+    folder_wide.parent.mkdir(parents=True)
+    folder_wide.write_text("{% set subject = 'Rappel' %}Rappel pour tous.\n", encoding="utf-8")
+    render.refresh_templates()
+    eng = Engine(cfg, Store(cfg.database))
+    assert _reminder(eng, "intr1") == "Rappel pour tous.\n"
+    assert _reminder(eng, "pmb1") == "Bonjour Arya, la Belle attend vos ordres.\n"
+    # doctor knows a game's folder is no typo; a folder of a game that does not exist is one
+    assert render.override_problems(tmp_path / "templates", ("pmb1", "intr1")) == []
+    stray = tmp_path / "templates" / "pmb9" / "common" / "reminder.fr.j2"
+    stray.parent.mkdir(parents=True)
+    stray.write_text("x\n", encoding="utf-8")
+    assert render.override_problems(tmp_path / "templates", ("pmb1", "intr1")) == [
+        f"{stray}: pbem has no template pmb9/common/reminder.fr.j2 (pbem templates list shows them)"]
+
+
+def test_templates_copy_and_list_for_one_game(tmp_path):
+    folder = tmp_path / "g"
+    init_folder(folder, pbem_command="pbem")
+    with open(folder / "config.toml", "a", encoding="utf-8") as f:
+        f.write('\n[games.pmb1]\nruleset = "pmb"\nmj = "mj@example.org"\n')
+    runner = CliRunner()
+    cfg = ["--config", str(folder / "config.toml")]
+    copied = runner.invoke(main, [*cfg, "templates", "copy", "common/reminder.fr.j2", "--game", "pmb1"])
+    assert copied.exit_code == 0, copied.output
+    assert (folder / "templates" / "pmb1" / "common" / "reminder.fr.j2").is_file()
+    assert not (folder / "templates" / "common" / "reminder.fr.j2").exists()
+    assert "* common/reminder.fr.j2" in runner.invoke(main, [*cfg, "templates", "list", "--game", "pmb1"]).output
+    assert "  common/reminder.fr.j2" in runner.invoke(main, [*cfg, "templates", "list"]).output
+    unknown = runner.invoke(main, [*cfg, "templates", "copy", "common/reminder.fr.j2", "--game", "pmb2"])
+    assert unknown.exit_code == 1 and "pmb2" in unknown.output and "pmb1" in unknown.output
+    assert "[ok] templates" in runner.invoke(main, [*cfg, "doctor"]).output

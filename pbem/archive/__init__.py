@@ -29,7 +29,7 @@ from pbem.engine import Engine
 from pbem.engine.steps import letters
 from pbem.msg import Msg, PbemError
 from pbem.pictures.raster import size
-from pbem.render import TEMPLATES
+from pbem.render import TEMPLATES, game_templates
 
 MARKER = ".pbem-archive"
 """The file an archive leaves in its folder: the first line says what it is, the next ones each name a file it
@@ -154,7 +154,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         lines, ok = verification_report(engine.export(game_id, include_seed=True), None, s.language)
         verification = {"lines": lines, "ok": ok, "seed": g.seed, "commitment": g.commitment}
         out.verified = ok
-    env = _environment(table.config.templates_dir)
+    env = _environment(table.config.templates_dir, game_id)
     common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
               "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
               "verification": verification}
@@ -182,10 +182,14 @@ def _chart_info(chart: Chart) -> dict[str, str]:
     return {"src": f"charts/{chart.slug}.svg", "title": chart.title}
 
 
-def _environment(overrides: Path | None) -> jinja2.Environment:
-    """HTML templates, escaped by default; the MJ's ``templates/archive/`` overrides come first."""
+def _environment(overrides: Path | None, game_id: str) -> jinja2.Environment:
+    """HTML templates, escaped by default; the MJ's ``templates/<game id>/archive/`` then ``templates/archive/``
+    overrides come first."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(TEMPLATES))]
     if overrides is not None and overrides.is_dir():
         loaders.insert(0, jinja2.FileSystemLoader(str(overrides)))
+        own = game_templates(overrides, game_id)
+        if own is not None:
+            loaders.insert(0, jinja2.FileSystemLoader(str(own)))
     return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)

@@ -25,17 +25,28 @@ from pbem.clock import parse_iso
 
 @french("Lance le démon\u00a0: relève la boîte aux lettres (ou l'écoute en IDLE), déclenche les dates limites, "
         "envoie le courrier.\n\n"
-        "Exemple\u00a0: pbem run")
+        "Sans option, le démon journalise chaque passe qui a fait quelque chose et chaque erreur\u00a0; "
+        "avec -v, aussi le détail de chaque étape.\n\n"
+        "Exemple\u00a0: pbem run -v",
+        verbose="Journalise aussi le détail de chaque étape (niveau DEBUG).")
 @click.command(cls=HelpCommand)
+@click.option("-v", "--verbose", is_flag=True, help="Also log the detail of each stage (DEBUG level).")
 @click.pass_context
-def run(ctx: click.Context) -> None:
+def run(ctx: click.Context, verbose: bool) -> None:
     """Run the daemon: polls (or IDLEs on) the mailbox, fires deadlines, sends mail.
 
-    Example: pbem run
+    Without options the daemon logs each pass that did something and each error; with -v, the detail of
+    each stage too.
+
+    Example: pbem run -v
     """
     from pbem.daemon import run as run_daemon
 
     logging.getLogger().setLevel(logging.INFO)
+    # pbem's own detail with -v (never the mail libraries' DEBUG: imapclient's shows the protocol);
+    # the scheduler's job bookkeeping only with -v
+    logging.getLogger("pbem").setLevel(logging.DEBUG if verbose else logging.INFO)
+    logging.getLogger("apscheduler").setLevel(logging.INFO if verbose else logging.WARNING)
     run_daemon(config(ctx))
 
 

@@ -18,7 +18,8 @@ from pbem.cli.shell import (
     language,
     message,
 )
-from pbem.cli.text import UserError, counted, msg
+from pbem.cli.text import UserError, counted, msg, say
+from pbem.msg import Msg
 from pbem.wording import join_list, plural
 
 
@@ -215,41 +216,52 @@ def templates() -> None:
     """
 
 
-@french("Tous les modèles de pbem\u00a0; ceux que votre dossier remplace sont marqués.\n\n"
-        "Exemple\u00a0: pbem templates list")
+@french("Tous les modèles de pbem\u00a0; ceux que votre dossier remplace sont marqués (avec --game, ceux que "
+        "remplace cette partie aussi).\n\n"
+        "Exemple\u00a0: pbem templates list --game pmb1",
+        game_id="Marque aussi ce que remplace cette partie seule (templates/PARTIE/).")
 @templates.command("list")
+@click.option("--game", "game_id", metavar="GAME", help="Also mark what this game alone overrides (templates/GAME/).")
 @click.pass_context
-def templates_list(ctx: click.Context) -> None:
-    """Every template pbem has; those your folder overrides are marked.
+def templates_list(ctx: click.Context, game_id: str | None) -> None:
+    """Every template pbem has; those your folder overrides are marked (with --game, that game's own too).
 
-    Example: pbem templates list
+    Example: pbem templates list --game pmb1
     """
     from pbem.folder import template_list
 
     folder = _templates_dir(ctx)
-    for name, overridden in template_list(folder):
+    if game_id is not None:
+        _known_game(ctx, game_id)
+    for name, overridden in template_list(folder, game_id):
         click.echo(f"{'*' if overridden else ' '} {name}")
     click.echo(message("overridden", folder=folder) if folder else message("no_templates"))
 
 
 @french("Copie un modèle fourni (tel que listé) dans templates/ pour le modifier\u00a0; il sert dès la passe "
-        "suivante.\n\n"
-        "Exemple\u00a0: pbem templates copy common/ack.fr.j2",
-        force="Écrase un remplacement qui existe déjà.")
+        "suivante, pour toutes les parties du dossier. Avec --game, il va dans templates/PARTIE/ et ne change "
+        "que cette partie.\n\n"
+        "Exemple\u00a0: pbem templates copy common/reminder.fr.j2 --game pmb1",
+        force="Écrase un remplacement qui existe déjà.",
+        game_id="Pour cette partie seule (templates/PARTIE/).")
 @templates.command("copy")
 @click.argument("name")
 @click.option("--force", is_flag=True, help="Overwrite an override that exists already.")
+@click.option("--game", "game_id", metavar="GAME", help="For this game alone (templates/GAME/).")
 @click.pass_context
-def templates_copy(ctx: click.Context, name: str, force: bool) -> None:
-    """Copy a packaged template (as listed) into templates/ to edit it; it is used from the next pass on.
+def templates_copy(ctx: click.Context, name: str, force: bool, game_id: str | None) -> None:
+    """Copy a packaged template (as listed) into templates/ to edit it; it is used from the next pass on, for
+    every game of the folder.  With --game it goes into templates/GAME/ and changes that game alone.
 
-    Example: pbem templates copy common/ack.fr.j2
+    Example: pbem templates copy common/reminder.fr.j2 --game pmb1
     """
     from pbem.folder import FolderError, template_copy
 
     folder = config(ctx).templates_dir or Path("templates")
+    if game_id is not None:
+        _known_game(ctx, game_id)
     try:
-        target = template_copy(name, folder, force=force)
+        target = template_copy(name, folder, force=force, game_id=game_id)
     except (FolderError, OSError) as e:
         raise click.ClickException(str(e)) from None
     click.echo(message("template_copied", target=target))
@@ -272,6 +284,14 @@ def doctor(ctx: click.Context) -> None:
         click.echo(f"[{message('ok') if good else message('fail')}] {name}{':' if language() == 'en' else ' :'} {detail}")
     if not ok:
         sys.exit(1)
+
+
+def _known_game(ctx: click.Context, game_id: str) -> None:
+    """``--game`` names a game of config.toml (else the error lists them)."""
+    games = config(ctx).games
+    if game_id not in games:
+        raise UserError(Msg(say("fr", "unknown_game", game=game_id, games=join_list(games, "fr") or "-"),
+                            say("en", "unknown_game", game=game_id, games=join_list(games, "en") or "-")))
 
 
 def _templates_dir(ctx: click.Context) -> Path | None:
