@@ -7,6 +7,7 @@ data (`DATA`), so nothing of the source tree is needed.  A folder made by `init_
     data/            the database, the Maildirs, the forum posts; sample material (1626 sheets)
     templates/       empty: a file put here replaces the packaged template of the same name
     systemd/         a hardened service for `pbem run`, and a service + timer for `pbem tick`
+    docs/            the MJ's guide and the rules pages (`pbem guide` prints them too)
     LISEZMOI.md      what to do next, in French
 """
 
@@ -17,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.guide import copy_docs
 from pbem.msg import Msg, PbemError
 from pbem.render import TEMPLATES, packaged_templates
 
@@ -64,6 +66,7 @@ def init_folder(folder: Path, *, pbem_command: str | None = None, user: str = "p
     for name, text in systemd_units(folder, command, user).items():
         (folder / "systemd" / name).write_text(text, encoding="utf-8")
         made.append(folder / "systemd" / name)
+    made += copy_docs(folder / "docs")
     readme = folder / "LISEZMOI.md"
     readme.write_text(_README.format(folder=folder, pbem=command), encoding="utf-8")
     made.append(readme)
@@ -192,6 +195,8 @@ Ce dossier contient tout ce qu'il faut pour mener des parties par courriel avec 
 - `templates/` : vide. Un gabarit copié ici (`pbem templates copy common/ack.fr.j2`) remplace celui de
   pbem du même nom ; `pbem templates list` les montre tous, `pbem doctor` signale un gabarit cassé
   (pbem garde alors la dernière version qui marchait).
+- `docs/` : le guide du MJ (`docs/guide-mj.md`) et la page de règles de chaque jeu (`docs/rules/`) ;
+  `{pbem} guide` et `{pbem} guide pmb` les affichent aussi.
 - `systemd/` : un service durci pour le démon (`pbem.service`), ou un service et un minuteur pour
   une passe toutes les cinq minutes (`pbem-tick.service`, `pbem-tick.timer`).
 

@@ -179,8 +179,8 @@ def scenario_run(cases: tuple[str, ...], lang: str, quiet: bool, show_state: boo
     sys.exit(totals.exit_code)
 
 
-@french("Crée un dossier de partie\u00a0: un config.toml commenté (Maildir locaux), data/, templates/, les "
-        "unités systemd, LISEZMOI.md.\n\n"
+@french("Crée un dossier de partie\u00a0: un config.toml commenté (Maildir locaux, un exemple de chaque jeu), "
+        "data/, templates/, les unités systemd, le guide du MJ et les pages de règles (docs/), LISEZMOI.md.\n\n"
         "Lancez ensuite chaque commande pbem depuis ce dossier.\n\n"
         "Exemple\u00a0: pbem init ~/pourmabelle",
         user="L'utilisateur système sous lequel tournent les unités systemd.")
@@ -188,7 +188,8 @@ def scenario_run(cases: tuple[str, ...], lang: str, quiet: bool, show_state: boo
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--user", default="pbem", show_default=True, help="The system user the systemd units run as.")
 def init(folder: str, user: str) -> None:
-    """Create a game folder: a commented config.toml (local Maildirs), data/, templates/, systemd units, LISEZMOI.md.
+    """Create a game folder: a commented config.toml (local Maildirs, an example of every game), data/, templates/,
+    systemd units, the MJ's guide and the rules pages (docs/), LISEZMOI.md.
 
     Run every pbem command from that folder afterwards.
 
@@ -265,6 +266,39 @@ def templates_copy(ctx: click.Context, name: str, force: bool, game_id: str | No
     except (FolderError, OSError) as e:
         raise click.ClickException(str(e)) from None
     click.echo(message("template_copied", target=target))
+
+
+@french("Affiche le guide du MJ (en français), ou la page de règles d'un jeu\u00a0: comment pbem applique "
+        "chaque phrase de la règle, ses options et ses arbitrages. pbem init en copie aussi chaque page dans "
+        "docs/.\n\n"
+        "Exemple\u00a0: pbem guide pmb",
+        path="Affiche seulement le chemin du fichier (pour l'ouvrir dans un éditeur).",
+        list_pages="Liste les pages.")
+@click.command(cls=HelpCommand)
+@click.argument("page", required=False, metavar="[PAGE]")
+@click.option("--path", is_flag=True, help="Only print the file's path (to open it in an editor).")
+@click.option("--list", "list_pages", is_flag=True, help="List the pages.")
+def guide(page: str | None, path: bool, list_pages: bool) -> None:
+    """Print the MJ's guide (in French), or a game's rules page: how pbem applies each sentence of the rules,
+    its options and rulings.  pbem init also copies every page into docs/.
+
+    Example: pbem guide pmb
+    """
+    from pbem.guide import page_path, pages
+
+    if list_pages:
+        for name in pages():
+            click.echo(name)
+        return
+    where = page_path(page)
+    if path:
+        click.echo(str(where))
+        return
+    text = where.read_text(encoding="utf-8")
+    if sys.stdout.isatty():
+        click.echo_via_pager(text)
+    else:
+        click.echo(text, nl=False)
 
 
 @french("Vérifie la configuration, la connexion à la boîte aux lettres et la connexion SMTP. N'écrit rien.\n\n"
