@@ -21,6 +21,7 @@ from pathlib import Path
 from pbem.guide import copy_docs
 from pbem.msg import Msg, PbemError
 from pbem.render import TEMPLATES, packaged_templates
+from pbem.units import UnitKind, cron_line, systemd_units, unit_kind
 
 DATA = Path(__file__).resolve().parent / "data"
 """Default data shipped with the package: the commented config, 1626 sample sheets, card files."""
@@ -42,8 +43,10 @@ class Made:
     files: list[Path]
 
 
-def init_folder(folder: Path, *, pbem_command: str | None = None, user: str = "pbem") -> Made:
-    """Create a working game folder (refuses to overwrite an existing config.toml)."""
+def init_folder(folder: Path, *, pbem_command: str | None = None, user: str = "pbem",
+                kind: UnitKind | None = None) -> Made:
+    """Create a working game folder (refuses to overwrite an existing config.toml).  Its systemd units are
+    of ``kind``, by default the one that works where pbem and the folder are (`pbem.units.unit_kind`)."""
     folder = folder.expanduser().resolve()
     config = folder / "config.toml"
     if config.exists():
@@ -62,96 +65,36 @@ def init_folder(folder: Path, *, pbem_command: str | None = None, user: str = "p
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(DATA / sample, target)
             made.append(target)
-    command = pbem_command or _pbem_command()
-    for name, text in systemd_units(folder, command, user).items():
-        (folder / "systemd" / name).write_text(text, encoding="utf-8")
-        made.append(folder / "systemd" / name)
+    command = pbem_command or installed_pbem()
+    kind = kind or unit_kind(folder, command)
+    made += write_units(folder, command, user, kind)
     made += copy_docs(folder / "docs")
     readme = folder / "LISEZMOI.md"
-    readme.write_text(_README.format(folder=folder, pbem=command), encoding="utf-8")
+    readme.write_text(_README.format(folder=folder, pbem=command, cron=cron_line(folder, command),
+                                     units=_UNITS_README[kind].format(folder=folder, user=user, pbem=command)),
+                      encoding="utf-8")
     made.append(readme)
     return Made(folder, made)
 
 
-def _pbem_command() -> str:
+def write_units(folder: Path, pbem: str | None = None, user: str = "pbem", kind: UnitKind | None = None) -> list[Path]:
+    """The folder's ``systemd/`` units written (anew), of ``kind`` (by default, the one that works here)."""
+    folder = folder.expanduser().resolve()
+    command = pbem or installed_pbem()
+    (folder / "systemd").mkdir(parents=True, exist_ok=True)
+    made = []
+    for name, text in systemd_units(folder, command, user, kind or unit_kind(folder, command)).items():
+        (folder / "systemd" / name).write_text(text, encoding="utf-8")
+        made.append(folder / "systemd" / name)
+    return made
+
+
+def installed_pbem() -> str:
     """The pbem executable that runs now (in the venv or pipx environment it was installed into)."""
     found = shutil.which("pbem")
     if found:
         return str(Path(found).resolve())
     return f"{sys.executable} -m pbem"
-
-
-def systemd_units(folder: Path, pbem: str, user: str = "pbem") -> dict[str, str]:
-    """``pbem.service`` (the daemon), ``pbem-tick.service`` + ``pbem-tick.timer`` (a pass every 5 minutes)."""
-    hardening = f"""User={user}
-Group={user}
-WorkingDirectory={folder}
-# hardening: the service writes only its own folder, and cannot gain privileges
-NoNewPrivileges=yes
-ProtectSystem=strict
-ReadWritePaths={folder}
-ProtectHome=read-only
-PrivateTmp=yes
-PrivateDevices=yes
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectControlGroups=yes
-ProtectClock=yes
-RestrictSUIDSGID=yes
-RestrictNamespaces=yes
-LockPersonality=yes
-RestrictRealtime=yes
-RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX
-SystemCallArchitectures=native
-CapabilityBoundingSet=
-UMask=0077"""
-    return {
-        "pbem.service": f"""# The pbem daemon: answers within seconds (IMAP IDLE), fires deadlines on time.
-# Install: sudo useradd --system --home-dir {folder} {user}; sudo chown -R {user}: {folder}
-#          sudo cp {folder}/systemd/pbem.service /etc/systemd/system/ && sudo systemctl enable --now pbem
-[Unit]
-Description=pbem play-by-email game master ({folder})
-After=network-online.target
-Wants=network-online.target
-StartLimitIntervalSec=600
-StartLimitBurst=5
-
-[Service]
-Type=simple
-ExecStart={pbem} run
-Restart=on-failure
-RestartSec=30
-{hardening}
-
-[Install]
-WantedBy=multi-user.target
-""",
-        "pbem-tick.service": f"""# One pbem pass (fetch, answer, fire deadlines, send), started by pbem-tick.timer.
-# Use this pair instead of pbem.service, not beside it.
-[Unit]
-Description=pbem pass ({folder})
-After=network-online.target
-Wants=network-online.target
-
-[Service]
-Type=oneshot
-ExecStart={pbem} tick
-{hardening}
-""",
-        "pbem-tick.timer": f"""# A pbem pass every five minutes (like cron); a pass missed while the machine was off runs at boot.
-# Install: sudo cp {folder}/systemd/pbem-tick.* /etc/systemd/system/ && sudo systemctl enable --now pbem-tick.timer
-[Unit]
-Description=pbem pass every five minutes ({folder})
-
-[Timer]
-OnCalendar=*:0/5
-Persistent=true
-RandomizedDelaySec=10
-
-[Install]
-WantedBy=timers.target
-""",
-    }
 
 
 # --- the MJ's template overrides ---
@@ -197,8 +140,9 @@ Ce dossier contient tout ce qu'il faut pour mener des parties par courriel avec 
   (pbem garde alors la dernière version qui marchait).
 - `docs/` : le guide du MJ (`docs/guide-mj.md`) et la page de règles de chaque jeu (`docs/rules/`) ;
   `{pbem} guide` et `{pbem} guide pmb` les affichent aussi.
-- `systemd/` : un service durci pour le démon (`pbem.service`), ou un service et un minuteur pour
-  une passe toutes les cinq minutes (`pbem-tick.service`, `pbem-tick.timer`).
+- `systemd/` : un service pour le démon (`pbem.service`), ou un service et un minuteur pour une passe
+  toutes les cinq minutes (`pbem-tick.service`, `pbem-tick.timer`) ; `pbem doctor` vérifie qu'ils peuvent
+  marcher, `pbem systemd` les réécrit (`--kind user` ou `--kind system`).
 
 ## La suite
 
@@ -208,8 +152,37 @@ Ce dossier contient tout ce qu'il faut pour mener des parties par courriel avec 
 4. Faites tourner pbem depuis ce dossier :
    - une passe (pour cron) : `cd {folder} && {pbem} tick`
    - ou le démon : `cd {folder} && {pbem} run`
-   - ou systemd : voir les fichiers de `systemd/` (chaque fichier dit comment l'installer).
+   - avec cron, une passe toutes les cinq minutes (`crontab -e`, puis cette ligne ; cron ne connaît pas
+     votre PATH, d'où le chemin complet de pbem) :
+
+         {cron}
+
+   - ou avec systemd : {units}
 
 Pour essayer sans boîte de courriel : déposez un fichier `.eml` dans `data/mail/inbox/new/`, lancez
 `{pbem} tick` et lisez la réponse dans `data/mail/outbox/new/`.
 """
+
+_UNITS_README = {
+    "user": """des unités « utilisateur » : pbem ou ce dossier est dans votre
+     dossier personnel (pipx, un venv à vous), elles tournent donc sous votre nom, par votre systemd,
+     sans sudo :
+
+         mkdir -p ~/.config/systemd/user && cp {folder}/systemd/pbem.service ~/.config/systemd/user/
+         systemctl --user daemon-reload && systemctl --user enable --now pbem
+         loginctl enable-linger      # pour qu'il tourne aussi quand vous n'êtes pas connecté
+
+     Le journal : `journalctl --user -u pbem`.
+""",
+    "system": """un service système, sous un utilisateur à lui ({user}), durci (il ne peut écrire
+     que ce dossier) :
+
+         sudo useradd --system --home-dir {folder} --shell /usr/sbin/nologin {user}
+         sudo chown -R {user}: {folder}
+         sudo cp {folder}/systemd/pbem.service /etc/systemd/system/
+         sudo systemctl daemon-reload && sudo systemctl enable --now pbem
+
+     Vos commandes de MJ tournent alors sous ce nom : `sudo -u {user} {pbem} game status`.
+     Le journal : `journalctl -u pbem`.
+""",
+}

@@ -70,6 +70,10 @@ MESSAGES: dict[str, Msg] = {
     "game_or_file": Msg("donnez GAME_ID ou --file", "give GAME_ID or --file"),
     "folder_ready": Msg("Dossier de jeu prêt : cd {folder} && pbem doctor (puis lisez LISEZMOI.md)",
                         "Game folder ready: cd {folder} && pbem doctor (then read LISEZMOI.md)"),
+    "units_written": Msg("Unités écrites (chacune dit comment l'installer\u00a0; pbem doctor vérifie qu'elles "
+                         "peuvent marcher). Avec cron plutôt, cette ligne dans crontab -e\u00a0:\n{cron}",
+                         "Units written (each says how to install it; pbem doctor checks they can work). With cron "
+                         "instead, this line in crontab -e:\n{cron}"),
     "overridden": Msg("(* = remplacé dans {folder})", "(* = overridden in {folder})"),
     "no_templates": Msg("(pas de dossier templates/ à côté de config.toml)", "(no templates/ folder beside config.toml)"),
     "template_copied": Msg("{target} : modifiez-le ; pbem doctor vérifie qu'il se compile",
@@ -110,6 +114,7 @@ MESSAGES: dict[str, Msg] = {
                         "another pass is working on this data: try again in a moment (lock: {lock})"),
     "ok": Msg("ok", "ok"),
     "fail": Msg("ÉCHEC", "FAIL"),
+    "caution": Msg("attention", "warning"),
 }
 
 

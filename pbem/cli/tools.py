@@ -20,6 +20,7 @@ from pbem.cli.shell import (
 )
 from pbem.cli.text import UserError, counted, msg, say
 from pbem.msg import Msg
+from pbem.units import UnitKind, cron_line
 from pbem.wording import join_list, plural
 
 
@@ -179,15 +180,24 @@ def scenario_run(cases: tuple[str, ...], lang: str, quiet: bool, show_state: boo
     sys.exit(totals.exit_code)
 
 
+UNITS_KIND_EN = ("user: a user unit (systemctl --user), as you; system: a system service run by a user of its "
+                 "own. Default: user when pbem or the folder is in a home directory (pipx), else system.")
+UNITS_KIND_FR = ("user\u00a0: une unité utilisateur (systemctl --user), sous votre nom\u00a0; system\u00a0: un service "
+                 "système, sous un utilisateur à lui. Par défaut\u00a0: user si pbem ou le dossier est dans un "
+                 "dossier personnel (pipx), sinon system.")
+
+
 @french("Crée un dossier de partie\u00a0: un config.toml commenté (Maildir locaux, un exemple de chaque jeu), "
         "data/, templates/, les unités systemd, le guide du MJ et les pages de règles (docs/), LISEZMOI.md.\n\n"
         "Lancez ensuite chaque commande pbem depuis ce dossier.\n\n"
         "Exemple\u00a0: pbem init ~/pourmabelle",
-        user="L'utilisateur système sous lequel tournent les unités systemd.")
+        user="L'utilisateur à qui est le service système (--kind system).",
+        kind=UNITS_KIND_FR)
 @click.command(cls=HelpCommand)
-@click.argument("folder", type=click.Path(file_okay=False))
-@click.option("--user", default="pbem", show_default=True, help="The system user the systemd units run as.")
-def init(folder: str, user: str) -> None:
+@click.argument("folder", type=click.Path(file_okay=False), metavar="FOLDER")
+@click.option("--user", default="pbem", show_default=True, help="The user the system service runs as (--kind system).")
+@click.option("--kind", type=click.Choice(["user", "system"]), help=UNITS_KIND_EN)
+def init(folder: str, user: str, kind: str | None) -> None:
     """Create a game folder: a commented config.toml (local Maildirs, an example of every game), data/, templates/,
     systemd units, the MJ's guide and the rules pages (docs/), LISEZMOI.md.
 
@@ -198,12 +208,40 @@ def init(folder: str, user: str) -> None:
     from pbem.folder import FolderError, init_folder
 
     try:
-        made = init_folder(Path(folder), user=user)
+        made = init_folder(Path(folder), user=user, kind=_kind(kind))
     except (FolderError, OSError) as e:
         raise click.ClickException(str(e)) from None
     for path in made.files:
         click.echo(f"  {path}")
     click.echo(message("folder_ready", folder=made.folder))
+
+
+def _kind(kind: str | None) -> UnitKind | None:
+    return "user" if kind == "user" else "system" if kind == "system" else None
+
+
+@french("Réécrit les unités systemd du dossier de jeu (systemd/ à côté de config.toml) pour l'installation "
+        "présente de pbem\u00a0; chaque fichier dit comment l'installer. pbem doctor vérifie ensuite que leur "
+        "utilisateur peut lire le dossier et lancer pbem.\n\n"
+        "Exemple\u00a0: pbem systemd --kind user",
+        user="L'utilisateur à qui est le service système (--kind system).",
+        kind=UNITS_KIND_FR)
+@click.command("systemd", cls=HelpCommand)
+@click.option("--user", default="pbem", show_default=True, help="The user the system service runs as (--kind system).")
+@click.option("--kind", type=click.Choice(["user", "system"]), help=UNITS_KIND_EN)
+@click.pass_context
+def systemd(ctx: click.Context, user: str, kind: str | None) -> None:
+    """Write the game folder's systemd units again (systemd/ beside config.toml) for this install of pbem; each
+    file says how to install it.  pbem doctor then checks that their user can read the folder and run pbem.
+
+    Example: pbem systemd --kind user
+    """
+    from pbem.folder import installed_pbem, write_units
+
+    folder = Path(ctx.obj["config"]).resolve().parent
+    for path in write_units(folder, user=user, kind=_kind(kind)):
+        click.echo(f"  {path}")
+    click.echo(message("units_written", cron=cron_line(folder, installed_pbem())))
 
 
 @french("Les textes qu'écrit pbem, et ceux que remplace votre dossier de partie (templates/ à côté de "
@@ -310,12 +348,13 @@ def doctor(ctx: click.Context) -> None:
 
     Example: pbem doctor
     """
-    from pbem.doctor import checks
+    from pbem.doctor import Caution, checks
 
     ok = True
     for name, good, detail in checks(ctx.obj["config"], language()):
         ok &= good
-        click.echo(f"[{message('ok') if good else message('fail')}] {name}{':' if language() == 'en' else ' :'} {detail}")
+        mark = message("fail") if not good else message("caution") if isinstance(detail, Caution) else message("ok")
+        click.echo(f"[{mark}] {name}{':' if language() == 'en' else ' :'} {detail}")
     if not ok:
         sys.exit(1)
 
