@@ -40,6 +40,6 @@ def main(ctx: click.Context, config_path: str, verbose: bool) -> None:
 
 for command in (games.game, games.player, games.turn, games.orders, mail.run, mail.tick, mail.mail, mail.outbox,
                 tools.export, tools.verify, tools.archive, tools.demo, tools.scenario, tools.init, tools.templates,
-                tools.doctor, tools.guide, tools.systemd):
+                tools.doctor, tools.guide, tools.systemd, tools.calendar):
     main.add_command(command)
 desk.register(games.game, games.turn, games.player)

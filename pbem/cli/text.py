@@ -70,6 +70,7 @@ MESSAGES: dict[str, Msg] = {
     "game_or_file": Msg("donnez GAME_ID ou --file", "give GAME_ID or --file"),
     "folder_ready": Msg("Dossier de jeu prêt : cd {folder} && pbem doctor (puis lisez LISEZMOI.md)",
                         "Game folder ready: cd {folder} && pbem doctor (then read LISEZMOI.md)"),
+    "calendar_written": Msg("Calendrier écrit\u00a0: {file} ({events})", "Calendar written: {file} ({events})"),
     "units_written": Msg("Unités écrites (chacune dit comment l'installer\u00a0; pbem doctor vérifie qu'elles "
                          "peuvent marcher). Avec cron plutôt, cette ligne dans crontab -e\u00a0:\n{cron}",
                          "Units written (each says how to install it; pbem doctor checks they can work). With cron "

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.shell import (
+    NOW,
     HelpCommand,
     HelpGroup,
     config,
@@ -17,6 +18,7 @@ from pbem.cli.shell import (
     french,
     language,
     message,
+    now_from,
 )
 from pbem.cli.text import UserError, counted, msg, say
 from pbem.msg import Msg
@@ -90,6 +92,42 @@ def archive(ctx: click.Context, game_id: str, folder: str) -> None:
         click.echo(message("archive_kept_one") if done.kept == 1 else message("archive_kept", n=done.kept))
     if done.verified is False:
         click.echo(message("archive_unverified"))
+
+
+@french("Écrit le calendrier d'une partie (iCalendar, .ics)\u00a0: la fin des inscriptions, la date limite de "
+        "l'étape ouverte et les pauses annoncées. Relancée, la commande met le fichier à jour\u00a0: un "
+        "événement garde son identifiant et un agenda abonné au fichier le déplace quand sa date change. Tout y "
+        "est public (les joueurs reçoivent chacune de ces dates par courriel)\u00a0: publiez-le où vous voulez.\n\n"
+        "FICHIER, par défaut PARTIE.ics à côté de la base.\n\n"
+        "Exemple\u00a0: pbem calendar pmb1 /var/www/pmb1.ics",
+        )
+@click.command(cls=HelpCommand)
+@click.argument("game_id", metavar="GAME")
+@click.argument("file", required=False, type=click.Path(dir_okay=False), metavar="[FILE]")
+@NOW
+@click.pass_context
+def calendar(ctx: click.Context, game_id: str, file: str | None, now: str | None) -> None:
+    """Write a game's calendar (iCalendar, .ics): the end of registration, the open step's deadline and the
+    announced pauses.  Run again, it updates the file: an event keeps its identifier and a calendar
+    subscribed to the file moves it when its date changes.  All of it is public (players get each of these
+    dates by mail): publish it anywhere.
+
+    FILE defaults to GAME.ics beside the database.
+
+    Example: pbem calendar pmb1 /var/www/pmb1.ics
+    """
+    from pbem.ics import game_entries, write_calendar
+
+    when = now_from(now)
+    with engine(ctx, game_id, writes=False) as e:
+        table = e.table(game_id)
+        entries = game_entries(table, when)
+        name = table.settings.title or game_id
+        target = Path(file) if file else Path(table.config.database).parent / f"{game_id}.ics"
+        lang = language()
+    write_calendar(target, name, entries, lang, when)
+    lang_events = plural(len(entries), "événement" if lang != "en" else "event", lang=lang)
+    click.echo(message("calendar_written", file=target, events=lang_events))
 
 
 @french("Vérifie la graine contre son engagement et recalcule chaque jet de dés enregistré.\n\n"
