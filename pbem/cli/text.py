@@ -70,6 +70,12 @@ MESSAGES: dict[str, Msg] = {
     "game_or_file": Msg("donnez GAME_ID ou --file", "give GAME_ID or --file"),
     "folder_ready": Msg("Dossier de jeu prêt : cd {folder} && pbem doctor (puis lisez LISEZMOI.md)",
                         "Game folder ready: cd {folder} && pbem doctor (then read LISEZMOI.md)"),
+    "json_or_csv": Msg("dites le format\u00a0: --json (tout) ou --csv (le tableau du MJ)",
+                       "say the format: --json (everything) or --csv (the MJ's spreadsheet)"),
+    "csv_alone": Msg("--csv est le tableau du MJ\u00a0: ni --public ni --with-seed avec lui",
+                     "--csv is the MJ's spreadsheet: neither --public nor --with-seed with it"),
+    "exported_csv": Msg("Tableau de {game} écrit. Il donne les rôles\u00a0: pour le MJ seul, ne le partagez pas.",
+                        "{game}'s spreadsheet written. It shows the roles: for the MJ alone, do not share it."),
     "calendar_written": Msg("Calendrier écrit\u00a0: {file} ({events})", "Calendar written: {file} ({events})"),
     "units_written": Msg("Unités écrites (chacune dit comment l'installer\u00a0; pbem doctor vérifie qu'elles "
                          "peuvent marcher). Avec cron plutôt, cette ligne dans crontab -e\u00a0:\n{cron}",

@@ -29,26 +29,48 @@ from pbem.wording import join_list, plural
 @french("Tout sur une partie\u00a0: joueurs et leurs adresses, relevés des étapes avec les états cachés, "
         "ordres, jets de dés, événements, journal. C'est pour le MJ seul\u00a0: à qui vérifie les dés, donnez "
         "l'export --public.\n\n"
+        "--csv donne le tableau du MJ, une ligne par joueur et par étape résolue (rôle, en jeu, d'où venaient "
+        "ses ordres, silences d'affilée, statut)\u00a0: les rôles sont des informations cachées, ce fichier "
+        "est pour le MJ seul, ne le partagez pas.\n\n"
         "Exemple\u00a0: pbem export pmb1 --json > pmb1.json",
-        as_json="Sortie en JSON (le seul format).",
+        as_json="Sortie en JSON.",
+        as_csv="Le tableau du MJ en CSV, une ligne par joueur et par étape (rôles compris\u00a0: pour le MJ seul).",
         with_seed="Inclut la graine même avant la fin de la partie (réservé au MJ\u00a0!).",
         public="Seulement ce que pbem verify demande (empreinte, graine révélée, jets de chaque étape publiée)\u00a0: "
                "ni adresse, ni état, ni ordre, ni événement. À partager une fois la partie finie.")
 @click.command(cls=HelpCommand)
 @click.argument("game_id")
-@click.option("--json", "as_json", is_flag=True, required=True, help="JSON output (the only format).")
+@click.option("--json", "as_json", is_flag=True, help="JSON output.")
+@click.option("--csv", "as_csv", is_flag=True,
+              help="The MJ's spreadsheet as CSV, one row per player and step (roles included: for the MJ alone).")
 @click.option("--with-seed", is_flag=True, help="Include the seed even before the game ends (MJ only!).")
 @click.option("--public", is_flag=True, help="Only what pbem verify needs (commitment, revealed seed, each "
               "published step's rolls): no address, state, order or event. To share once the game is over.")
 @click.pass_context
-def export(ctx: click.Context, game_id: str, as_json: bool, with_seed: bool, public: bool) -> None:
+def export(ctx: click.Context, game_id: str, as_json: bool, as_csv: bool, with_seed: bool, public: bool) -> None:
     """Everything about a game: players and their addresses, step records with their hidden states, orders,
     rolls, events, journal.  It is for the MJ alone: give whoever checks the dice the --public export.
 
+    --csv gives the MJ's spreadsheet, one row per player and resolved step (role, in play, where the orders
+    came from, silent steps in a row, status): roles are hidden information, this file is for the MJ alone,
+    do not share it.
+
     Example: pbem export pmb1 --json > pmb1.json
     """
+    if as_json == as_csv:
+        raise UserError(msg("json_or_csv"))
+    if as_csv and (public or with_seed):
+        raise UserError(msg("csv_alone"))
     if public and with_seed:
         raise UserError(msg("public_with_seed"))
+    if as_csv:
+        from pbem.sheet import csv_text
+
+        with engine(ctx, game_id, writes=False) as e:
+            text = csv_text(e.table(game_id), language())
+        click.echo(text, nl=False)
+        click.echo(message("exported_csv", game=game_id), err=True)  # (stderr: the CSV alone goes to stdout)
+        return
     with engine(ctx, game_id, writes=False) as e:
         data = e.public_export(game_id) if public else e.export(game_id, include_seed=True if with_seed else None)
     click.echo(json.dumps(data, ensure_ascii=False, indent=1))
