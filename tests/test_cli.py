@@ -66,7 +66,7 @@ def test_a_game_through_the_cli(run, tmp_path):
     assert "RECTIFICATIF" in out
     assert "queued" in run("outbox", "list")
     tick = run("tick", "--now", "2026-12-01T23:05")
-    assert "sent" in tick
+    assert "15 envoyés" in tick  # (the summary in the configured language)
     assert "sent" in run("outbox", "list", "--status", "sent")
     assert "0 courriel remis en file" in run("outbox", "retry", "--failed")
     export = json.loads(run("export", "toy1", "--json"))

@@ -79,7 +79,7 @@ def test_a_built_wheel_runs_a_game_from_a_folder_made_by_init(tmp_path):
     mail.set_content("INSCRIPTION Olenna\n")
     (folder / "data" / "mail" / "inbox" / "new").mkdir(parents=True)
     (folder / "data" / "mail" / "inbox" / "new" / "1.eml").write_bytes(mail.as_bytes())
-    assert "1 processed" in _run(pbem, "tick", cwd=folder)
+    assert "1 traité" in _run(pbem, "tick", cwd=folder)  # (in the folder's language, French)
     (sent,) = (folder / "data" / "mail" / "outbox" / "new").iterdir()
     ack = message_from_bytes(sent.read_bytes(), policy=default)
     assert ack["To"] == "olenna@example.org" and ack["In-Reply-To"] == "<inscription-1@example.org>"

@@ -21,6 +21,7 @@ from pbem.cli.shell import (
 )
 from pbem.cli.text import count
 from pbem.clock import parse_iso
+from pbem.ticktext import said
 
 
 @french("Lance le démon\u00a0: relève la boîte aux lettres (ou l'écoute en IDLE), déclenche les dates limites, "
@@ -78,21 +79,22 @@ def tick(ctx: click.Context, now: str | None) -> None:
     when = now_from(now)
     with PassLock(cfg.database) as lock:
         if not lock.acquire(cfg.lock_wait_seconds, who="pbem tick"):
-            holder, stuck = lock.describe_holder()
+            holder, stuck = lock.describe_holder(lang=language())
             if stuck:
-                click.echo(f"pbem tick: {holder} holds the data and looks stuck; this pass steps aside", err=True)
+                click.echo(message("tick_stuck", holder=holder), err=True)
                 sys.exit(1)
-            click.echo(f"pbem tick: {holder} is already working on this data; this pass steps aside", err=True)
+            click.echo(message("tick_busy", holder=holder), err=True)
             return
         store = open_store(cfg)
         try:
             report = do_tick(cfg, store, when)
         finally:
             store.close()
-    click.echo(report.summary())
+    lang = language()
+    click.echo(report.summary(lang))
     if report.errors:
         for error in report.errors:
-            click.echo(f"pbem tick: {error}", err=True)
+            click.echo(f"pbem tick{':' if lang == 'en' else chr(0xA0) + ':'} {said(error, lang)}", err=True)
         sys.exit(1)
 
 

@@ -76,6 +76,10 @@ MESSAGES: dict[str, Msg] = {
                      "--csv is the MJ's spreadsheet: neither --public nor --with-seed with it"),
     "exported_csv": Msg("Tableau de {game} écrit. Il donne les rôles\u00a0: pour le MJ seul, ne le partagez pas.",
                         "{game}'s spreadsheet written. It shows the roles: for the MJ alone, do not share it."),
+    "tick_busy": Msg("pbem tick\u00a0: {holder} travaille déjà sur ces données\u00a0; cette passe s'efface",
+                     "pbem tick: {holder} is already working on this data; this pass steps aside"),
+    "tick_stuck": Msg("pbem tick\u00a0: {holder} tient les données et semble bloqué\u00a0; cette passe s'efface",
+                      "pbem tick: {holder} holds the data and looks stuck; this pass steps aside"),
     "calendar_written": Msg("Calendrier écrit\u00a0: {file} ({events})", "Calendar written: {file} ({events})"),
     "units_written": Msg("Unités écrites (chacune dit comment l'installer\u00a0; pbem doctor vérifie qu'elles "
                          "peuvent marcher). Avec cron plutôt, cette ligne dans crontab -e\u00a0:\n{cron}",
