@@ -22,6 +22,7 @@ from pbem.guide import copy_docs
 from pbem.msg import Msg, PbemError
 from pbem.render import TEMPLATES, packaged_templates
 from pbem.units import UnitKind, cron_line, systemd_units, unit_kind
+from pbem.wording import join_list
 
 DATA = Path(__file__).resolve().parent / "data"
 """Default data shipped with the package: the commented config, 1626 sample sheets, card files."""
@@ -31,10 +32,10 @@ SAMPLES = ("1626/personnages.toml",)
 
 
 class FolderError(PbemError):
-    """What `pbem init` or `pbem templates` cannot do, and how to fix it (one line, in English)."""
+    """What `pbem init` or `pbem templates` cannot do, and how to fix it (one line, in both languages)."""
 
-    def __init__(self, text: str):
-        super().__init__(Msg.both(text))
+    def __init__(self, fr: str, en: str):
+        super().__init__(Msg(fr, en))
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,12 @@ def init_folder(folder: Path, *, pbem_command: str | None = None, user: str = "p
     folder = folder.expanduser().resolve()
     config = folder / "config.toml"
     if config.exists():
-        raise FolderError(f"{config} exists already: pbem init never overwrites a game folder "
+        raise FolderError(f"{config} existe déjà\u00a0: pbem init n'écrase jamais un dossier de jeu "
+                          "(choisissez un autre dossier, ou modifiez ce config.toml)",
+                          f"{config} exists already: pbem init never overwrites a game folder "
                           "(choose another folder, or edit that config.toml)")
     if folder.exists() and not folder.is_dir():
-        raise FolderError(f"{folder} is a file, not a folder")
+        raise FolderError(f"{folder} est un fichier, pas un dossier", f"{folder} is a file, not a folder")
     made: list[Path] = []
     for sub in ("data", "templates", "systemd"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
@@ -117,11 +120,14 @@ def template_copy(name: str, overrides: Path, *, force: bool = False, game_id: s
     source = TEMPLATES / name
     if ".." in Path(name).parts or not source.is_file():
         close = [n for n in packaged_templates() if n.endswith(Path(name).name) or Path(name).name in n][:3]
+        hint_fr = (f" (vouliez-vous dire {join_list(close, 'fr', 'ou')}\u00a0?)" if close
+                   else " (pbem templates list les montre)")
         hint = f" (did you mean {', '.join(close)}?)" if close else " (pbem templates list shows them)"
-        raise FolderError(f"pbem has no template {name!r}{hint}")
+        raise FolderError(f"pbem n'a pas de gabarit «\u00a0{name}\u00a0»{hint_fr}", f"pbem has no template {name!r}{hint}")
     target = overrides / name
     if target.exists() and not force:
-        raise FolderError(f"{target} exists already (edit it, or pass --force to start again from pbem's)")
+        raise FolderError(f"{target} existe déjà (modifiez-le, ou ajoutez --force pour repartir de celui de pbem)",
+                          f"{target} exists already (edit it, or pass --force to start again from pbem's)")
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target)
     return target

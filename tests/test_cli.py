@@ -73,9 +73,9 @@ def test_a_game_through_the_cli(run, tmp_path):
     assert export["seed"] is None and export["records"]
     assert "OK : la graine correspond à son empreinte" in run("verify", "toy1")
     (tmp_path / "x.json").write_text(json.dumps(export))
-    assert "no seed" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
+    assert "pas de graine" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
     assert "OK" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "ab" * 32)
-    assert "does not match" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "cd" * 32, ok=False)
+    assert "ne correspond pas" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "cd" * 32, ok=False)
     assert "toy1" in run("game", "list")
     run("player", "remove", "toy1", "Arya")
     run("player", "replace", "toy1", "Arya", "arya2@pbem.test")

@@ -43,7 +43,7 @@ def test_init_refuses_an_existing_game_folder_in_one_line(tmp_path):
     init_folder(tmp_path / "g", pbem_command="pbem")
     result = CliRunner().invoke(main, ["init", str(tmp_path / "g")])
     assert result.exit_code == 1
-    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert result.output.startswith("Erreur\u00a0: ") and result.output.count("\n") == 1  # (French: no config read)
     assert "Traceback" not in result.output
 
 
@@ -204,9 +204,9 @@ def test_templates_commands_list_and_copy(tmp_path):
     again = runner.invoke(main, [*cfg, "templates", "copy", "common/ack.fr.j2"])
     assert again.exit_code == 1 and "--force" in again.output
     typo = runner.invoke(main, [*cfg, "templates", "copy", "ack.fr"])
-    assert typo.exit_code == 1 and "did you mean common/ack.fr.j2" in typo.output
+    assert typo.exit_code == 1 and "vouliez-vous dire common/ack.fr.j2" in typo.output
     escape = runner.invoke(main, [*cfg, "templates", "copy", "../config.toml"])
-    assert escape.exit_code == 1 and "no template" in escape.output
+    assert escape.exit_code == 1 and "pas de gabarit" in escape.output
 
 
 def test_a_card_file_named_relative_to_config_toml_is_found_wherever_pbem_runs(tmp_path, monkeypatch):

@@ -265,12 +265,12 @@ def init(folder: str, user: str, kind: str | None) -> None:
 
     Example: pbem init ~/pourmabelle
     """
-    from pbem.folder import FolderError, init_folder
+    from pbem.folder import init_folder
 
     try:
         made = init_folder(Path(folder), user=user, kind=_kind(kind))
-    except (FolderError, OSError) as e:
-        raise click.ClickException(str(e)) from None
+    except OSError as e:  # (a FolderError is a PbemError: said in one line, in the configured language)
+        raise UserError(Msg(f"impossible d'écrire\u00a0: {e}", f"cannot write: {e}")) from None
     for path in made.files:
         click.echo(f"  {path}")
     click.echo(message("folder_ready", folder=made.folder))
@@ -354,15 +354,15 @@ def templates_copy(ctx: click.Context, name: str, force: bool, game_id: str | No
 
     Example: pbem templates copy common/reminder.fr.j2 --game pmb1
     """
-    from pbem.folder import FolderError, template_copy
+    from pbem.folder import template_copy
 
     folder = config(ctx).templates_dir or Path("templates")
     if game_id is not None:
         _known_game(ctx, game_id)
     try:
         target = template_copy(name, folder, force=force, game_id=game_id)
-    except (FolderError, OSError) as e:
-        raise click.ClickException(str(e)) from None
+    except OSError as e:  # (a FolderError is a PbemError: said in one line, in the configured language)
+        raise UserError(Msg(f"impossible d'écrire\u00a0: {e}", f"cannot write: {e}")) from None
     click.echo(message("template_copied", target=target))
 
 
