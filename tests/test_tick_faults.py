@@ -94,7 +94,7 @@ def test_defect1_player_add_refuses_an_unusable_address(tmp_path):
     runner = CliRunner()
     assert runner.invoke(main, ["--config", str(cfg_path), "game", "new", "toy1"]).exit_code == 0
     result = runner.invoke(main, ["--config", str(cfg_path), "player", "add", "toy1", "José", "josé@exemple.fr"])
-    assert result.exit_code != 0 and "invalid address" in result.output and "'é' before the @" in result.output
+    assert result.exit_code != 0 and "adresse refusée" in result.output and "avant le @" in result.output
     ok = runner.invoke(main, ["--config", str(cfg_path), "player", "add", "toy1", "José", "jose+pbem@exemple.fr"])
     assert ok.exit_code == 0, ok.output
 

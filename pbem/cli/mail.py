@@ -19,7 +19,7 @@ from pbem.cli.shell import (
     message,
     now_from,
 )
-from pbem.cli.text import count
+from pbem.cli.text import count, said_kind, said_status
 from pbem.clock import parse_iso
 from pbem.ticktext import said
 
@@ -122,9 +122,11 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
     Example: pbem outbox list --status failed
     """
     with engine(ctx, writes=False) as e:
+        lang = language()
         for i in e.store.outbox_items(status, game_id):
             err = f"  ({i['last_error']})" if i["last_error"] else ""
-            click.echo(f"{i['status']:7} {i['kind']:8} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
+            shown, kind = said_status(i["status"], lang), said_kind(i["kind"], lang)
+            click.echo(f"{shown:9} {kind:9} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
 
 
 @french("Remet en file les courriels en échec (ils partent avec la prochaine passe).\n\n"

@@ -172,3 +172,17 @@ def msg(key: str, **params: Any) -> Msg:
 def counted(key: str, n: int) -> Msg:
     """A message with a number (`count`) in both languages."""
     return Msg(count("fr", key, n), count("en", key, n))
+
+
+_STATUS_FR = {"queued": "en file", "sent": "envoyé", "failed": "en échec", "bounced": "revenu"}
+"""An outgoing mail's state as `pbem outbox list` shows it in French (``--status`` takes the English word)."""
+_KINDS_FR = {"ack": "réponse", "private": "privé", "public": "forum", "digest": "synthèse", "reminder": "rappel",
+             "notice": "avis", "stranger": "inconnu"}
+
+
+def said_status(status: str, lang: str) -> str:
+    return status if lang == "en" else _STATUS_FR.get(status, status)
+
+
+def said_kind(kind: str, lang: str) -> str:
+    return kind if lang == "en" else _KINDS_FR.get(kind, kind)

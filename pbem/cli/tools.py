@@ -84,7 +84,7 @@ def export(ctx: click.Context, game_id: str, as_json: bool, as_csv: bool, with_s
 
 @french("Écrit les archives publiques d'une partie en site HTML statique\u00a0: chaque message du forum, les "
         "images, des graphiques sur la partie et, une fois la graine révélée, la vérification des dés. "
-        "Lisible hors ligne. FOLDER doit être neuf, vide, ou une archive que pbem y a écrite (il n'efface que ses "
+        "Lisible hors ligne. DOSSIER doit être neuf, vide, ou une archive que pbem y a écrite (il n'efface que ses "
         "propres fichiers).\n\n"
         "Exemple\u00a0: pbem archive pmb1 archives/pmb1")
 @click.command(cls=HelpCommand)
@@ -212,7 +212,7 @@ def scenario() -> None:
     """
 
 
-@french("Joue chaque CASE (un fichier .toml, ou un dossier de fichiers) et vérifie ce qu'il attend "
+@french("Joue chaque CAS (un fichier .toml, ou un dossier de fichiers) et vérifie ce qu'il attend "
         "(format\u00a0: docs/scenarios.md).\n\n"
         "Code de sortie\u00a0: 0 quand toutes les attentes sont tenues, 1 quand l'une ne l'est pas, 2 quand un "
         "fichier est mal formé.\n\n"
