@@ -86,12 +86,19 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     init_folder(root, pbem_command="/opt/pbem/bin/pbem")
     with open(root / "config.toml", "a", encoding="utf-8") as f:
         f.write(GAME)
+    inbox = root / "data" / "mail" / "inbox" / "new"
+    for sub in ("new", "cur", "tmp"):
+        (inbox.parent / sub).mkdir(parents=True, exist_ok=True)  # a player's mail, read by the first tick: `mail list` has a verdict to say
+    (inbox / "1.eml").write_bytes(b"From: l@example.org\r\nTo: jeu@example.org\r\nSubject: [INT] etat\r\n"
+                                  b"Message-ID: <m1@example.org>\r\n\r\nETAT\r\n")
     return root
 
 
 def _run(folder: Path, *args: str) -> str:
     result = CliRunner().invoke(main, ["--config", str(folder / "config.toml"), *args], prog_name="pbem")
     assert "Traceback" not in result.output, result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):  # (a crash: never)
+        raise result.exception
     return result.output
 
 
@@ -137,6 +144,7 @@ def test_every_command_a_french_mj_runs_answers_in_french(folder, tmp_path):
     assert outputs[("export", "intr1", "--csv")].startswith("étape,titre,")
     assert "Calendrier écrit" in outputs[("calendar", "intr1", str(tmp_path / "intr1.ics"))]
     assert "envoyé" in outputs[("outbox", "list")] and "traité" in outputs[("tick",)]
+    assert "traité" in outputs[("mail", "list")] and "ok (1 ligne, 0 erreur)" in outputs[("mail", "list")]
     assert "déjà pris" in outputs[("player", "add", "intr1", "Lorenzo", "x@example.org")]
     assert "OK" in outputs[("verify", "intr1")]
     english = [(args, english_words(out), out) for args, out in said if english_words(out)]

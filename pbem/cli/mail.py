@@ -19,7 +19,7 @@ from pbem.cli.shell import (
     message,
     now_from,
 )
-from pbem.cli.text import count, said_kind, said_status
+from pbem.cli.text import count, said_kind, said_mail_status, said_status, said_verdict
 from pbem.clock import parse_iso
 from pbem.ticktext import said
 
@@ -172,12 +172,13 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
 
     Example: pbem mail list --status error
     """
+    lang = language()
     with engine(ctx, writes=False) as e:
         for m in e.store.messages(status):
             local = e.local(m["game"], parse_iso(m["received_at"]))  # in the game's zone, as the MJ reads every time
             received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
-            click.echo(f"{m['status']:5} {received} {m['game'] or '-':10} {m['sender'] or '-':30} "
-                       f"{m['verdict']}  [{m['key']}]")
+            click.echo(f"{said_mail_status(m['status'], lang):8} {received} {m['game'] or '-':10} "
+                       f"{m['sender'] or '-':30} {said_verdict(m['verdict'] or '', lang)}  [{m['key']}]")
 
 
 @french("Traite de nouveau le courrier enregistré à la prochaine passe (après avoir corrigé ce qui l'a fait "

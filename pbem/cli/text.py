@@ -7,12 +7,14 @@ mistake of the user (« Erreur : partie inconnue « pmb9 » … »), never 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 from pbem.core import Msg
 from pbem.msg import PbemError
 from pbem.render import date_en, date_fr
+from pbem.wording import plural
 
 MESSAGES: dict[str, Msg] = {
     "registration_open": Msg("{game} : inscriptions ouvertes jusqu'au {until}",
@@ -184,5 +186,44 @@ def said_status(status: str, lang: str) -> str:
     return status if lang == "en" else _STATUS_FR.get(status, status)
 
 
+_MAIL_STATUS_FR = {"new": "nouveau", "done": "traité", "error": "erreur"}
+
+
+def said_mail_status(status: str, lang: str) -> str:
+    """A stored mail's state as `pbem mail list` shows it (``--status`` takes the English word)."""
+    return status if lang == "en" else _MAIL_STATUS_FR.get(status, status)
+
+
 def said_kind(kind: str, lang: str) -> str:
     return kind if lang == "en" else _KINDS_FR.get(kind, kind)
+
+
+# the verdicts the store keeps for each mail (`pbem.engine.orders.intake`, English), as `pbem mail list` says them
+_VERDICTS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"^ok \((?P<n>\d+) lines, (?P<e>\d+) errors(?P<late>, too late for step (?P<k>\d+))?\)$", "ok ({lines}, {errors}{late})"),
+    (r"^duplicate$", "doublon"),
+    (r"^no game$", "aucune partie"),
+    (r"^game not created$", "partie pas encore créée"),
+    (r"^rate-limited, orders kept, no reply$", "trop de courriels\u00a0: ordres gardés, pas de réponse"),
+    (r"^refused: (?P<n>\d+) lines \(at most (?P<m>\d+)\)$", "refusé\u00a0: {n}\u00a0lignes (au plus {m})"),
+    (r"^stranger: told how to join$", "inconnu\u00a0: informé de comment s'inscrire"),
+    (r"^stranger: already told how to join today$", "inconnu\u00a0: déjà informé aujourd'hui"),
+    (r"^stranger: rate-limited, no reply$", "inconnu\u00a0: trop de courriels, pas de réponse"),
+    (r"^silent: (?P<why>.*)$", "sans réponse\u00a0: {why}"),
+    (r"^rejected: authentication failed \((?P<why>.*)\)$", "refusé\u00a0: authentification en échec ({why})"),
+    (r"^unreadable: (?P<why>.*)$", "illisible\u00a0: {why}"),
+))
+
+
+def said_verdict(verdict: str, lang: str) -> str:
+    """A stored mail's verdict in ``lang`` (a shape not known here is shown as it is)."""
+    if lang == "en":
+        return verdict
+    for pattern, french in _VERDICTS_FR:
+        m = pattern.match(verdict)
+        if m:
+            v = m.groupdict()
+            v["late"] = f", trop tard pour l'étape {v['k']}" if v.get("late") else ""
+            return french.format(**v, lines=plural(int(v.get("n") or 0), "ligne", lang="fr"),
+                                 errors=plural(int(v.get("e") or 0), "erreur", lang="fr"))
+    return verdict
