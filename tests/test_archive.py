@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -254,3 +255,45 @@ mj = "mj@example.org"
     assert result.exit_code == 0, result.output
     assert "18 pages, 16 images et 1 graphique dans" in result.output  # (the CLI speaks French by default)
     assert (out / "index.html").is_file() and (out / "verification.html").is_file()
+
+
+def test_the_intrigue_axis_reads_in_step_numbers(archives: dict[str, Any]) -> None:
+    import re
+
+    svg = ET.parse(archives["intrigue"].charts[0]).getroot()
+    texts = [t.text or "" for t in svg.findall("{http://www.w3.org/2000/svg}text")]
+    assert not [t for t in texts if re.fullmatch(r"m\d+", t)]  # no round markers in place of step numbers
+    assert "départ" in texts and "1" in texts and "2" in texts
+    assert any("une manche commence aux étapes" in t for t in texts)  # the rounds, in the caption
+
+
+def test_every_post_says_when_it_was_published_and_the_index_too(archives: dict[str, Any]) -> None:
+    for name in ("pmb", "intrigue"):
+        folder = archives[name].folder
+        posts = sorted(folder.glob("turn-*.html"))
+        assert posts
+        for page in posts:
+            assert re.search(r'<p class="date">Publié le <time>\w+ (\d+|1er) \w+ 20\d\d à', page.read_text("utf-8")), page
+        index = (folder / "index.html").read_text("utf-8")
+        assert index.count('<span class="thumb">') == len(posts)  # every entry in a box of the same shape
+        assert index.count("<small>") >= len(posts)
+
+
+def test_the_mj_s_chronicle_heads_its_post_in_the_archive(tmp_path: Path) -> None:
+    from mjseat_helpers import T0, Table
+
+    from pbem.archive import build
+
+    t = Table(tmp_path, publish="mj", approval_reminder="6h")
+    t.new()
+    assert t.due(T0 + timedelta(days=2)) == ["toy1: turn 1 resolved"]
+    t.engine.publish("toy1", T0 + timedelta(days=2, hours=1), turn=1,
+                     chronicle="Une nuit calme <script> & [b]sourde[/b].")
+    done = build(t.engine, "toy1", tmp_path / "archive")
+    page = (tmp_path / "archive" / "turn-1.html").read_text("utf-8")
+    # first in the post, as on the forum; the MJ's BBCode becomes HTML, anything else is escaped
+    article = page.split('<article class="post">', 1)[1]
+    assert article.lstrip().startswith('<div class="p">Une nuit calme &lt;script&gt; &amp; <strong>sourde</strong>.</div>')
+    assert "<script>" not in page
+    assert "chronique du MJ" in (tmp_path / "archive" / "index.html").read_text("utf-8")
+    assert done.pages

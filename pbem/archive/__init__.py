@@ -29,7 +29,7 @@ from pbem.engine import Engine
 from pbem.engine.steps import letters
 from pbem.msg import Msg, PbemError
 from pbem.pictures.raster import size
-from pbem.render import TEMPLATES, game_templates
+from pbem.render import TEMPLATES, date_en, date_fr, game_templates
 
 MARKER = ".pbem-archive"
 """The file an archive leaves in its folder: the first line says what it is, the next ones each name a file it
@@ -51,6 +51,8 @@ class Post:
     html: str
     picture: str | None
     picture_size: tuple[int, int] | None
+    date: str = ""  # when the step was resolved, in the game's zone (« mercredi 2 décembre 2026 à 21 h »)
+    chronicle: str | None = None  # the MJ's chronicle that headed the step's forum post (publish = "mj")
 
 
 @dataclass
@@ -130,7 +132,8 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         state = table.decode_json(rec.state_after)
         events = rec.events
         outcome = ruleset.outcome(state)
-        text = letters.forum_text(table, state, events, rec.title, outcome)
+        chronicle = table.store.chronicle(game_id, rec.seq)  # heads the post, as on the forum
+        text = letters.forum_text(table, state, events, rec.title, outcome, chronicle)
         view, _ = letters.forum_inputs(table, state, events)
         steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
         picture = letters.forum_picture(table, state, events, rec.title)
@@ -140,8 +143,11 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
             image = f"images/{name}.png"
             (folder / image).write_bytes(picture.png)
             out.pictures.append(folder / image)
+        resolved = table.local(rec.resolved_at)
         posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
-                          size(picture.png) if picture is not None else None))
+                          size(picture.png) if picture is not None else None,
+                          (date_en if s.language == "en" else date_fr)(resolved) if resolved else "",
+                          chronicle))
     charts = series.charts(s.ruleset, steps)
     if charts:
         (folder / "charts").mkdir(exist_ok=True)
