@@ -1,6 +1,8 @@
-"""The build step pyproject.toml cannot say: the MJ's guide and the rules pages, kept at the top of the
-repository (docs/), travel inside the package as ``pbem/docs/`` (`pbem.guide` finds them there, or in
-the source tree of an editable install).  Everything else is in pyproject.toml."""
+"""The build step pyproject.toml cannot say: ``templates/``, ``data/`` and the MJ's guide and rules pages
+(``docs/``) stand at the top of the repository, beside ``pbem/``, and travel inside the package in a wheel,
+as ``pbem/templates/``, ``pbem/data/``, ``pbem/docs/`` (`pbem.shipped` finds them there, or in the source
+tree of an editable install).  Only the files named here: a clone's ``data/`` also holds a game's database
+and mail, which never ship.  Everything else is in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -13,7 +15,11 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 
 # top-level folder -> (its place in the package, the files it ships)
-SHIPPED = {"docs": ("pbem/docs", ("guide-mj.md", "scenarios.md", "rules/*.md"))}
+SHIPPED = {
+    "templates": ("pbem/templates", ("*/*.j2", "*/*.toml")),
+    "data": ("pbem/data", ("config.toml", "1626/*.toml", "courtisans/*.toml", "pourleroi/*.toml", "fonts/*")),
+    "docs": ("pbem/docs", ("guide-mj.md", "scenarios.md", "rules/*.md")),
+}
 
 
 class BuildWithShipped(build_py):

@@ -21,11 +21,9 @@ from pathlib import Path
 from pbem.guide import copy_docs
 from pbem.msg import Msg, PbemError
 from pbem.render import TEMPLATES, packaged_templates
+from pbem.shipped import DATA
 from pbem.units import UnitKind, cron_line, systemd_units, unit_kind
 from pbem.wording import join_list
-
-DATA = Path(__file__).resolve().parent / "data"
-"""Default data shipped with the package: the commented config, 1626 sample sheets, card files."""
 
 SAMPLES = ("1626/personnages.toml",)
 """Sample material `pbem init` copies into the folder's ``data/`` for the MJ to edit."""

@@ -11,10 +11,8 @@ from pathlib import Path
 
 from pbem import games
 from pbem.msg import Msg, PbemError
+from pbem.shipped import DOCS
 from pbem.wording import join_list
-
-_PACKAGED = Path(__file__).resolve().parent / "docs"
-_SOURCE = Path(__file__).resolve().parent.parent / "docs"
 
 GUIDE = "guide-mj.md"
 
@@ -25,7 +23,7 @@ class GuideError(PbemError):
 
 def docs_dir() -> Path:
     """Where the installed docs are: in the package (a wheel), else the source tree's ``docs/``."""
-    return _PACKAGED if (_PACKAGED / GUIDE).is_file() else _SOURCE
+    return DOCS
 
 
 def pages() -> list[str]:

@@ -29,10 +29,8 @@ import jinja2.runtime
 
 from pbem import dicetext
 from pbem.core import Event, Msg, StepWord
+from pbem.shipped import TEMPLATES  # the packaged templates: common/ and one folder per game
 from pbem.wording import StepNoun, agree, de, join_list, plural
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-"""The packaged templates: ``common/`` and one folder per game."""
 
 log = logging.getLogger("pbem")
 
