@@ -19,8 +19,9 @@ from pbem.cli.shell import (
     message,
     now_from,
 )
-from pbem.cli.text import count, said_kind, said_mail_status, said_status, said_verdict
+from pbem.cli.text import count, said_mail_status, said_status, said_verdict
 from pbem.clock import parse_iso
+from pbem.outbox.compose import said_kind
 from pbem.ticktext import said
 
 

@@ -178,9 +178,6 @@ def counted(key: str, n: int) -> Msg:
 
 _STATUS_FR = {"queued": "en file", "sent": "envoyé", "failed": "en échec", "bounced": "revenu"}
 """An outgoing mail's state as `pbem outbox list` shows it in French (``--status`` takes the English word)."""
-_KINDS_FR = {"ack": "réponse", "private": "privé", "public": "forum", "digest": "synthèse", "reminder": "rappel",
-             "notice": "avis", "stranger": "inconnu"}
-
 
 def said_status(status: str, lang: str) -> str:
     return status if lang == "en" else _STATUS_FR.get(status, status)
@@ -193,9 +190,6 @@ def said_mail_status(status: str, lang: str) -> str:
     """A stored mail's state as `pbem mail list` shows it (``--status`` takes the English word)."""
     return status if lang == "en" else _MAIL_STATUS_FR.get(status, status)
 
-
-def said_kind(kind: str, lang: str) -> str:
-    return kind if lang == "en" else _KINDS_FR.get(kind, kind)
 
 
 # the verdicts the store keeps for each mail (`pbem.engine.orders.intake`, English), as `pbem mail list` says them

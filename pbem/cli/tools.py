@@ -198,7 +198,7 @@ def demo(which: str, out_dir: str) -> None:
     """
     from pbem.demo import run_demos
 
-    for line in run_demos(which, Path(out_dir)):
+    for line in run_demos(which, Path(out_dir), language()):
         click.echo(line)
 
 
