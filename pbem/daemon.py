@@ -185,6 +185,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
                 log.warning("writing the forum file of %s failed: %s", game_id, e)
                 report.errors.append(f"forum {game_id}: {e}")
+        _refresh_archives(config, store, engine, report)
         if stopping("sending"):
             return report
         tr = transport or open_transport(config)
@@ -246,6 +247,25 @@ def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threadin
 
 
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+def _refresh_archives(config: Config, store: Store, engine: Engine, report: TickReport) -> None:
+    """The live archives (a game's ``archive_dir``): rebuilt after a step was published (`pbem.archive.live`).
+    A failure is the pass's error, never a stop: the mail goes on."""
+    live = [(gid, g.archive_dir) for gid, g in config.games.items() if g.archive_dir is not None]
+    if not live:
+        return
+    from pbem.archive import live as live_archive  # (only when one is configured: a tick stays light without)
+
+    for game_id, folder in live:
+        if folder is None or store.game(game_id) is None:
+            continue
+        try:
+            if live_archive.refresh(engine, game_id, folder):
+                report.fired.append(f"{game_id}: archive refreshed")
+        except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
+            log.warning("archive of %s: %s", game_id, e)
+            report.errors.append(f"archive {game_id}: {e}")
 
 
 def _said(config: Config, fr: str, en: str) -> str:

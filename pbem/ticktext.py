@@ -24,6 +24,8 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"^(?P<g>[^:]+): the MJ reminded that turn (?P<n>\d+) waits for approval$",
      "{g}\u00a0: rappel au MJ\u00a0: l'étape {n} attend son approbation"),
     (r"^(?P<g>[^:]+): ERROR (?P<why>.*)$", "{g}\u00a0: ERREUR {why}"),
+    (r"^(?P<g>[^:]+): archive refreshed$", "{g}\u00a0: archives mises à jour"),
+    (r"^archive (?P<g>[^:]+): (?P<why>.*)$", "archives de {g}\u00a0: {why}"),
     (r"^resolution failed: (?P<why>.*)$", "résolution en échec\u00a0: {why}"),
     (r"^fetch failed: (?P<why>.*)$", "relève du courrier en échec\u00a0: {why}"),
     (r"^processing mail failed: (?P<why>.*)$", "traitement du courrier en échec\u00a0: {why}"),

@@ -297,3 +297,31 @@ def test_the_mj_s_chronicle_heads_its_post_in_the_archive(tmp_path: Path) -> Non
     assert "<script>" not in page
     assert "chronique du MJ" in (tmp_path / "archive" / "index.html").read_text("utf-8")
     assert done.pages
+
+
+def test_a_live_archive_is_refreshed_by_the_pass_after_each_published_step(tmp_path: Path) -> None:
+    from helpers import toy_config_toml
+
+    from pbem.cli import main
+
+    cfg = tmp_path / "config.toml"
+    www = tmp_path / "www" / "toy1"
+    cfg.write_text(toy_config_toml(tmp_path, game=f'archive_dir = "{www}"'), encoding="utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "new", "toy1", "--now", "2026-12-01T10:00")
+    for name in ("Arya", "Bran"):
+        run("player", "add", "toy1", name, f"{name.lower()}@pbem.test", "--now", "2026-12-01T10:00")
+    run("game", "start", "toy1", "--now", "2026-12-01T11:00")
+    assert "toy1\u00a0: archives mises à jour" in run("tick", "--now", "2026-12-01T11:05")
+    assert sorted(p.name for p in www.glob("turn-*.html")) == ["turn-0.html"] and (www / "index.html").is_file()
+    stamp = (www / "index.html").stat().st_mtime_ns
+    assert "archives" not in run("tick", "--now", "2026-12-01T12:00")  # nothing new published: left alone
+    assert (www / "index.html").stat().st_mtime_ns == stamp
+    assert "archives mises à jour" in run("tick", "--now", "2026-12-05T12:00")  # the step's deadline passed
+    assert sorted(p.name for p in www.glob("turn-*.html")) == ["turn-0.html", "turn-1.html"]
