@@ -185,7 +185,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
                 log.warning("writing the forum file of %s failed: %s", game_id, e)
                 report.errors.append(f"forum {game_id}: {e}")
-        _refresh_archives(config, store, engine, report)
+        _refresh_archives(config, store, engine, report, now)
         if stopping("sending"):
             return report
         tr = transport or open_transport(config)
@@ -249,9 +249,31 @@ def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threadin
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
 
 
-def _refresh_archives(config: Config, store: Store, engine: Engine, report: TickReport) -> None:
+def _refresh_calendars(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
+    """The live calendars (a game's ``calendar_file``): rewritten when a deadline or a pause moved (`pbem.ics`)."""
+    live = [(gid, g.calendar_file) for gid, g in config.games.items() if g.calendar_file is not None]
+    if not live:
+        return
+    from pbem import ics  # (only when one is configured)
+
+    for game_id, path in live:
+        if path is None or store.game(game_id) is None:
+            continue
+        try:
+            table = engine.table(game_id)
+            entries = ics.game_entries(table, now)
+            if ics.write_calendar(path, table.settings.title or game_id, entries, table.lang, now,
+                                  only_if_changed=True) is not None:
+                report.fired.append(f"{game_id}: calendar written")
+        except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
+            log.warning("calendar of %s: %s", game_id, e)
+            report.errors.append(f"calendar {game_id}: {e}")
+
+
+def _refresh_archives(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
     """The live archives (a game's ``archive_dir``): rebuilt after a step was published (`pbem.archive.live`).
     A failure is the pass's error, never a stop: the mail goes on."""
+    _refresh_calendars(config, store, engine, report, now)
     live = [(gid, g.archive_dir) for gid, g in config.games.items() if g.archive_dir is not None]
     if not live:
         return

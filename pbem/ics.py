@@ -133,9 +133,18 @@ def _version() -> str:
         return "0"
 
 
-def write_calendar(path: Path, name: str, entries: list[Entry], lang: str, now: datetime) -> str:
+def _same_but_stamp(a: str, b: str) -> bool:
+    """The same calendar but for its DTSTAMPs (when it was written)?"""
+    def strip(text: str) -> list[str]:
+        return [line for line in unfold(text) if not line.startswith("DTSTAMP:")]
+    return strip(a) == strip(b)
+
+
+def write_calendar(path: Path, name: str, entries: list[Entry], lang: str, now: datetime, *,
+                   only_if_changed: bool = False) -> str | None:
     """Write the calendar to ``path`` (whole or not at all: a web server serving it never sees half a file),
-    reading the sequences of the one already there.  Returns the text written."""
+    reading the sequences of the one already there.  Returns the text written; with ``only_if_changed``,
+    None when nothing but the time of writing would change (the pass's live calendar)."""
     previous = ""
     try:
         if path.stat().st_size <= MAX_PREVIOUS_BYTES:
@@ -143,6 +152,8 @@ def write_calendar(path: Path, name: str, entries: list[Entry], lang: str, now: 
     except FileNotFoundError:
         pass
     text = calendar_text(name, entries, lang, now, previous)
+    if only_if_changed and previous and _same_but_stamp(previous, text):
+        return None
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     partial.write_bytes(text.encode("utf-8"))

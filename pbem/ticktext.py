@@ -25,6 +25,8 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
      "{g}\u00a0: rappel au MJ\u00a0: l'étape {n} attend son approbation"),
     (r"^(?P<g>[^:]+): ERROR (?P<why>.*)$", "{g}\u00a0: ERREUR {why}"),
     (r"^(?P<g>[^:]+): archive refreshed$", "{g}\u00a0: archives mises à jour"),
+    (r"^(?P<g>[^:]+): calendar written$", "{g}\u00a0: calendrier mis à jour"),
+    (r"^calendar (?P<g>[^:]+): (?P<why>.*)$", "calendrier de {g}\u00a0: {why}"),
     (r"^archive (?P<g>[^:]+): (?P<why>.*)$", "archives de {g}\u00a0: {why}"),
     (r"^resolution failed: (?P<why>.*)$", "résolution en échec\u00a0: {why}"),
     (r"^fetch failed: (?P<why>.*)$", "relève du courrier en échec\u00a0: {why}"),

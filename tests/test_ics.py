@@ -120,3 +120,28 @@ def test_an_open_ended_pause_under_way_leaves_out_the_deadline_it_holds(tmp_path
     e.pause("toy1", now, None, "", now)
     entries = game_entries(e.table("toy1"), now + timedelta(minutes=1))
     assert [x.uid.split("-")[1] for x in entries] == ["pause"] and entries[0].end is None
+
+
+def test_a_live_calendar_is_rewritten_by_the_pass_when_a_date_moves_and_only_then(tmp_path):
+    ics = tmp_path / "www" / "toy1.ics"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(toy_config_toml(tmp_path, game=f'calendar_file = "{ics}"'), encoding="utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "new", "toy1", "--now", T0.isoformat())
+    assert "calendrier mis à jour" in run("tick", "--now", (T0 + timedelta(minutes=5)).isoformat())
+    (registration,) = _events(ics).values()
+    before = ics.read_bytes()
+    assert "calendrier" not in run("tick", "--now", (T0 + timedelta(minutes=10)).isoformat())  # nothing moved
+    assert ics.read_bytes() == before
+    run("player", "add", "toy1", "Arya", "arya@pbem.test", "--now", T0.isoformat())
+    run("player", "add", "toy1", "Bran", "bran@pbem.test", "--now", T0.isoformat())
+    run("game", "start", "toy1", "--now", (T0 + timedelta(hours=1)).isoformat())
+    assert "calendrier mis à jour" in run("tick", "--now", (T0 + timedelta(hours=1, minutes=5)).isoformat())
+    assert [u.split("@")[0] for u in _events(ics)] == ["toy1-step-1-deadline"]
+    assert str(registration["UID"]) not in _events(ics)
