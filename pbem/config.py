@@ -150,6 +150,8 @@ class GameConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     commit_seed: bool = True
     roster: Path | None = None  # TOML file with per-player roles/sheets merged at start
+    archive_dir: Path | None = None  # a live archive: refreshed by the pass after each published step
+    calendar_file: Path | None = None  # a live calendar (.ics): rewritten by the pass when a date moves
     mj_password: SecretSource | None = None  # with passwords = true, the MJ's own mails carry this one
     pictures: bool = True  # a picture of the public board with each forum post (games that have one)
     # the MJ's seat (docs/guide-mj.md): results held for approval, absences
@@ -202,7 +204,7 @@ _KNOWN_BOX = {"kind", "path", "host", "port", "user", "password_env", "password_
 _KNOWN_GAME = {"ruleset", "tag", "title", "language", "mj", "forum_address", "registration", "deadlines",
                "reminder_hours", "early_resolution", "early_delay_minutes", "after_early", "grace", "nmr_alert",
                "nmr_abandon", "auth", "trusted_authserv", "passwords", "min_players", "options", "commit_seed",
-               "roster", "mj_password_env", "mj_password_command", "pictures"}
+               "roster", "mj_password_env", "mj_password_command", "pictures", "archive_dir", "calendar_file"}
 _KNOWN_GAME |= {"publish", "approval_reminder", "absence", "absence_wait"}  # the MJ's seat
 
 
@@ -475,6 +477,9 @@ def _game(gid: str, g: Any, language: str, root: Path, mailbox_authserv: tuple[s
         options={**defaults, **options},
         commit_seed=_get(g, "commit_seed", where, bool, True),
         roster=_resolve_path(root, g["roster"]) if _get(g, "roster", where, str, None) else None,
+        archive_dir=_resolve_path(root, g["archive_dir"]) if _get(g, "archive_dir", where, str, None) else None,
+        calendar_file=(_resolve_path(root, g["calendar_file"]) if _get(g, "calendar_file", where, str, None)
+                       else None),
         mj_password=_mj_password(g, where),
         pictures=_get(g, "pictures", where, bool, True),
         **_seat(g, where),

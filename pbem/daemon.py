@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import ticktext
 from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config
 from pbem.engine import Engine
@@ -103,18 +104,11 @@ class TickReport:
     cleaned: int = 0
     """Half-written files of a killed pass removed from the outbox's tmp/ at the start."""
 
-    def summary(self) -> str:
+    def summary(self, lang: str = "en") -> str:
+        """What the pass did in one line, in ``lang`` (`pbem.ticktext`)."""
         s = self.sent
-        sent = f"{s.sent} sent, {s.retrying} to retry, {s.failed} failed" if s else "not sent"
-        if s and s.stopped:
-            sent += f" (stopped: {s.stopped})"
-        parts = [f"{self.fetched} fetched", f"{self.processed} processed", sent, *self.fired, *self.errors]
-        if self.stopped_before:
-            parts.append(f"stopped before {self.stopped_before}")
-        if self.cleaned:
-            files = "file" if self.cleaned == 1 else "files"
-            parts.append(f"{self.cleaned} half-written outbox {files} of a killed pass removed")
-        return "; ".join(parts)
+        return ticktext.summary(self.fetched, self.processed, (s.sent, s.retrying, s.failed, s.stopped) if s else None,
+                                self.fired, self.errors, self.stopped_before, self.cleaned, lang)
 
 
 def tick(config: Config, store: Store, now: datetime | None = None, *, source: MailSource | None = None,
@@ -191,6 +185,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
                 log.warning("writing the forum file of %s failed: %s", game_id, e)
                 report.errors.append(f"forum {game_id}: {e}")
+        _refresh_archives(config, store, engine, report, now)
         if stopping("sending"):
             return report
         tr = transport or open_transport(config)
@@ -252,6 +247,52 @@ def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threadin
 
 
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+def _refresh_calendars(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
+    """The live calendars (a game's ``calendar_file``): rewritten when a deadline or a pause moved (`pbem.ics`)."""
+    live = [(gid, g.calendar_file) for gid, g in config.games.items() if g.calendar_file is not None]
+    if not live:
+        return
+    from pbem import ics  # (only when one is configured)
+
+    for game_id, path in live:
+        if path is None or store.game(game_id) is None:
+            continue
+        try:
+            table = engine.table(game_id)
+            entries = ics.game_entries(table, now)
+            if ics.write_calendar(path, table.settings.title or game_id, entries, table.lang, now,
+                                  only_if_changed=True) is not None:
+                report.fired.append(f"{game_id}: calendar written")
+        except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
+            log.warning("calendar of %s: %s", game_id, e)
+            report.errors.append(f"calendar {game_id}: {e}")
+
+
+def _refresh_archives(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
+    """The live archives (a game's ``archive_dir``): rebuilt after a step was published (`pbem.archive.live`).
+    A failure is the pass's error, never a stop: the mail goes on."""
+    _refresh_calendars(config, store, engine, report, now)
+    live = [(gid, g.archive_dir) for gid, g in config.games.items() if g.archive_dir is not None]
+    if not live:
+        return
+    from pbem.archive import live as live_archive  # (only when one is configured: a tick stays light without)
+
+    for game_id, folder in live:
+        if folder is None or store.game(game_id) is None:
+            continue
+        try:
+            if live_archive.refresh(engine, game_id, folder):
+                report.fired.append(f"{game_id}: archive refreshed")
+        except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
+            log.warning("archive of %s: %s", game_id, e)
+            report.errors.append(f"archive {game_id}: {e}")
+
+
+def _said(config: Config, fr: str, en: str) -> str:
+    """A line of the daemon's log in the configured language (the MJ reads it: short, and French by default)."""
+    return en if config.language == "en" else fr
 
 
 def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = None) -> None:
@@ -317,9 +358,11 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
         if not _acquire_unless_stopping(lock, config.lock_wait_seconds, stop):
             if stop.is_set():
                 return
-            holder, stuck = lock.describe_holder()
-            log.warning("pass skipped: %s holds the data%s; the next timer tries again", holder,
-                        " and looks stuck" if stuck else "")
+            holder, stuck = lock.describe_holder(lang=config.language)
+            log.warning("%s", _said(config, f"passe sautée\u00a0: {holder} tient les données"
+                                    f"{' et semble bloqué' if stuck else ''}\u00a0; le prochain minuteur réessaie",
+                                    f"pass skipped: {holder} holds the data{' and looks stuck' if stuck else ''}; "
+                                    "the next timer tries again"))
             return
         try:
             store = open_store(config)
@@ -330,9 +373,11 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
         try:
             rep = tick(config, store, should_stop=stop.is_set)
             if rep.errors:
-                log.warning("tick: %s", "; ".join(rep.errors))
+                log.warning("%s", "; ".join(ticktext.said(e, config.language) for e in rep.errors))
             if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):
-                log.info("tick: %s", rep.summary())
+                log.info("%s", rep.summary(config.language))
+            else:  # (`pbem run -v`: every pass, the empty ones too)
+                log.debug("%s", rep.summary(config.language))
             wake = next_wakeup(config, store, utcnow())
             if rep.sent is not None and rep.sent.budget_used:  # more to send: go on after this pass's reading
                 schedule(id="more")
@@ -341,7 +386,8 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
         except StoreError as e:
             _storage_failed(e)
         except Exception:
-            log.exception("tick failed; next attempt at the next timer")
+            log.exception("%s", _said(config, "la passe a échoué\u00a0; nouvel essai au prochain minuteur",
+                                      "tick failed; next attempt at the next timer"))
         finally:
             store.close()
             lock.release()
@@ -370,7 +416,8 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
                 if source.wait(min(config.poll_seconds, 25 * 60)) and not stop.is_set():
                     wake()
             except Exception as e:
-                log.warning("waiting for mail failed (%s); polling continues", e)
+                log.warning("%s", _said(config, f"l'attente du courrier a échoué ({e})\u00a0; la relève continue",
+                                        f"waiting for mail failed ({e}); polling continues"))
                 if source is not None:
                     source.close()
                 source = None
@@ -380,8 +427,10 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
         store.close()
 
     scheduler.add_job(job, "interval", seconds=config.poll_seconds, id="poll", next_run_time=utcnow())
-    log.info("pbem daemon started: mailbox %s, outbox %s, polling every %s s", config.mailbox.kind,
-             config.outbox.kind, config.poll_seconds)
+    log.info("%s", _said(config, f"démon pbem lancé\u00a0: boîte {config.mailbox.kind}, envoi {config.outbox.kind}, "
+                                 f"relève toutes les {config.poll_seconds}\u00a0s",
+                         f"pbem daemon started: mailbox {config.mailbox.kind}, outbox {config.outbox.kind}, "
+                         f"polling every {config.poll_seconds} s"))
     scheduler.start()
     if config.mailbox.kind == "imap" and config.mailbox.idle:
         # a daemon thread: it may sit in IDLE for minutes and must not keep the process alive when it stops
@@ -390,17 +439,21 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
     signum = signal.sigwait(STOP_SIGNALS)
     stop.set()
     if not fatal:
-        log.info("pbem daemon stopping (%s): the running pass ends at its next stage",
-                 signal.Signals(signum).name)
+        name = signal.Signals(signum).name
+        log.info("%s", _said(config, f"démon pbem\u00a0: arrêt demandé ({name}), la passe en cours s'arrête à sa "
+                                     "prochaine étape",
+                             f"pbem daemon stopping ({name}): the running pass ends at its next stage"))
     scheduler.shutdown(wait=False)  # never wait here: see the docstring
     while not busy.acquire(timeout=0.2):
         again = signal.sigtimedwait(STOP_SIGNALS, 0)
         if again is not None:
-            log.warning("pbem daemon: second %s, stopping at once (the next start finishes the work)",
-                        signal.Signals(again.si_signo).name)
+            name = signal.Signals(again.si_signo).name
+            log.warning("%s", _said(config, f"démon pbem\u00a0: second {name}, arrêt immédiat (le prochain "
+                                            "démarrage finit le travail)",
+                                    f"pbem daemon: second {name}, stopping at once (the next start finishes the work)"))
             logging.shutdown()
             os._exit(128 + again.si_signo)
     busy.release()
     if fatal:
         raise fatal[0]
-    log.info("pbem daemon stopped")
+    log.info("%s", _said(config, "démon pbem arrêté", "pbem daemon stopped"))

@@ -21,8 +21,9 @@ from pbem import config as configmod
 from pbem import games
 from pbem.daemon import tick
 from pbem.engine import Engine
-from pbem.folder import DATA
 from pbem.msg import Msg, PbemError
+from pbem.outbox.compose import counted_kind
+from pbem.shipped import DATA
 from pbem.store import Store
 
 DEMO_START = datetime(2026, 12, 4, 19, 0, tzinfo=UTC)  # Friday 20:00 in Paris
@@ -95,7 +96,9 @@ class Demo:
             self.now = max(self.now, g.deadline)
         tick(self.config, self.store, self.now)
 
-    def report(self, title: str, sample: int = 3) -> list[str]:
+    def report(self, title: Msg, lang: str = "fr", sample: int = 3) -> list[str]:
+        """What the demo did, in ``lang``: where its mail, posts and samples went."""
+        fr = lang != "en"
         out_dir = self.root / "mail" / "outbox"
         box = mailbox.Maildir(str(out_dir), create=False)
         kinds: dict[str, list[str]] = {}
@@ -104,24 +107,34 @@ class Demo:
         forum = sorted((self.root / "forum" / self.game_id).glob("*.bbcode"),
                        key=lambda p: int(p.stem.split("-")[1]))
         g = self.engine.game(self.game_id)
-        lines = [f"== {title} ==",
-                 f"  game {self.game_id}: {g.phase}, step {g.turn}; {self.sent} mails played in "
-                 f"({self.root / 'mail' / 'inbox'})",
-                 f"  outbox {out_dir}/new: " + ", ".join(f"{len(v)} {k}" for k, v in sorted(kinds.items())),
-                 f"  forum posts: {len(forum)} in {self.root / 'forum' / self.game_id}"
-                 + (f" (last: {forum[-1].name})" if forum else "")]
+        phase = {"registration": "inscriptions", "running": "en cours", "finished": "terminée"}.get(g.phase, g.phase)
+        kinds_said = ", ".join(counted_kind(len(v), k, lang) for k, v in sorted(kinds.items()))
+        if fr:
+            lines = [f"== {title.fr} ==",
+                     f"  partie {self.game_id}\u00a0: {phase}, étape {g.turn}\u00a0; {self.sent} courriels joués "
+                     f"({self.root / 'mail' / 'inbox'})",
+                     f"  envoyés {out_dir}/new\u00a0: {kinds_said}",
+                     f"  messages du forum\u00a0: {len(forum)} dans {self.root / 'forum' / self.game_id}"
+                     + (f" (dernier\u00a0: {forum[-1].name})" if forum else "")]
+        else:
+            lines = [f"== {title.en} ==",
+                     f"  game {self.game_id}: {g.phase}, step {g.turn}; {self.sent} mails played in "
+                     f"({self.root / 'mail' / 'inbox'})",
+                     f"  outbox {out_dir}/new: {kinds_said}",
+                     f"  forum posts: {len(forum)} in {self.root / 'forum' / self.game_id}"
+                     + (f" (last: {forum[-1].name})" if forum else "")]
         for key in kinds.get("private", [])[-sample:]:
-            lines.append(f"  sample private mail: {out_dir / 'new' / key}")
+            lines.append(("  courriel privé, exemple\u00a0: " if fr else "  sample private mail: ") + str(out_dir / "new" / key))
         outcome = self.engine.ruleset(self.game_id).outcome(self.engine.state(g)) if g.state else None
         if outcome is not None:
-            lines.append(f"  outcome: {outcome.summary.fr}")
+            lines.append(f"  fin\u00a0: {outcome.summary.fr}" if fr else f"  outcome: {outcome.summary.en}")
         return lines
 
     def close(self) -> None:
         self.store.close()
 
 
-def demo_1626(root: Path) -> list[str]:
+def demo_1626(root: Path, lang: str = "fr") -> list[str]:
     d = Demo(root, "gant", {"ruleset": "1626", "tag": "1626", "registration": "1d",
                             "roster": str(DATA / "1626" / "personnages.toml")})
     d.engine.new_game("gant", d.now, seed=SEED)
@@ -145,7 +158,8 @@ def demo_1626(root: Path) -> list[str]:
     d.tick()
     d.mail(MJ_ADDRESS, "LANCER", "réponse")
     d.tick()
-    out = d.report("1626, le gant et l'épée: tests by mail")
+    out = d.report(Msg("1626, le gant et l'épée\u00a0: des tests par courriel", "1626, le gant et l'épée: tests by mail"),
+                   lang)
     d.close()
     return out
 
@@ -183,14 +197,15 @@ def play_bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[st
 
 
 def _bot_game(root: Path, game_id: str, game: dict[str, Any], names: list[str],
-              orders_for: Callable[[Any, str, int], list[str]], title: str, max_steps: int) -> list[str]:
+              orders_for: Callable[[Any, str, int], list[str]], title: Msg, max_steps: int,
+              lang: str = "fr") -> list[str]:
     d = play_bot_game(root, game_id, game, names, orders_for, max_steps)
-    out = d.report(title)
+    out = d.report(title, lang)
     d.close()
     return out
 
 
-def demo_pmb(root: Path) -> list[str]:
+def demo_pmb(root: Path, lang: str = "fr") -> list[str]:
     random_orders = _bots("pmb")
     names = [f"{first} {last}" for first, last in zip(
         ["Arya", "Bran", "Cersei", "Davos", "Edmure", "Gendry", "Hodor", "Ilyn", "Jaime", "Kevan"] * 4,
@@ -198,15 +213,17 @@ def demo_pmb(root: Path) -> list[str]:
     names = list(dict.fromkeys(f"{n} {i // 10 + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)))
     return _bot_game(root, "pmb1", {"ruleset": "pmb", "tag": "PMB", "registration": "3d@21:00",
                                     "deadlines": {"turn": "2d@21:00"}},
-                     names[:40], random_orders, "Pour Ma Belle: 40 players by mail", 80)
+                     names[:40], random_orders,
+                     Msg("Pour Ma Belle\u00a0: 40 joueurs par courriel", "Pour Ma Belle: 40 players by mail"), 80, lang)
 
 
-def demo_intrigue(root: Path) -> list[str]:
+def demo_intrigue(root: Path, lang: str = "fr") -> list[str]:
     random_orders = _bots("intrigue")
     return _bot_game(root, "intrigue", {"ruleset": "intrigue", "tag": "INTRIGUE", "registration": "1d",
                                         "deadlines": {"turn": "1d", "short": "12h"}},
                      ["Lorenzo", "Isabella", "Cesare", "Lucrezia", "Niccolò"], random_orders,
-                     "Intrigue: 5 players by mail (simultaneous mode)", 60)
+                     Msg("Intrigue\u00a0: 5 joueurs par courriel (mode simultané)",
+                         "Intrigue: 5 players by mail (simultaneous mode)"), 60, lang)
 
 
 POURLEROI_GAME: dict[str, Any] = {
@@ -215,11 +232,12 @@ POURLEROI_GAME: dict[str, Any] = {
 """A game of Pour le Roi (et Moi): short deadlines for the donor's cards, each step resolved on its last answer."""
 
 
-def demo_pourleroi(root: Path) -> list[str]:
+def demo_pourleroi(root: Path, lang: str = "fr") -> list[str]:
     random_orders = _bots("pourleroi")
     return _bot_game(root, "roi", POURLEROI_GAME, ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"],
-                     random_orders, "Pour le Roi (et Moi): 5 players by mail (gifts card by card, proxy auctions)",
-                     400)
+                     random_orders,
+                     Msg("Pour le Roi (et Moi)\u00a0: 5 joueurs par courriel (dons carte par carte, enchères par mandat)",
+                         "Pour le Roi (et Moi): 5 players by mail (gifts card by card, proxy auctions)"), 400, lang)
 
 
 COURTISANS = ["Madame de la Vilenie", "Monsieur de Malveyance", "Madame de Sévigné", "Monsieur de Lauzun"]
@@ -229,10 +247,11 @@ COURTISANS_GAME: dict[str, Any] = {"ruleset": "courtisans", "tag": "COURTISANS",
 (the rule text), resolved as soon as that player's orders are in."""
 
 
-def demo_courtisans(root: Path) -> list[str]:
+def demo_courtisans(root: Path, lang: str = "fr") -> list[str]:
     random_orders = _bots("courtisans")
     return _bot_game(root, "courtisans", COURTISANS_GAME, COURTISANS, random_orders,
-                     "Courtisans: 4 players by mail (sequential turns)", 150)
+                     Msg("Courtisans\u00a0: 4 joueurs par courriel (un tour après l'autre)",
+                         "Courtisans: 4 players by mail (sequential turns)"), 150, lang)
 
 
 def _bots(game: str) -> Callable[[Any, str, int], list[str]]:
@@ -243,12 +262,12 @@ def _bots(game: str) -> Callable[[Any, str, int], list[str]]:
     return bots
 
 
-def run_demos(which: str, out_dir: Path) -> Iterator[str]:
-    """Run one demo or all of them; yield the report lines."""
+def run_demos(which: str, out_dir: Path, lang: str = "fr") -> Iterator[str]:
+    """Run one demo or all of them; yield the report lines, in ``lang``."""
     chosen = games.demos() if which == "all" else [which]
     for name in chosen:
         try:
-            demo: Callable[[Path], list[str]] = games.load(str(games.entry(name).demo))
-            yield from demo(out_dir / name)
+            demo: Callable[[Path, str], list[str]] = games.load(str(games.entry(name).demo))
+            yield from demo(out_dir / name, lang)
         except ImportError as e:
-            yield f"== {name}: not available ({e}) =="
+            yield (f"== {name}\u00a0: pas disponible ({e}) ==" if lang != "en" else f"== {name}: not available ({e}) ==")

@@ -12,11 +12,17 @@ from pbem.mail.inbox import ImapSource, MailSourceError, newest_maildir_headers
 from pbem.mail.reading import read_message
 from pbem.mail.senders import shown_authserv, topmost_header
 from pbem.store.health import inspect
+from pbem.units import UNIT_FILES, installed_copy, read_unit, unit_problems
 from pbem.wording import join_list, plural
 
 NEWEST = 5
 """How many of the mailbox's newest mails `pbem doctor` reads to see who writes their Authentication-Results."""
 _NB = "\u00a0"  # the non-breaking space French puts before « : ; ! ? » and inside « »
+
+
+class Caution(str):
+    """A check's detail that is a warning: the check passed, but something deserves the MJ's eye
+    (`pbem doctor` shows it as « [attention] », not « [ok] »)."""
 
 
 def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]]:
@@ -37,10 +43,10 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
     for gid, g in cfg.games.items():
         where = f"partie {gid}" if fr else f"game {gid}"
         if g.auth == "none" and not g.passwords:
-            yield (where, True, "attention : auth = \"none\" et pas de mots de passe : n'importe qui peut écrire avec "
+            yield (where, True, Caution("auth = \"none\" et pas de mots de passe : n'importe qui peut écrire avec "
                    "l'adresse d'un joueur ou la vôtre ; mettez auth = \"dkim\" (Gmail) ou passwords = true" if fr else
-                   "warning: auth = \"none\" and no passwords: anyone can send mail with a "
-                   "player's or the MJ's From address; set auth = \"dkim\" (Gmail) or passwords = true")
+                   "auth = \"none\" and no passwords: anyone can send mail with a "
+                   "player's or the MJ's From address; set auth = \"dkim\" (Gmail) or passwords = true"))
         else:
             yield where, True, (f"contrôle des expéditeurs : auth = {g.auth}, passwords = {g.passwords}" if fr
                                 else f"sender checks: auth = {g.auth}, passwords = {g.passwords}")
@@ -52,6 +58,7 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
         yield where, True, (f"options de {g.ruleset} vérifiées" if fr else f"{g.ruleset} options checked")
         yield from _roster_check(g, where, lang)
     yield from _template_checks(cfg, lang)
+    yield from _unit_checks(Path(config_path).resolve().parent / "systemd", lang)
     sound, said = inspect(cfg.database)  # lost, damaged (every page read), or sound; read-only
     yield ("base" if fr else "database"), sound, said.get(lang)
     mailbox_ok = True
@@ -99,21 +106,21 @@ def _authserv_check(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, boo
     what = "trusted_authserv"
     for g in checked:
         if g.trusted_authserv != cfg.mailbox.trusted_authserv:
-            yield what, True, (f"attention{_NB}: trusted_authserv est réglé dans [games.{g.id}]{_NB}; mettez-le "
+            yield what, True, Caution(f"trusted_authserv est réglé dans [games.{g.id}]{_NB}; mettez-le "
                                "plutôt dans [mailbox] (c'est le serveur qui remet le courrier à la boîte)" if fr else
-                               f"warning: trusted_authserv is set in [games.{g.id}]; put it in [mailbox] instead "
+                               f"trusted_authserv is set in [games.{g.id}]; put it in [mailbox] instead "
                                "(it is the server that delivers to the mailbox)")
     try:
         blocks = _newest_headers(cfg)
     except (MailSourceError, OSError) as e:
-        yield what, True, (f"attention{_NB}: les derniers courriels de la boîte sont illisibles ({e}){_NB}; "
+        yield what, True, Caution(f"les derniers courriels de la boîte sont illisibles ({e}){_NB}; "
                            "trusted_authserv n'est pas vérifié" if fr else
-                           f"warning: the mailbox's newest mails could not be read ({e}); trusted_authserv not checked")
+                           f"the mailbox's newest mails could not be read ({e}); trusted_authserv not checked")
         return
     if not blocks:
-        yield what, True, (f"attention{_NB}: la boîte est vide{_NB}; écrivez au jeu depuis une autre adresse, puis "
+        yield what, True, Caution(f"la boîte est vide{_NB}; écrivez au jeu depuis une autre adresse, puis "
                            "relancez pbem doctor pour vérifier trusted_authserv" if fr else
-                           "warning: the mailbox is empty; write to the game from another address, then run "
+                           "the mailbox is empty; write to the game from another address, then run "
                            "pbem doctor again to check trusted_authserv")
         return
     writers: Counter[str] = Counter()
@@ -131,18 +138,18 @@ def _authserv_check(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, boo
     if not writers and not unreadable:
         none = (f"aucun des {n} derniers courriels de la boîte ne porte" if n > 1 else
                 "le dernier courriel de la boîte ne porte pas")
-        yield what, True, (f"attention{_NB}: {none} d'en-tête Authentication-Results{_NB}; le serveur qui remplit la "
+        yield what, True, Caution(f"{none} d'en-tête Authentication-Results{_NB}; le serveur qui remplit la "
                            f"boîte n'en écrit pas, et auth refusera votre courrier et celui des joueurs{_NB}: mettez "
                            "plutôt passwords = true" if fr else
-                           f"warning: no Authentication-Results header in {of_newest} of the mailbox; the server "
+                           f"no Authentication-Results header in {of_newest} of the mailbox; the server "
                            "that fills it writes none, and auth will refuse your mail and the players': set "
                            "passwords = true instead")
         return
     if unreadable:
-        yield what, True, (f"attention{_NB}: l'en-tête Authentication-Results du dessus est illisible dans "
+        yield what, True, Caution(f"l'en-tête Authentication-Results du dessus est illisible dans "
                            f"{plural(len(unreadable), 'courriel')} sur {n} ({unreadable[0]}){_NB}; pbem refusera "
                            "un tel courriel" if fr else
-                           f"warning: the topmost Authentication-Results does not read in {len(unreadable)} of {n} "
+                           f"the topmost Authentication-Results does not read in {len(unreadable)} of {n} "
                            f"mails ({unreadable[0]}); pbem will refuse such mail")
     if not writers:
         return
@@ -155,18 +162,18 @@ def _authserv_check(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, boo
                                f"[{listed}]: the server that wrote the topmost Authentication-Results of {of_newest} "
                                "of the mailbox")
         else:
-            yield what, True, (f"attention{_NB}: l'en-tête Authentication-Results du dessus {of_newest} de la boîte "
+            yield what, True, Caution(f"l'en-tête Authentication-Results du dessus {of_newest} de la boîte "
                                f"est écrit par «{_NB}{writer}{_NB}», pas par trusted_authserv = [{listed}]{_NB}; pbem "
                                f"refusera le courrier des parties qui vérifient les expéditeurs{_NB}: mettez "
                                f'trusted_authserv = ["{writer}"] dans [mailbox]' if fr else
-                               f"warning: the topmost Authentication-Results of {of_newest} of the mailbox is written "
+                               f"the topmost Authentication-Results of {of_newest} of the mailbox is written "
                                f'by "{writer}", not by trusted_authserv = [{listed}]; pbem will refuse the mail of the '
                                f'games that check senders: put trusted_authserv = ["{writer}"] in [mailbox]')
     others = sorted(set(writers) - {writer})
     if others:
-        yield what, True, (f"attention{_NB}: d'autres serveurs ont écrit l'en-tête du dessus de certains courriels "
+        yield what, True, Caution(f"d'autres serveurs ont écrit l'en-tête du dessus de certains courriels "
                            f"({join_list(others, lang)}){_NB}: des courriels transférés{_NB}? pbem les refusera"
-                           if fr else f"warning: other servers wrote the topmost header of some mails "
+                           if fr else f"other servers wrote the topmost header of some mails "
                            f"({join_list(others, lang)}): forwarded mail? pbem will refuse it")
 
 
@@ -213,7 +220,7 @@ def _template_checks(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, bo
         yield "templates", True, ("gabarits de pbem seulement (pas de dossier templates/)" if fr
                                   else "packaged templates only (no override folder)")
         return
-    problems = override_problems(folder)
+    problems = override_problems(folder, tuple(cfg.games))
     count = sum(1 for p in folder.rglob("*") if p.is_file() and p.suffix in (".j2", ".toml"))
     if not problems:
         yield "templates", True, (f"{folder} : {count} gabarit{'s' if count > 1 else ''} remplacé"
@@ -222,6 +229,31 @@ def _template_checks(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, bo
     for problem in problems:
         yield "templates", False, (f"{problem} (en attendant, pbem prend la dernière bonne version ou la sienne)" if fr
                                    else f"{problem} (until fixed, pbem uses the last good or the packaged version)")
+
+
+def _unit_checks(folder: Path, lang: str) -> Iterator[tuple[str, bool, str]]:
+    """The systemd units `pbem init` wrote beside config.toml: can their user read the folder and run pbem?
+    An installed unit that cannot is a failure; one not installed (yet), a warning."""
+    fr = lang != "en"
+    for name in UNIT_FILES:
+        path = folder / name
+        if not name.endswith(".service") or not path.is_file():
+            continue
+        unit = read_unit(path)
+        problems = unit_problems(unit, lang)
+        installed = installed_copy(path)
+        if not problems:
+            can = ((f"{unit.user} peut" if unit.user else "vous pouvez") + " lire le dossier et lancer pbem" if fr
+                   else f"{unit.user or 'you'} can read the folder and run pbem")
+            where = ((f" (installée{_NB}: {installed})" if fr else f" (installed: {installed})") if installed else "")
+            yield "systemd", True, (f"{name}{_NB}: {can}{where}" if fr else f"{name}: {can}{where}")
+            continue
+        for problem in problems:
+            if installed is not None:
+                yield "systemd", False, f"{installed}{_NB}: {problem}" if fr else f"{installed}: {problem}"
+            else:
+                yield "systemd", True, Caution(f"{name} ne marchera pas tel quel{_NB}: {problem}" if fr
+                                               else f"{name} will not work as it is: {problem}")
 
 
 class _NoCursors:

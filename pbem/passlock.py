@@ -67,15 +67,20 @@ class PassLock:
         except (IndexError, ValueError):
             return None, None, ""
 
-    def describe_holder(self, now: datetime | None = None) -> tuple[str, bool]:
-        """A few words on the pass holding the lock, and whether it looks stuck (held over `STUCK_AFTER`)."""
+    def describe_holder(self, now: datetime | None = None, lang: str = "en") -> tuple[str, bool]:
+        """A few words on the pass holding the lock (in ``lang``), and whether it looks stuck (held over
+        `STUCK_AFTER`)."""
+        fr = lang != "en"
         pid, since, what = self.holder()
         if since is None:
-            return f"another pass (lock {self.path})", False
+            return (f"une autre passe (verrou {self.path})" if fr else f"another pass (lock {self.path})"), False
         held = (now or utcnow()) - since
         minutes = int(held.total_seconds() // 60)
-        age = f"{minutes} min" if minutes else f"{int(held.total_seconds())} s"
-        return f"{what or 'a pass'} (pid {pid}, running for {age}; lock {self.path})", held > STUCK_AFTER
+        age = f"{minutes}\u00a0min" if minutes else f"{int(held.total_seconds())}\u00a0s"
+        if fr:
+            return f"{what or 'une passe'} (pid {pid}, depuis {age}\u00a0; verrou {self.path})", held > STUCK_AFTER
+        return f"{what or 'a pass'} (pid {pid}, running for {age.replace(chr(0xA0), ' ')}; lock {self.path})", \
+            held > STUCK_AFTER
 
     def __enter__(self) -> PassLock:
         return self

@@ -4,8 +4,10 @@ Two environments share the templates: ``mail`` (plain text, no escaping) and ``f
 ``{{ expression }}`` is BBCode-escaped by `finalize`, so a player calling himself ``[url=...]``
 prints as text).  Player text is only ever a value given to a template, never a template.
 
-Templates are looked up in the game folder's ``templates/`` first (the MJ's overrides, one file
-at a time), then in the package's (`TEMPLATES`).  An override that does not compile is reported
+Templates are looked up in the game folder's ``templates/<game id>/`` first (the MJ's overrides for
+one game: ``templates/pmb1/common/reminder.fr.j2`` changes the reminder of pmb1 alone), then in its
+``templates/`` (the overrides for every game of the folder, one file at a time), then in the package's
+(`TEMPLATES`).  An override that does not compile is reported
 (`override_problems`, `pbem doctor`) and the last good version of it, or else the packaged one,
 is used: a typo in an MJ's edit never stops the mail.
 """
@@ -27,10 +29,8 @@ import jinja2.runtime
 
 from pbem import dicetext
 from pbem.core import Event, Msg, StepWord
+from pbem.shipped import TEMPLATES  # the packaged templates: common/ and one folder per game
 from pbem.wording import StepNoun, agree, de, death_marks, join_list, number, plural
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-"""The packaged templates: ``common/`` and one folder per game."""
 
 log = logging.getLogger("pbem")
 
@@ -179,10 +179,10 @@ class _Environment(jinja2.Environment):
             return self.undefined(obj=obj, name=attribute)
 
 
-def _environment(finalize: Any, root: Path, overrides: Path | None, kind: str) -> jinja2.Environment:
+def _environment(finalize: Any, root: Path, overrides: tuple[Path, ...], kind: str) -> jinja2.Environment:
     packaged = FrenchLoader(str(root))
-    loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([GuardedLoader(overrides), packaged])
-                                 if overrides is not None else packaged)
+    loader: jinja2.BaseLoader = (jinja2.ChoiceLoader([*(GuardedLoader(o) for o in overrides), packaged])
+                                 if overrides else packaged)
     env = _Environment(
         loader=loader,
         undefined=jinja2.StrictUndefined,
@@ -237,8 +237,9 @@ def install_vocabulary(env: jinja2.Environment) -> jinja2.Environment:
     return env
 
 
-def override_problems(folder: Path) -> list[str]:
-    """Every override in ``folder`` that does not compile, as ``file:line: message`` (for `pbem doctor`)."""
+def override_problems(folder: Path, games: Sequence[str] = ()) -> list[str]:
+    """Every override in ``folder`` that does not compile, as ``file:line: message`` (for `pbem doctor`);
+    ``games`` are the configured game ids, whose ``<game id>/`` folders hold one game's overrides."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)))
     problems = []
     for path in sorted(folder.rglob("*.j2")) if folder.is_dir() else []:
@@ -249,7 +250,8 @@ def override_problems(folder: Path) -> list[str]:
             problems.append(f"{path}:{e.lineno}: {e.message}")
         except (OSError, UnicodeDecodeError) as e:
             problems.append(f"{path}: {e}")
-        if not (TEMPLATES / name).is_file():
+        first, _, rest = name.partition("/")
+        if not (TEMPLATES / name).is_file() and not (first in games and (TEMPLATES / rest).is_file()):
             problems.append(f"{path}: pbem has no template {name} (pbem templates list shows them)")
     for path in sorted(folder.rglob("*.toml")) if folder.is_dir() else []:
         try:
@@ -285,13 +287,15 @@ def refresh_templates() -> bool:
 def _overrides_changed(env: jinja2.Environment) -> bool:
     """Was an override added or removed since the last look (an edited one is seen by ``is_up_to_date``)?"""
     loader = env.loader
-    if not isinstance(loader, jinja2.ChoiceLoader) or not isinstance(loader.loaders[0], GuardedLoader):
+    if not isinstance(loader, jinja2.ChoiceLoader):
         return False
-    guarded = loader.loaders[0]
-    names = frozenset(p.relative_to(guarded.folder).as_posix() for p in guarded.folder.rglob("*")
-                      if p.is_file()) if guarded.folder.is_dir() else frozenset()
-    changed = names != guarded.seen
-    guarded.seen = names
+    changed = False
+    for guarded in loader.loaders:
+        if isinstance(guarded, GuardedLoader):
+            names = frozenset(p.relative_to(guarded.folder).as_posix() for p in guarded.folder.rglob("*")
+                              if p.is_file()) if guarded.folder.is_dir() else frozenset()
+            changed |= names != guarded.seen
+            guarded.seen = names
     return changed
 
 
@@ -306,16 +310,21 @@ class Renderer:
 
     Every template sees ``step``, the game's step word (`pbem.wording.StepNoun`: ``step.the``,
     ``step.this``, ``step.e``, ``step.name(title)``...).
+
+    ``overrides`` is the folder's ``templates/``; with ``game_id``, its ``templates/<game_id>/`` comes
+    first: that game's own overrides, which no other game sees.
     """
 
     def __init__(self, game: str, lang: str, root: Path = TEMPLATES, overrides: Path | None = None, *,
-                 step: StepWord | None = None):
+                 step: StepWord | None = None, game_id: str | None = None):
         self.game = game
         self.lang = lang
         self.root = root
         self.step = StepNoun(step or StepWord(), lang)
         self.overrides = overrides if overrides is not None and overrides.is_dir() else None
-        self.mail, self.forum = _environments(root, self.overrides, lang)
+        self.game_overrides = game_templates(self.overrides, game_id)
+        self._folders = tuple(f for f in (self.game_overrides, self.overrides) if f is not None)
+        self.mail, self.forum = _environments(root, self._folders, lang)
         self._messages: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
         self.genders: Mapping[str, str] = {}
         # the game's events modules, made with this renderer's `agree` (by environment, for one template version)
@@ -342,12 +351,12 @@ class Renderer:
         return agree(self.genders.get(name), masculine, feminine, neutral)
 
     def _exists(self, name: str) -> bool:
-        return _exists(self.root, name) or (self.overrides is not None and _exists(self.overrides, name))
+        return _exists(self.root, name) or any(_exists(folder, name) for folder in self._folders)
 
     def _name(self, env: jinja2.Environment, base: str) -> str:
         """``<game>/<base>.<lang>.j2`` if the game has one, else ``common/<base>.<lang>.j2``."""
         for candidate in (f"{self.game}/{base}.{self.lang}.j2", f"common/{base}.{self.lang}.j2"):
-            if self._exists(candidate) and (self.overrides is None or _loads(env, candidate)):
+            if self._exists(candidate) and (not self._folders or _loads(env, candidate)):
                 return candidate
         raise jinja2.TemplateNotFound(f"{self.game}/{base}.{self.lang}.j2")
 
@@ -363,7 +372,7 @@ class Renderer:
 
     def _events_module(self, env: jinja2.Environment) -> Any:
         name = f"{self.game}/events.{self.lang}.j2"
-        if not self._exists(name) or (self.overrides is not None and not _loads(env, name)):
+        if not self._exists(name) or (self._folders and not _loads(env, name)):
             return None
         template = env.get_template(name)
         hit = self._modules.get(id(env))
@@ -459,24 +468,42 @@ _MEMO_ENTRIES = 4096
 """`Renderer.message` remembers this many texts at most (then starts again)."""
 
 
-@lru_cache(maxsize=32)  # (by templates folder and language: a handful)
-def _environments(root: Path, overrides: Path | None, lang: str) -> tuple[jinja2.Environment, jinja2.Environment]:
-    """The mail and forum environments for a language, cached so compiled templates are reused."""
-    envs = (_environment(_finalize_plain, root, overrides, "mail"),
-            _environment(_finalize_forum, root, overrides, "forum"))
+def game_templates(overrides: Path | None, game_id: str | None) -> Path | None:
+    """``templates/<game_id>/``, one game's own overrides, when the MJ made that folder."""
+    if overrides is None or game_id is None:
+        return None
+    folder = overrides / game_id
+    return folder if folder.is_dir() else None
+
+
+@lru_cache(maxsize=32)  # (by templates folders and language: a handful; a game without a folder of its own shares)
+def _environments(root: Path, folders: tuple[Path, ...], lang: str) -> tuple[jinja2.Environment, jinja2.Environment]:
+    """The mail and forum environments for a language, cached so compiled templates are reused; ``folders``
+    are the MJ's overrides, the first found wins (a game's own, then the folder's)."""
+    envs = (_environment(_finalize_plain, root, folders, "mail"),
+            _environment(_finalize_forum, root, folders, "forum"))
     for env in envs:
         env.filters["date"] = date_en if lang == "en" else date_fr
         env.filters["msg"] = lambda v, _lang=lang: _msg(v, _lang)
         # a rule's own French text handed over as a plain string (a card's effect, an order's help)
         env.filters["spaced"] = french_spaces if lang == "fr" else (lambda v: v)
-        env.filters["dice_label"] = (lambda purpose, game, _lang=lang, _root=root, _over=overrides:
-                                     dice_label(purpose, game, _lang, _root, _over))
-        env.filters["dice_lines"] = (lambda rolls, game, genders=None, _lang=lang, _root=root, _over=overrides:
-                                     roll_lines(rolls, game, _lang, _root, _over, genders))
+        # dice texts: a game's own dice.<lang>.toml replaces the folder's (either layers over the packaged one)
+        env.filters["dice_label"] = (lambda purpose, game, _lang=lang, _root=root, _over=folders:
+                                     dice_label(purpose, game, _lang, _root, _dice_folder(_over, game, _lang)))
+        env.filters["dice_lines"] = (lambda rolls, game, genders=None, _lang=lang, _root=root, _over=folders:
+                                     roll_lines(rolls, game, _lang, _root, _dice_folder(_over, game, _lang), genders))
         env.globals["lang"] = lang
         # (a template imported without context knows no gender: the dagger for all, as `agree` its neutral form)
         env.globals["death_marks"] = lambda dead, _lang=lang: death_marks([str(n) for n in dead or ()], {}, _lang)
     return envs
+
+
+def _dice_folder(folders: tuple[Path, ...], game: str, lang: str) -> Path | None:
+    """The first override folder with the game's dice texts (``<game>/dice.<lang>.toml``)."""
+    for folder in folders:
+        if _exists(folder, f"{game}/dice.{lang}.toml"):
+            return folder
+    return None
 
 
 def _loads(env: jinja2.Environment, name: str) -> bool:

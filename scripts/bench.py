@@ -819,7 +819,7 @@ def bench_rss() -> None:
     with tempfile.TemporaryDirectory(prefix="pbem-bench-rss-") as tmp:
         cfg = Path(tmp) / "config.toml"
         text = (ROOT / "config.toml").read_text("utf-8")
-        text = text.replace('"pbem/data/1626/personnages.toml"', f'"{ROOT / "pbem/data/1626/personnages.toml"}"')
+        text = text.replace('"data/1626/personnages.toml"', f'"{ROOT / "data/1626/personnages.toml"}"')
         cfg.write_text(text, "utf-8")
         proc = subprocess.Popen([sys.executable, "-m", "pbem", "--config", str(cfg), "run"], cwd=tmp,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -256,3 +257,73 @@ mj = "mj@example.org"
     assert result.exit_code == 0, result.output
     assert "18 pages, 16 images et 1 graphique dans" in result.output  # (the CLI speaks French by default)
     assert (out / "index.html").is_file() and (out / "verification.html").is_file()
+
+
+def test_the_intrigue_axis_reads_in_step_numbers(archives: dict[str, Any]) -> None:
+    import re
+
+    svg = ET.parse(archives["intrigue"].charts[0]).getroot()
+    texts = [t.text or "" for t in svg.findall("{http://www.w3.org/2000/svg}text")]
+    assert not [t for t in texts if re.fullmatch(r"m\d+", t)]  # no round markers in place of step numbers
+    assert "départ" in texts and "1" in texts and "2" in texts
+    assert any("une manche commence aux étapes" in t for t in texts)  # the rounds, in the caption
+
+
+def test_every_post_says_when_it_was_published_and_the_index_too(archives: dict[str, Any]) -> None:
+    for name in ("pmb", "intrigue"):
+        folder = archives[name].folder
+        posts = sorted(folder.glob("turn-*.html"))
+        assert posts
+        for page in posts:
+            assert re.search(r'<p class="date">Publié le <time>\w+ (\d+|1er) \w+ 20\d\d à', page.read_text("utf-8")), page
+        index = (folder / "index.html").read_text("utf-8")
+        assert index.count('<span class="thumb">') == len(posts)  # every entry in a box of the same shape
+        assert index.count("<small>") >= len(posts)
+
+
+def test_the_mj_s_chronicle_heads_its_post_in_the_archive(tmp_path: Path) -> None:
+    from mjseat_helpers import T0, Table
+
+    from pbem.archive import build
+
+    t = Table(tmp_path, publish="mj", approval_reminder="6h")
+    t.new()
+    assert t.due(T0 + timedelta(days=2)) == ["toy1: turn 1 resolved"]
+    t.engine.publish("toy1", T0 + timedelta(days=2, hours=1), turn=1,
+                     chronicle="Une nuit calme <script> & [b]sourde[/b].")
+    done = build(t.engine, "toy1", tmp_path / "archive")
+    page = (tmp_path / "archive" / "turn-1.html").read_text("utf-8")
+    # first in the post, as on the forum; the MJ's BBCode becomes HTML, anything else is escaped
+    article = page.split('<article class="post">', 1)[1]
+    assert article.lstrip().startswith('<div class="p">Une nuit calme &lt;script&gt; &amp; <strong>sourde</strong>.</div>')
+    assert "<script>" not in page
+    assert "chronique du MJ" in (tmp_path / "archive" / "index.html").read_text("utf-8")
+    assert done.pages
+
+
+def test_a_live_archive_is_refreshed_by_the_pass_after_each_published_step(tmp_path: Path) -> None:
+    from helpers import toy_config_toml
+
+    from pbem.cli import main
+
+    cfg = tmp_path / "config.toml"
+    www = tmp_path / "www" / "toy1"
+    cfg.write_text(toy_config_toml(tmp_path, game=f'archive_dir = "{www}"'), encoding="utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "new", "toy1", "--now", "2026-12-01T10:00")
+    for name in ("Arya", "Bran"):
+        run("player", "add", "toy1", name, f"{name.lower()}@pbem.test", "--now", "2026-12-01T10:00")
+    run("game", "start", "toy1", "--now", "2026-12-01T11:00")
+    assert "toy1\u00a0: archives mises à jour" in run("tick", "--now", "2026-12-01T11:05")
+    assert sorted(p.name for p in www.glob("turn-*.html")) == ["turn-0.html"] and (www / "index.html").is_file()
+    stamp = (www / "index.html").stat().st_mtime_ns
+    assert "archives" not in run("tick", "--now", "2026-12-01T12:00")  # nothing new published: left alone
+    assert (www / "index.html").stat().st_mtime_ns == stamp
+    assert "archives mises à jour" in run("tick", "--now", "2026-12-05T12:00")  # the step's deadline passed
+    assert sorted(p.name for p in www.glob("turn-*.html")) == ["turn-0.html", "turn-1.html"]

@@ -48,7 +48,7 @@ def test_a_game_through_the_cli(run, tmp_path):
     assert "inscriptions ouvertes jusqu'au mercredi 2 décembre 2026 à 20 h" in out and "sha256" in out
     run("player", "add", "toy1", "Arya", "arya@pbem.test", "--now", "2026-12-01T20:00")
     run("player", "add", "toy1", "ser Schlingue", "s@pbem.test", "--now", "2026-12-01T20:00")
-    assert "already taken" in run("player", "add", "toy1", "arya", "x@pbem.test", ok=False)
+    assert "déjà pris" in run("player", "add", "toy1", "arya", "x@pbem.test", ok=False)
     assert "Arya" in run("player", "list", "toy1")
     assert "partie commencée, étape 1" in run("game", "start", "toy1", "--now", "2026-12-01T20:00")
     assert "on attend : Arya et ser Schlingue" in run("game", "status", "toy1")
@@ -64,18 +64,18 @@ def test_a_game_through_the_cli(run, tmp_path):
     run("orders", "set", "toy1", "ser Schlingue", "GUESS 9", "--turn", "1")
     out = run("turn", "rerun", "toy1", "1", "--publish", "--now", "2026-12-01T23:00")
     assert "RECTIFICATIF" in out
-    assert "queued" in run("outbox", "list")
+    assert "en file" in run("outbox", "list")  # (the state in the configured language)
     tick = run("tick", "--now", "2026-12-01T23:05")
-    assert "sent" in tick
-    assert "sent" in run("outbox", "list", "--status", "sent")
+    assert "15 envoyés" in tick  # (the summary in the configured language)
+    assert "envoyé" in run("outbox", "list", "--status", "sent")
     assert "0 courriel remis en file" in run("outbox", "retry", "--failed")
     export = json.loads(run("export", "toy1", "--json"))
     assert export["seed"] is None and export["records"]
     assert "OK : la graine correspond à son empreinte" in run("verify", "toy1")
     (tmp_path / "x.json").write_text(json.dumps(export))
-    assert "no seed" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
+    assert "pas de graine" in run("verify", "--file", str(tmp_path / "x.json"), ok=False)
     assert "OK" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "ab" * 32)
-    assert "does not match" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "cd" * 32, ok=False)
+    assert "ne correspond pas" in run("verify", "--file", str(tmp_path / "x.json"), "--seed", "cd" * 32, ok=False)
     assert "toy1" in run("game", "list")
     run("player", "remove", "toy1", "Arya")
     run("player", "replace", "toy1", "Arya", "arya2@pbem.test")
@@ -146,7 +146,7 @@ def test_a_command_that_changes_the_game_waits_for_a_running_pass_then_says_so(t
 
 
 @pytest.mark.parametrize("args,said", [
-    (["game", "status"], "Erreur : il manque l'argument GAME_ID (pbem game status --help montre l'usage)"),
+    (["game", "status"], "Erreur : il manque l'argument PARTIE (pbem game status --help montre l'usage)"),
     (["game", "stat"], "Erreur : commande inconnue « stat » ; vouliez-vous dire start, status ?"),
     (["game", "extend", "toy1", "--hours", "abc"], "valeur incorrecte pour --hours : « abc » n'est pas un nombre"),
     (["tick", "--nwo", "x"], "Erreur : option inconnue : --nwo ; vouliez-vous dire --now ?"),

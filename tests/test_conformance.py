@@ -154,7 +154,7 @@ def immediate_1626_tests(purposes: set[str] | None = None) -> list[str]:
 
     from pbem.games.g1626.sheet import seats_from_toml
 
-    seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
+    seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
     dice = Dice("11" * 32, "setup")
     state, _ = ruleset.setup(seats, dict(ruleset.default_options), dice)
     if purposes is not None:
@@ -202,7 +202,7 @@ def test_order_parser_answers_any_text_with_an_order_or_an_order_error(name):
 
         from pbem.games.g1626.sheet import seats_from_toml
 
-        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "pbem/data/1626/personnages.toml").read_text())
+        seats = seats_from_toml((Path(__file__).resolve().parents[1] / "data/1626/personnages.toml").read_text())
     else:
         seats = [Seat(n) for n in ROSTERS[name]]
     state, _ = ruleset.setup(seats, dict(ruleset.default_options), Dice("99" * 32, "setup"))

@@ -54,7 +54,7 @@ mj = "mj@pbem.test"
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=20)
     assert proc.returncode == 0, out
-    assert "pbem daemon started" in out
+    assert "démon pbem lancé" in out
 
 
 def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path):
@@ -98,7 +98,7 @@ def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path)
 class Daemon:
     """A real `pbem run` on local Maildirs whose output is read line by line as it comes."""
 
-    def __init__(self, tmp_path: Path, *, top: str = "poll_seconds = 60", **env: str) -> None:
+    def __init__(self, tmp_path: Path, *, top: str = "poll_seconds = 60", verbose: bool = False, **env: str) -> None:
         self.tmp = tmp_path
         self.cfg = tmp_path / "config.toml"
         if not self.cfg.exists():
@@ -107,7 +107,8 @@ class Daemon:
                            capture_output=True)
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
-        self.proc = subprocess.Popen(pbem_command(self.cfg, "run"), env=pbem_env(**env), stdout=subprocess.PIPE,
+        args = ("run", "-v") if verbose else ("run",)  # (-v: the scheduler's own lines too)
+        self.proc = subprocess.Popen(pbem_command(self.cfg, *args), env=pbem_env(**env), stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -182,7 +183,7 @@ def test_sigterm_during_a_pass_ends_the_daemon_and_the_next_pass_does_the_rest(t
     finally:
         d.kill()
     out = "".join(d.seen) + d.lines_left()
-    assert "pbem daemon stopping (SIGTERM)" in out and "pbem daemon stopped" in out
+    assert "démon pbem\u00a0: arrêt demandé (SIGTERM)" in out and "démon pbem arrêté" in out
     assert "Traceback" not in out
     assert _answers(tmp_path) == []  # stopped before processing: nothing answered yet...
     store = Store(tmp_path / "db.sqlite")
@@ -204,14 +205,14 @@ def test_a_second_signal_ends_the_daemon_at_once(tmp_path, second):
     try:
         d.wait_for("pause point after-fetch")
         d.proc.send_signal(signal.SIGTERM)
-        d.wait_for("pbem daemon stopping")
+        d.wait_for("arrêt demandé")
         time.sleep(0.5)
         assert d.proc.poll() is None  # the first signal waits for the pass
         d.proc.send_signal(second)
         assert d.ended(timeout=20) == 128 + second
     finally:
         d.kill()
-    assert f"second {second.name}, stopping at once" in "".join(d.seen) + d.lines_left()
+    assert f"second {second.name}, arrêt immédiat" in "".join(d.seen) + d.lines_left()
     _tick_once(tmp_path)
     (answer,) = _answers(tmp_path)
     assert b"sous le nom Arya" in answer
@@ -228,9 +229,9 @@ def test_pbem_run_steps_aside_while_another_pass_holds_the_lock_then_works(tmp_p
     assert lock.acquire(who="pbem tick")
     d = Daemon(tmp_path)
     try:
-        line = d.wait_for("pass skipped")
-        assert f"pbem tick (pid {os.getpid()}" in line and "the next timer tries again" in line
-        d.wait_for("pass skipped")  # and again at the next timer: still nothing done
+        line = d.wait_for("passe sautée")
+        assert f"pbem tick (pid {os.getpid()}" in line and "le prochain minuteur réessaie" in line
+        d.wait_for("passe sautée")  # and again at the next timer: still nothing done
         assert _answers(tmp_path) == []
         store = Store(tmp_path / "db.sqlite")
         assert store.message_count() == 0  # not even fetched
@@ -255,7 +256,7 @@ def test_sigterm_while_a_pass_waits_for_the_lock_does_not_wait_for_it(tmp_path):
                    capture_output=True)
     lock = PassLock(tmp_path / "db.sqlite")
     assert lock.acquire(who="pbem tick")
-    d = Daemon(tmp_path)
+    d = Daemon(tmp_path, verbose=True)
     try:
         d.wait_for('Running job "run.<locals>.job')  # (APScheduler's line) the first pass has begun...
         time.sleep(1)  # ...and waits for the lock (it would for ten minutes)
@@ -264,7 +265,7 @@ def test_sigterm_while_a_pass_waits_for_the_lock_does_not_wait_for_it(tmp_path):
     finally:
         lock.release()
         d.kill()
-    assert "pass skipped" not in "".join(d.seen) + d.lines_left()
+    assert "passe sautée" not in "".join(d.seen) + d.lines_left()
 
 
 @pytest.mark.parametrize(("checks", "stopped_before"), [(1, "processing"), (2, "deadlines"), (3, "sending")])

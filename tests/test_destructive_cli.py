@@ -113,7 +113,7 @@ def test_the_public_export_holds_what_verify_needs_and_no_address_state_or_event
     # a roll changed in the file: verify says so, from the public export alone
     data["records"][1]["rolls"][0][3] += 1
     path.write_text(json.dumps(data))
-    assert "seed gives" in run("verify", "--file", str(path), ok=False)
+    assert "la graine donne" in run("verify", "--file", str(path), ok=False)
 
 
 def test_pbem_demo_replaces_only_a_folder_a_demo_wrote(tmp_path):

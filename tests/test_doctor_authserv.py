@@ -54,7 +54,7 @@ def test_another_server_on_top_is_a_warning_naming_the_value_to_put(tmp_path):
     before = _snapshot(tmp_path / "inbox")
     code, out = _doctor(cfg)
     assert code == 0, out
-    assert ("[ok] trusted_authserv : attention : l'en-tête Authentication-Results du dessus des 3 derniers courriels "
+    assert ("[attention] trusted_authserv : l'en-tête Authentication-Results du dessus des 3 derniers courriels "
             "de la boîte est écrit par « mx.example.org », pas par trusted_authserv = [\"mx.google.com\"] ; pbem "
             "refusera le courrier des parties qui vérifient les expéditeurs : mettez trusted_authserv = "
             "[\"mx.example.org\"] dans [mailbox]") in out
@@ -66,7 +66,7 @@ def test_the_right_server_is_confirmed(tmp_path):
     cfg = _config(tmp_path, mailbox='trusted_authserv = "mx.example.org"')
     _deliver(tmp_path, "mx.example.org 1; dkim=pass header.d=x.org")
     code, out = _doctor(cfg)
-    assert code == 0 and "attention" not in out.split("[ok] trusted_authserv")[1], out
+    assert code == 0 and "[attention]" not in out, out
     assert ('[ok] trusted_authserv : ["mx.example.org"] : c\'est bien le serveur qui a écrit l\'en-tête '
             "Authentication-Results du dessus du dernier courriel de la boîte") in out
 
@@ -85,18 +85,18 @@ def test_some_mails_by_another_server_are_named(tmp_path):
         _deliver(tmp_path, f"{writer}; none", name=str(i), mtime=1_700_000_000 + i)
     code, out = _doctor(cfg)
     assert "c'est bien le serveur" in out
-    assert ("attention : d'autres serveurs ont écrit l'en-tête du dessus de certains courriels (relay.example) : "
+    assert ("[attention] trusted_authserv : d'autres serveurs ont écrit l'en-tête du dessus de certains courriels (relay.example) : "
             "des courriels transférés ? pbem les refusera") in out
 
 
 def test_an_empty_box_and_a_box_without_the_header_are_warnings(tmp_path):
     cfg = _config(tmp_path)
     code, out = _doctor(cfg)
-    assert code == 0 and "[ok] trusted_authserv : attention : la boîte est vide" in out, out
+    assert code == 0 and "[attention] trusted_authserv : la boîte est vide" in out, out
     assert not (tmp_path / "inbox").exists()  # (doctor creates nothing)
     _deliver(tmp_path)
     code, out = _doctor(cfg)
-    assert ("attention : le dernier courriel de la boîte ne porte pas d'en-tête Authentication-Results ; le serveur "
+    assert ("[attention] trusted_authserv : le dernier courriel de la boîte ne porte pas d'en-tête Authentication-Results ; le serveur "
             "qui remplit la boîte n'en écrit pas, et auth refusera votre courrier et celui des joueurs : mettez "
             "plutôt passwords = true") in out
 
@@ -113,7 +113,7 @@ def test_english_when_the_config_says_so(tmp_path):
     cfg = _config(tmp_path, top='language = "en"')
     _deliver(tmp_path, "mx.example.org; none")
     code, out = _doctor(cfg)
-    assert ('[ok] trusted_authserv: warning: the topmost Authentication-Results of the newest mail of the mailbox '
+    assert ('[warning] trusted_authserv: the topmost Authentication-Results of the newest mail of the mailbox '
             'is written by "mx.example.org", not by trusted_authserv = ["mx.google.com"]; pbem will refuse the mail '
             'of the games that check senders: put trusted_authserv = ["mx.example.org"] in [mailbox]') in out, out
 
@@ -122,7 +122,7 @@ def test_a_per_game_setting_is_told_to_move(tmp_path):
     cfg = _config(tmp_path, game='auth = "dkim"\ntrusted_authserv = ["mx.example.org"]')
     _deliver(tmp_path, "mx.example.org; none")
     code, out = _doctor(cfg)
-    assert ("attention : trusted_authserv est réglé dans [games.toy1] ; mettez-le plutôt dans [mailbox]") in out
+    assert ("[attention] trusted_authserv : trusted_authserv est réglé dans [games.toy1] ; mettez-le plutôt dans [mailbox]") in out
     assert "[\"mx.example.org\"] : c'est bien le serveur" in out
 
 

@@ -43,29 +43,79 @@ def test_init_refuses_an_existing_game_folder_in_one_line(tmp_path):
     init_folder(tmp_path / "g", pbem_command="pbem")
     result = CliRunner().invoke(main, ["init", str(tmp_path / "g")])
     assert result.exit_code == 1
-    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert result.output.startswith("Erreur\u00a0: ") and result.output.count("\n") == 1  # (French: no config read)
     assert "Traceback" not in result.output
 
 
-def test_systemd_units_are_hardened_and_systemd_accepts_them(tmp_path):
+def _analyze(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze (Debian package systemd) is needed to check the units"
+    return subprocess.run([analyze, *args], capture_output=True, text=True, env=env)
+
+
+def test_system_units_are_hardened_and_systemd_accepts_them(tmp_path):
+    """A venv in /opt, a folder in /srv (here: outside any home): a system service run by its own user."""
     folder = tmp_path / "jeu"
     pbem = str(Path(sys.executable).parent / "pbem")  # systemd checks that the command exists
     init_folder(folder, pbem_command=pbem, user="pbem")
     service = (folder / "systemd" / "pbem.service").read_text()
     for line in ("User=pbem", "NoNewPrivileges=yes", "ProtectSystem=strict", f"ReadWritePaths={folder}",
-                 "Restart=on-failure", f"WorkingDirectory={folder}", f"ExecStart={pbem} run"):
+                 "ProtectHome=read-only", "Restart=on-failure", f"WorkingDirectory={folder}", f"ExecStart={pbem} run",
+                 "WantedBy=multi-user.target", "sudo systemctl enable --now pbem", f"sudo -u pbem {pbem}"):
         assert line in service
     assert f"ExecStart={pbem} tick" in (folder / "systemd" / "pbem-tick.service").read_text()
     assert "OnCalendar=*:0/5" in (folder / "systemd" / "pbem-tick.timer").read_text()
-    analyze = shutil.which("systemd-analyze")
-    assert analyze, "systemd-analyze (Debian package systemd) is needed to check the units"
     units = [str(folder / "systemd" / n) for n in ("pbem.service", "pbem-tick.service", "pbem-tick.timer")]
-    done = subprocess.run([analyze, "verify", *units], capture_output=True, text=True)
+    done = _analyze("verify", *units)
     assert done.returncode == 0 and "Unknown" not in done.stderr, done.stderr
     # the check does catch a mistake
     bad = tmp_path / "bad.service"
     bad.write_text(service.replace("NoNewPrivileges", "NoNewPrivilegez"))
-    assert "Unknown key" in subprocess.run([analyze, "verify", str(bad)], capture_output=True, text=True).stderr
+    assert "Unknown key" in _analyze("verify", str(bad)).stderr
+
+
+def test_user_units_for_pipx_run_as_the_mj_and_his_systemd_accepts_them(tmp_path):
+    """pipx as the MJ (~/.local/bin/pbem): a user unit, no User=, nothing a user manager cannot do."""
+    folder = tmp_path / "jeu"
+    pbem = str(Path(sys.executable).parent / "pbem")
+    init_folder(folder, pbem_command=pbem, kind="user")
+    service = (folder / "systemd" / "pbem.service").read_text()
+    for line in ("NoNewPrivileges=yes", "UMask=0077", f"WorkingDirectory={folder}", f"ExecStart={pbem} run",
+                 "WantedBy=default.target", "systemctl --user enable --now pbem", "loginctl enable-linger",
+                 "cp " + str(folder) + "/systemd/pbem.service ~/.config/systemd/user/"):
+        assert line in service, line
+    for absent in ("User=", "Group=", "ProtectSystem", "ProtectHome", "PrivateTmp", "sudo "):
+        assert absent not in service, absent
+    timer = (folder / "systemd" / "pbem-tick.timer").read_text()
+    assert "systemctl --user enable --now pbem-tick.timer" in timer and "WantedBy=timers.target" in timer
+    readme = (folder / "LISEZMOI.md").read_text(encoding="utf-8")
+    assert "systemctl --user enable --now pbem" in readme and "loginctl enable-linger" in readme
+    runtime = tmp_path / "xdg"
+    runtime.mkdir(mode=0o700)  # (a user manager of one's own, for the check: no login session here)
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
+    units = [str(folder / "systemd" / n) for n in ("pbem.service", "pbem-tick.service", "pbem-tick.timer")]
+    done = _analyze("--user", "verify", *units, env=env)
+    assert done.returncode == 0 and "Unknown" not in done.stderr, done.stderr
+    bad = tmp_path / "bad.service"
+    bad.write_text(service.replace("UMask", "UMasq"))
+    assert "Unknown key" in _analyze("--user", "verify", str(bad), env=env).stderr
+
+
+def test_the_unit_kind_follows_where_pbem_and_the_folder_are():
+    from pbem.units import unit_kind
+
+    assert unit_kind(Path("/home/mj/pourmabelle"), "/home/mj/.local/share/pipx/venvs/pbem/bin/pbem") == "user"
+    assert unit_kind(Path("/srv/pbem"), "/home/mj/.local/bin/pbem") == "user"  # pipx as the MJ, folder elsewhere
+    assert unit_kind(Path("/home/mj/jeu"), "/opt/pbem/bin/pbem") == "user"  # a venv in /opt, a folder at home
+    assert unit_kind(Path("/srv/pbem"), "/opt/pbem/bin/pbem") == "system"  # a dedicated user can reach both
+    assert unit_kind(Path("/srv/pbem"), "/usr/bin/python3 -m pbem") == "system"
+
+
+def test_the_cron_line_has_the_real_paths(tmp_path):
+    folder = tmp_path / "mon jeu"
+    init_folder(folder, pbem_command="/home/mj/.local/bin/pbem")
+    line = f"*/5 * * * * cd '{folder}' && /home/mj/.local/bin/pbem tick >> data/pbem.log 2>&1"
+    assert line in (folder / "LISEZMOI.md").read_text(encoding="utf-8")
 
 
 def _engine_in(folder: Path) -> Engine:
@@ -154,9 +204,9 @@ def test_templates_commands_list_and_copy(tmp_path):
     again = runner.invoke(main, [*cfg, "templates", "copy", "common/ack.fr.j2"])
     assert again.exit_code == 1 and "--force" in again.output
     typo = runner.invoke(main, [*cfg, "templates", "copy", "ack.fr"])
-    assert typo.exit_code == 1 and "did you mean common/ack.fr.j2" in typo.output
+    assert typo.exit_code == 1 and "vouliez-vous dire common/ack.fr.j2" in typo.output
     escape = runner.invoke(main, [*cfg, "templates", "copy", "../config.toml"])
-    assert escape.exit_code == 1 and "no template" in escape.output
+    assert escape.exit_code == 1 and "pas de gabarit" in escape.output
 
 
 def test_a_card_file_named_relative_to_config_toml_is_found_wherever_pbem_runs(tmp_path, monkeypatch):
@@ -188,3 +238,124 @@ def test_a_card_file_named_relative_to_config_toml_is_found_wherever_pbem_runs(t
                                              cfg.games["cour1"].options, Dice("00" * 32, "s"))
     assert state.cards[1].name == "Chevalier"
     assert load(cfg.games["roi1"].options["cards"]).source == "cartes-roi.toml"  # (the file name, not cwd-relative)
+
+
+REMINDER = "{% set subject = 'Rappel de la Belle' %}Bonjour {{ player }}, la Belle attend vos ordres.\n"
+
+
+def _reminder(eng: Engine, game_id: str) -> str:
+    r = eng.table(game_id).renderer
+    return r.mail_text("reminder", tag="[X]", player="Arya", deadline=T0, grace_until=None, title="Tour 1",
+                       hours=24, salutation=None).body
+
+
+def test_a_game_s_own_override_changes_that_game_alone(tmp_path):
+    """templates/pmb1/common/reminder.fr.j2 changes Pour Ma Belle's reminder, never Intrigue's beside it."""
+    (tmp_path / "templates").mkdir()
+    cfg = make_config(tmp_path, ruleset="pmb", game_id="pmb1", tag="PMB",
+                      top={"templates_dir": str(tmp_path / "templates")},
+                      more_games={"intr1": {"ruleset": "intrigue", "tag": "INT", "mj": "mj@pbem.test"}})
+    eng = Engine(cfg, Store(cfg.database))
+    packaged = {g: _reminder(eng, g) for g in ("pmb1", "intr1")}
+    target = template_copy("common/reminder.fr.j2", tmp_path / "templates", game_id="pmb1")
+    assert target == tmp_path / "templates" / "pmb1" / "common" / "reminder.fr.j2"
+    target.write_text(REMINDER, encoding="utf-8")
+    render.refresh_templates()
+    eng = Engine(cfg, Store(cfg.database))
+    assert _reminder(eng, "pmb1") == "Bonjour Arya, la Belle attend vos ordres.\n"
+    assert _reminder(eng, "intr1") == packaged["intr1"]
+    assert "Nous n'avons pas encore reçu vos ordres" in packaged["intr1"]
+    # the folder's own override reaches both games, the game's own still wins for pmb1
+    folder_wide = tmp_path / "templates" / "common" / "reminder.fr.j2"
+    folder_wide.parent.mkdir(parents=True)
+    folder_wide.write_text("{% set subject = 'Rappel' %}Rappel pour tous.\n", encoding="utf-8")
+    render.refresh_templates()
+    eng = Engine(cfg, Store(cfg.database))
+    assert _reminder(eng, "intr1") == "Rappel pour tous.\n"
+    assert _reminder(eng, "pmb1") == "Bonjour Arya, la Belle attend vos ordres.\n"
+    # doctor knows a game's folder is no typo; a folder of a game that does not exist is one
+    assert render.override_problems(tmp_path / "templates", ("pmb1", "intr1")) == []
+    stray = tmp_path / "templates" / "pmb9" / "common" / "reminder.fr.j2"
+    stray.parent.mkdir(parents=True)
+    stray.write_text("x\n", encoding="utf-8")
+    assert render.override_problems(tmp_path / "templates", ("pmb1", "intr1")) == [
+        f"{stray}: pbem has no template pmb9/common/reminder.fr.j2 (pbem templates list shows them)"]
+
+
+def test_templates_copy_and_list_for_one_game(tmp_path):
+    folder = tmp_path / "g"
+    init_folder(folder, pbem_command="pbem")
+    with open(folder / "config.toml", "a", encoding="utf-8") as f:
+        f.write('\n[games.pmb1]\nruleset = "pmb"\nmj = "mj@example.org"\n')
+    runner = CliRunner()
+    cfg = ["--config", str(folder / "config.toml")]
+    copied = runner.invoke(main, [*cfg, "templates", "copy", "common/reminder.fr.j2", "--game", "pmb1"])
+    assert copied.exit_code == 0, copied.output
+    assert (folder / "templates" / "pmb1" / "common" / "reminder.fr.j2").is_file()
+    assert not (folder / "templates" / "common" / "reminder.fr.j2").exists()
+    assert "* common/reminder.fr.j2" in runner.invoke(main, [*cfg, "templates", "list", "--game", "pmb1"]).output
+    assert "  common/reminder.fr.j2" in runner.invoke(main, [*cfg, "templates", "list"]).output
+    unknown = runner.invoke(main, [*cfg, "templates", "copy", "common/reminder.fr.j2", "--game", "pmb2"])
+    assert unknown.exit_code == 1 and "pmb2" in unknown.output and "pmb1" in unknown.output
+    assert "[ok] templates" in runner.invoke(main, [*cfg, "doctor"]).output
+
+
+def test_doctor_says_when_the_unit_s_user_cannot_reach_the_folder_or_pbem(tmp_path):
+    """Debian's private homes: a dedicated user reaches neither a pipx pbem nor a folder in a 0700 home.
+    (The permission bits are read, not tried: the same whoever runs the test.)"""
+    import tempfile
+
+    from pbem.units import Account, Unit, reach_problem, unit_problems
+
+    base = Path(tempfile.mkdtemp(prefix="pbem-units-"))  # (pytest's tmp_path is in a 0700 folder of its own)
+    try:
+        base.chmod(0o755)
+        home = base / "home-mj"
+        (home / "jeu" / "data").mkdir(parents=True)
+        bin_dir = home / "venv" / "bin"
+        bin_dir.mkdir(parents=True)
+        python = bin_dir / "python"
+        python.write_text("")
+        python.chmod(0o755)
+        program = bin_dir / "pbem"
+        program.write_text(f"#!{python}\nimport pbem\n")
+        program.chmod(0o755)
+        os.chmod(home, 0o755)
+        other = Account("pbem", 54321, frozenset({54321}))
+        assert reach_problem(home / "jeu", other, 5) is None
+        assert reach_problem(program, other, 5) is None
+        assert reach_problem(home / "jeu", other, 7) == str(home / "jeu")  # not his: he may not write there
+        os.chmod(home, 0o700)
+        assert reach_problem(home / "jeu", other, 5) == str(home)
+        assert reach_problem(program, other, 5) == str(home)
+        os.chmod(home, 0o755)
+        python.chmod(0o700)  # pbem's own script is fine, the Python its #! names is not
+        assert reach_problem(python, other, 5) == str(python)
+        nobody = Unit(tmp_path / "x.service", "nobody", None, program, protect_home=False)  # (Debian has nobody)
+        assert unit_problems(nobody, "fr") == [f"nobody ne peut pas lancer {python} (bloqué à {python})"]
+        assert unit_problems(Unit(tmp_path / "x.service", "root", home / "jeu", program, False), "fr") == []
+    finally:
+        shutil.rmtree(base)
+    missing = Unit(tmp_path / "x.service", "pbem-no-such-user", None, None, protect_home=False)
+    assert unit_problems(missing, "fr") == [
+        "l'utilisateur pbem-no-such-user n'existe pas (sudo useradd --system pbem-no-such-user)"]
+    hidden = Unit(tmp_path / "x.service", "root", Path("/home/mj/jeu"), None, protect_home=True)
+    assert any("ProtectHome=read-only cache /home/mj/jeu" in p and "--kind user" in p
+               for p in unit_problems(hidden, "fr"))
+
+
+def test_doctor_shows_a_unit_that_cannot_work_as_a_warning_until_it_is_installed(tmp_path):
+    folder = tmp_path / "jeu"
+    init_folder(folder, pbem_command=str(Path(sys.executable).parent / "pbem"), user="pbem-no-such-user",
+                kind="system")
+    result = CliRunner().invoke(main, ["--config", str(folder / "config.toml"), "doctor"])
+    assert result.exit_code == 0, result.output  # a warning, not a failure: nothing is installed yet
+    assert ("[attention] systemd\u00a0: pbem.service ne marchera pas tel quel\u00a0: l'utilisateur "
+            "pbem-no-such-user n'existe pas (sudo useradd --system pbem-no-such-user)") in result.output
+    assert "[ok] systemd" not in result.output
+    # a user unit, run as whoever runs doctor: it can
+    rewritten = CliRunner().invoke(main, ["--config", str(folder / "config.toml"), "systemd", "--kind", "user"])
+    assert rewritten.exit_code == 0 and "crontab -e" in rewritten.output, rewritten.output
+    result = CliRunner().invoke(main, ["--config", str(folder / "config.toml"), "doctor"])
+    assert "[ok] systemd\u00a0: pbem.service\u00a0: vous pouvez lire le dossier et lancer pbem" in result.output
+    assert "[attention] systemd" not in result.output

@@ -10,6 +10,7 @@ import zipfile
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,9 @@ def test_a_built_wheel_runs_a_game_from_a_folder_made_by_init(tmp_path):
     assert "pbem/templates/common/ack.fr.j2" in names and "pbem/data/config.toml" in names
     assert "pbem/data/1626/personnages.toml" in names
     assert not any(n.startswith("tests/") for n in names)
+    # the MJ's guide and every rules page travel in the wheel (setup.py copies docs/ in)
+    assert {"pbem/docs/guide-mj.md", "pbem/docs/scenarios.md"} <= set(names)
+    assert {f"pbem/docs/rules/{g}.md" for g in ("pmb", "intrigue", "1626", "courtisans", "pourleroi")} <= set(names)
     # a fresh venv outside the repo; pbem itself from the wheel, its dependencies seen through a .pth
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
@@ -54,8 +58,15 @@ def test_a_built_wheel_runs_a_game_from_a_folder_made_by_init(tmp_path):
                  cwd=tmp_path)
     assert str(venv) in where and str(ROOT) not in where  # the installed copy, not the source tree
 
+    assert _run(pbem, "--version", cwd=tmp_path) == f"pbem {version('pbem')}\n"
+    guide = _run(pbem, "guide", cwd=tmp_path)
+    assert guide == (ROOT / "docs" / "guide-mj.md").read_text(encoding="utf-8")
+    assert str(venv) in _run(pbem, "guide", "pmb", "--path", cwd=tmp_path)  # the wheel's copy, not the source's
+
     folder = tmp_path / "mon jeu"
     _run(pbem, "init", folder, cwd=tmp_path)
+    assert (folder / "docs" / "rules" / "intrigue.md").read_text(encoding="utf-8") == (
+        ROOT / "docs" / "rules" / "intrigue.md").read_text(encoding="utf-8")
     with open(folder / "config.toml", "a", encoding="utf-8") as f:
         f.write(GAME)
     assert "FAIL" not in _run(pbem, "doctor", cwd=folder)
@@ -68,7 +79,7 @@ def test_a_built_wheel_runs_a_game_from_a_folder_made_by_init(tmp_path):
     mail.set_content("INSCRIPTION Olenna\n")
     (folder / "data" / "mail" / "inbox" / "new").mkdir(parents=True)
     (folder / "data" / "mail" / "inbox" / "new" / "1.eml").write_bytes(mail.as_bytes())
-    assert "1 processed" in _run(pbem, "tick", cwd=folder)
+    assert "1 traité" in _run(pbem, "tick", cwd=folder)  # (in the folder's language, French)
     (sent,) = (folder / "data" / "mail" / "outbox" / "new").iterdir()
     ack = message_from_bytes(sent.read_bytes(), policy=default)
     assert ack["To"] == "olenna@example.org" and ack["In-Reply-To"] == "<inscription-1@example.org>"

@@ -29,7 +29,7 @@ from pbem.engine import Engine
 from pbem.engine.steps import letters
 from pbem.msg import Msg, PbemError
 from pbem.pictures.raster import size
-from pbem.render import TEMPLATES
+from pbem.render import TEMPLATES, date_en, date_fr, game_templates
 
 MARKER = ".pbem-archive"
 """The file an archive leaves in its folder: the first line says what it is, the next ones each name a file it
@@ -51,6 +51,8 @@ class Post:
     html: str
     picture: str | None
     picture_size: tuple[int, int] | None
+    date: str = ""  # when the step was resolved, in the game's zone (« mercredi 2 décembre 2026 à 21 h »)
+    chronicle: str | None = None  # the MJ's chronicle that headed the step's forum post (publish = "mj")
 
 
 @dataclass
@@ -130,7 +132,8 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         state = table.decode_json(rec.state_after)
         events = rec.events
         outcome = ruleset.outcome(state)
-        text = letters.forum_text(table, state, events, rec.title, outcome)
+        chronicle = table.store.chronicle(game_id, rec.seq)  # heads the post, as on the forum
+        text = letters.forum_text(table, state, events, rec.title, outcome, chronicle)
         view, _ = letters.forum_inputs(table, state, events)
         steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
         picture = letters.forum_picture(table, state, events, rec.title)
@@ -140,8 +143,11 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
             image = f"images/{name}.png"
             (folder / image).write_bytes(picture.png)
             out.pictures.append(folder / image)
+        resolved = table.local(rec.resolved_at)
         posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
-                          size(picture.png) if picture is not None else None))
+                          size(picture.png) if picture is not None else None,
+                          (date_en if s.language == "en" else date_fr)(resolved) if resolved else "",
+                          chronicle))
     charts = series.charts(s.ruleset, steps)
     if charts:
         (folder / "charts").mkdir(exist_ok=True)
@@ -154,7 +160,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         lines, ok = verification_report(engine.export(game_id, include_seed=True), None, s.language)
         verification = {"lines": lines, "ok": ok, "seed": g.seed, "commitment": g.commitment}
         out.verified = ok
-    env = _environment(table.config.templates_dir)
+    env = _environment(table.config.templates_dir, game_id)
     common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
               "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
               "verification": verification}
@@ -182,10 +188,14 @@ def _chart_info(chart: Chart) -> dict[str, str]:
     return {"src": f"charts/{chart.slug}.svg", "title": chart.title}
 
 
-def _environment(overrides: Path | None) -> jinja2.Environment:
-    """HTML templates, escaped by default; the MJ's ``templates/archive/`` overrides come first."""
+def _environment(overrides: Path | None, game_id: str) -> jinja2.Environment:
+    """HTML templates, escaped by default; the MJ's ``templates/<game id>/archive/`` then ``templates/archive/``
+    overrides come first."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(TEMPLATES))]
     if overrides is not None and overrides.is_dir():
         loaders.insert(0, jinja2.FileSystemLoader(str(overrides)))
+        own = game_templates(overrides, game_id)
+        if own is not None:
+            loaders.insert(0, jinja2.FileSystemLoader(str(own)))
     return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)

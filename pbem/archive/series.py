@@ -26,8 +26,13 @@ def intrigue(steps: Steps) -> list[Chart]:
         held = {p["name"]: p["money"] for p in view["board"]["players"]}
         for p in seats:
             money[p].append(held.get(p))
-    return [Chart("argent", "Argent de chaque joueur", _labels(steps), tuple(Series(p, tuple(money[p])) for p in seats),
-                  y_min=0, caption="après chaque étape ; m3 : la manche 3 commence")]
+    # the axis in step numbers, as the posts are numbered (a round's first step is said in the caption)
+    firsts = [label for i, (label, view) in enumerate(steps)
+              if i and isinstance(view.get("round"), int) and view.get("round") != steps[i - 1][1].get("round")]
+    rounds = f" ; une manche commence aux étapes {', '.join(firsts)}" if firsts else ""
+    return [Chart("argent", "Argent de chaque joueur", tuple(label for label, _ in steps),
+                  tuple(Series(p, tuple(money[p])) for p in seats), y_min=0,
+                  caption=f"après chaque étape (en abscisse, le numéro de l'étape){rounds}")]
 
 
 def pmb(steps: Steps) -> list[Chart]:

@@ -20,8 +20,10 @@ __all__ = ["main"]
 @french("pbem\u00a0: le MJ automatique des parties par courriel.\n\n"
         "Exemple\u00a0: pbem tick",
         config_path="Fichier de configuration (variable d'environnement PBEM_CONFIG).",
-        verbose="Journalise ce que fait le démon.")
+        verbose="Journalise ce que fait le démon.",
+        version="Affiche la version de pbem et s'arrête.")
 @click.group(cls=CommandLine)
+@click.version_option(package_name="pbem", message="pbem %(version)s", help="Show pbem's version and exit.")
 @click.option("--config", "config_path", envvar="PBEM_CONFIG", default="config.toml", show_default=True,
               type=click.Path(dir_okay=False), help="Config file (env PBEM_CONFIG).")
 @click.option("-v", "--verbose", is_flag=True, help="Log what the daemon does.")
@@ -38,6 +40,6 @@ def main(ctx: click.Context, config_path: str, verbose: bool) -> None:
 
 for command in (games.game, games.player, games.turn, games.orders, mail.run, mail.tick, mail.mail, mail.outbox,
                 tools.export, tools.verify, tools.archive, tools.demo, tools.scenario, tools.init, tools.templates,
-                tools.doctor):
+                tools.doctor, tools.guide, tools.systemd, tools.calendar):
     main.add_command(command)
 desk.register(games.game, games.turn, games.player)

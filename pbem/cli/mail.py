@@ -19,23 +19,36 @@ from pbem.cli.shell import (
     message,
     now_from,
 )
-from pbem.cli.text import count
+from pbem.cli.text import count, said_mail_status, said_status, said_verdict
 from pbem.clock import parse_iso
+from pbem.outbox.compose import said_kind
+from pbem.ticktext import said
 
 
 @french("Lance le démon\u00a0: relève la boîte aux lettres (ou l'écoute en IDLE), déclenche les dates limites, "
         "envoie le courrier.\n\n"
-        "Exemple\u00a0: pbem run")
+        "Sans option, le démon journalise chaque passe qui a fait quelque chose et chaque erreur\u00a0; "
+        "avec -v, aussi le détail de chaque étape.\n\n"
+        "Exemple\u00a0: pbem run -v",
+        verbose="Journalise aussi le détail de chaque étape (niveau DEBUG).")
 @click.command(cls=HelpCommand)
+@click.option("-v", "--verbose", is_flag=True, help="Also log the detail of each stage (DEBUG level).")
 @click.pass_context
-def run(ctx: click.Context) -> None:
+def run(ctx: click.Context, verbose: bool) -> None:
     """Run the daemon: polls (or IDLEs on) the mailbox, fires deadlines, sends mail.
 
-    Example: pbem run
+    Without options the daemon logs each pass that did something and each error; with -v, the detail of
+    each stage too.
+
+    Example: pbem run -v
     """
     from pbem.daemon import run as run_daemon
 
     logging.getLogger().setLevel(logging.INFO)
+    # pbem's own detail with -v (never the mail libraries' DEBUG: imapclient's shows the protocol);
+    # the scheduler's job bookkeeping only with -v
+    logging.getLogger("pbem").setLevel(logging.DEBUG if verbose else logging.INFO)
+    logging.getLogger("apscheduler").setLevel(logging.INFO if verbose else logging.WARNING)
     run_daemon(config(ctx))
 
 
@@ -67,21 +80,22 @@ def tick(ctx: click.Context, now: str | None) -> None:
     when = now_from(now)
     with PassLock(cfg.database) as lock:
         if not lock.acquire(cfg.lock_wait_seconds, who="pbem tick"):
-            holder, stuck = lock.describe_holder()
+            holder, stuck = lock.describe_holder(lang=language())
             if stuck:
-                click.echo(f"pbem tick: {holder} holds the data and looks stuck; this pass steps aside", err=True)
+                click.echo(message("tick_stuck", holder=holder), err=True)
                 sys.exit(1)
-            click.echo(f"pbem tick: {holder} is already working on this data; this pass steps aside", err=True)
+            click.echo(message("tick_busy", holder=holder), err=True)
             return
         store = open_store(cfg)
         try:
             report = do_tick(cfg, store, when)
         finally:
             store.close()
-    click.echo(report.summary())
+    lang = language()
+    click.echo(report.summary(lang))
     if report.errors:
         for error in report.errors:
-            click.echo(f"pbem tick: {error}", err=True)
+            click.echo(f"pbem tick{':' if lang == 'en' else chr(0xA0) + ':'} {said(error, lang)}", err=True)
         sys.exit(1)
 
 
@@ -109,9 +123,11 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
     Example: pbem outbox list --status failed
     """
     with engine(ctx, writes=False) as e:
+        lang = language()
         for i in e.store.outbox_items(status, game_id):
             err = f"  ({i['last_error']})" if i["last_error"] else ""
-            click.echo(f"{i['status']:7} {i['kind']:8} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
+            shown, kind = said_status(i["status"], lang), said_kind(i["kind"], lang)
+            click.echo(f"{shown:9} {kind:9} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
 
 
 @french("Remet en file les courriels en échec (ils partent avec la prochaine passe).\n\n"
@@ -157,12 +173,13 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
 
     Example: pbem mail list --status error
     """
+    lang = language()
     with engine(ctx, writes=False) as e:
         for m in e.store.messages(status):
             local = e.local(m["game"], parse_iso(m["received_at"]))  # in the game's zone, as the MJ reads every time
             received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
-            click.echo(f"{m['status']:5} {received} {m['game'] or '-':10} {m['sender'] or '-':30} "
-                       f"{m['verdict']}  [{m['key']}]")
+            click.echo(f"{said_mail_status(m['status'], lang):8} {received} {m['game'] or '-':10} "
+                       f"{m['sender'] or '-':30} {said_verdict(m['verdict'] or '', lang)}  [{m['key']}]")
 
 
 @french("Traite de nouveau le courrier enregistré à la prochaine passe (après avoir corrigé ce qui l'a fait "

@@ -219,7 +219,7 @@ def usage_error_text(e: click.UsageError, lang: str) -> str:
         m = pattern.match(message)
         if m:
             hint = m.groupdict().get("hint")
-            message = m.expand(french)
+            message = french_placeholders(m.expand(french))
             for value, said in _VALUE_FR:
                 message = value.sub(said, message)
             if hint:
@@ -231,8 +231,16 @@ def usage_error_text(e: click.UsageError, lang: str) -> str:
 # click's help, in French when the configured language is: the headings, the option types, the extras
 _HEADINGS_FR = {"Options": "Options", "Commands": "Commandes", "Positional arguments": "Arguments"}
 _METAVARS_FR = {"TEXT": "TEXTE", "INTEGER": "ENTIER", "FLOAT": "NOMBRE", "FILENAME": "FICHIER", "FILE": "FICHIER",
-                "PATH": "CHEMIN"}
-_METAVAR = re.compile(r"\b(" + "|".join(_METAVARS_FR) + r")\b")
+                "PATH": "CHEMIN", "GAME_ID": "PARTIE", "GAME": "PARTIE", "FOLDER": "DOSSIER", "NAME": "NOM",
+                "NEW_NAME": "NOUVEAU_NOM", "ADDRESS": "ADRESSE", "NEW_ADDRESS": "NOUVELLE_ADRESSE", "NUMBER": "NUMÉRO",
+                "PLAYER_NAME": "JOUEUR", "LINES": "LIGNES", "KEYS": "CLÉS", "CASES": "CAS"}
+"""click's placeholders (types, and the arguments' names) as the French help and errors write them."""
+_METAVAR = re.compile(r"\b(" + "|".join(sorted(_METAVARS_FR, key=len, reverse=True)) + r")\b")
+
+
+def french_placeholders(text: str) -> str:
+    """« GAME_ID FOLDER » -> « PARTIE DOSSIER » (whole words, upper case: a placeholder, never prose)."""
+    return _METAVAR.sub(lambda m: _METAVARS_FR[m.group(1)], text)
 
 
 class _FrenchHelpFormatter(click.HelpFormatter):
@@ -313,7 +321,7 @@ class HelpCommand(click.Command):
         entry = french_help(self) if ctx is not None and self._french(ctx) else None
         if entry is None:
             return super().get_short_help_str(limit)
-        return _short_help(entry.text, limit)
+        return _short_help(french_placeholders(entry.text), limit)
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         entry = french_help(self) if self._french(ctx) else None
@@ -321,12 +329,12 @@ class HelpCommand(click.Command):
             return super().format_help_text(ctx, formatter)
         formatter.write_paragraph()
         with formatter.indentation():
-            formatter.write_text(entry.text)
+            formatter.write_text(french_placeholders(entry.text))
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
         if self._french(ctx):
-            pieces = ["COMMANDE [ARGUMENTS]..." if p == "COMMAND [ARGS]..." else p for p in pieces]
+            pieces = ["COMMANDE [ARGUMENTS]..." if p == "COMMAND [ARGS]..." else french_placeholders(p) for p in pieces]
         return pieces
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -371,7 +379,7 @@ def _french_record(command: click.Command, option: click.Option, ctx: click.Cont
         extras.append("obligatoire")
     if extras:
         text = (text + "  [" + "\u00a0; ".join(extras) + "]").strip()
-    return _METAVAR.sub(lambda m: _METAVARS_FR[m.group(1)], opts), text
+    return french_placeholders(opts), text
 
 
 class HelpGroup(HelpCommand, click.Group):

@@ -7,12 +7,14 @@ mistake of the user (« Erreur : partie inconnue « pmb9 » … »), never 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 from pbem.core import Msg
 from pbem.msg import PbemError
 from pbem.render import date_en, date_fr
+from pbem.wording import plural
 
 MESSAGES: dict[str, Msg] = {
     "registration_open": Msg("{game} : inscriptions ouvertes jusqu'au {until}",
@@ -86,6 +88,21 @@ MESSAGES: dict[str, Msg] = {
     "game_or_file": Msg("donnez GAME_ID ou --file", "give GAME_ID or --file"),
     "folder_ready": Msg("Dossier de jeu prêt : cd {folder} && pbem doctor (puis lisez LISEZMOI.md)",
                         "Game folder ready: cd {folder} && pbem doctor (then read LISEZMOI.md)"),
+    "json_or_csv": Msg("dites le format\u00a0: --json (tout) ou --csv (le tableau du MJ)",
+                       "say the format: --json (everything) or --csv (the MJ's spreadsheet)"),
+    "csv_alone": Msg("--csv est le tableau du MJ\u00a0: ni --public ni --with-seed avec lui",
+                     "--csv is the MJ's spreadsheet: neither --public nor --with-seed with it"),
+    "exported_csv": Msg("Tableau de {game} écrit. Il donne les rôles\u00a0: pour le MJ seul, ne le partagez pas.",
+                        "{game}'s spreadsheet written. It shows the roles: for the MJ alone, do not share it."),
+    "tick_busy": Msg("pbem tick\u00a0: {holder} travaille déjà sur ces données\u00a0; cette passe s'efface",
+                     "pbem tick: {holder} is already working on this data; this pass steps aside"),
+    "tick_stuck": Msg("pbem tick\u00a0: {holder} tient les données et semble bloqué\u00a0; cette passe s'efface",
+                      "pbem tick: {holder} holds the data and looks stuck; this pass steps aside"),
+    "calendar_written": Msg("Calendrier écrit\u00a0: {file} ({events})", "Calendar written: {file} ({events})"),
+    "units_written": Msg("Unités écrites (chacune dit comment l'installer\u00a0; pbem doctor vérifie qu'elles "
+                         "peuvent marcher). Avec cron plutôt, cette ligne dans crontab -e\u00a0:\n{cron}",
+                         "Units written (each says how to install it; pbem doctor checks they can work). With cron "
+                         "instead, this line in crontab -e:\n{cron}"),
     "overridden": Msg("(* = remplacé dans {folder})", "(* = overridden in {folder})"),
     "no_templates": Msg("(pas de dossier templates/ à côté de config.toml)", "(no templates/ folder beside config.toml)"),
     "template_copied": Msg("{target} : modifiez-le ; pbem doctor vérifie qu'il se compile",
@@ -126,6 +143,7 @@ MESSAGES: dict[str, Msg] = {
                         "another pass is working on this data: try again in a moment (lock: {lock})"),
     "ok": Msg("ok", "ok"),
     "fail": Msg("ÉCHEC", "FAIL"),
+    "caution": Msg("attention", "warning"),
 }
 
 
@@ -172,3 +190,50 @@ def msg(key: str, **params: Any) -> Msg:
 def counted(key: str, n: int) -> Msg:
     """A message with a number (`count`) in both languages."""
     return Msg(count("fr", key, n), count("en", key, n))
+
+
+_STATUS_FR = {"queued": "en file", "sent": "envoyé", "failed": "en échec", "bounced": "revenu"}
+"""An outgoing mail's state as `pbem outbox list` shows it in French (``--status`` takes the English word)."""
+
+def said_status(status: str, lang: str) -> str:
+    return status if lang == "en" else _STATUS_FR.get(status, status)
+
+
+_MAIL_STATUS_FR = {"new": "nouveau", "done": "traité", "error": "erreur"}
+
+
+def said_mail_status(status: str, lang: str) -> str:
+    """A stored mail's state as `pbem mail list` shows it (``--status`` takes the English word)."""
+    return status if lang == "en" else _MAIL_STATUS_FR.get(status, status)
+
+
+
+# the verdicts the store keeps for each mail (`pbem.engine.orders.intake`, English), as `pbem mail list` says them
+_VERDICTS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"^ok \((?P<n>\d+) lines, (?P<e>\d+) errors(?P<late>, too late for step (?P<k>\d+))?\)$", "ok ({lines}, {errors}{late})"),
+    (r"^duplicate$", "doublon"),
+    (r"^no game$", "aucune partie"),
+    (r"^game not created$", "partie pas encore créée"),
+    (r"^rate-limited, orders kept, no reply$", "trop de courriels\u00a0: ordres gardés, pas de réponse"),
+    (r"^refused: (?P<n>\d+) lines \(at most (?P<m>\d+)\)$", "refusé\u00a0: {n}\u00a0lignes (au plus {m})"),
+    (r"^stranger: told how to join$", "inconnu\u00a0: informé de comment s'inscrire"),
+    (r"^stranger: already told how to join today$", "inconnu\u00a0: déjà informé aujourd'hui"),
+    (r"^stranger: rate-limited, no reply$", "inconnu\u00a0: trop de courriels, pas de réponse"),
+    (r"^silent: (?P<why>.*)$", "sans réponse\u00a0: {why}"),
+    (r"^rejected: authentication failed \((?P<why>.*)\)$", "refusé\u00a0: authentification en échec ({why})"),
+    (r"^unreadable: (?P<why>.*)$", "illisible\u00a0: {why}"),
+))
+
+
+def said_verdict(verdict: str, lang: str) -> str:
+    """A stored mail's verdict in ``lang`` (a shape not known here is shown as it is)."""
+    if lang == "en":
+        return verdict
+    for pattern, french in _VERDICTS_FR:
+        m = pattern.match(verdict)
+        if m:
+            v = m.groupdict()
+            v["late"] = f", trop tard pour l'étape {v['k']}" if v.get("late") else ""
+            return french.format(**v, lines=plural(int(v.get("n") or 0), "ligne", lang="fr"),
+                                 errors=plural(int(v.get("e") or 0), "erreur", lang="fr"))
+    return verdict

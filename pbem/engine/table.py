@@ -180,7 +180,7 @@ class Table:
         if r is None:
             s = self.settings
             r = self._renderer = Renderer(s.ruleset, s.language, overrides=self.config.templates_dir,
-                                          step=self.step_word)
+                                          step=self.step_word, game_id=self.id)
         genders = self._genders
         if genders is None:
             genders = self._genders = self.store.genders(self.id)

@@ -31,6 +31,28 @@ log = logging.getLogger("pbem")
 
 KINDS = ("ack", "private", "public", "digest", "reminder", "notice", "stranger")
 
+_KIND_WORDS_FR = {"ack": "réponse", "private": "privé", "public": "forum", "digest": "synthèse", "reminder": "rappel",
+                  "notice": "avis", "stranger": "inconnu"}
+
+
+def said_kind(kind: str, lang: str) -> str:
+    """A kind of mail as the MJ reads it (`pbem outbox list`, the demo's report): the code in English."""
+    return kind if lang == "en" else _KIND_WORDS_FR.get(kind, kind)
+
+
+_KIND_COUNTS_FR = {"ack": ("réponse", "réponses"), "private": ("courriel privé", "courriels privés"),
+                   "public": ("compte rendu pour le forum", "comptes rendus pour le forum"),
+                   "digest": ("synthèse du MJ", "synthèses du MJ"), "reminder": ("rappel", "rappels"),
+                   "notice": ("avis", "avis"), "stranger": ("réponse à un inconnu", "réponses à des inconnus")}
+
+
+def counted_kind(n: int, kind: str, lang: str) -> str:
+    """« 80 courriels privés » (English: « 80 private », the code)."""
+    if lang == "en" or kind not in _KIND_COUNTS_FR:
+        return f"{n} {kind}"
+    one, many = _KIND_COUNTS_FR[kind]
+    return f"{n}\u00a0{one if n <= 1 else many}"
+
 
 @dataclass(frozen=True)
 class Attachment:

@@ -12,10 +12,10 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from pbem.memo import memo
+from pbem.shipped import DATA
 
 Colour = str
 """``#rrggbb``."""
@@ -119,9 +119,9 @@ class Scene:
 
 
 def font_path(bold: bool) -> str:
-    """The packaged DejaVu Sans (a Latin subset, see ``pbem/data/fonts/LICENSE.txt``): no system font needed."""
+    """The packaged DejaVu Sans (a Latin subset, see ``data/fonts/LICENSE.txt``): no system font needed."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return str(resources.files("pbem") / "data" / "fonts" / name)
+    return str(DATA / "fonts" / name)
 
 
 @lru_cache(maxsize=32)

@@ -480,7 +480,7 @@ def test_dice_purposes_are_unique_per_test() -> None:
 
 
 def test_example_sheets_load() -> None:
-    seats = seats_from_toml((ROOT / "pbem/data/1626/personnages.toml").read_text(encoding="utf-8"))
+    seats = seats_from_toml((ROOT / "data/1626/personnages.toml").read_text(encoding="utf-8"))
     assert 3 <= len(seats) <= 4
     state, events = RULESET.setup(seats, RULESET.default_options, FakeDice(3))
     assert len(events) == len(seats)
@@ -584,7 +584,7 @@ def _all_events() -> list[Event]:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_templates_render_every_event_kind(lang: str) -> None:
-    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), undefined=jinja2.StrictUndefined))
     module = env.get_template(f"1626/events.{lang}.j2").module
     events = _all_events()
     assert {e.kind for e in events} == {"sheet", "test_result", "test_secret", "mj_note", "opposed_result",
@@ -602,7 +602,7 @@ def test_templates_render_every_event_kind(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("viewer", ["Armand", MJ, PUBLIC])
 def test_status_templates_render_views(lang: str, viewer: str) -> None:
-    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), undefined=jinja2.StrictUndefined))
     state = game(options={"secret_tests": True})
     text = env.get_template(f"1626/status.{lang}.j2").render(view=RULESET.view(state, viewer))
     assert "Isaac de Porthau" in text
@@ -618,7 +618,7 @@ def test_events_hold_json_data_only() -> None:
 def test_templates_give_the_same_text_with_trim_blocks(lang: str) -> None:
     """The mail renderer uses trim_blocks/lstrip_blocks: the texts must not depend on it."""
     plain, trimmed = (
-        vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined,
+        vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), undefined=jinja2.StrictUndefined,
                            **options))
         for options in ({}, {"trim_blocks": True, "lstrip_blocks": True})
     )

@@ -40,7 +40,7 @@ class Mails:
 
 def _start(tmp_path: Path, **options: object) -> tuple[Demo, Mails]:
     d = Demo(tmp_path / "1626", "gant", {"ruleset": "1626", "tag": "1626", "registration": "1d",
-                                         "roster": str(ROOT / "pbem/data/1626/personnages.toml"), "options": options})
+                                         "roster": str(ROOT / "data/1626/personnages.toml"), "options": options})
     d.engine.new_game("gant", d.now, seed=SEED)
     for name, address in PLAYERS.items():
         d.mail(address, f"INSCRIPTION {name}", "inscription")

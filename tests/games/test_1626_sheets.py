@@ -259,7 +259,7 @@ def test_key_lines_finds_headers_quoted_keys_and_inline_tables() -> None:
 
 
 def test_the_sample_sheets_satisfy_every_check() -> None:
-    seats = seats_from_toml((ROOT / "pbem/data/1626/personnages.toml").read_text(encoding="utf-8"))
+    seats = seats_from_toml((ROOT / "data/1626/personnages.toml").read_text(encoding="utf-8"))
     state, _ = RULESET.setup(seats, RULESET.default_options, FakeDice(3))  # Armand's Héritage
     assert set(state.characters) == {"Armand", "Isaac", "Henri", "Charles"}
     assert state.characters["Armand"].heritage == 8000

@@ -719,13 +719,13 @@ EVENT_KINDS = {
 
 @pytest.fixture(scope="module")
 def env() -> jinja2.Environment:
-    return vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
+    return vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), undefined=jinja2.StrictUndefined))
 
 
 @pytest.fixture(scope="module")
 def trim_env() -> jinja2.Environment:
     """The settings of pbem.render: trim_blocks and lstrip_blocks."""
-    return vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined,
+    return vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True))
 
 

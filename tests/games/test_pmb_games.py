@@ -225,7 +225,7 @@ def _emitted_kinds() -> set[str]:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_M_every_event_kind_renders_in_both_languages(lang: str) -> None:
-    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "pbem" / "templates")), undefined=jinja2.StrictUndefined))
+    env = vocabulary(jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), undefined=jinja2.StrictUndefined))
     module = env.get_template(f"pmb/events.{lang}.j2").module
     kinds = _emitted_kinds()
     assert len(kinds) > 50

@@ -1,4 +1,4 @@
-"""Pour le Roi (et Moi): the card file (pbem/data/pourleroi/cartes.toml), its checks and the option that swaps it."""
+"""Pour le Roi (et Moi): the card file (data/pourleroi/cartes.toml), its checks and the option that swaps it."""
 
 from __future__ import annotations
 

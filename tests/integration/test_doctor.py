@@ -70,7 +70,7 @@ def test_doctor_reads_who_wrote_the_newest_mails_authentication_results_and_mark
     result = CliRunner().invoke(main, ["--config", str(cfg), "doctor"])
     out = result.output.replace("\u00a0", " ")
     assert result.exit_code == 0, out
-    assert ("[ok] trusted_authserv : attention : l'en-tête Authentication-Results du dessus des 5 derniers courriels "
+    assert ("[attention] trusted_authserv : l'en-tête Authentication-Results du dessus des 5 derniers courriels "
             "de la boîte est écrit par « mx.pbem.test », pas par trusted_authserv = [\"mx.google.com\"]") in out, out
     assert 'mettez trusted_authserv = ["mx.pbem.test"] dans [mailbox]' in out and "mx.old.example" not in out
     with mail_env.imap("game") as c:

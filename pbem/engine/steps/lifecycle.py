@@ -157,25 +157,31 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
                               f"game {table.id} has started: players can only be replaced (pbem player replace)"))
     name = " ".join(name.split())
     if not NAME_OK.match(name):
-        raise EngineError(Msg.both(f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters"), "invalid_name")
+        raise EngineError(Msg(f"nom de joueur refusé «\u00a0{name}\u00a0»\u00a0: lettres, chiffres, espaces, - ' . "
+                              "seulement, de 1 à 40 caractères",
+                              f"invalid player name {name!r}: letters, digits, spaces, - ' . only, 1 to 40 characters"),
+                          "invalid_name")
     address = address.strip().lower()
     problem = address_problem(address)
     if problem is not None:
-        raise EngineError(Msg.both(f"invalid address {address!r}: {problem.en}"), "invalid_address", {"reason": problem})
+        raise EngineError(Msg(f"adresse refusée «\u00a0{address}\u00a0»\u00a0: {problem.fr}",
+                              f"invalid address {address!r}: {problem.en}"), "invalid_address", {"reason": problem})
     reserved = reserved_problem(address, table.config.address, table.settings.mj)
     if reserved is not None:  # the game writing to itself, or the MJ's mail read as a player's
         raise EngineError(reserved, "address_reserved")
     look = skeleton(name)
     for p in table.store.players(table.id):
         if fold(p.name) == fold(name):
-            raise EngineError(Msg.both(f"the name {p.name!r} is already taken in {table.id}"), "name_taken")
+            raise EngineError(Msg(f"le nom «\u00a0{p.name}\u00a0» est déjà pris dans {table.id}",
+                                  f"the name {p.name!r} is already taken in {table.id}"), "name_taken")
         if skeleton(p.name) == look:  # « Аrya » with a Cyrillic А beside « Arya »
             raise EngineError(Msg(f"le nom «\u00a0{name}\u00a0» ressemble trop à «\u00a0{p.name}\u00a0», déjà pris "
                                   f"dans {table.id}\u00a0: choisissez-en un autre",
                                   f"the name {name!r} looks too much like {p.name!r}, already registered in "
                                   f"{table.id}: choose another one"), "name_lookalike", {"other": p.name})
         if p.address == address:
-            raise EngineError(Msg.both(f"{address} is already registered in {table.id} as {p.name!r}"), "address_taken")
+            raise EngineError(Msg(f"{address} est déjà inscrit dans {table.id}, sous le nom «\u00a0{p.name}\u00a0»",
+                                  f"{address} is already registered in {table.id} as {p.name!r}"), "address_taken")
     seat: dict[str, Any] = {}
     if role:
         seat["role"] = role

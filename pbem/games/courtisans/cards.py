@@ -1,7 +1,7 @@
 """The deck as data: card definitions, loading a deck file (TOML), checking it, describing a card.
 
 A deck file lists ``[[carte]]`` tables in a small French vocabulary (documented at the top of
-``pbem/data/courtisans/cartes.toml`` and in ``docs/rules/courtisans.md``), which the ruleset
+``data/courtisans/cartes.toml`` and in ``docs/rules/courtisans.md``), which the ruleset
 interprets: an MJ who has the original card list can re-author the deck without code.
 Every error names the file, the card number and what is wrong.
 
@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import Msg
+from pbem.shipped import DATA
 
-DEFAULT_DECK = Path(__file__).resolve().parents[2] / "data" / "courtisans" / "cartes.toml"
+DEFAULT_DECK = DATA / "courtisans" / "cartes.toml"
 
 KINDS = ("titre", "charge", "pension", "marechalat", "favorite", "amant", "action")
 """Card types.  All but ``action`` are possessions: once in effect the card lies in front of its holder."""

@@ -1,6 +1,6 @@
 """The game's material: ministries, Government, King and Gold cards, and the set-up table, read from TOML.
 
-The shipped file is ``pbem/data/pourleroi/cartes.toml``; the MJ may give another one (option ``cartes``).
+The shipped file is ``data/pourleroi/cartes.toml``; the MJ may give another one (option ``cartes``).
 Everything is checked when the file is read, and a mistake is reported with the file, the entry and
 the reason (`CardFileError`), before any game starts.  A game keeps its `Material` in its state, so a
 file edited later never changes a game already running.
@@ -16,9 +16,10 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from pbem.shipped import DATA
 
 GOV, KING, GOLD = "gov", "king", "gold"
 
@@ -174,7 +175,7 @@ def ministry_data(material: Material, code: str) -> dict[str, Any]:
 
 
 def default_path() -> Path:
-    return Path(str(resources.files("pbem") / "data" / "pourleroi" / "cartes.toml"))
+    return DATA / "pourleroi" / "cartes.toml"
 
 
 def load(path: str | Path | None = None) -> Material:

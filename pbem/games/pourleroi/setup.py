@@ -25,7 +25,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "unpayable_bids": "refuse",
     "auction_prompts": "everyone",
 }
-"""``cards``: path of a card file ("" = the shipped ``pbem/data/pourleroi/cartes.toml``);
+"""``cards``: path of a card file ("" = the shipped ``data/pourleroi/cartes.toml``);
 ``seating``: ``draw`` (seats drawn at random) or ``roster`` (registration order);
 ``default_placement``: where a silent donor's card goes, first place free in this order;
 ``unpayable_bids``: ``refuse`` a bid above what the player can pay, or ``accept`` it (the non-payment

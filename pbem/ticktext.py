@@ -1,0 +1,92 @@
+"""What a pass did, said in the MJ's language: `pbem tick`'s summary and lines, the daemon's log lines.
+
+The engine says what fired as short English lines (``pmb1: turn 3 resolved``: `pbem.engine.schedule.due`,
+which the tests and the daemon's error check read); this module says them to the MJ.  A line of a shape
+it does not know is shown as it is.  Every pattern is anchored and linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.wording import plural
+
+_NB = "\u00a0"
+
+# the shapes of `schedule.due`'s lines (and the pass's own errors), in French
+_FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"^(?P<g>[^:]+): turn (?P<n>\d+) resolved$", "{g}\u00a0: étape {n} résolue"),
+    (r"^(?P<g>[^:]+): started$", "{g}\u00a0: partie commencée"),
+    (r"^(?P<g>[^:]+): (?P<n>\d+) reminders$", "{g}\u00a0: {reminders}"),
+    (r"^(?P<g>[^:]+): (?P<n>\d+) grace notices$", "{g}\u00a0: {graces}"),
+    (r"^(?P<g>[^:]+): deadline held for an absent player$", "{g}\u00a0: date limite retenue pour un joueur absent"),
+    (r"^(?P<g>[^:]+): registration extended \((?P<why>.*)\)$", "{g}\u00a0: inscriptions prolongées ({why})"),
+    (r"^(?P<g>[^:]+): the MJ reminded that turn (?P<n>\d+) waits for approval$",
+     "{g}\u00a0: rappel au MJ\u00a0: l'étape {n} attend son approbation"),
+    (r"^(?P<g>[^:]+): ERROR (?P<why>.*)$", "{g}\u00a0: ERREUR {why}"),
+    (r"^(?P<g>[^:]+): archive refreshed$", "{g}\u00a0: archives mises à jour"),
+    (r"^(?P<g>[^:]+): calendar written$", "{g}\u00a0: calendrier mis à jour"),
+    (r"^calendar (?P<g>[^:]+): (?P<why>.*)$", "calendrier de {g}\u00a0: {why}"),
+    (r"^archive (?P<g>[^:]+): (?P<why>.*)$", "archives de {g}\u00a0: {why}"),
+    (r"^resolution failed: (?P<why>.*)$", "résolution en échec\u00a0: {why}"),
+    (r"^fetch failed: (?P<why>.*)$", "relève du courrier en échec\u00a0: {why}"),
+    (r"^processing mail failed: (?P<why>.*)$", "traitement du courrier en échec\u00a0: {why}"),
+    (r"^(?P<n>\d+) mail\(s\) could not be processed \(pbem mail list --status error\)$",
+     "{unprocessed} (pbem mail list --status error)"),
+    (r"^firing deadlines failed: (?P<why>.*)$", "dates limites en échec\u00a0: {why}"),
+    (r"^forum (?P<g>[^:]+): (?P<why>.*)$", "forum de {g}\u00a0: {why}"),
+    (r"^mail failed: (?P<why>.*)$", "courriel en échec\u00a0: {why}"),
+    (r"^sending blocked, fix the configuration: (?P<why>.*)$",
+     "envoi bloqué, corrigez la configuration\u00a0: {why}"),
+))
+
+
+def said(line: str, lang: str) -> str:
+    """One of the pass's lines in ``lang`` (English: as it is)."""
+    if lang == "en":
+        return line
+    for pattern, french in _FIRED_FR:
+        m = pattern.match(line)
+        if m:
+            values = m.groupdict()
+            if values.get("why"):  # (a failed resolution carries the engine's line: said too)
+                values["why"] = said(values["why"], lang)
+            n = int(values.get("n") or 0)
+            return french.format(**values, reminders=plural(n, "rappel", lang="fr"),
+                                 graces=plural(n, "avis de délai de grâce", "avis de délai de grâce", lang="fr"),
+                                 unprocessed=plural(n, "courriel n'a pas pu être traité",
+                                                    "courriels n'ont pas pu être traités", lang="fr"))
+    return line
+
+
+def summary(fetched: int, processed: int, sent: tuple[int, int, int, str] | None, fired: list[str],
+            errors: list[str], stopped_before: str | None, cleaned: int, lang: str) -> str:
+    """« 2 relevés ; 2 traités ; 3 envoyés, 0 à réessayer, 0 en échec » (English: as it always read).
+    ``sent``: sent, to retry, failed, why the sending stopped (or None when the pass did not send)."""
+    if lang == "en":
+        parts = [f"{fetched} fetched", f"{processed} processed"]
+        if sent is None:
+            parts.append("not sent")
+        else:
+            parts.append(f"{sent[0]} sent, {sent[1]} to retry, {sent[2]} failed"
+                         + (f" (stopped: {sent[3]})" if sent[3] else ""))
+        parts += [*fired, *errors]
+        if stopped_before:
+            parts.append(f"stopped before {stopped_before}")
+        if cleaned:
+            parts.append(f"{cleaned} half-written outbox {'file' if cleaned == 1 else 'files'} of a killed pass removed")
+        return "; ".join(parts)
+    parts = [f"{plural(fetched, 'courriel relevé', 'courriels relevés', lang='fr')}",
+             f"{plural(processed, 'traité', lang='fr')}"]
+    if sent is None:
+        parts.append("rien envoyé")
+    else:
+        parts.append(f"{plural(sent[0], 'envoyé', lang='fr')}, {sent[1]} à réessayer, {sent[2]} en échec"
+                     + (f" (arrêt{_NB}: {sent[3]})" if sent[3] else ""))
+    parts += [said(line, lang) for line in (*fired, *errors)]
+    if stopped_before:
+        parts.append(f"arrêtée avant{_NB}: {stopped_before}")
+    if cleaned:
+        parts.append(plural(cleaned, "fichier à moitié écrit", "fichiers à moitié écrits", lang="fr")
+                     + " d'une passe tuée retiré" + ("s" if cleaned > 1 else "") + " de l'envoi")
+    return f"{_NB}; ".join(parts)
