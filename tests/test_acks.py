@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-import toy_ruleset
 from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
 
 from pbem.core import Msg, Order
@@ -179,12 +178,13 @@ def test_the_count_of_players_who_ordered_reads_as_french(eng):
 def test_a_line_accepted_in_part_says_so_after_ok(eng, monkeypatch):
     """An order that carries a note (`pbem.core.Order.note`: a CHOIX entry dropped at Pour le Roi) is acked
     « OK : <note> », in the game's language."""
-    plain = toy_ruleset.Toy.parse_order
+    toy = type(eng.ruleset("toy1"))  # (the class the registry holds: another test may have registered its own)
+    plain = toy.parse_order
 
     def with_note(self, state, player, line, accepted):
         order = plain(self, state, player, line, accepted)
         return Order(order.verb, order.args, order.text, Msg("« 11 » écarté, 5 gardé", "'11' dropped, 5 kept"))
 
-    monkeypatch.setattr(toy_ruleset.Toy, "parse_order", with_note)
+    monkeypatch.setattr(toy, "parse_order", with_note)
     assert feed(eng, make_mail("p0@pbem.test", "GUESS 5"), "k") == "ok (1 lines, 0 errors)"
     assert "GUESS 5\n    -> OK : « 11 » écarté, 5 gardé" in last_ack(eng)

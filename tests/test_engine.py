@@ -399,20 +399,21 @@ def test_undelivered_mail_is_reported_in_the_next_mj_digest_once(eng):
 def test_a_failing_mail_is_kept_the_mj_is_told_and_it_can_be_processed_again(eng, monkeypatch):
     register(eng)
     eng.start_game("toy1", T0)
-    ruleset = eng.ruleset("toy1")
-    original = ruleset.parse_order
+    # on the class, not the registry's one instance: undoing an instance's patch would leave the old bound
+    # method stuck on it, and later tests that patch the class would not reach it
+    toy = type(eng.ruleset("toy1"))
 
     def broken(*args, **kwargs):
         raise RuntimeError("ruleset bug")
 
-    monkeypatch.setattr(ruleset, "parse_order", broken)
+    monkeypatch.setattr(toy, "parse_order", broken)
     eng.store.store_raw([("bad", make_mail("p0@pbem.test", "GUESS 4", message_id="<bad@x>"))], T0.isoformat())
     eng.process_pending(T0)
     (row,) = eng.store.messages("error")
     assert row["sender"] == "p0@pbem.test" and row["game"] == "toy1" and "ruleset bug" in row["verdict"]
     notice = body(outbox_messages(eng.store, kind="notice", rcpt=MJ_ADDRESS)[-1])
     assert "n'a pas pu être traité" in notice and "pbem mail retry bad" in notice
-    monkeypatch.setattr(ruleset, "parse_order", original)
+    monkeypatch.undo()
     assert eng.store.requeue_messages(["bad"]) == 1
     eng.process_pending(T0)
     assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (4,)

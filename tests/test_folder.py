@@ -126,7 +126,9 @@ def _engine_in(folder: Path) -> Engine:
 def _ack_body(eng: Engine, key: str, text: str = "AIDE") -> str:
     if not any(p.address == "p0@pbem.test" for p in eng.store.players("toy1")):
         eng.add_player("toy1", "Alice", "p0@pbem.test", T0)  # a stranger would get the « how to join » answer
-    eng.store.store_raw([(key, make_mail("p0@pbem.test", text, message_id=f"<{key}@x>"))], T0.isoformat())
+    # (each its own subject: the same mail again minutes later would be a copy, read once)
+    mail = make_mail("p0@pbem.test", text, subject=f"[TOY] ordres {key}", message_id=f"<{key}@x>")
+    eng.store.store_raw([(key, mail)], T0.isoformat())
     eng.process_pending(T0)
     acks = [m for m in outbox_messages(eng.store, kind="ack") if m["In-Reply-To"] == f"<{key}@x>"]
     return acks[0].get_content().replace("\r\n", "\n")

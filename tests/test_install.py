@@ -71,7 +71,7 @@ def test_the_config_pbem_init_writes_has_a_working_example_of_every_game(tmp_pat
         rulesets.add(cfg.games[gid].ruleset)
         assert cfg.games[gid].title and cfg.games[gid].mj
     # (the games pbem itself ships: the registry's modules under pbem.games; tests register their toy beside them)
-    shipped = {n for n in games.names() if games._REGISTRY[n][0].startswith("pbem.games.")}
+    shipped = {n for n in games.names() if games.entry(n).ruleset.startswith("pbem.games.")}
     assert len(shipped) == 5 and rulesets == shipped
 
 
