@@ -234,6 +234,7 @@ def install_vocabulary(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["de"] = de
     env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
     env.globals["agree"] = lambda name, masculine, feminine, neutral=None: agree(None, masculine, feminine, neutral)
+    env.globals["death_marks"] = lambda dead: death_marks([str(n) for n in dead or ()], {}, "fr")  # (neutral: « † »)
     return env
 
 
@@ -327,6 +328,7 @@ class Renderer:
         self.mail, self.forum = _environments(root, self._folders, lang)
         self._messages: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
         self.genders: Mapping[str, str] = {}
+        self.everyone_gendered = False  # did every player of the game give a gender (`death_marks`)?
         # the game's events modules, made with this renderer's `agree` (by environment, for one template version)
         self._modules: dict[int, tuple[Any, Any]] = {}
         # each template's globals in one plain dict (by environment and name, for one template version)
@@ -334,12 +336,14 @@ class Renderer:
         # texts the engine asks for again and again (a player's ETAT): by key, with the version they show
         self._remembered: dict[Hashable, tuple[object, str]] = {}
 
-    def set_genders(self, genders: Mapping[str, str]) -> None:
-        """The players' genders (name -> "f" / "m"), for `agree` in every text (the same mapping: nothing to do)."""
-        if genders is self.genders:
+    def set_genders(self, genders: Mapping[str, str], everyone: bool | None = None) -> None:
+        """The players' genders (name -> "f" / "m"), for `agree` in every text (the same mapping: nothing to do);
+        ``everyone``: every player of the game gave one (by default: when some gave one)."""
+        everyone = bool(genders) if everyone is None else everyone
+        if genders is self.genders and everyone == self.everyone_gendered:
             return
-        changed = genders != self.genders
-        self.genders = genders
+        changed = genders != self.genders or everyone != self.everyone_gendered
+        self.genders, self.everyone_gendered = genders, everyone
         if changed:
             self._modules.clear()
             self._messages.clear()
@@ -387,7 +391,9 @@ class Renderer:
 
     def death_marks(self, dead: Any) -> dict[str, str]:
         """The mark after each dead player's name in one text, the same for all of them (`wording.death_marks`)."""
-        return death_marks([str(n) for n in dead or ()], self.genders, self.lang)
+        # one marker for the whole game: « mort » / « morte » only when every player gave a gender, else « † » for
+        # every dead player of every text (a letter joins several texts: never « (†) » beside « (morte) »)
+        return death_marks([str(n) for n in dead or ()], self.genders if self.everyone_gendered else {}, self.lang)
 
     def message(self, key: str, **params: Any) -> str:
         """A short verdict or note from ``common/messages.<lang>.j2`` (the macro named ``key``)."""

@@ -115,6 +115,7 @@ class Table:
         # the roster's facts that the texts use, read again once it changes (`forget_roster`)
         self._out_of_play: frozenset[str] | None = None
         self._genders: dict[str, str] | None = None
+        self._everyone_gendered = False
         self._renderer: Renderer | None = None
         # what a step's letters made that its forum files use once they commit (`letters.ForumFiles`, by
         # step record): a few entries, each saying what it was made from, so a stale one is never used
@@ -184,7 +185,8 @@ class Table:
         genders = self._genders
         if genders is None:
             genders = self._genders = self.store.genders(self.id)
-        r.set_genders(genders)
+            self._everyone_gendered = len(genders) >= len(self.store.players(self.id, include_removed=True))
+        r.set_genders(genders, self._everyone_gendered)
         return r
 
     def keep(self, key: tuple[str, int], made: object) -> None:

@@ -127,8 +127,8 @@ def test_same_mails_and_seed_give_byte_identical_outgoing_mail(tmp_path):
 
 ROLE_WORDS = {  # the French role names of the start mails, back to role codes (rule text, "Glossaire")
     "Garde Royal": "garde", "Lord Commandant de la Garde Royale": "lord_commandant",
-    "Maître des Chuchoteurs (Conseil Restreint)": "chuchoteurs", "Grand Argentier (Conseil Restreint)": "argentier",
-    "Grand Mestre (Conseil Restreint)": "mestre", "fidèle Lannister": "fidele",
+    "Maître des Chuchoteurs du Conseil Restreint": "chuchoteurs", "Grand Argentier du Conseil Restreint": "argentier",
+    "Grand Mestre du Conseil Restreint": "mestre", "fidèle Lannister": "fidele",
     "chef Stark": "stark_chef", "sergent Stark": "stark_sergent", "Homme de Main Stark": "stark_hm",
     "chef Tyrell": "tyrell_chef", "sergent Tyrell": "tyrell_sergent", "Homme de Main Tyrell": "tyrell_hm",
 }

@@ -81,10 +81,10 @@ COMMANDS: tuple[Syntax, ...] = (
     Syntax("REGISTER", Msg("INSCRIS <nom> <adresse>", "REGISTER <name> <address>"),
            Msg("Inscris Jeanne Dupont <jeanne@example.org>", "Register Jane Doe <jane@example.org>"),
            Msg("inscrire un joueur pendant les inscriptions (ou, en réponse au courriel d'un inconnu que vous faites "
-               "suivre : « inscris-le »)", "register a player while registration is open (or, forwarding a "
+               "suivre : « inscris-le »)", "register a player while registration is open (or, forwarding a "
                "stranger's mail: 'register him')")),
     Syntax("FINISH", Msg("FIN DE PARTIE", "END THE GAME"), Msg("Fin de partie", "End the game"),
-           Msg("terminer la partie : plus rien ne se résout, la graine des dés est révélée",
+           Msg("terminer la partie : plus rien ne se résout, la graine des dés est révélée",
                "end the game: nothing more is resolved, the dice seed is revealed")),
     Syntax("CONFIRM", Msg("OUI (en réponse à notre demande de confirmation)", "YES (answering our confirmation)"),
            Msg("Oui", "Yes"),
