@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from helpers import pbem_command, pbem_env
 
-from pbem import games
+from pbem import archive, games
 from pbem.audit import verify_export
 from pbem.clock import iso
 from pbem.config import ConfigError, load
@@ -135,6 +135,7 @@ def test_verify_export_and_rerun_are_the_same_after_gc(tmp_path: Path) -> None:
     assert resolved >= 2
     export_before = d.engine.export("intrigue", include_seed=True)
     rerun_before = d.engine.rerun("intrigue", resolved, d.now)
+    archive.build(d.engine, "intrigue", tmp_path / "before")
     far = d.now + timedelta(days=400)
     pruned = d.store.prune(far - timedelta(days=90))
     assert pruned.mails > 0 and pruned.sent > 0
@@ -145,6 +146,11 @@ def test_verify_export_and_rerun_are_the_same_after_gc(tmp_path: Path) -> None:
     assert problems == []
     after = d.engine.rerun("intrigue", resolved, d.now)
     assert (after.diff, after.state_changed) == (rerun_before.diff, rerun_before.state_changed) == ([], False)
+    archive.build(d.engine, "intrigue", tmp_path / "after")
+    pages = sorted(p.relative_to(tmp_path / "before") for p in (tmp_path / "before").rglob("*") if p.is_file())
+    assert pages and pages == sorted(p.relative_to(tmp_path / "after") for p in (tmp_path / "after").rglob("*")
+                                     if p.is_file())
+    assert all((tmp_path / "before" / p).read_bytes() == (tmp_path / "after" / p).read_bytes() for p in pages)
     # the mails of the game's last two steps keep their bodies (an answer to one is read with it)
     kept = [i for i in d.store.outbox_items(game="intrigue") if i["turn"] >= game.turn - 1 and i["status"] == "sent"]
     assert kept and all(d.store.outbox_raw(i["id"]) is not None for i in kept)
