@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from helpers import pbem_command, pbem_env
 
 from pbem import archive, games
 from pbem.audit import verify_export
+from pbem.cli import main
 from pbem.clock import iso
 from pbem.config import ConfigError, load
 from pbem.demo import GAME_ADDRESS, MJ_ADDRESS, Demo, play_bot_game
@@ -242,3 +244,7 @@ def test_keep_days_is_checked(tmp_path: Path) -> None:
     assert load(path).keep_days == 12
     path.write_text(CONFIG, "utf-8")
     assert load(path).keep_days == 90
+    said = CliRunner().invoke(main, ["--config", str(path), "gc", "--keep-days", "0"])
+    assert said.exit_code == 1
+    assert said.output.strip().splitlines() == ["Erreur\u00a0: --keep-days\u00a0: au moins 1\u00a0jour, pas 0 (le courrier "
+                                                "du jour n'est jamais vidé)"]

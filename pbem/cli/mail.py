@@ -20,8 +20,17 @@ from pbem.cli.shell import (
     message,
     now_from,
 )
-from pbem.cli.text import count, file_size_line, pruned_lines, said_mail_status, said_status, said_verdict
+from pbem.cli.text import (
+    UserError,
+    count,
+    file_size_line,
+    pruned_lines,
+    said_mail_status,
+    said_status,
+    said_verdict,
+)
 from pbem.clock import parse_iso
+from pbem.msg import Msg
 from pbem.outbox.compose import said_kind
 from pbem.ticktext import said
 
@@ -221,7 +230,7 @@ def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> N
                "base, et les passes attendent).")
 @click.command(cls=HelpCommand)
 @click.option("--dry-run", is_flag=True, help="Say what would be pruned, pruning nothing.")
-@click.option("--keep-days", type=click.IntRange(min=1), help="Keep this many days instead of [retention] keep_days.")
+@click.option("--keep-days", type=int, help="Keep this many days instead of [retention] keep_days.")
 @click.option("--vacuum", is_flag=True, help="Then rewrite the file to give the space back to the disk (needs as "
               "much free space as the database; passes wait meanwhile).")
 @NOW
@@ -235,6 +244,9 @@ def gc(ctx: click.Context, dry_run: bool, keep_days: int | None, vacuum: bool, n
     Example: pbem gc --dry-run
     """
     cfg = config(ctx)
+    if keep_days is not None and keep_days < 1:
+        raise UserError(Msg(f"--keep-days\u00a0: au moins 1\u00a0jour, pas {keep_days} (le courrier du jour n'est "
+                            "jamais vidé)", f"--keep-days: at least 1 day, not {keep_days} (today's mail is never pruned)"))
     days = keep_days or cfg.keep_days
     before = now_from(now) - timedelta(days=days)
     lang = language()
