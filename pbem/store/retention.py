@@ -31,15 +31,17 @@ from pbem.store.base import StoreBase
 GC_BATCH = 500
 """Rows pruned per transaction: a pass waiting for the lock never waits for a whole gc."""
 
+_IN_FORCE = ("select o.message_key from orders o join games g on g.id = o.game "
+             "where o.current = 1 and o.turn >= g.turn and o.message_key is not null")
+"""The mails whose orders are in force for a step not resolved yet (orders name their mail by Message-ID, or by
+key): a list SQLite builds once per statement, not a look-up per mail."""
 _PRUNABLE_MAIL = (
     "from messages m join message_bytes b on b.key = m.key "
-    "where m.status = 'done' and m.received_at < :cut and m.processed_at < :cut "
-    # the mail of orders in force for a step not resolved yet (orders name their mail by Message-ID, or by key)
-    "and not exists (select 1 from orders o join games g on g.id = o.game "
-    "where o.current = 1 and o.turn >= g.turn and o.message_key in (m.message_id, m.key))")
+    "where m.status = 'done' and m.received_at < :cut and m.processed_at < :cut and m.rowid > :after "
+    f"and m.message_id not in ({_IN_FORCE}) and m.key not in ({_IN_FORCE})")
 _PRUNABLE_OUTBOX = (
     "from outbox x where x.status = 'sent' and x.raw is not null and x.created_at < :cut and x.sent_at < :cut "
-    "and not exists (select 1 from games g where g.id = x.game and x.turn >= g.turn - 1)")
+    "and x.rowid > :after and not exists (select 1 from games g where g.id = x.game and x.turn >= g.turn - 1)")
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class RetentionRows(StoreBase):
 
     def prunable(self, before: datetime) -> Pruned:
         """What `prune` would take now, pruning nothing."""
-        cut = {"cut": iso(before)}
+        cut = {"cut": iso(before), "after": 0}
         mails, mail_bytes = self.db.execute(f"select count(*), coalesce(sum(length(b.raw)), 0) {_PRUNABLE_MAIL}",
                                             cut).fetchone()
         sent, sent_bytes = self.db.execute(f"select count(*), coalesce(sum(length(x.raw)), 0) {_PRUNABLE_OUTBOX}",
@@ -76,27 +78,33 @@ class RetentionRows(StoreBase):
         """Prune the bodies older than ``before``, `GC_BATCH` a transaction; what was pruned.
 
         Each batch chooses its rows inside its own transaction, so a pass that ran between two batches
-        (a mail put back with `pbem mail retry`, orders given) is seen before anything of it goes.
+        (orders given, a mail sent) is seen before anything of it goes; each starts after the last row the
+        one before chose (rowid order), so a gc reads each row once however many batches it takes.
         """
-        cut = {"cut": iso(before)}
         done = Pruned()
+        after = 0
         while True:
             with self.atomic():
-                rows = self.db.execute(f"select m.key, length(b.raw) {_PRUNABLE_MAIL} limit {GC_BATCH}",
-                                       cut).fetchall()
-                self.db.conn.executemany("delete from message_bytes where key = ?", [(r[0],) for r in rows])
+                rows = self.db.execute(f"select m.rowid, m.key, length(b.raw) {_PRUNABLE_MAIL} "
+                                       f"order by m.rowid limit {GC_BATCH}", {"cut": iso(before), "after": after}
+                                       ).fetchall()
+                self.db.conn.executemany("delete from message_bytes where key = ?", [(r[1],) for r in rows])
             if not rows:
                 break
-            done += Pruned(mails=len(rows), mail_bytes=sum(int(r[1]) for r in rows))
+            after = int(rows[-1][0])
+            done += Pruned(mails=len(rows), mail_bytes=sum(int(r[2]) for r in rows))
             crashpoint("gc-batch")
+        after = 0
         while True:
             with self.atomic():
-                rows = self.db.execute(f"select x.id, length(x.raw) {_PRUNABLE_OUTBOX} limit {GC_BATCH}",
-                                       cut).fetchall()
-                self.db.conn.executemany("update outbox set raw = null where id = ?", [(r[0],) for r in rows])
+                rows = self.db.execute(f"select x.rowid, x.id, length(x.raw) {_PRUNABLE_OUTBOX} "
+                                       f"order by x.rowid limit {GC_BATCH}", {"cut": iso(before), "after": after}
+                                       ).fetchall()
+                self.db.conn.executemany("update outbox set raw = null where id = ?", [(r[1],) for r in rows])
             if not rows:
                 break
-            done += Pruned(sent=len(rows), sent_bytes=sum(int(r[1]) for r in rows))
+            after = int(rows[-1][0])
+            done += Pruned(sent=len(rows), sent_bytes=sum(int(r[2]) for r in rows))
             crashpoint("gc-batch")
         return done
 
