@@ -34,13 +34,15 @@ GC_BATCH = 500
 _IN_FORCE = ("select o.message_key from orders o join games g on g.id = o.game "
              "where o.current = 1 and o.turn >= g.turn and o.message_key is not null")
 """The mails whose orders are in force for a step not resolved yet (orders name their mail by Message-ID, or by
-key): a list SQLite builds once per statement, not a look-up per mail."""
+key).  Listed once per gc (`_list_in_force`), not once per batch: a mail older than the cut-off never becomes
+in force later (orders in force come from mail just read, and a game's step only moves on)."""
 _PRUNABLE_MAIL = (
     "from messages m join message_bytes b on b.key = m.key "
     "where m.status = 'done' and m.received_at < :cut and m.processed_at < :cut and m.rowid > :after "
-    f"and m.message_id not in ({_IN_FORCE}) and m.key not in ({_IN_FORCE})")
+    "and m.message_id not in (select key from temp.gc_in_force) and m.key not in (select key from temp.gc_in_force)")
 _PRUNABLE_OUTBOX = (
-    "from outbox x where x.status = 'sent' and x.raw is not null and x.created_at < :cut and x.sent_at < :cut "
+    # (``+x.status``: walk the rowids, not the status index, so each batch starts where the last one stopped)
+    "from outbox x where +x.status = 'sent' and x.raw is not null and x.created_at < :cut and x.sent_at < :cut "
     "and x.rowid > :after and not exists (select 1 from games g where g.id = x.game and x.turn >= g.turn - 1)")
 
 
@@ -67,6 +69,7 @@ class RetentionRows(StoreBase):
 
     def prunable(self, before: datetime) -> Pruned:
         """What `prune` would take now, pruning nothing."""
+        self._list_in_force()
         cut = {"cut": iso(before), "after": 0}
         mails, mail_bytes = self.db.execute(f"select count(*), coalesce(sum(length(b.raw)), 0) {_PRUNABLE_MAIL}",
                                             cut).fetchone()
@@ -81,6 +84,7 @@ class RetentionRows(StoreBase):
         (orders given, a mail sent) is seen before anything of it goes; each starts after the last row the
         one before chose (rowid order), so a gc reads each row once however many batches it takes.
         """
+        self._list_in_force()
         done = Pruned()
         after = 0
         while True:
@@ -107,6 +111,13 @@ class RetentionRows(StoreBase):
             done += Pruned(sent=len(rows), sent_bytes=sum(int(r[2]) for r in rows))
             crashpoint("gc-batch")
         return done
+
+    def _list_in_force(self) -> None:
+        """List `_IN_FORCE` in a temporary table (this connection's only, gone when it closes)."""
+        self.db.execute("create temp table if not exists gc_in_force (key text primary key) without rowid")
+        with self.atomic():
+            self.db.execute("delete from temp.gc_in_force")
+            self.db.execute(f"insert or ignore into temp.gc_in_force (key) {_IN_FORCE}")
 
     def vacuum(self) -> None:
         """Give the pages freed back to the file system.  It rewrites the whole file (as much free disk again,
