@@ -181,6 +181,8 @@ class Config:
     """SQLite's ``synchronous`` in WAL mode: ``normal`` survives a killed process, ``full`` a power cut too."""
     lock_wait_seconds: float = 10.0
     """How long a pass waits for the one already running on this database before stepping aside."""
+    keep_days: int = 90
+    """``[retention] keep_days``: `pbem gc` prunes the bytes of mail processed or sent longer ago than this."""
 
     def game(self, game_id: str) -> GameConfig:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
@@ -193,7 +195,7 @@ class Config:
 
 DEFAULT_DEADLINES = {"turn": Duration(days=2), "short": Duration(days=1)}
 
-_KNOWN_TOP = {"pbem", "mailbox", "outbox", "games"}
+_KNOWN_TOP = {"pbem", "mailbox", "outbox", "games", "retention"}
 _KNOWN_PBEM = {"database", "timezone", "language", "address", "forum_dir", "poll_seconds", "reply_cap_per_hour",
                "max_message_bytes", "max_order_lines", "synchronous", "lock_wait_seconds", "templates_dir"}
 _OUTBOX_ONLY = {"retry_days", "retry_base_seconds", "retry_max_seconds", "timeout_seconds", "connect_timeout_seconds",
@@ -381,7 +383,18 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         templates_dir=_resolve_path(root, _get(top, "templates_dir", "pbem", str, "templates")),
         synchronous=_choice(top, "synchronous", "pbem", ("normal", "full"), "normal"),
         lock_wait_seconds=float(_get(top, "lock_wait_seconds", "pbem", (int, float), 10.0)),
+        keep_days=_keep_days(_get(data, "retention", "config", dict, {})),
     )
+
+
+def _keep_days(table: Mapping[str, Any]) -> int:
+    """``[retention] keep_days``: a whole number of days, at least 1 (a mail of today is never pruned)."""
+    _check_keys(table, {"keep_days"}, "retention")
+    days = _get(table, "keep_days", "retention", int, 90)
+    if days < 1:
+        raise ConfigError(f"retention.keep_days: expected a whole number of days, at least 1, got {days!r}",
+                          f"retention.keep_days : attendu un nombre entier de jours, au moins 1, pas {days!r}")
+    return int(days)
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")

@@ -38,7 +38,7 @@ def main(ctx: click.Context, config_path: str, verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
 
 
-for command in (games.game, games.player, games.turn, games.orders, mail.run, mail.tick, mail.mail, mail.outbox,
+for command in (games.game, games.player, games.turn, games.orders, mail.run, mail.tick, mail.mail, mail.outbox, mail.gc,
                 tools.export, tools.verify, tools.archive, tools.demo, tools.scenario, tools.init, tools.templates,
                 tools.doctor, tools.guide, tools.systemd, tools.calendar):
     main.add_command(command)

@@ -1,10 +1,11 @@
 """The `pbem` commands that move mail: a pass for cron (`tick`), the daemon (`run`), the stored mail (`mail`) and
-the outbox (`outbox`).  Each is a few lines over the library; its French help stands beside it (`french`)."""
+the outbox (`outbox`), and pruning old mail bytes (`gc`).  Each is a few lines over the library; its French help stands beside it (`french`)."""
 
 from __future__ import annotations
 
 import logging
 import sys
+from datetime import timedelta
 
 import click
 
@@ -19,8 +20,17 @@ from pbem.cli.shell import (
     message,
     now_from,
 )
-from pbem.cli.text import count, said_mail_status, said_status, said_verdict
+from pbem.cli.text import (
+    UserError,
+    count,
+    file_size_line,
+    pruned_lines,
+    said_mail_status,
+    said_status,
+    said_verdict,
+)
 from pbem.clock import parse_iso
+from pbem.msg import Msg
 from pbem.outbox.compose import said_kind
 from pbem.ticktext import said
 
@@ -206,3 +216,47 @@ def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> N
         for key, why in e.store.requeue_refusals(chosen).items():
             click.echo(message("left_alone", stored=key, why=why.get(language())))
         click.echo(count(language(), "mail_again", e.store.requeue_messages(chosen)))
+
+
+@french("Allège la base\u00a0: efface le contenu du courrier reçu et traité, et celui du courrier envoyé, plus "
+        "vieux que [retention] keep_days (90\u00a0jours par défaut). Les lignes de ce courrier restent (qui, "
+        "quand, quel verdict), et tout ce que lisent pbem verify, pbem export, l'archive, un nouveau calcul ou "
+        "une correction est gardé\u00a0; le courrier en attente, en erreur, pas encore envoyé, en échec ou "
+        "revenu garde son contenu.\n\n"
+        "Exemple\u00a0: pbem gc --dry-run",
+        dry_run="Dit ce qui serait effacé, sans rien effacer.",
+        keep_days="Garde ce nombre de jours au lieu de [retention] keep_days.",
+        vacuum="Puis réécrit le fichier pour rendre la place au disque (demande autant d'espace libre que la "
+               "base, et les passes attendent).")
+@click.command(cls=HelpCommand)
+@click.option("--dry-run", is_flag=True, help="Say what would be pruned, pruning nothing.")
+@click.option("--keep-days", type=int, help="Keep this many days instead of [retention] keep_days.")
+@click.option("--vacuum", is_flag=True, help="Then rewrite the file to give the space back to the disk (needs as "
+              "much free space as the database; passes wait meanwhile).")
+@NOW
+@click.pass_context
+def gc(ctx: click.Context, dry_run: bool, keep_days: int | None, vacuum: bool, now: str | None) -> None:
+    """Slim the database: prune the bytes of inbound mail processed and of mail sent, older than
+    [retention] keep_days (default 90). Their rows stay (who, when, which verdict), and everything pbem
+    verify, pbem export, the archive, a re-run or a correction reads is kept; mail waiting, in error, not
+    sent yet, failed or bounced keeps its bytes.
+
+    Example: pbem gc --dry-run
+    """
+    cfg = config(ctx)
+    if keep_days is not None and keep_days < 1:
+        raise UserError(Msg(f"--keep-days\u00a0: au moins 1\u00a0jour, pas {keep_days} (le courrier du jour n'est "
+                            "jamais vidé)", f"--keep-days: at least 1 day, not {keep_days} (today's mail is never pruned)"))
+    days = keep_days or cfg.keep_days
+    before = now_from(now) - timedelta(days=days)
+    lang = language()
+    with engine(ctx, writes=not dry_run) as e:
+        size = e.store.file_bytes()
+        pruned = e.store.prunable(before) if dry_run else e.store.prune(before)
+        for line in pruned_lines(pruned, days, before.astimezone(cfg.timezone), lang, dry=dry_run):
+            click.echo(line)
+        if vacuum and not dry_run:
+            e.store.vacuum()
+            click.echo(file_size_line(size, e.store.file_bytes(), lang))
+        elif pruned.bytes and not dry_run:
+            click.echo(file_size_line(size, None, lang))

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core import Msg
 from pbem.msg import PbemError
 from pbem.render import date_en, date_fr
 from pbem.wording import plural
+
+if TYPE_CHECKING:
+    from pbem.store import Pruned
 
 MESSAGES: dict[str, Msg] = {
     "registration_open": Msg("{game} : inscriptions ouvertes jusqu'au {until}",
@@ -155,6 +158,43 @@ PLURALS: dict[str, tuple[Msg, Msg]] = {
     "problems": (Msg("{n} problème", "{n} problem"), Msg("{n} problèmes", "{n} problems")),
 }
 """Messages with a number: the singular for 0 and 1 (« 0 courriel remis en file »), the plural above."""
+
+
+def pruned_lines(pruned: Pruned, keep_days: int, before: datetime, lang: str, *, dry: bool) -> list[str]:
+    """What `pbem gc` says: the cut-off, then one line per fact (mails in, mails sent, bytes)."""
+    fr = lang != "en"
+    size = f"{pruned.bytes:,}".replace(",", "\u202f" if fr else ",")
+    if not fr:
+        mood = "would be pruned" if dry else "pruned"
+        return [f"Cut-off: {keep_days} days (mail from before {when(before, lang)})",
+                f"{pruned.mails} processed inbound mail{'' if pruned.mails == 1 else 's'} {mood} of their bytes",
+                f"{pruned.sent} sent mail{'' if pruned.sent == 1 else 's'} {mood} of their body",
+                f"{size} byte{'' if pruned.bytes == 1 else 's'} {'would be ' if dry else ''}freed in the database"]
+
+    def emptied(n: int, what_one: str, what_many: str) -> str:
+        one = n in (0, 1)
+        verb = ("serait vidé" if one else "seraient vidés") if dry else ("vidé" if one else "vidés")
+        return f"{n} {what_one if one else what_many} {verb} de {'son' if one else 'leur'} contenu"
+
+    one_byte = pruned.bytes in (0, 1)
+    freed = ("serait libéré" if one_byte else "seraient libérés") if dry else ("libéré" if one_byte else "libérés")
+    return [f"Seuil\u00a0: {keep_days}\u00a0jours (le courrier d'avant le {when(before, lang)})",
+            emptied(pruned.mails, "courriel reçu déjà traité", "courriels reçus déjà traités"),
+            emptied(pruned.sent, "courriel envoyé", "courriels envoyés"),
+            f"{size} {'octet' if one_byte else 'octets'} {freed} dans la base"]
+
+
+def file_size_line(before: int, after: int | None, lang: str) -> str:
+    """`pbem gc`'s last line: the file compacted (``after``), or why it keeps its size."""
+    fr = lang != "en"
+    def n(x: int) -> str:
+        return f"{x:,}".replace(",", "\u202f" if fr else ",")
+    if after is None:
+        return ("Le fichier garde sa taille\u00a0: la place libérée servira au courrier à venir "
+                "(pbem gc --vacuum la rend au disque)" if fr else
+                "The file keeps its size: the space freed holds the mail to come (pbem gc --vacuum gives it back)")
+    return (f"Base compactée\u00a0: {n(before)} → {n(after)}\u00a0octets" if fr else
+            f"Database compacted: {n(before)} → {n(after)} bytes")
 
 
 def count(lang: str, key: str, n: int) -> str:

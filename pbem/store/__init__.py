@@ -6,7 +6,7 @@ stored before it is acknowledged, and a resolved step, its mails and the new
 game state are committed together.  One class per kind of row (`pbem.store.messages`,
 `games`, `orders`, `records`, `outbox`, the MJ's seat in `desk`: pauses, absences, steps held
 for approval, seats changing hands; the MJ's commands waiting for his OUI in `confirmations`;
-wrong passwords in `tries`), all over the one connection of
+wrong passwords in `tries`; pruning old mail bytes in `retention`), all over the one connection of
 `pbem.store.base`.  The rows it hands out (`pbem.store.rows`, `pbem.store.desk`) carry datetimes, named phases and decoded records:
 ISO text and JSON stay in here.
 """
@@ -30,6 +30,7 @@ from pbem.store.messages import MessageRows
 from pbem.store.orders import OrderRows
 from pbem.store.outbox import OUTBOX_FIELDS, OutboxRows
 from pbem.store.records import RecordRows
+from pbem.store.retention import Pruned, RetentionRows
 from pbem.store.rows import (
     GameRow,
     JournalEntry,
@@ -45,10 +46,10 @@ from pbem.store.rows import (
 from pbem.store.tries import PasswordTries
 
 __all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "ConfirmationRow", "GameRow", "HeldRow", "JournalEntry",
-           "OrderSet", "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "RecordKind", "SeatChangeRow",
+           "OrderSet", "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "Pruned", "RecordKind", "SeatChangeRow",
            "SourcedOrders", "StepRecord", "Store"]
 
 
 class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,
-            SeatChangeRows, ConfirmationRows, PasswordTries):
+            SeatChangeRows, ConfirmationRows, PasswordTries, RetentionRows):
     """A handle on the pbem database."""

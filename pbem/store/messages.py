@@ -109,7 +109,8 @@ class MessageRows(StoreBase):
             "update messages set message_id = ?, status = ?, game = ?, sender = ?, verdict = ?, processed_at = ?, "
             "fingerprint = ? where key = ?" + (" and status = 'new'" if status == "error" else ""),
             [message_id, status, game, sender, verdict, iso(processed_at), fingerprint, key])
-        if cur.rowcount == 0 and (status != "error" or self.message_raw(key) is None):
+        if cur.rowcount == 0 and (status != "error" or not self.db.execute(  # (its bytes may be pruned: the row)
+                "select 1 from messages where key = ?", [key]).fetchone()):
             raise sqlite_utils.db.NotFoundError(key)
 
     def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, datetime, str]],

@@ -64,8 +64,9 @@ class OutboxRows(StoreBase):
         return list(self._q(sql + " order by created_at, rowid", args))
 
     def outbox_raw(self, item_id: str) -> bytes | None:
+        """A queued mail's bytes; None when there is no such mail, or its body was pruned (`retention`)."""
         row = self.db.execute("select raw from outbox where id = ?", [item_id]).fetchone()
-        return bytes(row[0]) if row else None
+        return bytes(row[0]) if row and row[0] is not None else None
 
     def update_outbox(self, item_id: str, **fields: Any) -> None:
         if not fields or not set(fields) <= _OUTBOX_COLUMNS:
