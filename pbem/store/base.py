@@ -69,7 +69,9 @@ class StoreBase:
                 raise health.storage_error(e, path) or e from None
             health.check_file(path)  # lost (missing or empty beside its marker), or no database at all: stop here
         try:
-            self.db = sqlite_utils.Database(self.path)
+            # no sqlite-utils plugins: none is ours, and loading them (a scan of every installed package)
+            # costs a cron's pass more than its database work (issue #24)
+            self.db = sqlite_utils.Database(self.path, execute_plugins=False)
         except sqlite3.Error as e:
             raise health.storage_error(e, path) or e from None
         try:
