@@ -53,6 +53,13 @@ class Commands(CommandLine):
         assert isinstance(command, click.Command)
         return command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                           list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as e:  # click suggests among the commands loaded: all of ours
+            raise click.exceptions.NoSuchCommand(e.command_name, possibilities=COMMANDS, ctx=ctx) from None
+
 
 @french("pbem\u00a0: le MJ automatique des parties par courriel.\n\n"
         "Exemple\u00a0: pbem tick",
