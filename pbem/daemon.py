@@ -12,18 +12,17 @@ import logging
 import os
 import signal
 import sqlite3
-import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import ticktext
 from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config
-from pbem.engine import Engine
 from pbem.faults import crashpoint
 from pbem.mail.inbox import (
     CursorStore,
@@ -36,9 +35,13 @@ from pbem.mail.inbox import (
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
-from pbem.render import refresh_templates
 from pbem.store import Store
 from pbem.store.health import StoreError, storage_error
+
+if TYPE_CHECKING:
+    import ssl
+
+    from pbem.engine import Engine
 
 log = logging.getLogger("pbem")
 
@@ -49,6 +52,8 @@ milliseconds, so ten minutes leaves no doubt."""
 
 
 def _ssl_context(cafile: str | None) -> ssl.SSLContext:
+    import ssl  # TLS is loaded when a server needs it, for speed (a Maildir set-up never does); no circle
+
     return ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
 
 
@@ -127,8 +132,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             return True
         return False
 
-    refresh_templates()  # an MJ's template edits count from this pass on
-    engine = Engine(config, store)
+    _refresh_templates()  # an MJ's template edits count from this pass on
     if config.outbox.kind == "maildir":  # what a killed pass left half-written goes before anything is sent
         report.cleaned = clean_maildir_tmp(config.outbox.path, STALE_OUTBOX_SECONDS)
     own_source = source is None
@@ -153,8 +157,14 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         if stopping("processing"):
             return report
         keys: list[str] = []
+        engine: Engine | None = None
         try:
-            keys = engine.process_pending(now)
+            # the engine only when the pass has work for it: stored mail to read, or a game of config.toml
+            # in the database (its deadlines, reminders, forum files); a cron's pass with neither costs
+            # the start of Python and little more (issue #24)
+            if store.pending_messages(limit=1) or any(store.game(g) for g in config.games):
+                engine = _engine(config, store)
+                keys = engine.process_pending(now)
         except Exception as e:  # a bug in one game: deadlines and sending still get their turn
             _stop_on_storage(e, config)
             log.exception("processing stored mail failed")
@@ -171,21 +181,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
                 report.errors.append(f"{len(failed)} mail(s) could not be processed (pbem mail list --status error)")
         if stopping("deadlines"):
             return report
-        try:
-            report.fired = engine.due(now)
-        except Exception as e:
-            _stop_on_storage(e, config)
-            log.exception("firing due work failed")
-            report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
-        report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
-        for game_id in config.games:
-            try:
-                if store.game(game_id):
-                    engine.write_forum(game_id)
-            except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
-                log.warning("writing the forum file of %s failed: %s", game_id, e)
-                report.errors.append(f"forum {game_id}: {e}")
-        _refresh_archives(config, store, engine, report, now)
+        if engine is not None:
+            _game_work(config, store, engine, report, now)
         if stopping("sending"):
             return report
         tr = transport or open_transport(config)
@@ -202,6 +199,43 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         if own_source and src is not None:
             src.close()
     return report
+
+
+def _refresh_templates() -> None:
+    """Let the Jinja environments this process made see the templates edited since (`refresh_templates`).
+    A process that never loaded `pbem.render` has none to refresh, and loading it only to find that out
+    would cost a cron's pass its start (issue #24): a pass that has work loads it with the engine."""
+    render = sys.modules.get("pbem.render")
+    if render is not None:
+        render.refresh_templates()
+
+
+def _engine(config: Config, store: Store) -> Engine:
+    """The engine over the store.  Loaded here, when a pass needs it, for speed: every room of the engine
+    costs more than the rest of a pass that finds nothing to do (issue #24, the cold start).  No circle
+    is dodged: the engine never imports the daemon."""
+    from pbem.engine import Engine
+
+    return Engine(config, store)
+
+
+def _game_work(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
+    """The games' part of a pass: what is due fired, the forum files written, the live archives refreshed."""
+    try:
+        report.fired = engine.due(now)
+    except Exception as e:
+        _stop_on_storage(e, config)
+        log.exception("firing due work failed")
+        report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
+    report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
+    for game_id in config.games:
+        try:
+            if store.game(game_id):
+                engine.write_forum(game_id)
+        except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
+            log.warning("writing the forum file of %s failed: %s", game_id, e)
+            report.errors.append(f"forum {game_id}: {e}")
+    _refresh_archives(config, store, engine, report, now)
 
 
 def _stop_on_storage(error: Exception, config: Config, *, database_only: bool = False) -> None:

@@ -17,7 +17,11 @@ test: the numbers depend on the machine, only the ratios are meant to be compare
    8,000 order mails and resolving every due step, compared with the same games each alone;
 8. ack latency: mail delivered to Dovecot -> its ack in the SMTP sink, with `pbem run` on IMAP IDLE;
 9. hostile input: each reader of untrusted input (`scripts/hostile.py`), its slowest pathological case
-   at 100 KB and at 1 MB measured in the same run (their ratio is about 10 when the reader is linear).
+   at 100 KB and at 1 MB measured in the same run (their ratio is about 10 when the reader is linear);
+12. cold start: an empty-inbox `pbem tick` in a `pbem init` folder vs `python -c 'import email, sqlite3,
+   jinja2'`, CPU of the child processes, alternating, median of rounds (`scripts/bench_coldstart.py`);
+13. the PNG level of the board pictures: levels 1-9 on the demo games' pictures, CPU and bytes
+   (`scripts/bench_png.py`).
 
 Ingest runs with `auth = "dkim"` on mails carrying the headers a receiving provider adds, and is
 reported per kind of mail (text only, text + HTML) as well as for the mix; `synchronous=FULL` is
@@ -899,6 +903,26 @@ def bench_1626(n: int, compare: Path | None) -> None:
     M.section(n, compare, say, row)
 
 
+# --------------------------------------------------------------------------- 12. the cold start of a tick
+
+
+def bench_coldstart(rounds: int, compare: Path | None) -> None:
+    """Section 12: see `scripts/bench_coldstart.py`."""
+    import bench_coldstart as C  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
+
+    C.section(rounds, compare, say, row)
+
+
+# --------------------------------------------------------------------------- 13. the pictures' PNG level
+
+
+def bench_png(demo: Path | None) -> None:
+    """Section 13: see `scripts/bench_png.py`."""
+    import bench_png as P  # noqa: PLC0415 (scripts/ is on sys.path when this file runs)
+
+    P.section(demo, 30, 3, say, row)
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -918,7 +942,10 @@ def print_table() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=2000, help="number of order mails (default 2000)")
-    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile,turn,1626")
+    ap.add_argument("--only", default="ingest,imap,smtp,rss,pmb,hosting,latency,hostile,turn,1626,coldstart,png")
+    ap.add_argument("--coldstart-rounds", type=int, default=15, help="rounds of the cold start (section 12)")
+    ap.add_argument("--png-demo", type=Path, default=None,
+                    help="a folder `pbem demo all --dir` wrote, for section 13 (default: played in a temporary one)")
     ap.add_argument("--turn-sizes", default="400,2000,4000", help="player counts of the full PMB turn (section 10)")
     ap.add_argument("--turn-rounds", type=int, default=3, help="rounds of the full PMB turn (median of them)")
     ap.add_argument("--profile", action="store_true", help="also cProfile the ingest and print the top items")
@@ -973,6 +1000,10 @@ def main() -> int:
         bench_turn([int(x) for x in args.turn_sizes.split(",")], args.turn_rounds, args.pmb_compare)
     if "1626" in only:
         bench_1626(800, args.pmb_compare)
+    if "coldstart" in only:
+        bench_coldstart(args.coldstart_rounds, args.pmb_compare)
+    if "png" in only:
+        bench_png(args.png_demo)
     print_table()
     return 0
 

@@ -3,18 +3,62 @@
 The root (`main`) and its groups: a game's life (`games`), mail (`mail`), the MJ's seat (`desk`, whose
 commands join the game's groups), the tools (`tools`); what they share, the config, the engine under
 the pass lock, the language and the dates, in `shell`; their texts in `text`.
+
+The root loads a command's module when the command is asked for (`Commands`): a cron's `pbem tick` loads
+`mail` and what it needs, not the game desk nor the tools (issue #24, the cold start).
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 
 import click
 
-from pbem.cli import desk, games, mail, tools
 from pbem.cli.shell import CommandLine, french
 
 __all__ = ["main"]
+
+# each command of the root, by the module that defines it (``pbem.cli.<module>.<attribute>``)
+COMMANDS: dict[str, tuple[str, str]] = {
+    **{name: ("games", name) for name in ("game", "player", "turn", "orders")},
+    **{name: ("mail", name) for name in ("run", "tick", "mail", "outbox", "gc")},
+    **{name: ("tools", name) for name in ("export", "verify", "archive", "demo", "scenario", "init", "templates",
+                                          "doctor", "guide", "systemd", "calendar")},
+}
+
+
+def _load(module: str) -> object:
+    """A command module, loaded on first use (for speed: `pbem tick` does not pay for the others; no circle is
+    dodged, `pbem.cli.games` and the rest never import this package's root)."""
+    loaded = importlib.import_module(f"pbem.cli.{module}")
+    if module == "games" and not getattr(loaded, "_desk_joined", False):
+        desk = importlib.import_module("pbem.cli.desk")  # the MJ's seat joins the game's groups
+        desk.register(loaded.game, loaded.turn, loaded.player)
+        loaded._desk_joined = True  # type: ignore[attr-defined]
+    return loaded
+
+
+class Commands(CommandLine):
+    """The root group whose commands are loaded when asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[cmd_name]
+        command = getattr(_load(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                           list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as e:  # click suggests among the commands loaded: all of ours
+            raise click.exceptions.NoSuchCommand(e.command_name, possibilities=COMMANDS, ctx=ctx) from None
 
 
 @french("pbem\u00a0: le MJ automatique des parties par courriel.\n\n"
@@ -22,7 +66,7 @@ __all__ = ["main"]
         config_path="Fichier de configuration (variable d'environnement PBEM_CONFIG).",
         verbose="Journalise ce que fait le démon.",
         version="Affiche la version de pbem et s'arrête.")
-@click.group(cls=CommandLine)
+@click.group(cls=Commands)
 @click.version_option(package_name="pbem", message="pbem %(version)s", help="Show pbem's version and exit.")
 @click.option("--config", "config_path", envvar="PBEM_CONFIG", default="config.toml", show_default=True,
               type=click.Path(dir_okay=False), help="Config file (env PBEM_CONFIG).")
@@ -36,10 +80,3 @@ def main(ctx: click.Context, config_path: str, verbose: bool) -> None:
     ctx.ensure_object(dict)
     ctx.obj["config"] = config_path
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
-
-
-for command in (games.game, games.player, games.turn, games.orders, mail.run, mail.tick, mail.mail, mail.outbox, mail.gc,
-                tools.export, tools.verify, tools.archive, tools.demo, tools.scenario, tools.init, tools.templates,
-                tools.doctor, tools.guide, tools.systemd, tools.calendar):
-    main.add_command(command)
-desk.register(games.game, games.turn, games.player)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, time
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -24,14 +24,14 @@ from pbem import config as configmod
 from pbem.cli.text import UserError, msg, say
 from pbem.cli.text import when as _local_text
 from pbem.clock import parse_iso, utcnow
-from pbem.engine import Engine
-from pbem.engine.when import WhenError, parse_moment
 from pbem.msg import Msg, PbemError
 from pbem.passlock import PassLock
-from pbem.render import french_spaces
 from pbem.store import Store
 from pbem.store.health import storage_error
 from pbem.wording import join_list, plural
+
+if TYPE_CHECKING:
+    from pbem.engine import Engine
 
 
 @contextmanager
@@ -54,6 +54,10 @@ def engine(ctx: click.Context, game_id: str | None = None, *, writes: bool = Tru
         store = Store(cfg.database, synchronous=cfg.synchronous)
         try:
             mark = store.outbox_mark() if writes else 0
+            # the engine (every room of it) is loaded by the commands that use it, for speed: `pbem tick` on
+            # an empty inbox never needs it (issue #24); no circle is dodged, the engine never imports the CLI
+            from pbem.engine import Engine
+
             yield Engine(cfg, store)
             if writes:  # every mail the command queued, said with its recipients
                 queued = store.queued_since(mark)
@@ -174,6 +178,9 @@ def date_from(ctx: click.Context, option: str, value: str | None, now: datetime)
         return parse_iso(value, cfg.timezone)
     except ValueError:
         pass
+    # the MJ's way of writing dates, loaded when one is read (for speed, as the engine above: no circle)
+    from pbem.engine.when import WhenError, parse_moment
+
     try:
         return parse_moment(value, now, cfg.timezone, time(0, 0))
     except WhenError as e:
@@ -225,6 +232,8 @@ def usage_error_text(e: click.UsageError, lang: str) -> str:
             if hint:
                 message += " ; vouliez-vous dire " + hint.replace("'", "") + " ?"
             break
+    from pbem.render import french_spaces  # (loaded when needed, for speed, as in `pbem.cli.text.when`)
+
     return f"Erreur\u00a0: {french_spaces(message)} ({where} --help montre l'usage)"
 
 

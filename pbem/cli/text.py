@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.core import Msg
 from pbem.msg import PbemError
-from pbem.render import date_en, date_fr
 from pbem.wording import plural
 
 if TYPE_CHECKING:
@@ -213,6 +212,10 @@ def when(dt: datetime | None, lang: str) -> str:
     """A local time for the MJ's terminal, as he reads it: « mercredi 2 décembre 2026 à 20 h »."""
     if dt is None:
         return "-"
+    # the renderer (and Jinja under it) is loaded when a date is said, for speed: `pbem tick` says none
+    # (issue #24); no circle is dodged, `pbem.render` never imports the CLI
+    from pbem.render import date_en, date_fr
+
     return date_en(dt) if lang == "en" else date_fr(dt)
 
 

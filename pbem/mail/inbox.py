@@ -15,23 +15,23 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import imaplib
 import logging
 import mailbox
 import os
 import re
 import shlex
-import ssl
 import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from imapclient import IMAPClient
-from imapclient.exceptions import LoginError
+if TYPE_CHECKING:
+    import ssl
+
+    from imapclient import IMAPClient
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +160,8 @@ def secret_provider(source: SecretSourceLike | None) -> SecretProvider | None:
 
 
 def make_ssl_context(cafile: str | None = None) -> ssl.SSLContext:
+    import ssl  # TLS is loaded when a connection needs it, for speed (a Maildir set-up never does); no circle
+
     """A verifying TLS context (system CAs, or only `cafile` when given)."""
     return ssl.create_default_context(cafile=cafile)
 
@@ -357,9 +359,28 @@ def _header_block(data: bytes) -> bytes:
 
 # --------------------------------------------------------------------------- IMAP
 
-# Errors meaning "the connection or server is in trouble" (imaplib.IMAP4.error covers every
-# imapclient exception, abort included; OSError covers sockets, timeouts and TLS).
-_IMAP_ERRORS: tuple[type[BaseException], ...] = (OSError, imaplib.IMAP4.error, EOFError)
+# IMAP and TLS (imaplib, imapclient, ssl) are loaded when an `ImapSource` first needs them, for speed: a
+# cron's pass on a Maildir set-up never does, and they cost more than the rest of its start (issue #24).
+# No circle is dodged: they are the standard library and a third-party package.
+
+
+def _imap_error() -> type[Exception]:
+    """The IMAP protocol's error (``imaplib.IMAP4.error``, the base of every imapclient exception)."""
+    import imaplib
+
+    return imaplib.IMAP4.error
+
+
+def _imap_errors() -> tuple[type[BaseException], ...]:
+    """Errors meaning "the connection or server is in trouble" (imaplib.IMAP4.error covers every
+    imapclient exception, abort included; OSError covers sockets, timeouts and TLS)."""
+    return (OSError, _imap_error(), EOFError)
+
+
+def _certificate_refused(e: BaseException) -> bool:
+    import ssl
+
+    return isinstance(e, ssl.SSLCertVerificationError)
 
 
 class ImapSource:
@@ -415,6 +436,9 @@ class ImapSource:
 
     def _connect(self) -> IMAPClient:
         """Open and log in (raises the underlying errors; callers translate them)."""
+        from imapclient import IMAPClient  # (loaded when needed, for speed: see `_imap_errors`)
+        from imapclient.exceptions import LoginError
+
         client = IMAPClient(
             self.host,
             port=self.port,
@@ -458,7 +482,7 @@ class ImapSource:
 
     def close(self) -> None:
         if self._client is not None:
-            with contextlib.suppress(*_IMAP_ERRORS):
+            with contextlib.suppress(*_imap_errors()):
                 self._client.logout()
         self._drop()
 
@@ -466,7 +490,7 @@ class ImapSource:
         self._drop()
         if isinstance(e, MailSourceError):
             return e
-        if isinstance(e, ssl.SSLCertVerificationError):
+        if _certificate_refused(e):
             return MailAuthError(f"IMAP {self._where()}: TLS certificate rejected: {e}")
         return MailSourceError(f"IMAP {self._where()} {what} failed: {type(e).__name__}: {_text(e)}")
 
@@ -483,8 +507,8 @@ class ImapSource:
             except MailAuthError:
                 self._drop()
                 raise
-            except _IMAP_ERRORS as e:
-                if fresh or attempt == 1 or isinstance(e, ssl.SSLCertVerificationError):
+            except _imap_errors() as e:
+                if fresh or attempt == 1 or _certificate_refused(e):
                     raise self._error(f"select {self.folder!r}", e) from e
                 log.info("IMAP %s: connection lost (%s), reconnecting", self._where(), e)
                 self._drop()
@@ -544,7 +568,7 @@ class ImapSource:
             return 0
         try:
             found = client.search(["UID", f"{last + 1}:*"])
-        except _IMAP_ERRORS as e:
+        except _imap_errors() as e:
             raise self._error("search", e) from e
         uids = sorted(u for u in found if u > last)  # "n:*" always matches the highest UID
         if not uids:
@@ -561,7 +585,7 @@ class ImapSource:
                 unread = [uid for uid in chunk if uid not in data or data[uid][1] is None]
                 if unread:  # a shape the fast reading does not know (or expunged meanwhile): imapclient's parser
                     data.update(_fetch_bodies_slowly(client, unread, data))
-            except _IMAP_ERRORS as e:
+            except _imap_errors() as e:
                 raise self._error("fetch", e) from e
             batch = [RawMessage(self.key_for(uidvalidity, uid), *data[uid]) for uid in chunk if uid in data]
             if batch:
@@ -603,7 +627,7 @@ class ImapSource:
                         client.uid_expunge(chunk)
                     else:
                         client.expunge()
-        except _IMAP_ERRORS as e:
+        except _imap_errors() as e:
             raise self._error(f"move to {self.processed_folder!r}", e) from e
 
     def wait(self, timeout: float) -> bool:
@@ -636,7 +660,7 @@ class ImapSource:
                     return True
                 if any(_is_bye(r) for r in responses):
                     raise EOFError("server said BYE during IDLE")
-        except _IMAP_ERRORS as e:
+        except _imap_errors() as e:
             raise self._error("idle", e) from e
 
     def check_login(self) -> None:
@@ -645,8 +669,8 @@ class ImapSource:
             client = self._connect()
         except MailSourceError:
             raise
-        except _IMAP_ERRORS as e:
-            if isinstance(e, ssl.SSLCertVerificationError):
+        except _imap_errors() as e:
+            if _certificate_refused(e):
                 raise MailAuthError(f"IMAP {self._where()}: TLS certificate rejected: {e}") from e
             raise MailSourceError(
                 f"IMAP {self._where()} connect failed: {type(e).__name__}: {_text(e)}"
@@ -654,7 +678,7 @@ class ImapSource:
         try:
             client.select_folder(self.folder, readonly=True)
             client.logout()
-        except _IMAP_ERRORS as e:
+        except _imap_errors() as e:
             _quiet_shutdown(client)
             raise MailSourceError(f"IMAP {self._where()}: cannot open {self.folder!r}: {_text(e)}") from e
 
@@ -669,7 +693,7 @@ class ImapSource:
             client = self._connect()
         except MailSourceError:
             raise
-        except _IMAP_ERRORS as e:
+        except _imap_errors() as e:
             raise MailSourceError(f"IMAP {self._where()} connect failed: {type(e).__name__}: {_text(e)}") from e
         blocks: list[bytes] = []
         try:
@@ -678,7 +702,7 @@ class ImapSource:
                     continue
                 try:
                     client.select_folder(folder, readonly=True)
-                except imaplib.IMAP4.error:
+                except _imap_error():
                     if folder == self.folder:
                         raise
                     continue  # (no processed folder yet)
@@ -690,7 +714,7 @@ class ImapSource:
                     if isinstance(block, (bytes, bytearray)):
                         blocks.append(bytes(block))
             client.logout()
-        except _IMAP_ERRORS as e:
+        except _imap_errors() as e:
             _quiet_shutdown(client)
             raise MailSourceError(f"IMAP {self._where()}: cannot read the newest mails: {_text(e)}") from e
         return blocks
@@ -714,7 +738,7 @@ def _fetch_bodies(client: IMAPClient, uids: Sequence[int]) -> dict[int, tuple[by
     imap = client._imap
     typ, data = imap.uid("FETCH", ",".join(map(str, uids)), "(BODY.PEEK[] INTERNALDATE)")
     if typ != "OK":
-        raise imaplib.IMAP4.error(f"UID FETCH failed: {data!r}"[:300])
+        raise _imap_error()(f"UID FETCH failed: {data!r}"[:300])
     found: dict[int, tuple[bytes, datetime | None]] = {}
     for index, item in enumerate(data):
         if not isinstance(item, tuple) or len(item) != 2:

@@ -15,14 +15,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import smtplib
-import ssl
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pbem.mail.inbox import CredentialError, ensure_maildir
+
+if TYPE_CHECKING:
+    import smtplib
+    import ssl
+
+# smtplib and ssl are loaded by the `SmtpTransport` methods that use them, for speed: a cron's pass on a
+# Maildir outbox never does, and TLS is a good part of its start (issue #24).  No circle is dodged: they
+# are the standard library.
 
 SecretProvider = Callable[[], str]
 Security = Literal["ssl", "starttls", "none"]
@@ -84,6 +90,8 @@ def _by_code(code: int, text: str, scope: Scope = "server") -> TransportFailure:
 def _scope_of(e: smtplib.SMTPResponseException) -> Scope:
     """Only a permanent refusal of DATA concerns this mail alone (its size or content): the sender is the
     same for every mail, a temporary DATA failure is the server's trouble, and so is anything at connection."""
+    import smtplib
+
     if isinstance(e, smtplib.SMTPDataError) and e.smtp_code >= 500 and e.smtp_code != 521:
         return "mail"
     return "server"
@@ -141,12 +149,16 @@ class SmtpTransport:
         return f"SMTP {self.host}:{self.port}"
 
     def _context(self) -> ssl.SSLContext:
+        import ssl
+
         return self.ssl_context or ssl.create_default_context(cafile=self.cafile)
 
     # ---- connection
 
     def _open(self) -> smtplib.SMTP:
         """Connect, EHLO, STARTTLS, log in. Raises TransportFailure subclasses only."""
+        import smtplib
+
         smtp: smtplib.SMTP | None = None
         try:
             if self.security == "ssl":
@@ -196,6 +208,9 @@ class SmtpTransport:
             smtp.login(self.user, self.password_provider())
 
     def _translate(self, e: Exception, what: str) -> Exception:
+        import smtplib
+        import ssl
+
         where = self._where()
         if isinstance(e, TransportFailure):
             return e
@@ -238,6 +253,8 @@ class SmtpTransport:
         )
 
     def close(self) -> None:
+        import smtplib
+
         smtp, self._smtp = self._smtp, None
         if smtp is not None:
             try:
@@ -249,6 +266,8 @@ class SmtpTransport:
     # ---- sending
 
     def send(self, message: bytes, mail_from: str, rcpt_to: list[str]) -> None:
+        import smtplib
+
         if not rcpt_to:
             raise PermanentFailure("no recipients", scope="mail")
         utf8 = needs_smtputf8(message, mail_from, rcpt_to)
@@ -304,6 +323,8 @@ class SmtpTransport:
 
     def check_login(self) -> None:
         """For `pbem doctor`: connect, EHLO, (STARTTLS), log in, QUIT. Sends nothing."""
+        import smtplib
+
         smtp = self._open()
         with contextlib.suppress(smtplib.SMTPException, OSError):
             smtp.quit()

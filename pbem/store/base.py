@@ -8,15 +8,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Self
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, Self
 
 from pbem.clock import iso
 from pbem.msg import Msg
 from pbem.store import health
 from pbem.store.health import StoreError
 from pbem.store.rows import GameRow, OrderSet, PlayerRow
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 SCHEMA_VERSION = 4
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
@@ -69,34 +70,54 @@ class StoreBase:
                 raise health.storage_error(e, path) or e from None
             health.check_file(path)  # lost (missing or empty beside its marker), or no database at all: stop here
         try:
-            self.db = sqlite_utils.Database(self.path)
+            self.conn = sqlite3.connect(self.path)  # (as sqlite-utils' Database opens it)
         except sqlite3.Error as e:
             raise health.storage_error(e, path) or e from None
+        self._db: sqlite_utils.Database | None = None
         try:
+            self.conn.execute("PRAGMA recursive_triggers=on")  # (as sqlite-utils' Database sets it)
+            if on_disk and self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                self.conn.execute("PRAGMA journal_mode=wal")
+            self.conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self.conn.execute("PRAGMA busy_timeout=10000")
             if on_disk:
-                self.db.enable_wal()
-            self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            self.db.execute("PRAGMA busy_timeout=10000")
-            if on_disk:
-                health.quick_check(self.db.conn, path)
+                health.quick_check(self.conn, path)
             self._migrate()
         except (sqlite3.Error, OSError) as e:
-            self.db.close()
+            self.conn.close()
             raise health.storage_error(e, path) or e from None
         except BaseException:
-            self.db.close()
+            self.conn.close()
             raise
         if on_disk:
             health.write_marker(path)
 
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils over the connection, for writes, transactions and the schema.  Made (and sqlite-utils
+        loaded) at the first use, for speed: it costs a cron's pass more than the pass's database work, and a
+        pass that finds nothing to do only reads (`_q`, `_one`: plain sqlite3; issue #24).  No circle is
+        dodged: sqlite-utils is a third-party package.  No sqlite-utils plugins: none is ours, and loading
+        them scans every installed package."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self.conn, execute_plugins=False)
+        return self._db
+
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
 
     def _q(self, sql: str, args: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """Rows as dicts, straight from sqlite3 (sqlite-utils' ``query`` wraps each read in a savepoint)."""
-        cursor = self.db.execute(sql, list(args))
+        cursor = self.conn.execute(sql, list(args))  # (a read: sqlite-utils' execute would only pass it on)
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def _one(self, sql: str, args: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row of a read, straight from sqlite3 (see `_q`)."""
+        row = self.conn.execute(sql, list(args)).fetchone()
+        return tuple(row) if row is not None else None
 
     def _t(self, name: str) -> sqlite_utils.db.Table:
         """A table (sqlite-utils types ``db[name]`` as Table | View; ours are all tables)."""
@@ -174,7 +195,7 @@ class StoreBase:
             raise
 
     def _version(self) -> int:
-        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def _create(self) -> None:
         t = self.db.table

@@ -6,8 +6,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import sqlite_utils
-
 from pbem.clock import iso, parse_iso
 from pbem.core import Msg
 from pbem.store.base import StoreBase
@@ -46,7 +44,7 @@ class MessageRows(StoreBase):
 
     def pending_messages(self, limit: int = 1000) -> list[tuple[str, bytes, datetime]]:
         """(key, raw, received_at) of stored messages not processed yet, oldest first."""
-        rows = self.db.execute(
+        rows = self.conn.execute(  # (a read: see `_q`)
             "select m.key, b.raw, m.received_at from messages m join message_bytes b on b.key = m.key "
             "where m.status = 'new' order by m.received_at, m.rowid limit ?",
             [limit],
@@ -111,7 +109,9 @@ class MessageRows(StoreBase):
             [message_id, status, game, sender, verdict, iso(processed_at), fingerprint, key])
         if cur.rowcount == 0 and (status != "error" or not self.db.execute(  # (its bytes may be pruned: the row)
                 "select 1 from messages where key = ?", [key]).fetchone()):
-            raise sqlite_utils.db.NotFoundError(key)
+            from sqlite_utils.db import NotFoundError  # (loaded by `db` already: the update went through it)
+
+            raise NotFoundError(key)
 
     def mark_messages(self, rows: Sequence[tuple[str, str, str, str, str, datetime, str]],
                       fingerprints: Mapping[str, str] | None = None) -> None:

@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import sqlite_utils
-
 from pbem.clock import iso
 from pbem.store.base import StoreBase
 
@@ -76,12 +74,14 @@ class OutboxRows(StoreBase):
         with self.atomic():
             cur = self.db.execute(f"update outbox set {sets} where id = ?", [*fields.values(), item_id])
             if cur.rowcount == 0:
-                raise sqlite_utils.db.NotFoundError(item_id)
+                from sqlite_utils.db import NotFoundError  # (loaded by `db` already, for the update)
+
+                raise NotFoundError(item_id)
 
     def server_wait(self) -> tuple[str, int] | None:
         """(until when, most attempts) of the mails waiting for the SMTP server to answer again, or None."""
-        row = self.db.execute("select min(next_attempt_at), max(attempts) from outbox "
-                              "where status = 'queued' and deferred = 'server'").fetchone()
+        row = self._one("select min(next_attempt_at), max(attempts) from outbox "
+                        "where status = 'queued' and deferred = 'server'")
         return (row[0], int(row[1])) if row and row[0] is not None else None
 
     def defer_due_outbox(self, now: str, until: str, reason: str) -> int:
@@ -101,6 +101,8 @@ class OutboxRows(StoreBase):
         """Mails that have waited since before ``created_before`` fail (``note`` leads their last error)."""
         rows = self._q("select id, rcpt, last_error from outbox where status = 'queued' and deferred != '' "
                        "and created_at < ?", [created_before])
+        if not rows:
+            return rows
         with self.atomic():
             self.db.conn.executemany(
                 "update outbox set status = 'failed', deferred = '', last_error = ? where id = ?",

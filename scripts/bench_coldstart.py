@@ -1,0 +1,102 @@
+"""`make bench`, section 12: the cold start of an empty-inbox `pbem tick` (issue #24).
+
+A cron runs `pbem tick` every few minutes, and most passes find nothing: what they cost is the start of a
+Python process and pbem's imports.  The folder is the one `pbem init` writes (local Maildirs, an example
+of each game, the database made by a first tick); each round runs, in fresh processes and alternately,
+`python -m pbem tick` in that folder, the floor `python -c 'import email, sqlite3, jinja2'` (what any
+mail tool in Python with templates loads) and `python -c pass`.  The figure is the CPU time (user + system)
+of each child (``getrusage(RUSAGE_CHILDREN)`` deltas), the median over rounds, and the median of the
+per-round ratios tick / floor; the target is 2.  ``--compare`` runs another checkout's tick (its ``pbem``
+package first on ``PYTHONPATH``) in the same rounds: before and after side by side.
+
+    .venv/bin/python scripts/bench_coldstart.py [--rounds 15] [--compare ../other-checkout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = 2.0  # an empty-inbox tick costs at most twice the floor (issue #24)
+FLOOR = "import email, sqlite3, jinja2"
+
+
+def _child_cpu(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
+    """CPU seconds (user + system) of one child process run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _env(checkout: Path | None) -> dict[str, str]:
+    # bytecode written and read, as an installed pbem has it (pip compiles it at install; a checkout run
+    # with PYTHONDONTWRITEBYTECODE would compile every module at every start and measure that instead)
+    env = {k: v for k, v in os.environ.items() if k not in ("PBEM_CONFIG", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
+    return env
+
+
+def measure(rounds: int, compare: Path | None) -> dict[str, list[float]]:
+    """CPU seconds of each kind of run, one list per kind, the rounds alternating between them."""
+    py = sys.executable
+    with tempfile.TemporaryDirectory(prefix="pbem-coldstart-") as tmp:
+        folder = Path(tmp) / "jeu"
+        env = _env(None)
+        subprocess.run([py, "-m", "pbem", "init", str(folder)], env=env, check=True, stdout=subprocess.DEVNULL)
+        tick = [py, "-m", "pbem", "tick"]
+        runs: dict[str, tuple[list[str], dict[str, str]]] = {"tick": (tick, env)}
+        if compare is not None:
+            runs["tick (compared)"] = (tick, _env(compare))
+        runs["floor"] = ([py, "-c", FLOOR], env)
+        runs["python -c pass"] = ([py, "-c", "pass"], env)
+        for argv, e in runs.values():  # the database, the bytecode caches: a cron's pass is never the first
+            _child_cpu(argv, folder, e)
+            _child_cpu(argv, folder, e)
+        cpu: dict[str, list[float]] = {name: [] for name in runs}
+        for _ in range(rounds):
+            for name, (argv, e) in runs.items():
+                cpu[name].append(_child_cpu(argv, folder, e))
+    return cpu
+
+
+def section(rounds: int, compare: Path | None, say: Callable[[str], None],
+            row: Callable[..., None]) -> None:
+    say(f"\n[12] cold start: an empty-inbox `pbem tick` in a `pbem init` folder, CPU of the child, "
+        f"median of {rounds} rounds")
+    cpu = measure(rounds, compare)
+    floor = cpu["floor"]
+    for name, values in cpu.items():
+        ratios = [v / f for v, f in zip(values, floor, strict=True)]
+        say(f"  {name:<18} {statistics.median(values) * 1000:7.1f} ms CPU   ×{statistics.median(ratios):.2f} "
+            f"the floor (per-round ratios {min(ratios):.2f}–{max(ratios):.2f})")
+    ratio = statistics.median(t / f for t, f in zip(cpu["tick"], floor, strict=True))
+    row("12 cold start", "empty-inbox tick / import floor",
+        f"{statistics.median(cpu['tick']) * 1000:.0f} ms vs {statistics.median(floor) * 1000:.0f} ms: ×{ratio:.2f}",
+        f"≤ ×{TARGET:g}", ratio <= TARGET)
+    if compare is not None:
+        before = statistics.median(t / f for t, f in zip(cpu["tick (compared)"], floor, strict=True))
+        row("12 cold start", "the same, compared checkout",
+            f"{statistics.median(cpu['tick (compared)']) * 1000:.0f} ms: ×{before:.2f}", "", None)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--compare", type=Path, default=None, help="another checkout measured alongside")
+    args = ap.parse_args()
+    section(args.rounds, args.compare, print, lambda *a, **k: print("  row:", *a))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
