@@ -14,12 +14,21 @@ from pbem.cli import main
 
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    """Every command and subcommand (through `list_commands`: the root loads its commands when asked)."""
     out = []
-    for name, cmd in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, name
         out.append((prefix + name, cmd))
         if isinstance(cmd, click.Group):
             out.extend(_commands(cmd, prefix + name + " "))
     return out
+
+
+def test_the_command_list_is_whole():
+    names = [name for name, _ in _commands(main)]
+    assert {"tick", "run", "gc", "game new", "player add", "calendar", "doctor"} <= set(names) and len(names) > 40, names
 
 
 @pytest.mark.parametrize("name,cmd", _commands(main))

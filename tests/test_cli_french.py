@@ -72,7 +72,10 @@ registration = "1d"
 
 def _commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = [path]
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)  # (through list_commands: the root loads its commands when asked)
+    for name in sorted(group.list_commands(ctx)):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             found += _commands(command, (*path, name))
         else:

@@ -19,7 +19,10 @@ BAD = re.compile(r" [:;?!]|« | »|\(s\)|\(e\)")  # as tests/test_typography.py
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
     out = [(prefix.strip(), group)] if not prefix else []
-    for name, cmd in group.commands.items():
+    ctx = click.Context(group)  # (through list_commands: the root loads its commands when asked)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, name
         out.append((prefix + name, cmd))
         if isinstance(cmd, click.Group):
             out.extend(_commands(cmd, prefix + name + " "))
@@ -27,6 +30,7 @@ def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Com
 
 
 COMMANDS = _commands(main)
+assert len(COMMANDS) > 40, [name for name, _ in COMMANDS]  # (every command, not the root alone)
 IDS = [name or "pbem" for name, _ in COMMANDS]
 HELP = {name: entry for name, cmd in COMMANDS if (entry := french_help(cmd)) is not None}  # (beside each command)
 
