@@ -63,6 +63,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_names import player_names  # noqa: E402
+
 from pbem import config as configmod  # noqa: E402
 from pbem.clock import iso  # noqa: E402
 from pbem.engine import Engine  # noqa: E402
@@ -72,12 +74,6 @@ GAME_ADDRESS = "jeu@pbem.test"
 MJ_ADDRESS = "mj@pbem.test"
 SEED = "be7c" * 16
 START = datetime(2026, 12, 4, 19, 0, tzinfo=UTC)
-
-FIRST = ["Aymeric", "Béatrice", "Clothilde", "Denis", "Éléonore", "François", "Gaspard", "Héloïse", "Isaure",
-         "Jehan", "Léonie", "Mathurin", "Nicolas", "Odile", "Perceval", "Quentin", "Roseline", "Sébastien",
-         "Thibaut", "Ursule"]
-LAST = ["de Montfort", "Lebrun", "d'Aubigné", "Fournier", "de Castelnau", "Garnier", "Sauvage", "du Plessis",
-        "Marchal", "Roux"]
 
 
 @dataclass
@@ -99,15 +95,6 @@ def row(section: str, figure: str, value: str, target: str = "", met: bool | Non
 
 def say(text: str) -> None:
     print(text, flush=True)
-
-
-def player_names(n: int) -> list[str]:
-    names = []
-    for i in range(n):
-        base = f"{FIRST[i % len(FIRST)]} {LAST[(i // len(FIRST)) % len(LAST)]}"
-        k = i // (len(FIRST) * len(LAST))
-        names.append(base if k == 0 else f"{base} {k + 1}")
-    return names
 
 
 # --------------------------------------------------------------------------- a 40-player game

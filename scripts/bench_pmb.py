@@ -50,6 +50,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_names import player_names
+
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ("be7c", "0001", "0002", "0003", "0004", "0005")
 """be7c: the fixture of the earlier benches.  0001 and 0003: at 40,000 players the Stark crowd fails
@@ -368,8 +370,6 @@ def main() -> int:
     seeds = [s.strip().lower() for s in args.seeds.split(",") if s.strip()]
     for s in seeds:
         dice_seed(s)
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from bench import player_names  # noqa: PLC0415
 
     rows: list[tuple[str, str, str, str, bool | None]] = []
     section(sizes, seeds, args.rounds, args.compare, print,

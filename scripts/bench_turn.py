@@ -33,6 +33,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bench_names import player_names as names_of
+
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (400, 2000, 4000)
 CPU_TARGET = 2.0  # seconds of CPU for the whole turn at 4,000 players (issue #24)
@@ -44,12 +46,7 @@ LAST = ["Flowers", "Hill", "Pyke", "Rivers", "Sand", "Snow", "Stone", "Waters"]
 
 
 def player_names(n: int) -> list[str]:
-    names = []
-    for i in range(n):
-        base = f"{FIRST[i % len(FIRST)]} {LAST[(i // len(FIRST)) % len(LAST)]}"
-        k = i // (len(FIRST) * len(LAST))
-        names.append(base if k == 0 else f"{base} {k + 1}")
-    return names
+    return names_of(n, FIRST, LAST)
 
 
 def _config(root: Path) -> Any:
