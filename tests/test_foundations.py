@@ -228,10 +228,15 @@ def test_template_edits_are_picked_up_at_the_next_pass(tmp_path, monkeypatch):
     assert r.mail_text("note", who="Arya").body == "Salut Arya\n"
     assert render.refresh_templates() is False
     # the daemon's pass starts with it
+    # (first of all: here pbem.render is loaded, so the pass refreshes it, and stops before touching the config)
     calls = []
-    monkeypatch.setattr(daemon, "refresh_templates", lambda: calls.append(1))
-    monkeypatch.setattr(daemon, "Engine", lambda *a: (_ for _ in ()).throw(RuntimeError("stop here")))
-    with pytest.raises(RuntimeError):
+
+    def refreshed() -> bool:
+        calls.append(1)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(render, "refresh_templates", refreshed)
+    with pytest.raises(RuntimeError, match="stop here"):
         daemon.tick(None, None)  # type: ignore[arg-type]
     assert calls == [1]
 
