@@ -230,3 +230,20 @@ def test_an_answer_before_an_announced_pause_tells_of_it(spring):
 
 def _said(when: datetime) -> str:
     return plain(date_fr(when.astimezone(PARIS)))
+
+
+def test_the_results_of_a_step_before_an_announced_pause_tell_the_players_of_it(spring):
+    """Each result mail carries the game's calendar ahead (#22): the next deadline and the pause announced."""
+    t = spring
+    t.now = paris(2025, 3, 28, 10, 0)
+    t.mj("Pause du lundi 31 mars au mercredi 2 avril inclus : vacances")
+    t.new()
+    assert t.due(paris(2025, 3, 29, 21, 0)) == ["toy1: turn 1 resolved"]
+    letters = to(t.new(), PLAYERS["Arya"], "private")
+    assert letters and all("Pause prévue du lundi 31 mars au mercredi 2 avril 2025 inclus." in plain(body)
+                           for _subject, body in letters), letters
+    t.mj("Reprise")  # called off before it began: the next letters say nothing of it
+    t.new()
+    assert t.due(paris(2025, 3, 30, 21, 0)) == ["toy1: turn 2 resolved"]
+    (_subject, body), = to(t.new(), PLAYERS["Arya"], "private")
+    assert "Pause prévue" not in body

@@ -105,6 +105,7 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     texts = EventTexts(table, r.message("abridged", turn=turn))
     news_fit = readers.news_fit(texts)
     status_tail = r.message("abridged_status")
+    pause = calendar.pause_said(table, now) if outcome is None else None  # (the players' calendar: #22)
     letters: list[Letter] = []
     for p in table.store.players(g.id):
         mine, shown, left = readers.letter(p.name, news_fit)
@@ -120,7 +121,7 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
                         rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
                         asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
                         salutation=table.salutation(state, p.name), orders=orders, common_pass=table.common_pass,
-                        news_shown=shown, news_left=left, render_events=texts.render)
+                        news_shown=shown, news_left=left, render_events=texts.render, pause=pause)
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     made = step_forum(table, seq, state, events, title, outcome, rec)
