@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -155,8 +156,11 @@ def write_calendar(path: Path, name: str, entries: list[Entry], lang: str, now: 
     if only_if_changed and previous and _same_but_stamp(previous, text):
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    partial.write_bytes(text.encode("utf-8"))
+    # a fresh file of our own (never a name planted in advance, nor a link followed), renamed over the old one
+    # (a rename replaces a link, not what it points to)
+    fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "wb") as out:
+        out.write(text.encode("utf-8"))
     os.replace(partial, path)
     return text
 

@@ -145,3 +145,19 @@ def test_a_live_calendar_is_rewritten_by_the_pass_when_a_date_moves_and_only_the
     assert "calendrier mis à jour" in run("tick", "--now", (T0 + timedelta(hours=1, minutes=5)).isoformat())
     assert [u.split("@")[0] for u in _events(ics)] == ["toy1-step-1-deadline"]
     assert str(registration["UID"]) not in _events(ics)
+
+
+def test_the_calendar_replaces_a_link_and_never_writes_through_it(tmp_path):
+    """A link planted where the calendar goes (a shared web folder) is replaced, its target left untouched."""
+    from datetime import UTC, datetime
+
+    from pbem.ics import write_calendar
+
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    link = tmp_path / "web" / "jeu.ics"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    write_calendar(link, "jeu", [], "fr", datetime(2026, 12, 2, tzinfo=UTC))
+    assert target.read_text() == "keep me" and not link.is_symlink() and "BEGIN:VCALENDAR" in link.read_text()
+    assert sorted(p.name for p in link.parent.iterdir()) == ["jeu.ics"]  # no temporary file left

@@ -263,3 +263,28 @@ def test_a_pass_killed_after_reading_the_OUI_runs_it_once(tmp_path):
     assert len([e for e in store.journal("toy1") if e.action == "destructive command"]) == 1
     store.close()
     _ = os
+
+
+# --- a code serves once, while its request is open (an outside review: a code seen once kept working) ---
+
+
+def test_a_code_carries_a_new_command_once_and_never_after_its_request_expired(table):
+    table.mj("Retire Bran")
+    asked = table.last_id("ack", MJ_ADDRESS)
+    code = _code(table.last("ack", MJ_ADDRESS))
+    # past the 48 hours of the request: the code no longer carries a command written beside it
+    late = table.now + hours(72)
+    answer = table.mj_answer(f"Retire Arya\n{code}", asked, at=late)
+    assert "Arya quitte la partie" not in answer and "À CONFIRMER" in answer
+    assert _seat(table, "Arya") == "active"
+
+
+def test_a_code_is_spent_on_the_command_it_carried(table):
+    table.mj("Retire Bran")
+    asked = table.last_id("ack", MJ_ADDRESS)
+    code = _code(table.last("ack", MJ_ADDRESS))
+    answer = table.mj_answer(f"Retire Arya\n{code}", asked)  # within the request, from the MJ: carried out
+    assert "Arya quitte la partie" in answer and _seat(table, "Arya") != "active"
+    assert [r.status for r in table.store.confirmations("toy1", pending=False)] == ["replaced"]
+    answer = table.mj_answer(f"Retire ser Schlingue\n{code}", asked)  # the same code again: asked anew
+    assert "quitte la partie" not in answer.split("À CONFIRMER")[0] and _seat(table, "ser Schlingue") == "active"

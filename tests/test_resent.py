@@ -136,3 +136,16 @@ def test_1626_a_test_sent_twice_reaches_the_mj_once(tmp_path: Path) -> None:
     acks = [b for t, k, _s, b in sent if t == PLAYERS["Henri"] and k == "ack"]
     assert len(acks) == 3 and sum("est arrivé deux fois" in b for b in acks) == 2
     d.close()
+
+
+def test_the_mjs_command_sent_again_with_his_password_is_read(tmp_path, monkeypatch):
+    """A destructive command asked for confirmation, sent again at once with the MJ password: not a copy."""
+    from mjseat_helpers import Table
+
+    monkeypatch.setenv("TOY_MJ_PASSWORD", "sel-et-poivre")
+    t = Table(tmp_path, mj_password_env="TOY_MJ_PASSWORD")
+    t.new()
+    assert "À CONFIRMER" in t.mj("Retire Bran")
+    answer = t.mj("Retire Bran\nMOTDEPASSE sel-et-poivre")
+    assert "Bran quitte la partie" in answer and t.store.player("toy1", "Bran").status != "active"
+    t.close()

@@ -72,6 +72,14 @@ class Archive:
         return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css"]
 
 
+def _own(path: Path) -> Path:
+    """``path``, freed of a link someone put there: the archive writes its own files, never through a link into
+    another folder (a shared web root may hold files pbem did not write)."""
+    if path.is_symlink():
+        path.unlink()
+    return path
+
+
 def folder_problem(folder: Path) -> Msg | None:
     """Why pbem may not write an archive into ``folder``, or None: a new or empty folder, or one an archive
     wrote before (its `MARKER`), is fine."""
@@ -141,7 +149,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         image = None
         if picture is not None:
             image = f"images/{name}.png"
-            (folder / image).write_bytes(picture.png)
+            _own(folder / image).write_bytes(picture.png)
             out.pictures.append(folder / image)
         resolved = table.local(rec.resolved_at)
         posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
@@ -153,7 +161,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         (folder / "charts").mkdir(exist_ok=True)
     for chart in charts:
         path = folder / "charts" / f"{chart.slug}.svg"
-        path.write_text(svg(chart), encoding="utf-8")
+        _own(path).write_text(svg(chart), encoding="utf-8")
         out.charts.append(path)
     verification = None
     if g.seed_revealed:
@@ -164,7 +172,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
               "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
               "verification": verification}
-    (folder / "style.css").write_text(env.get_template("archive/style.css.j2").render(), encoding="utf-8")
+    _own(folder / "style.css").write_text(env.get_template("archive/style.css.j2").render(), encoding="utf-8")
     pages: list[tuple[str, str, dict[str, Any]]] = [
         ("index.html", "archive/index.html.j2", {"charts": [_chart_info(c) for c in charts]})]
     pages += [(p.page, "archive/post.html.j2", {"post": p, "previous": posts[i - 1] if i else None,
@@ -173,14 +181,14 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     if verification is not None:
         pages.append(("verification.html", "archive/verification.html.j2", {}))
     for page, template, extra in pages:
-        (folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
+        _own(folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
         out.pages.append(folder / page)
     _list(folder, out.written)
     return out
 
 
 def _list(folder: Path, written: list[Path]) -> None:
-    (folder / MARKER).write_text("\n".join([_MARKER_HEAD, *(p.relative_to(folder).as_posix() for p in written)])
+    _own(folder / MARKER).write_text("\n".join([_MARKER_HEAD, *(p.relative_to(folder).as_posix() for p in written)])
                                  + "\n", encoding="utf-8")
 
 

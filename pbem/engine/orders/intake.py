@@ -269,7 +269,9 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
         _reply_plain(house, mail, "too_long", now, game_id, lines=count, limit=house.config.max_order_lines)
         return f"refused: {count} lines (at most {house.config.max_order_lines})", game_id, sender
     arrived = received or now
-    printed = fingerprint(f"{game_id}/{g.phase}/{g.turn}", mail, text)
+    # (a password line is part of what a mail asks: the same command sent again with it is not a copy)
+    signed = "/password" if text != mail.text else ""
+    printed = fingerprint(f"{game_id}/{g.phase}/{g.turn}{signed}", mail, text)
     first = house.outgoing.resent(sender, printed, arrived - RESENT_WITHIN, arrived, key)
     if first is not None:  # the same mail again (a client that sent it twice): one request, not two
         _reply_plain(house, mail, "twice", now, game_id, first=table.local(first[1]))

@@ -55,8 +55,10 @@ def interpret_mj(table: Table, mail: IncomingMail, text: str, key: str, now: dat
     """
     desk = Desk(table, mail, key, now, received, password)
     row = confirm.answered(table, mail)
+    # the code of a request still open (not expired, the same step), from the address it was sent to: it is spent
+    # on the commands of this mail (the request is closed at its end), never carried to a later one
     code_ok = (row is not None and row.code is not None and row.status == "pending" and row.asker == mail.from_addr
-               and confirm.code_in(mail.text, row.code))
+               and now <= row.expires_at and table.row.turn == row.turn and confirm.code_in(mail.text, row.code))
     if row is not None and row.code:
         text = confirm.without_code(text, row.code)
     read = reader.read(text, context.view_of(table, mail, now, row), mail.subject)
@@ -74,6 +76,7 @@ class _Run:
         self.read = read
         self.row = row
         self.code_ok = code_ok  # the mail carries the code of the confirmation it answers
+        self.code_spent = False  # a destructive command of this mail was carried out on that code
         self.asked: list[Asked] = []
         self.chunk: list[tuple[int, str]] = []
         self.by_line: dict[int, list[Reading]] = {}
@@ -210,6 +213,7 @@ class _Run:
             return
         if destructive(intent):
             self.tell_every_mj(intent, line, how)
+            self.code_spent = self.code_spent or how == "code"
 
     def game_line(self, game: str, shown: str) -> None:
         """A line for the game (POUR Arya : PASSER, SR 15 n° 3), read as any mail's, echoed as the MJ wrote it."""
@@ -293,6 +297,10 @@ class _Run:
         if self.row is not None and self.read.answer == "corrected" and self.row.status == "pending" and \
                 self.row.asker == desk.mail.from_addr:
             confirm.close(table, self.row, "replaced", desk.mail, desk.now)
+        elif self.code_spent and self.row is not None:  # the code served once: the request is closed with it
+            current = confirm.answered(table, desk.mail)
+            if current is not None and current.status == "pending":
+                confirm.close(table, current, "replaced", desk.mail, desk.now)
         if self.asked:
             self.ask()
         _tell_players(desk)
