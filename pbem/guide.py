@@ -45,7 +45,7 @@ def page_path(name: str | None) -> Path:
         except KeyError:
             game = str(name)
         path = root / "rules" / f"{game}.md"
-        if not path.is_file():
+        if game not in pages() or not path.is_file():  # (a page name, never a path: « ../x » names none)
             raise GuideError(Msg(f"pas de page «\u00a0{name}\u00a0»\u00a0: pbem guide montre "
                                  f"{join_list(pages(), 'fr')}",
                                  f"no page {name!r}: pbem guide shows {join_list(pages(), 'en')}"))

@@ -99,3 +99,10 @@ def test_init_copies_the_guide_and_rules_beside_the_config_that_points_to_them(t
         assert (tmp_path / "g" / "docs" / "rules" / f"{game}.md").is_file()
     # the config's pointer « voir docs/rules/<jeu>.md » is true in the folder
     assert "docs/rules/<jeu>.md" in (tmp_path / "g" / "config.toml").read_text(encoding="utf-8")
+
+
+def test_guide_names_pages_never_paths(tmp_path):
+    outside = tmp_path / "secret.md"
+    outside.write_text("not a page")
+    result = CliRunner().invoke(main, ["guide", f"../../../../../../../../..{outside.with_suffix('')}"])
+    assert result.exit_code != 0 and "not a page" not in result.output and "pas de page" in result.output
