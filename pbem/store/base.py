@@ -19,6 +19,10 @@ from pbem.store.rows import GameRow, OrderSet, PlayerRow
 if TYPE_CHECKING:
     import sqlite_utils
 
+OPENING_BUSY_MS = 120_000
+"""How long opening a store waits for another process's lock (a migration after an upgrade moves every stored
+mail once; on a loaded machine that took over 10 s, the wait allowed to later statements)."""
+
 SCHEMA_VERSION = 4
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
 class's) changes: a database at this version is opened without looking at its tables, and
@@ -75,14 +79,17 @@ class StoreBase:
             raise health.storage_error(e, path) or e from None
         self._db: sqlite_utils.Database | None = None
         try:
+            # while it opens (the switch to WAL, the check, a migration another process may be running), a store
+            # waits longer than for later statements: an upgrade's migration holds the others for its length
+            self.conn.execute(f"PRAGMA busy_timeout={OPENING_BUSY_MS}")
             self.conn.execute("PRAGMA recursive_triggers=on")  # (as sqlite-utils' Database sets it)
             if on_disk and self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self.conn.execute("PRAGMA journal_mode=wal")
             self.conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            self.conn.execute("PRAGMA busy_timeout=10000")
             if on_disk:
                 health.quick_check(self.conn, path)
             self._migrate()
+            self.conn.execute("PRAGMA busy_timeout=10000")
         except (sqlite3.Error, OSError) as e:
             self.conn.close()
             raise health.storage_error(e, path) or e from None

@@ -155,9 +155,9 @@ def storage_error(error: BaseException, database: str | os.PathLike[str]) -> Sto
             return readonly(path, str(error))
         if name in _BUSY or base in _BUSY:
             return StoreError("busy", _msg(
-                f"la base {path} est occupée par un autre programme depuis plus de 10 secondes : réessayez dans "
+                f"la base {path} est occupée par un autre programme depuis trop longtemps : réessayez dans "
                 f"un instant",
-                f"the database {path} has been busy with another program for over 10 seconds: try again shortly"))
+                f"the database {path} has been busy with another program for too long: try again shortly"))
         if base == "SQLITE_IOERR":
             return StoreError("io", _msg(
                 f"erreur d'entrée-sortie sur la base {path} ({error}) : vérifiez le disque, puis relancez",
