@@ -30,8 +30,8 @@ from pbem.mail.inbox import (
     MaildirSource,
     MailSource,
     RawMessage,
-    secret_provider,
 )
+from pbem.mail.secrets import secret_provider
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock

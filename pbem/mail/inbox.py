@@ -19,8 +19,6 @@ import logging
 import mailbox
 import os
 import re
-import shlex
-import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -33,10 +31,11 @@ if TYPE_CHECKING:
 
     from imapclient import IMAPClient
 
+from pbem.mail.secrets import CredentialError, SecretProvider
+
 log = logging.getLogger(__name__)
 
 Sink = Callable[[list["RawMessage"]], None]
-SecretProvider = Callable[[], str]
 
 # Longest single IDLE before re-issuing it (RFC 2177: servers may drop an IDLE after 30 min).
 _IDLE_CHUNK_SECONDS = 25 * 60
@@ -88,75 +87,6 @@ class MailSourceError(Exception):
 
 class MailAuthError(MailSourceError):
     """Login refused or credentials unavailable: a configuration problem, retrying will not help."""
-
-
-class CredentialError(Exception):
-    """A password or token could not be obtained (missing variable, failing command)."""
-
-
-# --------------------------------------------------------------------------- secrets
-
-
-def password_from_env(var: str) -> SecretProvider:
-    """A provider reading the secret from environment variable `var` at each login."""
-
-    def provide() -> str:
-        value = os.environ.get(var)
-        if not value:
-            raise CredentialError(f"environment variable {var} is not set or empty")
-        return value
-
-    return provide
-
-
-def password_from_command(cmd: str, timeout: float = 30.0) -> SecretProvider:
-    """A provider running `cmd` (split with shlex, no shell) at each login; its stdout, stripped,
-    is the secret. Works for OAuth2 access tokens too (e.g. a token-refresh helper)."""
-    args = shlex.split(cmd)
-    if not args:
-        raise CredentialError("empty password command")
-
-    def provide() -> str:
-        try:
-            done = subprocess.run(args, capture_output=True, timeout=timeout, check=False)
-        except FileNotFoundError as e:
-            raise CredentialError(f"password command {args[0]!r} not found") from e
-        except subprocess.TimeoutExpired as e:
-            raise CredentialError(f"password command {args[0]!r} timed out after {timeout:g}s") from e
-        except OSError as e:
-            raise CredentialError(f"password command {args[0]!r} could not run: {e}") from e
-        if done.returncode != 0:
-            err = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            tail = f": {err[-1]}" if err else ""
-            raise CredentialError(
-                f"password command {args[0]!r} failed with exit code {done.returncode}{tail}"
-            )
-        value = done.stdout.decode("utf-8", "replace").strip()
-        if not value:
-            raise CredentialError(f"password command {args[0]!r} printed nothing")
-        return value
-
-    return provide
-
-
-class SecretSourceLike(Protocol):
-    """Where a secret comes from (`pbem.config.SecretSource`): an environment variable or a command."""
-
-    @property
-    def env(self) -> str | None: ...
-    @property
-    def command(self) -> str | None: ...
-
-
-def secret_provider(source: SecretSourceLike | None) -> SecretProvider | None:
-    """A provider for a configured secret (read when needed), or None when nothing is configured."""
-    if source is None:
-        return None
-    if source.env:
-        return password_from_env(source.env)
-    if source.command:
-        return password_from_command(source.command)
-    return None
 
 
 def make_ssl_context(cafile: str | None = None) -> ssl.SSLContext:

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from pbem.mail.inbox import CredentialError, ensure_maildir
+from pbem.mail.inbox import ensure_maildir
+from pbem.mail.secrets import CredentialError
 
 if TYPE_CHECKING:
     import smtplib

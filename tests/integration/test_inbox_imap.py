@@ -19,9 +19,8 @@ from pbem.mail.inbox import (
     MailSourceError,
     MemoryCursorStore,
     RawMessage,
-    password_from_command,
-    password_from_env,
 )
+from pbem.mail.secrets import password_from_command, password_from_env
 
 pytestmark = pytest.mark.mail
 

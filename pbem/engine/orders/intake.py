@@ -29,7 +29,6 @@ from pbem.engine.table import House, Table
 from pbem.faults import crashpoint
 from pbem.mail.bounces import match as match_bounce
 from pbem.mail.bounces import read_bounce
-from pbem.mail.inbox import CredentialError, secret_provider
 from pbem.mail.reading import (
     COSTLY_PROBLEMS,
     IncomingMail,
@@ -41,6 +40,7 @@ from pbem.mail.reading import (
     subject_tags,
     subject_words,
 )
+from pbem.mail.secrets import CredentialError, secret_provider
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic, is_bulk
 from pbem.outbox import Letter
 from pbem.render import Renderer
