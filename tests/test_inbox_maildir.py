@@ -11,14 +11,12 @@ from pathlib import Path
 import pytest
 
 from pbem.mail.inbox import (
-    CredentialError,
     MaildirSource,
     MemoryCursorStore,
     RawMessage,
     ensure_maildir,
-    password_from_command,
-    password_from_env,
 )
+from pbem.mail.secrets import CredentialError, password_from_command, password_from_env
 
 
 def msg(i: int) -> bytes:
