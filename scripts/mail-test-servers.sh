@@ -131,6 +131,8 @@ instance_name = mailsvc-test
 log_path = $MAILSVC_DIR/dovecot.log
 first_valid_uid = $uid
 hostname = localhost
+# IDLE: a delivery is noticed by inotify at once; when inotify misses it (a loaded machine), recheck each second
+mailbox_idle_check_interval = 1 secs
 
 ssl = yes
 ssl_cert = <$MAILSVC_DIR/tls/cert.pem
@@ -210,6 +212,8 @@ instance_name = mailsvc-test
 log_path = $MAILSVC_DIR/dovecot.log
 first_valid_uid = $uid
 hostname = localhost
+# IDLE: a delivery is noticed by inotify at once; when inotify misses it (a loaded machine), recheck each second
+mailbox_idle_check_interval = 1s
 
 ssl = yes
 ssl_server_cert_file = $MAILSVC_DIR/tls/cert.pem
