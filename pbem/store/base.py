@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -42,6 +44,24 @@ _JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":
 def _j(value: Any) -> str:
     """Canonical JSON (one encoder for all: ``json.dumps`` with options builds a new one per call)."""
     return _JSON.encode(value)
+
+
+def _switch_to_wal(conn: sqlite3.Connection, deadline: float) -> None:
+    """Put the database in WAL mode (once per database: the mode is kept in the file), trying again until
+    `deadline` (``time.monotonic``) while another process holds it.
+
+    The switch does not wait on ``busy_timeout`` when several processes open an old database in the
+    rollback-journal mode together: each holds the shared lock the others' switch needs, and SQLite answers
+    SQLITE_BUSY at once rather than deadlock.  A short random pause lets one of them through."""
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode=wal")
+            return
+        except sqlite3.OperationalError as e:
+            if getattr(e, "sqlite_errorname", "") != "SQLITE_BUSY" or time.monotonic() >= deadline:
+                raise
+            time.sleep(random.uniform(0.005, 0.05))  # noqa: S311 - a pause's length, not a secret
 
 
 class StoreBase:
@@ -83,8 +103,8 @@ class StoreBase:
             # waits longer than for later statements: an upgrade's migration holds the others for its length
             self.conn.execute(f"PRAGMA busy_timeout={OPENING_BUSY_MS}")
             self.conn.execute("PRAGMA recursive_triggers=on")  # (as sqlite-utils' Database sets it)
-            if on_disk and self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                self.conn.execute("PRAGMA journal_mode=wal")
+            if on_disk:
+                _switch_to_wal(self.conn, time.monotonic() + OPENING_BUSY_MS / 1000)
             self.conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
             if on_disk:
                 health.quick_check(self.conn, path)
