@@ -131,7 +131,7 @@ def test_three_wrong_codes_drop_it(table):
     asked = table.last_id("ack", MJ_ADDRESS)
     for guess in ("ZZZ-ZZZ", "YYY-YYY"):  # (three tries are three different mails: a copy is one request)
         assert "il manque le code" in table.mj_answer(f"oui {guess}", asked)
-    assert "3 réponses sans le bon code : la demande est abandonnée" in table.mj_answer("oui XXX-XXX", asked)
+    assert "3 essais sans le bon code : la demande est abandonnée" in table.mj_answer("oui XXX-XXX", asked)
     assert table.store.confirmations("toy1") == [] and _seat(table, "Bran") == "active"
 
 
@@ -288,3 +288,66 @@ def test_a_code_is_spent_on_the_command_it_carried(table):
     assert [r.status for r in table.store.confirmations("toy1", pending=False)] == ["replaced"]
     answer = table.mj_answer(f"Retire ser Schlingue\n{code}", asked)  # the same code again: asked anew
     assert "quitte la partie" not in answer.split("À CONFIRMER")[0] and _seat(table, "ser Schlingue") == "active"
+
+
+# --- every wrong code counts toward the three tries, whatever form it took (issue #19) ---
+
+
+def _tries(t: Table) -> list[tuple[str, int]]:
+    return [(r.status, r.tries) for r in t.store.confirmations("toy1", pending=False)][:1]
+
+
+def test_wrong_codes_beside_a_command_or_alone_count_toward_the_three_tries(table):
+    table.mj("Retire Bran")
+    asked = table.last_id("ack", MJ_ADDRESS)
+    code = _code(table.last("ack", MJ_ADDRESS))
+    answer = table.mj_answer("Retire Arya ZZ2-ZZ3", asked)  # a wrong code written beside a command
+    assert _tries(table) == [("pending", 1)]
+    assert "ZZ2-ZZ3\n    -> REFUSÉ : ce n'est pas le code de la demande : il vous reste 2 essais avant" in answer
+    answer = table.mj_answer("zz4 zz5", asked)  # alone, no OUI, split in two
+    assert _tries(table) == [("pending", 2)] and "il vous reste 1 essai avant" in answer
+    answer = table.mj_answer("Retire Arya\nZZ6ZZ7", asked)
+    assert _tries(table) == [("dropped", 3)]
+    assert "3 essais sans le bon code : la demande est abandonnée" in answer
+    answer = table.mj_answer(f"oui {code}", asked)  # the right code comes too late
+    assert "REFUSÉ : cette demande n'attend plus de réponse" in answer
+    assert _seat(table, "Bran") == "active" and _seat(table, "Arya") == "active"
+
+
+def test_each_wrong_code_of_one_mail_counts_once(table):
+    table.mj("Retire Bran")
+    asked = table.last_id("ack", MJ_ADDRESS)
+    code = _code(table.last("ack", MJ_ADDRESS))
+    answer = table.mj_answer("oui AA2-BB3", asked)  # an OUI with a wrong code: one try, not two
+    assert _tries(table) == [("pending", 1)]
+    assert "il manque le code de la demande (ou il est faux)" in answer and "il vous reste 2 essais" in answer
+    # two guesses beside the right one: they close the request before it is believed
+    answer = table.mj_answer(f"oui CC4-DD5 EE6-FF7 {code} CC4-DD5", asked)
+    assert _tries(table) == [("dropped", 3)] and _seat(table, "Bran") == "active", answer
+
+
+def test_ordinary_words_are_no_codes(table):
+    table.mj("Retire Bran")
+    asked = table.last_id("ack", MJ_ADDRESS)
+    answer = table.mj_answer("Bravo pour le sud-est : BANANE, ARRETE, ABC DEF, en 2025.", asked)
+    assert _tries(table) == [("pending", 0)] and "essai" not in answer
+
+
+def test_the_tries_left_are_said_in_english(tmp_path):
+    t = Table(tmp_path, language="en")
+    t.mj("Remove Bran")
+    asked = t.last_id("ack", MJ_ADDRESS)
+    answer = t.mj_answer("Remove Arya ZZ2-ZZ3", asked)
+    assert "ZZ2-ZZ3\n    -> REFUSED: this is not the request's code: 2 tries left before it is dropped" in answer
+    answer = t.mj_answer("yes ZZ4-ZZ5", asked)
+    assert "1 try left" in answer
+    t.close()
+
+
+@pytest.mark.parametrize(("text", "codes"), [
+    ("oui HX2-T37", ["HX2-T37"]), ("oui hx2t37, merci", ["HX2-T37"]), ("OUI HX2 T37", ["HX2-T37"]),
+    ("ZZZ-ZZZ puis hx0-t37", ["ZZZ-ZZZ", "HX0-T37"]), ("AB2-CD3 AB2-CD3", ["AB2-CD3"]),
+    ("oui zz4 zz5", ["ZZ4-ZZ5"]), ("le sud-est, BANANE, ARRETE, ABC DEF, tour 3, en 2025, 14h30, les 250", []),
+])
+def test_a_code_is_a_token_with_the_shape_of_one(text, codes):
+    assert confirm.offered_codes(text) == codes

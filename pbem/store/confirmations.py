@@ -92,8 +92,8 @@ class ConfirmationRows(StoreBase):
         self.db.execute("update confirmations set status = ?, done_at = ?, done_by = ? where id = ?",
                         [status, iso(at), by, row_id])
 
-    def count_wrong_code(self, row_id: int) -> int:
-        """One more answer with a wrong code; how many so far."""
-        self.db.execute("update confirmations set tries = coalesce(tries, 0) + 1 where id = ?", [row_id])
+    def count_wrong_code(self, row_id: int, wrong: int = 1) -> int:
+        """``wrong`` more wrong codes (or answers without one); how many so far."""
+        self.db.execute("update confirmations set tries = coalesce(tries, 0) + ? where id = ?", [wrong, row_id])
         row = self.db.execute("select tries from confirmations where id = ?", [row_id]).fetchone()
         return int(row[0]) if row else 0

@@ -13,6 +13,10 @@ vas-y », « ok ») carries out exactly those commands, once, if it
 * comes within `CONFIRM_WITHIN`, while the same step is open,
 * and, for a destructive command, carries the one-time code our answer gave (or the MJ password).
 
+Every wrong code a reply to the confirmation offers counts toward `MAX_WRONG_CODES`, whatever form it took
+(on the OUI line, beside a command, alone, several in one mail): `counted`.  Only a token with a code's shape
+is a code (`offered_codes`), never an ordinary word.
+
 The code is derived from the game's secret seed and the MJ mail's Message-ID (`code_for`): the same mail
 read again after a crash gets the same code, and nobody who cannot read the MJ's mailbox can know it.
 Once the seed is revealed (the game is over), codes are no longer offered: a destructive command then needs
@@ -83,9 +87,54 @@ def code_for(table: Table, mail: IncomingMail) -> str | None:
     return f"{letters[:3]}-{letters[3:]}"
 
 
+def _words(text: str) -> list[str]:
+    """The words of a text, signs around them dropped (« HX2-T37, » -> « HX2-T37 »)."""
+    return [w.strip(".,;:!?()[]<>«»\"'") for w in text[:20_000].split()]
+
+
 def _pieces(text: str) -> list[str]:
-    """The words of a text, upper case, signs around them dropped (« HX2-T37, » -> « HX2-T37 »)."""
-    return [w.strip(".,;:!?()[]<>«»\"'").upper() for w in text[:20_000].split()]
+    """The words of a text, upper case, signs around them dropped."""
+    return [w.upper() for w in _words(text)]
+
+
+_HALF = re.compile(r"[A-Z0-9]{3}")
+_WHOLE = re.compile(r"[A-Z0-9]{6}")
+_DASHED = re.compile(r"[A-Z0-9]{3}-[A-Z0-9]{3}")
+
+
+def _mixed(token: str) -> bool:
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+
+
+def offered_codes(text: str) -> list[str]:
+    """The tokens of a text that have a code's shape, as « ABC-DEF » (distinct, in order of appearance).
+
+    Three letters or digits, a hyphen, three more, with a digit in them or in capitals as our mails print it
+    (« HX2-T37 », « ZZZ-ZZZ »); run together or split in two only with both a digit and a letter (« hx2t37 »,
+    « HX2 T37 »).  Letters outside the code's alphabet count too (« HX0-T37 » is a wrong code, typed).  So
+    « sud-est », « BANANE », « ARRETE », « ABC DEF », « tour 3 » or « les 250 » are words, not codes."""
+    words = _words(text)
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        u = w.upper()
+        nxt = words[i + 1].upper() if i + 1 < len(words) else ""
+        if _DASHED.fullmatch(u) and (w == u or any(c.isdigit() for c in u)):
+            found.append(u)
+        elif _WHOLE.fullmatch(u) and _mixed(u):
+            found.append(f"{u[:3]}-{u[3:]}")
+        elif _split(u, nxt) and not (u.isalpha() and _split(nxt, words[i + 2].upper() if i + 2 < len(words) else "")):
+            found.append(f"{u}-{nxt}")  # (« oui HX2 T37 »: the code is the last two, not « OUI HX2 »)
+            i += 1
+        i += 1
+    return list(dict.fromkeys(found))
+
+
+def _split(a: str, b: str) -> bool:
+    """Two words that are one code split in two (« HX2 T37 »), not a word and a number (« les 250 »)."""
+    return bool(_HALF.fullmatch(a) and _HALF.fullmatch(b) and _mixed(a + b)
+                and not (a.isalpha() and b.isdigit()) and not (a.isdigit() and b.isalpha()))
 
 
 def code_in(text: str, code: str) -> bool:
@@ -95,13 +144,70 @@ def code_in(text: str, code: str) -> bool:
     return any(w.replace("-", "") == want or w + nxt == want for w, nxt in zip(words, [*words[1:], ""], strict=True))
 
 
-def without_code(text: str, code: str | None) -> str:
-    """The text with the code taken out (it is no command, and no name)."""
-    if not code:
-        return text
-    want = code.replace("-", "").upper()
-    a, b = want[:3], want[3:]
-    return re.sub(rf"(?i)\b{a}[\s\-]?{b}\b", "", text)
+def without_code(text: str, code: str | None, wrong: tuple[str, ...] = ()) -> str:
+    """The text with the code (and the wrong codes offered beside it) taken out: they are no command, and no
+    name."""
+    for one in ([code] if code else []) + list(wrong):
+        want = one.replace("-", "").upper()
+        a, b = want[:3], want[3:]
+        text = re.sub(rf"(?i)\b{a}[\s\-]?{b}\b", "", text)
+    return text
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The codes a reply to our confirmation offers, counted against the request it answers."""
+
+    right: bool  # it carries the request's code, and the request is still open after the count
+    wrong: tuple[str, ...] = ()  # the code-shaped tokens that are not the code (each counted once)
+    tries: int = 0  # wrong answers so far on the request, this mail's included
+    dropped: bool = False  # this mail's wrong codes closed the request
+
+
+def counted(table: Table, row: ConfirmationRow | None, mail: IncomingMail, text: str, now: datetime, *,
+            password: bool) -> Counted:
+    """Every code a reply offers (on its OUI line, beside a command, alone, several at once), the wrong ones
+    counted toward `MAX_WRONG_CODES` now, once each: a code guessed beside a command is a guess all the same.
+
+    Counted only against a request still open, from the address it was sent to (any other answer is refused
+    whole by `refusal`), and not when the mail carries the MJ password (the code does not matter then)."""
+    if row is None or row.code is None or row.status != "pending" or row.asker != mail.from_addr \
+            or now > row.expires_at or table.row.turn != row.turn:
+        return Counted(False, tries=row.tries if row is not None else 0)
+    right = code_in(text, row.code)
+    want = row.code.replace("-", "").upper()
+    wrong = tuple(c for c in offered_codes(without_code(text, row.code)) if c.replace("-", "") != want)
+    if password or not wrong:
+        return Counted(right, tries=row.tries)
+    tries = table.store.count_wrong_code(row.id, len(wrong))
+    dropped = tries >= MAX_WRONG_CODES
+    if dropped:
+        close(table, row, "dropped", mail, now)
+    return Counted(right and not dropped, wrong, tries, dropped)
+
+
+def _dropped_msg(tries: int) -> Msg:
+    return Msg(f"{tries} essais sans le bon code : la demande est abandonnée, renvoyez la commande",
+               f"{tries} tries without the right code: the request is dropped, send the command again")
+
+
+def _left(tries: int) -> tuple[str, str]:
+    left = MAX_WRONG_CODES - tries
+    return (f"il vous reste {left} {'essai' if left == 1 else 'essais'}",
+            f"{left} {'try' if left == 1 else 'tries'} left")
+
+
+def wrong_codes_note(found: Counted) -> tuple[str, Msg]:
+    """The line the answer shows for the wrong codes a mail offered beside its commands (or alone), and its
+    refusal: how many tries are left, or the request dropped."""
+    n = len(found.wrong)
+    shown = ", ".join(found.wrong) if n <= 3 else f"{', '.join(found.wrong[:3])}, … ({n} codes)"
+    if found.dropped:
+        return shown, _dropped_msg(found.tries)
+    fr_left, en_left = _left(found.tries)
+    fr_is, en_is = ("ce n'est pas", "this is not") if n == 1 else ("aucun n'est", "none is")
+    return shown, Msg(f"{fr_is} le code de la demande : {fr_left} avant qu'elle soit abandonnée",
+                      f"{en_is} the request's code: {en_left} before it is dropped")
 
 
 def ask(table: Table, mail: IncomingMail, asked: list[Asked], *, code: str | None, now: datetime) -> ConfirmationRow:
@@ -123,13 +229,16 @@ def answered(table: Table, mail: IncomingMail) -> ConfirmationRow | None:
     return table.store.confirmation_for(table.id, [mail.in_reply_to, *reversed(mail.references)])
 
 
-def refusal(table: Table, row: ConfirmationRow, mail: IncomingMail, text: str, now: datetime, *,
+def refusal(table: Table, row: ConfirmationRow, mail: IncomingMail, found: Counted, now: datetime, *,
             password: bool) -> Msg | None:
-    """Why this reply cannot carry out the commands it confirms (None: it can)."""
+    """Why this reply cannot carry out the commands it confirms (None: it can).  ``found``: the codes it
+    offered, already counted (`counted`); an OUI with no code at all counts here, as one wrong answer."""
     at = _when(table)
     if mail.from_addr != row.asker:
         return Msg(f"cette demande de confirmation a été envoyée à {row.asker} : elle ne se confirme que depuis "
                    "cette adresse", f"this confirmation was sent to {row.asker}: only that address can confirm it")
+    if found.dropped:
+        return _dropped_msg(found.tries)
     if row.status == "done":
         return Msg(f"déjà fait, le {at(row.done_at)} : rien n'est fait deux fois",
                    f"already done on {at(row.done_at)}: nothing is done twice")
@@ -145,16 +254,16 @@ def refusal(table: Table, row: ConfirmationRow, mail: IncomingMail, text: str, n
         table.store.close_confirmation(row.id, "expired", now, mail.message_id)
         return Msg("la partie a avancé depuis la demande (une étape a été résolue) : renvoyez la commande si elle vaut "
                    "toujours", "the game moved on since the request (a step was resolved): send the command again")
-    if row.code is not None and not password and not code_in(text, row.code):
-        tries = table.store.count_wrong_code(row.id)
+    if row.code is not None and not password and not found.right:
+        tries = found.tries if found.wrong else table.store.count_wrong_code(row.id)
         if tries >= MAX_WRONG_CODES:
-            table.store.close_confirmation(row.id, "dropped", now, mail.message_id)
-            return Msg(f"{tries} réponses sans le bon code : la demande est abandonnée, renvoyez la commande",
-                       f"{tries} answers without the right code: the request is dropped, send the command again")
+            close(table, row, "dropped", mail, now)
+            return _dropped_msg(tries)
+        fr_left, en_left = _left(tries)
         return Msg("il manque le code de la demande (ou il est faux) : répondez OUI en recopiant le code donné dans "
-                   "notre courriel, ou ajoutez votre ligne MOTDEPASSE",
+                   f"notre courriel, ou ajoutez votre ligne MOTDEPASSE ({fr_left})",
                    "the request's code is missing (or wrong): answer YES with the code our mail gave, or add your "
-                   "PASSWORD line")
+                   f"PASSWORD line ({en_left})")
     return None
 
 

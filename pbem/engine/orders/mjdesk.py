@@ -56,13 +56,15 @@ def interpret_mj(table: Table, mail: IncomingMail, text: str, key: str, now: dat
     desk = Desk(table, mail, key, now, received, password)
     row = confirm.answered(table, mail)
     # the code of a request still open (not expired, the same step), from the address it was sent to: it is spent
-    # on the commands of this mail (the request is closed at its end), never carried to a later one
-    code_ok = (row is not None and row.code is not None and row.status == "pending" and row.asker == mail.from_addr
-               and now <= row.expires_at and table.row.turn == row.turn and confirm.code_in(mail.text, row.code))
+    # on the commands of this mail (the request is closed at its end), never carried to a later one; every wrong
+    # code the mail offers counts toward the request's tries, wherever it stands in it
+    found = confirm.counted(table, row, mail, text, now, password=password)
+    if row is not None and found.wrong:
+        row = table.store.confirmation(row.id)  # (its tries, perhaps its end)
     if row is not None and row.code:
-        text = confirm.without_code(text, row.code)
+        text = confirm.without_code(text, row.code, found.wrong)
     read = reader.read(text, context.view_of(table, mail, now, row), mail.subject)
-    run = _Run(desk, read, row, code_ok)
+    run = _Run(desk, read, row, found)
     run.lines(text.splitlines())
     run.finish()
     return desk.result
@@ -71,11 +73,13 @@ def interpret_mj(table: Table, mail: IncomingMail, text: str, key: str, now: dat
 class _Run:
     """One MJ mail carried out, line by line."""
 
-    def __init__(self, desk: Desk, read: MailReading, row: ConfirmationRow | None, code_ok: bool):
+    def __init__(self, desk: Desk, read: MailReading, row: ConfirmationRow | None, found: confirm.Counted):
         self.desk = desk
         self.read = read
         self.row = row
-        self.code_ok = code_ok  # the mail carries the code of the confirmation it answers
+        self.found = found  # the codes the mail offers, counted against the confirmation it answers
+        self.code_ok = found.right  # the mail carries the code of the confirmation it answers
+        self.tries_told = False  # an OUI line's refusal said how many tries are left
         self.code_spent = False  # a destructive command of this mail was carried out on that code
         self.asked: list[Asked] = []
         self.chunk: list[tuple[int, str]] = []
@@ -231,9 +235,10 @@ class _Run:
         if row is None:
             desk.result.ignored.append(line)
             return
-        why = confirm.refusal(self.table, row, desk.mail, desk.mail.text, desk.now, password=desk.password)
+        why = confirm.refusal(self.table, row, desk.mail, self.found, desk.now, password=desk.password)
         if why is not None:
             desk.fail(line, why.get(desk.lang))
+            self.tries_told = True
             return
         held = confirm.stored(self.table, row)
         desk.ok(line, desk.say("confirming", count=len(held)))
@@ -301,6 +306,10 @@ class _Run:
             current = confirm.answered(table, desk.mail)
             if current is not None and current.status == "pending":
                 confirm.close(table, current, "replaced", desk.mail, desk.now)
+        if self.found.wrong and not self.tries_told:  # codes beside commands, or alone: the tries left
+            shown, why = confirm.wrong_codes_note(self.found)
+            desk.result.recognised += 1
+            desk.fail(shown, why.get(desk.lang))
         if self.asked:
             self.ask()
         _tell_players(desk)
