@@ -351,3 +351,12 @@ def test_the_tries_left_are_said_in_english(tmp_path):
 ])
 def test_a_code_is_a_token_with_the_shape_of_one(text, codes):
     assert confirm.offered_codes(text) == codes
+
+
+def test_a_wrong_code_beside_the_right_one_counts_and_promises_no_tries_on_a_closed_request(table):
+    table.mj("Retire Bran")
+    asked = table.last_id("ack", MJ_ADDRESS)
+    code = _code(table.last("ack", MJ_ADDRESS))
+    answer = table.mj_answer(f"Retire Arya {code}\nZZ2-ZZ3", asked)  # the right code spent, a wrong one beside
+    assert "Arya quitte la partie" in answer and _tries(table) == [("replaced", 1)]
+    assert "ZZ2-ZZ3\n    -> REFUSÉ : ce n'est pas le code de la demande\n" in answer

@@ -197,15 +197,18 @@ def _left(tries: int) -> tuple[str, str]:
             f"{left} {'try' if left == 1 else 'tries'} left")
 
 
-def wrong_codes_note(found: Counted) -> tuple[str, Msg]:
+def wrong_codes_note(found: Counted, *, still_open: bool = True) -> tuple[str, Msg]:
     """The line the answer shows for the wrong codes a mail offered beside its commands (or alone), and its
-    refusal: how many tries are left, or the request dropped."""
+    refusal: how many tries are left (``still_open``: the mail did not close the request otherwise, by a
+    correction or by the right code), or the request dropped."""
     n = len(found.wrong)
     shown = ", ".join(found.wrong) if n <= 3 else f"{', '.join(found.wrong[:3])}, … ({n} codes)"
     if found.dropped:
         return shown, _dropped_msg(found.tries)
-    fr_left, en_left = _left(found.tries)
     fr_is, en_is = ("ce n'est pas", "this is not") if n == 1 else ("aucun n'est", "none is")
+    if not still_open:
+        return shown, Msg(f"{fr_is} le code de la demande", f"{en_is} the request's code")
+    fr_left, en_left = _left(found.tries)
     return shown, Msg(f"{fr_is} le code de la demande : {fr_left} avant qu'elle soit abandonnée",
                       f"{en_is} the request's code: {en_left} before it is dropped")
 

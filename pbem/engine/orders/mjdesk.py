@@ -306,8 +306,10 @@ class _Run:
             current = confirm.answered(table, desk.mail)
             if current is not None and current.status == "pending":
                 confirm.close(table, current, "replaced", desk.mail, desk.now)
-        if self.found.wrong and not self.tries_told:  # codes beside commands, or alone: the tries left
-            shown, why = confirm.wrong_codes_note(self.found)
+        if self.found.wrong and not self.tries_told and self.row is not None:  # beside commands, or alone
+            now_row = table.store.confirmation(self.row.id)  # (a correction or the right code closed it: no tries)
+            shown, why = confirm.wrong_codes_note(self.found, still_open=now_row is not None and
+                                                  now_row.status == "pending")
             desk.result.recognised += 1
             desk.fail(shown, why.get(desk.lang))
         if self.asked:
