@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem import limits
 from pbem.core import Ruleset, SetupError
 from pbem.msg import Msg, PbemError
+from pbem.wording import number
 
 
 class ConfigError(PbemError):
@@ -174,7 +176,8 @@ class Config:
     mailbox: MailboxConfig
     outbox: OutboxConfig
     games: Mapping[str, GameConfig]
-    max_message_bytes: int = 10_000_000
+    max_message_bytes: int = limits.MAX_READ_BYTES
+    """What pbem reads of a mail, at most (`read_bytes`); never above the hard limit `limits.MAX_READ_BYTES`."""
     max_order_lines: int = 200  # a mail with more lines than this is refused whole (nothing of it applied)
     templates_dir: Path | None = None  # the MJ's template overrides (default: templates/ beside config.toml)
     synchronous: str = "normal"
@@ -183,6 +186,12 @@ class Config:
     """How long a pass waits for the one already running on this database before stepping aside."""
     keep_days: int = 90
     """``[retention] keep_days``: `pbem gc` prunes the bytes of mail processed or sent longer ago than this."""
+
+    @property
+    def read_bytes(self) -> int:
+        """The cap of the mail reader: ``max_message_bytes``, never above the hard limit (checked at reading, kept
+        here too for a Config built in code)."""
+        return min(self.max_message_bytes, limits.MAX_READ_BYTES)
 
     def game(self, game_id: str) -> GameConfig:
         """The settings of a game; a game created with `pbem game new` but absent from config gets defaults."""
@@ -378,7 +387,7 @@ def parse(data: Mapping[str, Any], root: Path) -> Config:
         mailbox=mailbox,
         outbox=outbox,
         games=games,
-        max_message_bytes=_get(top, "max_message_bytes", "pbem", int, 10_000_000),
+        max_message_bytes=_message_bytes(top),
         max_order_lines=_whole(top, "max_order_lines", 200),
         templates_dir=_resolve_path(root, _get(top, "templates_dir", "pbem", str, "templates")),
         synchronous=_choice(top, "synchronous", "pbem", ("normal", "full"), "normal"),
@@ -411,6 +420,18 @@ def check_game_id(gid: str) -> None:
                           f"games.{shown}\u00a0: un identifiant de partie ne contient que des lettres, des chiffres, "
                           f"- et _ (1 à 40, en commençant par une lettre ou un chiffre)\u00a0: il sert de nom de "
                           f"dossier\u00a0; «\u00a0{shown}\u00a0» est refusé")
+
+
+def _message_bytes(top: Mapping[str, Any]) -> int:
+    """``max_message_bytes``: from 1 byte to the hard limit of the reader (`limits.MAX_READ_BYTES`)."""
+    value = _get(top, "max_message_bytes", "pbem", int, limits.MAX_READ_BYTES)
+    if not 1 <= value <= limits.MAX_READ_BYTES:
+        hard = limits.MAX_READ_BYTES
+        raise ConfigError(f"pbem.max_message_bytes: expected a whole number of bytes from 1 to {hard} (pbem's hard "
+                          f"limit), got {value!r}",
+                          f"pbem.max_message_bytes : attendu un nombre entier d'octets de 1 à {number(hard)} (la "
+                          f"limite de pbem), pas {value!r}")
+    return int(value)
 
 
 def _whole(top: Mapping[str, Any], key: str, default: int) -> int:

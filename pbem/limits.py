@@ -15,7 +15,8 @@ from __future__ import annotations
 
 MAX_READ_BYTES = 10_000_000
 """A stored mail is read up to this many bytes (its text comes first: a mail with a big attachment
-is read as usual).  The rest is not parsed; if no text was found before the cap, the mail is
+is read as usual): the hard limit, under which ``max_message_bytes`` (config.toml) sets the cap
+(`pbem.config.Config.read_bytes`).  The rest is not parsed; if no text was found before the cap, the mail is
 answered « message trop long ou illisible ».  Only the text part chosen is decoded: an
 attachment costs a byte search, and a 10 MB mail is read in well under a second."""
 

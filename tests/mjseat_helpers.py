@@ -21,8 +21,8 @@ PLAYERS = {"Arya": "p0@pbem.test", "ser Schlingue": "p1@pbem.test", "Bran": "p2@
 class Table:
     """One toy game (simultaneous odd steps, sequential even ones) with three players and its MJ."""
 
-    def __init__(self, tmp: Path, start: datetime = T0, **game: Any):
-        self.cfg = make_config(tmp, extra_game=game)
+    def __init__(self, tmp: Path, start: datetime = T0, top: dict[str, Any] | None = None, **game: Any):
+        self.cfg = make_config(tmp, extra_game=game, top=top)
         self.store = Store(self.cfg.database)
         self.engine = Engine(self.cfg, self.store)
         self.now = start

@@ -543,15 +543,16 @@ def _body(message: Entity, problems: list[str]) -> str:
 # --- the message ---
 
 
-def read_message(raw: bytes) -> IncomingMail:
-    """Decode one raw message.  Never raises: whatever cannot be read is listed in ``problems``."""
+def read_message(raw: bytes, read_bytes: int = limits.MAX_READ_BYTES) -> IncomingMail:
+    """Decode one raw message, read up to ``read_bytes`` (`within_caps`; the config's ``max_message_bytes``).
+    Never raises: whatever cannot be read is listed in ``problems``."""
     if not isinstance(raw, bytes):
         try:
             raw = bytes(raw)
         except Exception:
             raw = str(raw).encode("utf-8", "surrogateescape")
     capped: list[str] = []
-    readable = within_caps(raw, capped)
+    readable = within_caps(raw, capped, read_bytes)
     problems = list(capped)
     try:
         try:
@@ -564,20 +565,22 @@ def read_message(raw: bytes) -> IncomingMail:
         return IncomingMail(message_id=_message_id("", raw), size=len(raw), problems=tuple(problems))
 
 
-def within_caps(raw: bytes, problems: list[str]) -> bytes:
+def within_caps(raw: bytes, problems: list[str], read_bytes: int = limits.MAX_READ_BYTES) -> bytes:
     """The part of a raw mail that is read: all of it, or what the caps of `pbem.limits` let through
     (each cap met is listed in ``problems``, starting with one of `COSTLY_PROBLEMS`).
 
     Headers longer than `limits.MAX_HEADER_BYTES` are read up to the cap, and the body not at all; a mail
-    longer than `limits.MAX_READ_BYTES` is read up to it (its text usually comes first).
+    longer than ``read_bytes`` (the config's ``max_message_bytes``, never above `limits.MAX_READ_BYTES`) is read
+    up to it (its text usually comes first).
     """
+    read_bytes = max(1, min(read_bytes, limits.MAX_READ_BYTES))
     if len(raw) > limits.MAX_HEADER_BYTES and _header_end(raw) < 0:
         problems.append(f"too big: headers of more than {limits.MAX_HEADER_BYTES} bytes, the body not read")
         cut = raw.rfind(b"\n", 0, limits.MAX_HEADER_BYTES)
         return raw[:cut if cut > 0 else limits.MAX_HEADER_BYTES] + b"\n\n"
-    if len(raw) > limits.MAX_READ_BYTES:
-        problems.append(f"too big: {len(raw)} bytes, the first {limits.MAX_READ_BYTES} read")
-        raw = raw[:limits.MAX_READ_BYTES]
+    if len(raw) > read_bytes:
+        problems.append(f"too big: {len(raw)} bytes, the first {read_bytes} read")
+        raw = raw[:read_bytes]
     return raw
 
 

@@ -76,7 +76,7 @@ def process_pending(house: House, now: datetime) -> list[str]:
             with gc_paused(), house.store.atomic():
                 with house.outgoing.holding():
                     # reading is pure: all of a batch first, then the game work (each stage stays hot in the caches)
-                    mails = [_read(raw) for _key, raw, _r in chunk]
+                    mails = [_read(raw, house.config.read_bytes) for _key, raw, _r in chunk]
                     chunk, mails = in_arrival_order(chunk, mails)
                     house.outgoing.note_seen([m.message_id for m in mails])
                     for (key, raw, received_at), mail in zip(chunk, mails, strict=True):
@@ -152,7 +152,7 @@ def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_a
     except Exception as e:  # a bug must not stall the game: keep the mail, say why, tell the MJ, go on
         log.exception("processing message %s failed", key)
         verdict = f"error: {type(e).__name__}: {e}"[:500]
-        mail = read_message(raw)
+        mail = read_message(raw, house.config.read_bytes)
         try:
             game_id = route(house, mail)
         except Exception:
@@ -173,17 +173,18 @@ def _process_alone(house: House, key: str, raw: bytes, now: datetime, received_a
 def _process_stored(house: House, key: str, raw: bytes, now: datetime, received_at: datetime | None = None,
                     mail: IncomingMail | None = None) -> str:
     """Interpret one stored message, queue its answer and mark it done (inside the caller's transaction)."""
-    mail = mail or _read(raw)
+    mail = mail or _read(raw, house.config.read_bytes)
     verdict, game_id, sender = _process(house, key, mail, now, received_at or now, raw)
     house.outgoing.mark_done(key, message_id=mail.message_id, game=game_id or "", sender=sender, verdict=verdict,
                              now=now)
     return verdict
 
 
-def _read(raw: bytes) -> IncomingMail:
-    """`read_message`, at the crash point ``reading`` (a pass killed while it reads a mail)."""
+def _read(raw: bytes, read_bytes: int) -> IncomingMail:
+    """`read_message` up to ``read_bytes`` (the config's cap), at the crash point ``reading`` (a pass killed while
+    it reads a mail)."""
     crashpoint("reading")
-    return read_message(raw)
+    return read_message(raw, read_bytes)
 
 
 def _process(house: House, key: str, mail: IncomingMail, now: datetime,
@@ -477,7 +478,7 @@ def _unreadable(house: House, mail: IncomingMail, now: datetime, game_id: str) -
         _reply_plain(house, mail, "unreadable", now, game_id, problems=list(mail.problems))
     else:
         _reply_plain(house, mail, "too_costly", now, game_id, reason=reason, attempts=MAX_READING_ATTEMPTS,
-                     read_bytes=limits.MAX_READ_BYTES, header_bytes=limits.MAX_HEADER_BYTES,
+                     read_bytes=house.config.read_bytes, header_bytes=limits.MAX_HEADER_BYTES,
                      boundaries=limits.MAX_BOUNDARIES, lines=house.config.max_order_lines,
                      line_chars=limits.MAX_LINE_CHARS)
     return "unreadable: " + "; ".join(mail.problems)

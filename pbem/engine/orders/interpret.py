@@ -210,7 +210,7 @@ def _written_after(table: Table, turn: int, player: str, mail: IncomingMail, rec
     raw = table.store.processed_raw(current.message_key)
     if raw is None:  # (the MJ's order, or a mail of this batch)
         return False
-    return arrival_order(received, read_message(raw)) > arrival_order(received, mail)
+    return arrival_order(received, read_message(raw, table.house.config.read_bytes)) > arrival_order(received, mail)
 
 
 def waiting(table: Table, line: str, held: int) -> LineVerdict:
