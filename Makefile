@@ -28,10 +28,11 @@ demo: $(STAMP)
 	$(BIN)/pbem demo
 
 ## make test: installs everything (Debian's chromium for the archive tests too), starts Dovecot + an SMTP sink
-## on loopback, runs the whole suite.
+## on loopback, runs the whole suite (its temporary files on a RAM disk when there is one: scripts/ram-tmp.sh).
 test: $(STAMP)
 	bash scripts/browser-test-deps.sh
-	bash scripts/mail-test-servers.sh run $(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup \
+	bash scripts/ram-tmp.sh bash scripts/mail-test-servers.sh run $(BIN)/pytest -q -p no:cacheprovider \
+	  -n $(TEST_WORKERS) --dist loadgroup \
 	  $(PYTEST_ARGS)
 
 ## make bench: prints throughput figures and ratios (see scripts/bench.py).
