@@ -122,9 +122,8 @@ def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str
     r = table.renderer
     letters = []
     for p in table.players_told():
-        t = r.mail_text("deadline_changed", tag=table.tag, player=p.name, old=table.local(old),
-                        new=table.local(new), earlier=False,
-                        salutation=table.salutation(table.state_of(g), p.name))
+        t = table.mail_to("deadline_changed", p.name, table.state_of(g), old=table.local(old),
+                          new=table.local(new), earlier=False)
         # where who is asked can betray a role (prompts_public = False), the players do not learn who is waited for
         reason = say(r, "absence_hold", players=gone if table.prompts_public else [])
         letters.append(Letter(f"absence-{g.turn}-{iso(new)}-{p.name}", g.id, g.turn, "notice", p.address, t.subject,

@@ -418,10 +418,8 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
     r = table.renderer
     notices = []
     if player is not None and may_reply(table.house, player.address, now):
-        t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
-                        subject_in=mail.subject, received=table.local(now),
-                        salutation=table.salutation(table.known().state, player.name), failures=0, until=None,
-                        lock_after=0)
+        t = table.mail_to("rejected", player.name, table.known().state, reason=reason, subject_in=mail.subject,
+                          received=table.local(now), failures=0, until=None, lock_after=0)
         notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(

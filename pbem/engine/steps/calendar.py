@@ -356,7 +356,6 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
     if until <= now:
         raise EngineError(Msg("la nouvelle date limite est déjà passée",
                               "the new deadline is in the past"))
-    r = table.renderer
     with table.store.atomic():
         g2 = replace(g, deadline=until, early_at=None,
                         reminders_sent=tuple(h for h in g.reminders_sent
@@ -364,9 +363,8 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
         table.store.save_game(g2)
         notices = []
         for p in table.players_told():
-            t = r.mail_text("deadline_changed", tag=table.tag, player=p.name,
-                            old=table.local(old), new=table.local(until), earlier=until < old,
-                            salutation=table.salutation(table.decode(g), p.name))
+            t = table.mail_to("deadline_changed", p.name, table.decode(g),
+                              old=table.local(old), new=table.local(until), earlier=until < old)
             notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", table.id, g.turn, "notice",
                                   p.address, t.subject, t.body))
         table.outgoing.queue(notices, now)
