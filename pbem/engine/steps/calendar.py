@@ -100,6 +100,26 @@ def fire_at(g: GameRow, s: GameConfig) -> datetime | None:
     return min(last, g.early_at) if g.early_at else last
 
 
+@dataclass(frozen=True)
+class Closing:
+    """How a step that is resolved closes: when (``at``), who was away then and is excused (`excused`), and
+    where the next step's deadline counts from (`next_base`)."""
+
+    at: datetime
+    excused: set[str]
+    base: datetime
+
+
+def closing(table: Table, g: GameRow, now: datetime, closed_at: datetime | None = None) -> Closing:
+    """The close of the open step of ``g`` resolved at ``now``: at ``closed_at`` when the caller knows it,
+    else at its scheduled close when that has come (a tick a few minutes late, or a restart, closes it at
+    its deadline), else now (the MJ resolves it early)."""
+    if closed_at is None:
+        fire = fire_at(g, table.settings)
+        closed_at = fire if fire is not None and fire <= now else now
+    return Closing(closed_at, excused(table, closed_at), next_base(g, table.after_early, closed_at))
+
+
 def in_grace(g: GameRow, s: GameConfig, when: datetime) -> bool:
     """Is ``when`` past the deadline but inside the grace period of the open step?"""
     last = final_close(g, s)
