@@ -438,20 +438,18 @@ def _refused_password(table: Table, mail: IncomingMail, player: PlayerRow | None
     Returns the verdict."""
     address = player.address if player is not None else mail.from_addr
     who = player.name if player is not None else None
-    r = table.renderer
-    salutation = table.salutation(table.known().state, who) if who else None
+    state = table.known().state if who else None  # (the MJ is greeted as « MJ », never by the rules)
     if checked.reason in ("waiting", "locked"):
         key = f"password-wait-{table.id}-{address}-{iso(checked.until) if checked.until else ''}"  # once per wait
-        t = r.mail_text("password_wait", tag=table.tag, player=who or "MJ", salutation=salutation,
-                        received=table.local(now), subject_in=mail.subject, failures=checked.failures,
-                        until=table.local(checked.until), locked=checked.reason == "locked")
+        t = table.mail_to("password_wait", who or "MJ", state, received=table.local(now), subject_in=mail.subject,
+                          failures=checked.failures, until=table.local(checked.until),
+                          locked=checked.reason == "locked")
         verdict = f"rejected: {checked.failures} wrong passwords, not read before {iso(checked.until or now)}"
     else:
         key = f"rejected-{mail.message_id}"
-        t = r.mail_text("rejected", tag=table.tag, player=who or "MJ", salutation=salutation,
-                        reason="unset" if checked.reason == "unset" else "password", subject_in=mail.subject,
-                        received=table.local(now), failures=checked.failures, until=table.local(checked.until),
-                        lock_after=passwords.LOCK_AFTER)
+        t = table.mail_to("rejected", who or "MJ", state, reason="unset" if checked.reason == "unset" else "password",
+                          subject_in=mail.subject, received=table.local(now), failures=checked.failures,
+                          until=table.local(checked.until), lock_after=passwords.LOCK_AFTER)
         verdict = ("rejected: no password set yet" if checked.reason == "unset"
                    else f"rejected: authentication failed (password, {checked.failures} wrong)")
     if may_reply(table.house, address, now):

@@ -91,8 +91,9 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     defaulted = set(rec.defaults) if rec else set()
     if rec:  # a player away (declared absence) when the step closed: their defaults apply silently
         defaulted -= calendar.excused(table, rec.resolved_at)
-    recorded = rec.orders if rec and defaulted else {}
     outcome = ruleset.outcome(state)
+    pause = calendar.pause_said(table, now) if outcome is None else None  # (the players' calendar: #22)
+    recorded = rec.orders if rec and defaulted else {}
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
     deadline = table.local(g.deadline) if outcome is None else None
     asked = table.asked(state) if outcome is None else frozenset()
@@ -105,7 +106,6 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     texts = EventTexts(table, r.message("abridged", turn=turn))
     news_fit = readers.news_fit(texts)
     status_tail = r.message("abridged_status")
-    pause = calendar.pause_said(table, now) if outcome is None else None  # (the players' calendar: #22)
     letters: list[Letter] = []
     for p in table.store.players(g.id):
         mine, shown, left = readers.letter(p.name, news_fit)
