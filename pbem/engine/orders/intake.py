@@ -418,7 +418,8 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
     r = table.renderer
     notices = []
     if player is not None and may_reply(table.house, player.address, now):
-        t = table.mail_to("rejected", player.name, table.known().state, reason=reason, subject_in=mail.subject,
+        state = table.known().state  # (greeted as the game stands for him: nothing of results held)
+        t = table.mail_to("rejected", player.name, state, reason=reason, subject_in=mail.subject,
                           received=table.local(now), failures=0, until=None, lock_after=0)
         notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
@@ -503,6 +504,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
     g = known.row
     r = table.renderer
     state = known.state
+    salutation = table.salutation(state, actor) if actor not in (None, MJ) else None
     missing: list[str] = []
     waiting = 0
     prompted = 0
@@ -534,7 +536,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         newer=table.local(result.newer),
         newer_same_time=result.newer_same_time,
         paused=calendar.pause_said(table, now),
-        salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
+        salutation=salutation,
     )
     turn = g.turn
 
