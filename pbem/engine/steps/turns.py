@@ -154,15 +154,15 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
         raise EngineError(Msg(f"les résultats {table.step_noun().of} {held.turn} attendent votre approbation "
                               f"(pbem turn publish {table.id}, ou APPROUVE par courriel)",
                               f"the results of step {held.turn} wait for your approval (pbem turn publish {table.id})"))
+    closing = calendar.closing(table, g, now, closed_at)
     state = table.state_of(g)
+    before = table.out_of_play()  # (the letters tell who is out of play since this step)
     ruleset = table.ruleset
     if not ruleset.prompts(state):
         return False
-    closing = calendar.closing(table, g, now, closed_at)
     title = ruleset.step_title(state).get(table.settings.language)
     step = compute_step(table, g.turn, state, g.seed, before=g.state)
     missed = count_missed(table, step.orders, step.defaults, excused=closing.excused)
-    before = table.out_of_play()
     try:
         with table.store.atomic():
             seq = table.store.next_seq(table.id)
