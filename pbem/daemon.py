@@ -3,7 +3,8 @@
 A tick: fetch new mail and store it raw -> interpret stored mail and queue the
 answers -> fire due registrations ends, reminders and deadlines -> write forum
 files -> send the outbox.  Each stage commits before the next starts, so a crash
-anywhere is repaired by the next tick.
+anywhere is repaired by the next tick.  After it, the daemon's pass and `pbem tick`
+refresh the live calendars and archives (`pbem.published`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from pbem import ticktext
+from pbem import published, ticktext
 from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config
 from pbem.faults import crashpoint
@@ -35,6 +36,7 @@ from pbem.mail.secrets import secret_provider
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
+from pbem.published import Refreshed
 from pbem.store import Store
 from pbem.store.health import StoreError, storage_error
 
@@ -108,6 +110,11 @@ class TickReport:
     """The stage this pass did not start because the daemon was stopping (the next pass does it)."""
     cleaned: int = 0
     """Half-written files of a killed pass removed from the outbox's tmp/ at the start."""
+
+    def add(self, refreshed: Refreshed) -> None:
+        """What was refreshed after the pass (`pbem.published`), told with the pass."""
+        self.fired += refreshed.fired
+        self.errors += refreshed.errors
 
     def summary(self, lang: str = "en") -> str:
         """What the pass did in one line, in ``lang`` (`pbem.ticktext`)."""
@@ -220,7 +227,7 @@ def _engine(config: Config, store: Store) -> Engine:
 
 
 def _game_work(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
-    """The games' part of a pass: what is due fired, the forum files written, the live archives refreshed."""
+    """The games' part of a pass: what is due fired, the forum files written."""
     try:
         report.fired = engine.due(now)
     except Exception as e:
@@ -235,7 +242,6 @@ def _game_work(config: Config, store: Store, engine: Engine, report: TickReport,
         except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
             log.warning("writing the forum file of %s failed: %s", game_id, e)
             report.errors.append(f"forum {game_id}: {e}")
-    _refresh_archives(config, store, engine, report, now)
 
 
 def _stop_on_storage(error: Exception, config: Config, *, database_only: bool = False) -> None:
@@ -281,47 +287,6 @@ def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threadin
 
 
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
-
-
-def _refresh_calendars(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
-    """The live calendars (a game's ``calendar_file``): rewritten when a deadline or a pause moved (`pbem.ics`)."""
-    live = [(gid, g.calendar_file) for gid, g in config.games.items() if g.calendar_file is not None]
-    if not live:
-        return
-    from pbem import ics  # (only when one is configured)
-
-    for game_id, path in live:
-        if path is None or store.game(game_id) is None:
-            continue
-        try:
-            table = engine.table(game_id)
-            entries = ics.game_entries(table, now)
-            if ics.write_calendar(path, table.settings.title or game_id, entries, table.lang, now,
-                                  only_if_changed=True) is not None:
-                report.fired.append(f"{game_id}: calendar written")
-        except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
-            log.warning("calendar of %s: %s", game_id, e)
-            report.errors.append(f"calendar {game_id}: {e}")
-
-
-def _refresh_archives(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
-    """The live archives (a game's ``archive_dir``): rebuilt after a step was published (`pbem.archive.live`).
-    A failure is the pass's error, never a stop: the mail goes on."""
-    _refresh_calendars(config, store, engine, report, now)
-    live = [(gid, g.archive_dir) for gid, g in config.games.items() if g.archive_dir is not None]
-    if not live:
-        return
-    from pbem.archive import live as live_archive  # (only when one is configured: a tick stays light without)
-
-    for game_id, folder in live:
-        if folder is None or store.game(game_id) is None:
-            continue
-        try:
-            if live_archive.refresh(engine, game_id, folder):
-                report.fired.append(f"{game_id}: archive refreshed")
-        except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
-            log.warning("archive of %s: %s", game_id, e)
-            report.errors.append(f"archive {game_id}: {e}")
 
 
 def _said(config: Config, fr: str, en: str) -> str:
@@ -405,7 +370,10 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
             _storage_failed(e)
             return
         try:
-            rep = tick(config, store, should_stop=stop.is_set)
+            now = utcnow()
+            rep = tick(config, store, now, should_stop=stop.is_set)
+            if rep.stopped_before is None:  # (a pass told to stop leaves them to the next one)
+                rep.add(published.refresh(config, store, now))
             if rep.errors:
                 log.warning("%s", "; ".join(ticktext.said(e, config.language) for e in rep.errors))
             if rep.fetched or rep.processed or rep.fired or (rep.sent and (rep.sent.sent or rep.sent.failed)):

@@ -301,3 +301,23 @@ def test_a_pass_told_to_stop_ends_at_the_next_stage_and_the_next_pass_does_the_r
     (ack,) = outbox_messages(store, kind="ack")
     assert "sous le nom Arya" in ack.get_body(("plain",)).get_content()
     store.close()
+
+
+def test_the_daemon_refreshes_a_live_calendar_after_its_pass(tmp_path):
+    """The live files (`pbem.published`) are refreshed by the daemon's pass too, not only by `pbem tick`."""
+    ics = tmp_path / "www" / "toy1.ics"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(toy_config_toml(tmp_path, top="poll_seconds = 1", game=f'calendar_file = "{ics}"'),
+                   encoding="utf-8")
+    subprocess.run(pbem_command(cfg, "game", "new", "toy1"), env=pbem_env(), check=True, capture_output=True)
+    proc = subprocess.Popen(pbem_command(cfg, "run"), env=pbem_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60  # (it returns as soon as the file is there: generous under load)
+        while time.monotonic() < deadline and not ics.exists():
+            time.sleep(0.2)
+        assert b"toy1-registration@" in ics.read_bytes()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0, out

@@ -82,6 +82,7 @@ def tick(ctx: click.Context, now: str | None) -> None:
 
     Example: pbem tick --now 2026-12-01T21:05
     """
+    from pbem import published
     from pbem.daemon import open_store
     from pbem.daemon import tick as do_tick
     from pbem.passlock import PassLock
@@ -99,6 +100,7 @@ def tick(ctx: click.Context, now: str | None) -> None:
         store = open_store(cfg)
         try:
             report = do_tick(cfg, store, when)
+            report.add(published.refresh(cfg, store, when))  # the live calendars and archives, after the pass
         finally:
             store.close()
     lang = language()

@@ -83,7 +83,6 @@ def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> l
     state = table.state_of(g)
     ruleset = table.ruleset
     current = table.store.ordered_players(g.id, g.turn)
-    r = table.renderer
     until = calendar.final_close(g, s) if grace else None
     which = "grace" if grace else str(max(hours))
     awaited = table.required(state)  # asked, required: not removed, not abandoned
@@ -91,10 +90,9 @@ def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> l
     gone = calendar.away(table, now)  # nobody reminds a player who said they are away
     for p in table.store.players(g.id):
         if p.name in awaited and p.name not in current and p.name not in gone:
-            t = r.mail_text("reminder", tag=table.tag, player=p.name, deadline=table.local(g.deadline),
-                            title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
-                            grace_until=table.local(until),
-                            salutation=table.salutation(state, p.name))
+            t = table.mail_to("reminder", p.name, state, deadline=table.local(g.deadline),
+                              title=ruleset.step_title(state).get(s.language), hours=max(hours, default=0),
+                              grace_until=table.local(until))
             reminders.append(Letter(f"remind-{g.turn}-{which}-{p.name}", g.id, g.turn, "reminder", p.address,
                                     t.subject, t.body))
     # at the deadline, the reminders of the hours before it are past: only the grace notice goes

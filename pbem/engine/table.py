@@ -24,7 +24,7 @@ from pbem.core import Prompt, Ruleset, StepWord
 from pbem.msg import Msg, PbemError
 from pbem.names import fold
 from pbem.outbox.batch import Outgoing
-from pbem.render import Renderer
+from pbem.render import Rendered, Renderer
 from pbem.store import GameRow, Phase, PlayerRow, Store
 from pbem.wording import StepNoun
 
@@ -361,6 +361,12 @@ class Table:
         """How a letter to ``player`` opens when the ruleset says so (`Ruleset.salutation`: Courtisans'
         étiquette, « Madame la Duchesse de la Fourberye »); None: the templates greet the player name."""
         return self.ruleset.salutation(state, player) if state is not None else None
+
+    def mail_to(self, template: str, player: str, state: Any, **context: Any) -> Rendered:
+        """The text of a mail to one player of the game: ``template`` rendered with the game's tag (unless
+        ``context`` names another), the player and how the letter greets them in ``state`` (`salutation`)."""
+        salutation = self.salutation(state, player)
+        return self.renderer.mail_text(template, **{"tag": self.tag, **context}, player=player, salutation=salutation)
 
     def local(self, when: datetime | None) -> datetime | None:
         """An instant in the configured time zone (what players and the MJ read)."""

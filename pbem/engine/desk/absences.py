@@ -119,14 +119,13 @@ def hold(table: Table, g: GameRow, now: datetime) -> datetime | None:
 
 
 def _tell(table: Table, g: GameRow, old: datetime, new: datetime, gone: list[str], now: datetime) -> None:
-    r = table.renderer
+    # where who is asked can betray a role (prompts_public = False), the players do not learn who is waited for
+    reason = say(table.renderer, "absence_hold", players=gone if table.prompts_public else [])
+    state = table.state_of(g)
     letters = []
     for p in table.players_told():
-        t = r.mail_text("deadline_changed", tag=table.tag, player=p.name, old=table.local(old),
-                        new=table.local(new), earlier=False,
-                        salutation=table.salutation(table.state_of(g), p.name))
-        # where who is asked can betray a role (prompts_public = False), the players do not learn who is waited for
-        reason = say(r, "absence_hold", players=gone if table.prompts_public else [])
+        t = table.mail_to("deadline_changed", p.name, state, old=table.local(old), new=table.local(new),
+                          earlier=False)
         letters.append(Letter(f"absence-{g.turn}-{iso(new)}-{p.name}", g.id, g.turn, "notice", p.address, t.subject,
                               f"{t.body.rstrip()}\n{reason}\n"))
     table.outgoing.queue(letters, now)

@@ -184,7 +184,7 @@ def _tell(table: Table, p: PauseRow, what: str, deadline: datetime | None, now: 
         deadline=table.local(deadline) if deadline else None)
     letters = []
     for player in table.players_told():  # (not the dead, nor the removed)
-        t = r.mail_text("pause", player=player.name, salutation=table.salutation(state, player.name), **context)
+        t = table.mail_to("pause", player.name, state, **context)
         letters.append(Letter(f"pause-{p.id}-{what}-{player.name}", table.id, g.turn, "notice", player.address,
                               t.subject, t.body))
     if mj:

@@ -56,7 +56,7 @@ def remove(table: Table, name: str, now: datetime, *, at_end: bool = False) -> S
             return SeatNews(p.name, "remove", False, g.turn, old_address=p.address)
         dropped = g.phase == "running" and p.name in table.store.ordered_players(table.id, g.turn)
         handover.tell(table, "removed", p.name, p.address, now, turn=g.turn)
-        handover.remove_player(table, p.name, now)
+        handover.remove_player(table, p, now)
         return SeatNews(p.name, "remove", True, None, old_address=p.address, orders_dropped=dropped)
 
 

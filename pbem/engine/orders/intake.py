@@ -419,10 +419,9 @@ def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, r
     r = table.renderer
     notices = []
     if player is not None and may_reply(table.house, player.address, now):
-        t = r.mail_text("rejected", tag=table.tag, player=player.name, reason=reason,
-                        subject_in=mail.subject, received=table.local(now),
-                        salutation=table.salutation(table.known().state, player.name), failures=0, until=None,
-                        lock_after=0)
+        state = table.known().state  # (greeted as the game stands for him: nothing of results held)
+        t = table.mail_to("rejected", player.name, state, reason=reason, subject_in=mail.subject,
+                          received=table.local(now), failures=0, until=None, lock_after=0)
         notices.append(Letter(f"rejected-{mail.message_id}", table.id, table.row.turn, "notice",
                               player.address, t.subject, t.body))
     t = r.mail_text("notice_mj", tag=table.tag, deadline=None, text=r.message(
@@ -441,20 +440,18 @@ def _refused_password(table: Table, mail: IncomingMail, player: PlayerRow | None
     Returns the verdict."""
     address = player.address if player is not None else mail.from_addr
     who = player.name if player is not None else None
-    r = table.renderer
-    salutation = table.salutation(table.known().state, who) if who else None
+    state = table.known().state if who else None  # (the MJ is greeted as « MJ », never by the rules)
     if checked.reason in ("waiting", "locked"):
         key = f"password-wait-{table.id}-{address}-{iso(checked.until) if checked.until else ''}"  # once per wait
-        t = r.mail_text("password_wait", tag=table.tag, player=who or "MJ", salutation=salutation,
-                        received=table.local(now), subject_in=mail.subject, failures=checked.failures,
-                        until=table.local(checked.until), locked=checked.reason == "locked")
+        t = table.mail_to("password_wait", who or "MJ", state, received=table.local(now), subject_in=mail.subject,
+                          failures=checked.failures, until=table.local(checked.until),
+                          locked=checked.reason == "locked")
         verdict = f"rejected: {checked.failures} wrong passwords, not read before {iso(checked.until or now)}"
     else:
         key = f"rejected-{mail.message_id}"
-        t = r.mail_text("rejected", tag=table.tag, player=who or "MJ", salutation=salutation,
-                        reason="unset" if checked.reason == "unset" else "password", subject_in=mail.subject,
-                        received=table.local(now), failures=checked.failures, until=table.local(checked.until),
-                        lock_after=passwords.LOCK_AFTER)
+        t = table.mail_to("rejected", who or "MJ", state, reason="unset" if checked.reason == "unset" else "password",
+                          subject_in=mail.subject, received=table.local(now), failures=checked.failures,
+                          until=table.local(checked.until), lock_after=passwords.LOCK_AFTER)
         verdict = ("rejected: no password set yet" if checked.reason == "unset"
                    else f"rejected: authentication failed (password, {checked.failures} wrong)")
     if may_reply(table.house, address, now):
@@ -508,6 +505,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
     g = known.row
     r = table.renderer
     state = known.state
+    salutation = table.salutation(state, actor) if actor not in (None, MJ) else None
     missing: list[str] = []
     waiting = 0
     prompted = 0
@@ -539,7 +537,7 @@ def _ack(table: Table, mail: IncomingMail, actor: str | None, result: MailResult
         newer=table.local(result.newer),
         newer_same_time=result.newer_same_time,
         paused=calendar.pause_said(table, now),
-        salutation=table.salutation(state, actor) if actor not in (None, MJ) else None,
+        salutation=salutation,
     )
     turn = g.turn
 

@@ -202,8 +202,7 @@ def _resend(desk: Desk, i: Intent, line: str) -> None:
     if not forum:  # a player's private results: to that player (or to the MJ, above), never to another
         letters.check_recipient(table, str(player), str(to))
     p = table.player_named(str(to))
-    t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=heading, body=body,
-                                 salutation=table.salutation(table.state, p.name), forum=forum)
+    t = table.mail_to("resent", p.name, table.state, title=heading, body=body, forum=forum)
     table.outgoing.queue([Letter(f"resend-{desk.mail.message_id}-{p.name}-{heading}", table.id, g.turn, "notice",
                                  p.address, t.subject, t.body)], desk.now)
     desk.ok(line, desk.say("resent_to", player=p.name, address=p.address, title=heading))

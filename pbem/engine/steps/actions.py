@@ -73,19 +73,16 @@ def carry_out(table: Table, g: GameRow, state: Any, player: str, order: Order, n
 
 def _private_letters(table: Table, g: GameRow, seq: int, events: Sequence[Event], author: str,
                      titles: Mapping[str, str], state: Any) -> list[Letter]:
-    r = table.renderer
-    tag = table.tag
     out = []
     for p in table.store.players(g.id):
         if p.name == author:
             continue
         theirs = letters.told_privately(events, p.name)
         if theirs:
-            t = r.mail_text("private", tag=tag, player=p.name, title=titles.get(p.name, ""), events=theirs,
-                            status=None, deadline=None, next_title=None, final=None, setup=False,
-                            rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
-                            missed=0, salutation=table.salutation(state, p.name),
-                            news_shown=0, news_left=0)
+            t = table.mail_to("private", p.name, state, title=titles.get(p.name, ""), events=theirs,
+                              status=None, deadline=None, next_title=None, final=None, setup=False,
+                              rectificatif=False, defaulted=False, default_lines=[], asked=False, abandoned=False,
+                              missed=0, news_shown=0, news_left=0)
             out.append(Letter(f"rec{seq}-private-{p.name}", g.id, g.turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     return out

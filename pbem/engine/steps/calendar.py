@@ -100,6 +100,26 @@ def fire_at(g: GameRow, s: GameConfig) -> datetime | None:
     return min(last, g.early_at) if g.early_at else last
 
 
+@dataclass(frozen=True)
+class Closing:
+    """How a step that is resolved closes: when (``at``), who was away then and is excused (`excused`), and
+    where the next step's deadline counts from (`next_base`)."""
+
+    at: datetime
+    excused: set[str]
+    base: datetime
+
+
+def closing(table: Table, g: GameRow, now: datetime, closed_at: datetime | None = None) -> Closing:
+    """The close of the open step of ``g`` resolved at ``now``: at ``closed_at`` when the caller knows it,
+    else at its scheduled close when that has come (a tick a few minutes late, or a restart, closes it at
+    its deadline), else now (the MJ resolves it early)."""
+    if closed_at is None:
+        fire = fire_at(g, table.settings)
+        closed_at = fire if fire is not None and fire <= now else now
+    return Closing(closed_at, excused(table, closed_at), next_base(g, table.after_early, closed_at))
+
+
 def in_grace(g: GameRow, s: GameConfig, when: datetime) -> bool:
     """Is ``when`` past the deadline but inside the grace period of the open step?"""
     last = final_close(g, s)
@@ -356,7 +376,6 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
     if until <= now:
         raise EngineError(Msg("la nouvelle date limite est déjà passée",
                               "the new deadline is in the past"))
-    r = table.renderer
     with table.store.atomic():
         g2 = replace(g, deadline=until, early_at=None,
                         reminders_sent=tuple(h for h in g.reminders_sent
@@ -364,9 +383,8 @@ def extend(table: Table, until: datetime, now: datetime, *, allow_earlier: bool 
         table.store.save_game(g2)
         notices = []
         for p in table.players_told():
-            t = r.mail_text("deadline_changed", tag=table.tag, player=p.name,
-                            old=table.local(old), new=table.local(until), earlier=until < old,
-                            salutation=table.salutation(table.decode(g), p.name))
+            t = table.mail_to("deadline_changed", p.name, table.decode(g),
+                              old=table.local(old), new=table.local(until), earlier=until < old)
             notices.append(Letter(f"deadline-{g.turn}-{iso(until)}-{p.name}", table.id, g.turn, "notice",
                                   p.address, t.subject, t.body))
         table.outgoing.queue(notices, now)

@@ -19,17 +19,16 @@ from pbem.outbox import Letter
 from pbem.store import PlayerRow, SeatChangeRow
 
 
-def remove_player(table: Table, name: str, now: datetime) -> None:
-    p = table.player_named(name)
+def remove_player(table: Table, p: PlayerRow, now: datetime) -> None:
+    """The seat ``p`` (the caller found it already) leaves the game."""
     with table.store.atomic():
         table.store.set_player_status(table.id, p.name, "removed")
         table.store.log(table.id, now, "mj", "player remove", {"name": p.name})
     table.forget_roster()
 
 
-def replace_player(table: Table, name: str, new_address: str, now: datetime) -> None:
-    """A new person takes over a seat: same character, new address."""
-    p = table.player_named(name)
+def replace_player(table: Table, p: PlayerRow, new_address: str, now: datetime) -> None:
+    """A new person takes over the seat ``p`` (the caller found it already): same character, new address."""
     new_address = new_address.strip().lower()
     check_seat_address(table, new_address)
     other = table.store.player_by_address(table.id, new_address)
@@ -64,7 +63,7 @@ def hand_over(table: Table, p: PlayerRow, newcomer: str, address: str, now: date
         tell(table, "replaced", p.name, p.address, now, turn=table.row.turn, newcomer=newcomer)
     history = actions.history_text(table, p.name) if actions.action_records(table) else None
     brief = letters.briefing_text(table, p.name, newcomer, history)
-    replace_player(table, p.name, address, now)  # (checks the address first)
+    replace_player(table, p, address, now)  # (checks the address first)
     g = table.row
     table.outgoing.queue([Letter(f"briefing-{g.turn}-{p.name}-{address}", table.id, g.turn, "private", address,
                                  brief.subject, brief.body)], now)
@@ -81,7 +80,7 @@ def step_done(table: Table, turn: int, now: datetime) -> list[SeatChangeRow]:
         if p is not None and (p.status == "active" or c.kind == "replace"):
             if c.kind == "remove":
                 tell(table, "removed", p.name, p.address, now, turn=turn, at_end=True)
-                remove_player(table, p.name, now)
+                remove_player(table, p, now)
             else:
                 hand_over(table, p, c.new_name or "", c.new_address or "", now)
         table.store.seat_change_done(c.id, now)
@@ -92,11 +91,9 @@ def step_done(table: Table, turn: int, now: datetime) -> list[SeatChangeRow]:
 def tell(table: Table, what: str, player: str, address: str, now: datetime, *, turn: int,
          newcomer: str | None = None, at_end: bool = False) -> None:
     """The departing player is told (removed now, leaving at the end of the step, replaced)."""
-    r = table.renderer
     state = table.known().state  # (never the step after results still held for the MJ)
     title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
-    t = r.mail_text("seat", tag=table.tag, what=what, player=player, newcomer=newcomer, title=title,
-                    at_end=at_end, game_title=table.settings.title,
-                    salutation=table.salutation(state, player))
+    t = table.mail_to("seat", player, state, what=what, newcomer=newcomer, title=title,
+                      at_end=at_end, game_title=table.settings.title)
     table.outgoing.queue([Letter(f"seat-{what}-{turn}-{player}-{address}", table.id, turn, "notice", address,
                                  t.subject, t.body)], now)

@@ -91,8 +91,9 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     defaulted = set(rec.defaults) if rec else set()
     if rec:  # a player away (declared absence) when the step closed: their defaults apply silently
         defaulted -= calendar.excused(table, rec.resolved_at)
-    recorded = rec.orders if rec and defaulted else {}
     outcome = ruleset.outcome(state)
+    pause = calendar.pause_said(table, now) if outcome is None else None  # (the players' calendar: #22)
+    recorded = rec.orders if rec and defaulted else {}
     next_title = ruleset.step_title(state).get(s.language) if outcome is None else None
     deadline = table.local(g.deadline) if outcome is None else None
     asked = table.asked(state) if outcome is None else frozenset()
@@ -105,7 +106,6 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     texts = EventTexts(table, r.message("abridged", turn=turn))
     news_fit = readers.news_fit(texts)
     status_tail = r.message("abridged_status")
-    pause = calendar.pause_said(table, now) if outcome is None else None  # (the players' calendar: #22)
     letters: list[Letter] = []
     for p in table.store.players(g.id):
         mine, shown, left = readers.letter(p.name, news_fit)
@@ -116,12 +116,12 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
         applied = list(given.lines or ()) if given is not None else []
         orders = (examples.order_examples(ruleset, state, p.name, ruleset.help(state, p.name))
                   if setup and p.name in asked else [])  # the start mail: each order the player may give, an example
-        t = r.mail_text("private", tag=tag, player=p.name, title=title, events=mine, status=status,
-                        deadline=deadline, next_title=next_title, final=outcome, setup=setup,
-                        rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
-                        asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
-                        salutation=table.salutation(state, p.name), orders=orders, common_pass=table.common_pass,
-                        news_shown=shown, news_left=left, render_events=texts.render, pause=pause)
+        t = table.mail_to("private", p.name, state, title=title, events=mine, status=status,
+                          deadline=deadline, next_title=next_title, final=outcome, setup=setup,
+                          rectificatif=rectificatif, defaulted=p.name in defaulted, default_lines=applied,
+                          asked=p.name in asked, abandoned=p.name in abandoned_now, missed=missed.get(p.name, 0),
+                          orders=orders, common_pass=table.common_pass,
+                          news_shown=shown, news_left=left, render_events=texts.render, pause=pause)
         letters.append(Letter(f"{prefix}-private-{p.name}", g.id, turn, "private", p.address, t.subject, t.body,
                               record_seq=seq))
     made = step_forum(table, seq, state, events, title, outcome, rec)
@@ -133,7 +133,7 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
         t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
                         final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
                         absent=absent, abandoned_now=abandoned_now, back=back,
-                        pause=calendar.pause_said(table, now) if outcome is None else None, **facts)
+                        pause=pause, **facts)
         for mj in s.mj:
             letters.append(Letter(f"{prefix}-digest", g.id, turn, "digest", mj, t.subject, t.body, record_seq=seq))
     pub = r.mail_text("public", tag=tag, title=title, forum=forum, rectificatif=rectificatif)
@@ -473,8 +473,7 @@ def resend_letter(table: Table, player: str, turn: int, key: str, *, to: str | N
         raise EngineError(Msg(f"pas de résultats publiés {st.of_bare} {turn} pour {p.name} dans {table.id}",
                               f"no published results of step {turn} for {p.name} in {table.id}"))
     title, _, body = text.partition("\n\n")
-    t = table.renderer.mail_text("resent", tag=table.tag, player=p.name, title=title, body=body,
-                                 salutation=table.salutation(table.known().state, p.name), forum=False)
+    t = table.mail_to("resent", p.name, table.known().state, title=title, body=body, forum=False)
     return Letter(f"resend-{key}-{p.name}-{title}", table.id, table.row.turn, "notice", p.address, t.subject, t.body)
 
 
@@ -520,7 +519,5 @@ def for_you_letter(table: Table, player: str, lines: Sequence[str], key: str) ->
         return None
     state = table.state
     title = table.ruleset.step_title(state).get(table.settings.language) if state is not None else ""
-    t = table.renderer.mail_text("for_you", tag=table.tag, player=player, lines=list(lines),
-                                        deadline=table.local(g.deadline), title=title,
-                                        salutation=table.salutation(state, player))
+    t = table.mail_to("for_you", player, state, lines=list(lines), deadline=table.local(g.deadline), title=title)
     return Letter(f"for-{key}-{player}", table.id, g.turn, "notice", p.address, t.subject, t.body)

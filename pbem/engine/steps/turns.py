@@ -140,9 +140,9 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
             write_forum: bool = True) -> bool:
     """Resolve the open step now.  Idempotent: a step already resolved is left alone (False).
 
-    ``closed_at`` is when the step closed; by default its scheduled close when that has come (a
-    tick a few minutes late, or a restart, closes it at its deadline), else ``now`` (the MJ resolves
-    it early).  The next deadline follows the calendar (`next_base`), and the results go out now.
+    ``closed_at`` is when the step closed; by default the calendar says (`calendar.closing`: its
+    scheduled close when that has come, else ``now``).  The next deadline follows the calendar
+    (`calendar.next_base`), and the results go out now.
     """
     g = table.row
     if g.phase != "running":
@@ -154,27 +154,23 @@ def resolve(table: Table, now: datetime, *, closed_at: datetime | None = None,
         raise EngineError(Msg(f"les résultats {table.step_noun().of} {held.turn} attendent votre approbation "
                               f"(pbem turn publish {table.id}, ou APPROUVE par courriel)",
                               f"the results of step {held.turn} wait for your approval (pbem turn publish {table.id})"))
+    closing = calendar.closing(table, g, now, closed_at)
     state = table.state_of(g)
+    before = table.out_of_play()  # (the letters tell who is out of play since this step)
     ruleset = table.ruleset
     if not ruleset.prompts(state):
         return False
-    s = table.settings
-    if closed_at is None:
-        fire = calendar.fire_at(g, s)
-        closed_at = fire if fire is not None and fire <= now else now
-    title = ruleset.step_title(state).get(s.language)
+    title = ruleset.step_title(state).get(table.settings.language)
     step = compute_step(table, g.turn, state, g.seed, before=g.state)
-    missed = count_missed(table, step.orders, step.defaults, excused=calendar.excused(table, closed_at))
-    before = table.out_of_play()
+    missed = count_missed(table, step.orders, step.defaults, excused=closing.excused)
     try:
         with table.store.atomic():
             seq = table.store.next_seq(table.id)
-            rec = step.record(table.id, seq, g.turn, title, closed_at)
+            rec = step.record(table.id, seq, g.turn, title, closing.at)
             table.store.add_record(rec)
             table.store.set_missed(table.id, missed)
             table.forget_roster()
-            g2 = open_step(table, g, step.state, g.turn + 1, now,
-                           base=calendar.next_base(g, table.after_early, closed_at), text=step.text)
+            g2 = open_step(table, g, step.state, g.turn + 1, now, base=closing.base, text=step.text)
             # publish = "mj": the MJ's mails only, the rest held for his approval (with what NMR said)
             publish.resolved(table, g2, rec, step.state, now, missed=missed, abandoned_before=before)
             crashpoint("mid-resolution")
