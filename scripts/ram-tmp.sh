@@ -19,6 +19,7 @@ usable() {
 if [ "$ram" != none ] && usable; then
   dir=$(mktemp -d "$ram/pbem-test.XXXXXX")
   trap 'rm -rf "$dir"' EXIT
+  chmod 755 "$dir"  # others may go through it, as through /tmp (the units' tests check a dedicated user's way)
   # some tests run programs they write (a built wheel's venv): a noexec mount would fail them, so check
   printf '#!/bin/sh\nexit 0\n' >"$dir/probe" && chmod +x "$dir/probe"
   if "$dir/probe" 2>/dev/null; then
