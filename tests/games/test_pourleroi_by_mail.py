@@ -28,6 +28,9 @@ from pbem.games.pourleroi.state import State
 from .pourleroi_helpers import Knowledge
 
 PLAYERS = ["Colbert", "Fouquet", "Louvois", "Séguier", "Vauban"]
+REPLAYED = 3
+"""The roster played again in another process: one is enough beside the golden set, which replays the demo's
+own five-player game in a fresh process at every run (each replay costs as much as the game)."""
 
 
 def _play(root, n):
@@ -71,7 +74,7 @@ def _check_whole_game(d, n: int) -> None:
     # the same mails, seed and clock give the same mails byte for byte, in another process with other
     # string hashes: started now, it plays while this one checks
     with ThreadPoolExecutor(1) as pool:
-        again = pool.submit(replay, "games.test_pourleroi_by_mail:sent_by_a_new_play", n)
+        again = pool.submit(replay, "games.test_pourleroi_by_mail:sent_by_a_new_play", n) if n == REPLAYED else None
         g = d.engine.game("roi")
         assert g.phase == "finished" and g.seed_revealed
         assert d.engine.verify("roi") == []
@@ -93,7 +96,8 @@ def _check_whole_game(d, n: int) -> None:
         # some late players got their defaults; most steps were resolved on their last answer
         assert any(r.defaults != () for r in records[1:])
         _no_secret_in_mails(d, records, states)
-        assert again.result() == digest(_sent(d))
+        if again is not None:
+            assert again.result() == digest(_sent(d))
 
 
 def _no_secret_in_mails(d, records, states) -> None:
