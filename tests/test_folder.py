@@ -361,3 +361,19 @@ def test_doctor_shows_a_unit_that_cannot_work_as_a_warning_until_it_is_installed
     result = CliRunner().invoke(main, ["--config", str(folder / "config.toml"), "doctor"])
     assert "[ok] systemd\u00a0: pbem.service\u00a0: vous pouvez lire le dossier et lancer pbem" in result.output
     assert "[attention] systemd" not in result.output
+
+
+def test_an_override_of_the_stranger_note_is_what_a_stranger_gets(tmp_path):
+    (tmp_path / "templates").mkdir()
+    eng = _engine_in(tmp_path)
+    eng.new_game("toy1", T0)
+    target = template_copy("common/stranger.fr.j2", tmp_path / "templates")
+    target.write_text("{% set subject = 'Bienvenue' %}Écrivez au MJ du forum pour jouer.\n", encoding="utf-8")
+    render.refresh_templates()
+    eng = _engine_in(tmp_path)
+    # untagged, from an address that plays in no game: the « how to join » note, from the folder's override
+    mail = make_mail("nobody@pbem.test", "bonjour, on joue ?", subject="salut", message_id="<s1@x>")
+    eng.store.store_raw([("s1", mail)], T0.isoformat())
+    eng.process_pending(T0)
+    notes = [m for m in outbox_messages(eng.store, kind="stranger") if m["In-Reply-To"] == "<s1@x>"]
+    assert [m.get_content().replace("\r\n", "\n") for m in notes] == ["Écrivez au MJ du forum pour jouer.\n"]

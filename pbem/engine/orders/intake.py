@@ -391,7 +391,8 @@ def _stranger(house: House, mail: IncomingMail, game_id: str | None, now: dateti
         row = house.table(gid).known().row if house.store.game(gid) else None  # (nothing of results held)
         games.append({"tag": s.tag, "title": s.title, "phase": row.phase if row else "none",
                       "until": house.local(row.deadline) if row and row.phase == "registration" else None})
-    r = house.table(game_id).renderer if game_id is not None else Renderer("common", house.config.language)
+    r = (house.table(game_id).renderer if game_id is not None
+         else Renderer("common", house.config.language, overrides=house.config.templates_dir))
     t = r.mail_text("stranger", games=games, subject_in=mail.subject)
     house.outgoing.queue([Letter(f"stranger-{mail.message_id}", game_id or "-", 0, "stranger", sender, t.subject,
                                  t.body, in_reply_to=mail.message_id, references=mail.references)], now)
