@@ -179,7 +179,16 @@ class RecordRows(StoreBase):
                                    published=True, forum_written=True)
         self._t("records").insert(_row(kept))
         self._seqs.pop(rec.game, None)
+        self._action_states[rec.game] = (rec.seq, after)  # (`save_game` then names this record, not the text)
         return kept
+
+    def state_after_record(self, game_id: str, seq: int) -> str:
+        """The state after record ``seq``, from the last record at or before it that keeps a whole state and the
+        changes the records after that one keep (`state_after_json`): at most `ACTION_CHECKPOINT` records read."""
+        rows = self._q("select * from records where game = ? and seq <= ? and seq >= (select coalesce(max(seq), 0) "
+                       "from records where game = ? and seq <= ? and state_after is not null) order by seq",
+                       [game_id, seq, game_id, seq])
+        return state_after_json([_record(r) for r in rows], seq)
 
     def replace_record(self, rec: StepRecord, *, at: datetime, by: str) -> None:
         """A resolved step computed again and published: the record replaced, the one it replaces kept in the journal."""
