@@ -33,6 +33,7 @@ from pbem.mail.inbox import (
 )
 from pbem.mail.secrets import secret_provider
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
+from pbem.msg import PbemError
 from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
 from pbem.store import Store
@@ -152,8 +153,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             crashpoint("after-fetch")
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
             _stop_on_storage(e, config, database_only=True)  # (the mailbox's own faults are an outage)
-            log.warning("fetching mail failed: %s", e)
-            report.errors.append(f"fetch failed: {e}")
+            report.errors.append(_warned(config, f"fetch failed: {e}"))
         if stopping("processing"):
             return report
         keys: list[str] = []
@@ -167,15 +167,14 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
                 keys = engine.process_pending(now)
         except Exception as e:  # a bug in one game: deadlines and sending still get their turn
             _stop_on_storage(e, config)
-            log.exception("processing stored mail failed")
-            report.errors.append(f"processing mail failed: {type(e).__name__}: {e}")
+            report.errors.append(_warned(config, f"processing mail failed: {type(e).__name__}: {e}", trace=True))
         report.processed = len(keys)
         if keys:
             try:
                 if src is not None:
                     src.after_processed(keys)
             except Exception as e:
-                log.warning("marking processed mail failed: %s", e)
+                _warned(config, f"marking processed mail failed: {e}")
             failed = store.errored_messages(keys)
             if failed:
                 report.errors.append(f"{len(failed)} mail(s) could not be processed (pbem mail list --status error)")
@@ -225,16 +224,14 @@ def _game_work(config: Config, store: Store, engine: Engine, report: TickReport,
         report.fired = engine.due(now)
     except Exception as e:
         _stop_on_storage(e, config)
-        log.exception("firing due work failed")
-        report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
+        report.errors.append(_warned(config, f"firing deadlines failed: {type(e).__name__}: {e}", trace=True))
     report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
     for game_id in config.games:
         try:
             if store.game(game_id):
                 engine.write_forum(game_id)
         except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
-            log.warning("writing the forum file of %s failed: %s", game_id, e)
-            report.errors.append(f"forum {game_id}: {e}")
+            report.errors.append(_warned(config, f"forum {game_id}: {e}"))
     _refresh_archives(config, store, engine, report, now)
 
 
@@ -300,8 +297,7 @@ def _refresh_calendars(config: Config, store: Store, engine: Engine, report: Tic
                                   only_if_changed=True) is not None:
                 report.fired.append(f"{game_id}: calendar written")
         except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
-            log.warning("calendar of %s: %s", game_id, e)
-            report.errors.append(f"calendar {game_id}: {e}")
+            report.errors.append(_warned(config, f"calendar {game_id}: {_why(e, config)}"))
 
 
 def _refresh_archives(config: Config, store: Store, engine: Engine, report: TickReport, now: datetime) -> None:
@@ -320,8 +316,23 @@ def _refresh_archives(config: Config, store: Store, engine: Engine, report: Tick
             if live_archive.refresh(engine, game_id, folder):
                 report.fired.append(f"{game_id}: archive refreshed")
         except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
-            log.warning("archive of %s: %s", game_id, e)
-            report.errors.append(f"archive {game_id}: {e}")
+            report.errors.append(_warned(config, f"archive {game_id}: {_why(e, config)}"))
+
+
+def _why(error: Exception, config: Config) -> str:
+    """What went wrong: pbem's own error in the configured language, any other as it says it."""
+    return error.text(config.language) if isinstance(error, PbemError) else str(error)
+
+
+def _warned(config: Config, line: str, *, trace: bool = False) -> str:
+    """Log one of the pass's lines (`pbem.ticktext`'s English shapes) in the configured language, with the
+    traceback when ``trace`` (a bug); returns the line as it is, for the pass's report."""
+    said = ticktext.said(line, config.language)
+    if trace:
+        log.exception("%s", said)
+    else:
+        log.warning("%s", said)
+    return line
 
 
 def _said(config: Config, fr: str, en: str) -> str:

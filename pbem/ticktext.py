@@ -31,6 +31,8 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"^resolution failed: (?P<why>.*)$", "résolution en échec\u00a0: {why}"),
     (r"^fetch failed: (?P<why>.*)$", "relève du courrier en échec\u00a0: {why}"),
     (r"^processing mail failed: (?P<why>.*)$", "traitement du courrier en échec\u00a0: {why}"),
+    (r"^marking processed mail failed: (?P<why>.*)$",
+     "le courrier traité n'a pas pu être marqué comme lu\u00a0: {why}"),
     (r"^(?P<n>\d+) mail\(s\) could not be processed \(pbem mail list --status error\)$",
      "{unprocessed} (pbem mail list --status error)"),
     (r"^firing deadlines failed: (?P<why>.*)$", "dates limites en échec\u00a0: {why}"),

@@ -366,3 +366,31 @@ def test_a_live_archive_takes_in_a_published_correction_and_the_revealed_seed(tm
     run("game", "finish", "toy1", "--yes", "--now", "2026-12-01T15:00")
     assert "archives mises à jour" in run("tick", "--now", "2026-12-01T15:05")
     assert (www / "verification.html").is_file()
+
+
+def test_a_live_archive_that_cannot_be_written_is_said_in_french_in_the_summary_and_the_log(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from helpers import toy_config_toml
+
+    from pbem.cli import main
+
+    cfg = tmp_path / "config.toml"
+    www = tmp_path / "www"
+    www.write_text("un fichier, pas un dossier", encoding="utf-8")
+    cfg.write_text(toy_config_toml(tmp_path, game=f'archive_dir = "{www}"'), encoding="utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "new", "toy1", "--now", "2026-12-01T10:00")
+    with caplog.at_level("WARNING", logger="pbem"):
+        result = runner.invoke(main, ["--config", str(cfg), "tick", "--now", "2026-12-01T10:05"])
+    out = result.output
+    assert result.exit_code == 1  # (the pass's error: said, and tried again at the next pass)
+    said = f"archives de toy1\u00a0: {www} n'est pas un dossier"
+    assert said in out, out
+    assert any(said in r.getMessage() for r in caplog.records), [r.getMessage() for r in caplog.records]
+    assert not any("archive of" in r.getMessage() for r in caplog.records)
