@@ -85,7 +85,7 @@ def test_the_engine_names_a_broken_roster_file(tmp_path: Path) -> None:
             e.add_player("pmb1", f"J{i:02d}", f"p{i}@pbem.test", T0)
         with pytest.raises(EngineError, match=r"roster file .*roster.toml: joueur\[1\]: an entry of \[\[joueur\]\] has no 'joueur' name") as raised:
             e.start_game("pmb1", T0)
-        assert raised.value.text("fr") == (f"fichier des personnages {bad}\u00a0: joueur[1]\u00a0: une entrée de "
+        assert raised.value.text("fr") == (f"fichier de joueurs {bad}\u00a0: joueur[1]\u00a0: une entrée de "
                                            "[[joueur]] sans nom de joueur (clé « joueur »)")
     finally:
         store.close()

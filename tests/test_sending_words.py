@@ -119,3 +119,21 @@ def test_one_mail_the_server_cannot_take(store):
 def test_the_shapes_of_the_reasons(english: str, french: str) -> None:
     assert ticktext.said(english, "fr") == french
     assert ticktext.said(english, "en") == english
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_doctor_says_why_the_smtp_server_cannot_be_reached(tmp_path, language):
+    from helpers import toy_config_toml
+
+    from pbem.doctor import checks
+
+    port = _closed_port()
+    text = toy_config_toml(tmp_path, top=f'language = "{language}"').replace(
+        '[outbox]\nkind = "maildir"', f'[outbox]\nkind = "smtp"\nhost = "127.0.0.1"\nport = {port}\nsecurity = "none"')
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("path = ") or "inbox" in line)
+    (tmp_path / "config.toml").write_text(text, encoding="utf-8")
+    (line,) = [said for what, ok, said in checks(str(tmp_path / "config.toml"), language) if what == "outbox"]
+    if language == "fr":
+        assert line.startswith(f"SMTP 127.0.0.1:{port}, connexion{NB}: "), line
+    else:
+        assert line.startswith(f"SMTP 127.0.0.1:{port} connect: "), line
