@@ -159,8 +159,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             crashpoint("after-fetch")
         except Exception as e:  # a mailbox outage must not stop deadlines or sending
             _stop_on_storage(e, config, database_only=True)  # (the mailbox's own faults are an outage)
-            log.warning("fetching mail failed: %s", e)
-            report.errors.append(f"fetch failed: {e}")
+            report.errors.append(_warned(config, f"fetch failed: {e}"))
         if stopping("processing"):
             return report
         keys: list[str] = []
@@ -174,15 +173,14 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
                 keys = engine.process_pending(now)
         except Exception as e:  # a bug in one game: deadlines and sending still get their turn
             _stop_on_storage(e, config)
-            log.exception("processing stored mail failed")
-            report.errors.append(f"processing mail failed: {type(e).__name__}: {e}")
+            report.errors.append(_warned(config, f"processing mail failed: {type(e).__name__}: {e}", trace=True))
         report.processed = len(keys)
         if keys:
             try:
                 if src is not None:
                     src.after_processed(keys)
             except Exception as e:
-                log.warning("marking processed mail failed: %s", e)
+                _warned(config, f"marking processed mail failed: {e}")
             failed = store.errored_messages(keys)
             if failed:
                 report.errors.append(f"{len(failed)} mail(s) could not be processed (pbem mail list --status error)")
@@ -232,16 +230,14 @@ def _game_work(config: Config, store: Store, engine: Engine, report: TickReport,
         report.fired = engine.due(now)
     except Exception as e:
         _stop_on_storage(e, config)
-        log.exception("firing due work failed")
-        report.errors.append(f"firing deadlines failed: {type(e).__name__}: {e}")
+        report.errors.append(_warned(config, f"firing deadlines failed: {type(e).__name__}: {e}", trace=True))
     report.errors += [f"resolution failed: {f}" for f in report.fired if ": ERROR " in f]
     for game_id in config.games:
         try:
             if store.game(game_id):
                 engine.write_forum(game_id)
         except OSError as e:  # a full disk must not stop the mail: the file is written at the next tick
-            log.warning("writing the forum file of %s failed: %s", game_id, e)
-            report.errors.append(f"forum {game_id}: {e}")
+            report.errors.append(_warned(config, f"forum {game_id}: {e}"))
 
 
 def _stop_on_storage(error: Exception, config: Config, *, database_only: bool = False) -> None:
@@ -287,6 +283,11 @@ def _acquire_unless_stopping(lock: PassLock, wait_seconds: float, stop: threadin
 
 
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+def _warned(config: Config, line: str, *, trace: bool = False) -> str:
+    """Log one of the pass's lines in the configured language (`pbem.ticktext.warned`); returns the line."""
+    return ticktext.warned(log, line, config.language, trace=trace)
 
 
 def _said(config: Config, fr: str, en: str) -> str:

@@ -354,17 +354,41 @@ def derive(seed: bytes, context: str, purpose: str, n: int, low: int, high: int)
         attempt += 1
 
 
-def verify(seed: str, context: str, rolls: Sequence[Roll]) -> list[str]:
-    """Re-derive recorded rolls from the revealed seed; return a line per mismatch (empty: all good)."""
+@dataclass(frozen=True)
+class Mismatch:
+    """A recorded roll the revealed seed does not give: the ``index``-th of its context, and what the seed
+    gives (``expected``; None: the roll was forced, not drawn)."""
+
+    context: str
+    index: int
+    roll: Roll
+    expected: int | None
+
+    @property
+    def line(self) -> str:
+        """In English, the purpose as its key (for logs and scripts; `pbem.audit` says it to a reader)."""
+        return f"{self.context} roll {self.index} ({self.roll.purpose}): " + (
+            "forced, not drawn from the seed" if self.expected is None
+            else f"recorded {self.roll.result}, seed gives {self.expected}")
+
+
+def mismatches(seed: str, context: str, rolls: Sequence[Roll]) -> list[Mismatch]:
+    """Re-derive recorded rolls from the revealed seed; the ones it does not give (empty: all good)."""
     counts: dict[str, int] = {}
-    problems: list[str] = []
+    found: list[Mismatch] = []
     for i, roll in enumerate(rolls):
         n = counts.get(roll.purpose, 0)
         counts[roll.purpose] = n + 1
         if roll.forced:
-            problems.append(f"{context} roll {i} ({roll.purpose}): forced, not drawn from the seed")
+            found.append(Mismatch(context, i, roll, None))
             continue
         expected = derive(seed.encode("ascii"), context, roll.purpose, n, roll.low, roll.high)
         if expected != roll.result:
-            problems.append(f"{context} roll {i} ({roll.purpose}): recorded {roll.result}, seed gives {expected}")
-    return problems
+            found.append(Mismatch(context, i, roll, expected))
+    return found
+
+
+def verify(seed: str, context: str, rolls: Sequence[Roll]) -> list[str]:
+    """Re-derive recorded rolls from the revealed seed; return a line per mismatch (empty: all good), in English
+    with the purposes as keys (`pbem.audit` says them to a reader)."""
+    return [m.line for m in mismatches(seed, context, rolls)]

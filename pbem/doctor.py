@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem import config as configmod
+from pbem import ticktext
 from pbem.daemon import open_mailbox, open_transport
 from pbem.mail.inbox import ImapSource, MailSourceError, newest_maildir_headers
 from pbem.mail.reading import read_message
@@ -90,7 +91,9 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
             yield "outbox", True, (f"connexion SMTP {who}@{cfg.outbox.host}:{cfg.outbox.port} réussie" if fr
                                    else f"SMTP login {who}@{cfg.outbox.host}:{cfg.outbox.port} ok")
         except Exception as e:
-            yield "outbox", False, f"SMTP {cfg.outbox.host}:{cfg.outbox.port}: {e}"
+            where = f"SMTP {cfg.outbox.host}:{cfg.outbox.port}"  # (the failure names the server itself)
+            reason = ticktext.said(str(e), lang)
+            yield "outbox", False, reason if reason.startswith(where) else f"{where}{_NB if fr else ''}: {reason}"
 
 
 def _authserv_check(cfg: configmod.Config, lang: str) -> Iterator[tuple[str, bool, str]]:

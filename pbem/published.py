@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pbem import ticktext
 from pbem.config import Config
 from pbem.store import Store
 
@@ -33,7 +34,7 @@ class Refreshed:
 
 
 def refresh(config: Config, store: Store, now: datetime) -> Refreshed:
-    """Rewrite the live calendars whose dates moved and rebuild the live archives that miss a published step,
+    """Rewrite the live calendars whose dates moved and rebuild the live archives whose public record changed,
     for the configured games that are in the database."""
     done = Refreshed()
     calendars = [(gid, g.calendar_file) for gid, g in config.games.items() if g.calendar_file is not None]
@@ -45,12 +46,12 @@ def refresh(config: Config, store: Store, now: datetime) -> Refreshed:
     from pbem.engine import Engine  # (loaded when a live file is configured: a pass stays light without)
 
     engine = Engine(config, store)
-    _calendars(engine, calendars, now, done)
-    _archives(engine, archives, done)
+    _calendars(engine, calendars, now, done, config.language)
+    _archives(engine, archives, done, config.language)
     return done
 
 
-def _calendars(engine: Engine, live: list[tuple[str, Path]], now: datetime, done: Refreshed) -> None:
+def _calendars(engine: Engine, live: list[tuple[str, Path]], now: datetime, done: Refreshed, lang: str) -> None:
     """The live calendars: rewritten when a deadline or a pause moved (`pbem.ics`)."""
     if not live:
         return
@@ -64,12 +65,12 @@ def _calendars(engine: Engine, live: list[tuple[str, Path]], now: datetime, done
                                   only_if_changed=True) is not None:
                 done.fired.append(f"{game_id}: calendar written")
         except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
-            log.warning("calendar of %s: %s", game_id, e)
-            done.errors.append(f"calendar {game_id}: {e}")
+            done.errors.append(ticktext.warned(log, f"calendar {game_id}: {ticktext.why(e, lang)}", lang))
 
 
-def _archives(engine: Engine, live: list[tuple[str, Path]], done: Refreshed) -> None:
-    """The live archives: rebuilt after a step was published (`pbem.archive.live`)."""
+def _archives(engine: Engine, live: list[tuple[str, Path]], done: Refreshed, lang: str) -> None:
+    """The live archives: rebuilt when a game's public record changed (`pbem.archive.live`: a step published,
+    a correction, the seed revealed)."""
     if not live:
         return
     from pbem.archive import live as live_archive  # (only when one is configured)
@@ -79,5 +80,4 @@ def _archives(engine: Engine, live: list[tuple[str, Path]], done: Refreshed) -> 
             if live_archive.refresh(engine, game_id, folder):
                 done.fired.append(f"{game_id}: archive refreshed")
         except Exception as e:  # (a folder pbem may not write, a full disk: said, and tried at the next pass)
-            log.warning("archive of %s: %s", game_id, e)
-            done.errors.append(f"archive {game_id}: {e}")
+            done.errors.append(ticktext.warned(log, f"archive {game_id}: {ticktext.why(e, lang)}", lang))

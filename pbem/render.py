@@ -138,9 +138,13 @@ class GuardedLoader(FrenchLoader):
             environment.parse(source, template, filename)
         except jinja2.TemplateSyntaxError as e:
             where = f"{filename}:{e.lineno}: {e.message}"
-            if self.problems.get(template) != where:
-                log.error("template override %s (the %s is used meanwhile)", where,
-                          "last good version" if template in self._good else "packaged template")
+            if self.problems.get(template) != where:  # (in the language of the environment's readers)
+                kept = template in self._good
+                log.error("%s", f"template override {where} (the "
+                          f"{'last good version' if kept else 'packaged template'} is used meanwhile)"
+                          if environment.globals.get("lang") == "en" else
+                          f"gabarit remplacé {where} (en attendant, pbem prend "
+                          f"{'sa dernière bonne version' if kept else 'le gabarit de pbem'})")
             self.problems[template] = where
             if template not in self._good:
                 raise jinja2.TemplateNotFound(template) from None

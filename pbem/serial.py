@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any, TypeVar, Union
 
 T = TypeVar("T")
+_Table = TypeVar("_Table", dict[int, tuple[Any, Any]], set[int])
 
 class Memo:
     """What `to_data` and `from_data` remember of one state: each frozen record with its JSON data
@@ -114,10 +115,11 @@ def _encode_list(obj: Any, prev: Memo | None, memo: Memo | None) -> Any:
         if (prev is not None and hit is not None and len(prev.records) <= _carried(obj)
                 and _extended(obj, hit[0])):  # (a history that gained records: the old data, and theirs)
             old, data = hit
-            # the memo carried over whole, at C speed: records the state before had and this one left are only
-            # looked up by identity, never written; `_carried` bounds them (past it, the list is walked anew)
-            memo.records.update(prev.records)
-            memo.data |= prev.data
+            # the memo carried over whole: records the state before had and this one left are only looked up by
+            # identity, never written; `_carried` bounds them (past it, the list is walked anew).  The state
+            # before's tables are handed on rather than copied (`_handed_on`): a copy costs the whole history
+            memo.records = _handed_on(prev.records, memo.records)
+            memo.data = _handed_on(prev.data, memo.data)
             out = [*data, *(_encode(v, prev, memo) for v in obj[len(old):])]
         else:
             out = _encode_items(obj, prev, memo)
@@ -126,20 +128,31 @@ def _encode_list(obj: Any, prev: Memo | None, memo: Memo | None) -> Any:
     return _encode_items(obj, prev, memo)
 
 
+def _handed_on(before: _Table, mine: _Table) -> _Table:
+    """``before`` (a table of the state before's memo) with ``mine``'s entries added: the state before's table
+    itself when it is the larger, so carrying a memo over costs what this state added, not the history.  The
+    state before's memo then holds this state's entries too; it stays right (every entry is found by identity,
+    and a list's entry that no longer extends is walked anew), only a little larger."""
+    if len(before) < len(mine):
+        mine.update(before)
+        return mine
+    before.update(mine)
+    return before
+
+
 def _encode_items(obj: Any, prev: Memo | None, memo: Memo | None) -> Any:
     if prev is None or not prev.records:
         return [_encode(v, prev, memo) for v in obj]
     # a list of records most of which the state before had (a history): each found at once
     known = prev.records.get
-    kept = memo.records if memo is not None else None
     out = []
     for v in obj:
         key = id(v)
         hit = known(key)
         if hit is not None and hit[0] is v:
-            if kept is not None:
-                kept[key] = hit
-                memo.data.add(id(hit[1]))  # type: ignore[union-attr]
+            if memo is not None:  # (its tables looked up each time: a list inside may hand them on, `_handed_on`)
+                memo.records[key] = hit
+                memo.data.add(id(hit[1]))
             out.append(hit[1])
         else:
             out.append(_encode(v, prev, memo))
@@ -183,11 +196,11 @@ def canonical(data: Any, prev: Memo | None = None, memo: Memo | None = None) -> 
         return _TEXT.encode(data)
     records = memo.data
     parts: list[str] = []
-    _write(data, records, prev.texts if prev is not None else {}, memo.texts, parts)
+    _write(data, records, prev.texts if prev is not None else {}, memo, parts)
     return "".join(parts)
 
 
-def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], texts: dict[int, tuple[Any, str]],
+def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], memo: Memo,
            parts: list[str]) -> None:
     """Append the canonical text of ``value`` to ``parts``: a record's data from ``known`` (else written, and
     kept in ``texts``); a list of plain values, or a plain value, by the C encoder at once."""
@@ -201,12 +214,12 @@ def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], tex
                     hit = (value, _TEXT.encode(value))
                 else:
                     mine: list[str] = []
-                    _write_dict(value, records, known, texts, mine)
+                    _write_dict(value, records, known, memo, mine)
                     hit = (value, "".join(mine))
-            texts[key] = hit
+            memo.texts[key] = hit
             parts.append(hit[1])
             return
-        _write_dict(value, records, known, texts, parts)
+        _write_dict(value, records, known, memo, parts)
     elif kind is list and value and type(value[0]) in (dict, list):
         lkey = ~id(value[0])
         old = known.get(lkey)
@@ -214,7 +227,7 @@ def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], tex
         pieces: list[str] = []
         if old is not None and len(known) <= _carried(value) and _extended(value, old[0]):  # (as it was)
             start = len(old[0])
-            texts.update(known)  # (C speed; see `Memo`)
+            memo.texts = _handed_on(known, memo.texts)  # (see `Memo`, `_handed_on`)
             pieces.append(old[1][1:-1])
             if not pieces[0]:
                 pieces.pop()
@@ -222,14 +235,14 @@ def _write(value: Any, records: set[int], known: dict[int, tuple[Any, str]], tex
             key = id(item)
             hit = known.get(key)
             if hit is not None and hit[0] is item:  # (a record the state before had: its text as it was)
-                texts[key] = hit
+                memo.texts[key] = hit
                 pieces.append(hit[1])
             else:
                 mine = []
-                _write(item, records, known, texts, mine)
+                _write(item, records, known, memo, mine)
                 pieces.append("".join(mine))
         text = f"[{','.join(pieces)}]"
-        texts[lkey] = (value, text)
+        memo.texts[lkey] = (value, text)
         parts.append(text)
     else:  # a plain value, or a list of them (a state's lists hold one kind of thing)
         parts.append(_TEXT.encode(value))
@@ -245,11 +258,11 @@ def _leaf(value: dict[str, Any]) -> bool:
 
 
 def _write_dict(value: dict[str, Any], records: set[int], known: dict[int, tuple[Any, str]],
-                texts: dict[int, tuple[Any, str]], parts: list[str]) -> None:
+                memo: Memo, parts: list[str]) -> None:
     parts.append("{")
     for i, name in enumerate(sorted(value)):
         parts.append(f"{',' if i else ''}{_TEXT.encode(name)}:")
-        _write(value[name], records, known, texts, parts)
+        _write(value[name], records, known, memo, parts)
     parts.append("}")
 
 

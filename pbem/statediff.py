@@ -16,6 +16,7 @@ changes come in the order of the keys, sorted, as canonical JSON writes them.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,7 +63,10 @@ def _diff(a: Any, b: Any, path: Path, out: list[Change]) -> None:
         return
     if isinstance(a, list) and isinstance(b, list):
         common = min(len(a), len(b))
-        changed = [i for i in range(common) if a[i] is not b[i] and not _same(a[i], b[i])]
+        if all(map(operator.is_, a[:common], b[:common])):  # (a history that gained items: checked at C speed)
+            changed: list[int] = []
+        else:
+            changed = [i for i in range(common) if a[i] is not b[i] and not _same(a[i], b[i])]
         if len(changed) > max(4, common // 2):  # mostly different: the whole list says it more briefly
             out.append(["=", path, b])
             return

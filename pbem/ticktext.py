@@ -7,8 +7,10 @@ it does not know is shown as it is.  Every pattern is anchored and linear.
 
 from __future__ import annotations
 
+import logging
 import re
 
+from pbem.msg import PbemError
 from pbem.wording import plural
 
 _NB = "\u00a0"
@@ -31,6 +33,8 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"^resolution failed: (?P<why>.*)$", "résolution en échec\u00a0: {why}"),
     (r"^fetch failed: (?P<why>.*)$", "relève du courrier en échec\u00a0: {why}"),
     (r"^processing mail failed: (?P<why>.*)$", "traitement du courrier en échec\u00a0: {why}"),
+    (r"^marking processed mail failed: (?P<why>.*)$",
+     "le courrier traité n'a pas pu être marqué comme lu\u00a0: {why}"),
     (r"^(?P<n>\d+) mail\(s\) could not be processed \(pbem mail list --status error\)$",
      "{unprocessed} (pbem mail list --status error)"),
     (r"^firing deadlines failed: (?P<why>.*)$", "dates limites en échec\u00a0: {why}"),
@@ -38,7 +42,48 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"^mail failed: (?P<why>.*)$", "courriel en échec\u00a0: {why}"),
     (r"^sending blocked, fix the configuration: (?P<why>.*)$",
      "envoi bloqué, corrigez la configuration\u00a0: {why}"),
+    # why the sending stopped, why a mail failed or waits (`pbem.outbox.sending`, `pbem.mail.transport`); the
+    # server's own reply (« 550 5.1.1 unknown user ») and the system's error are quoted as they are
+    (r"^SMTP server unavailable: (?P<why>.*)$", "serveur SMTP indisponible\u00a0: {why}"),
+    (r"^send budget of (?P<s>[\d.]+) s used$", "temps d'envoi de la passe épuisé ({s}\u00a0s)"),
+    (r"^not sent within (?P<sn>[\d.]+) (?P<su>days?|hours?)$", "pas envoyé en {span}"),
+    (r"^not sent within (?P<sn>[\d.]+) (?P<su>days?|hours?): (?P<why>.*)$", "pas envoyé en {span}\u00a0: {why}"),
+    (r"^waiting for the SMTP server to answer again$", "en attente du serveur SMTP"),
+    (r"^waiting for the SMTP server: (?P<why>.*)$", "en attente du serveur SMTP\u00a0: {why}"),
+    (r"^internal error: (?P<why>.*)$", "erreur interne\u00a0: {why}"),
+    (r"^no recipients$", "aucun destinataire"),
+    (r"^cannot write to Maildir (?P<p>.+?): (?P<why>.*)$", "impossible d'écrire dans le Maildir {p}\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): no answer within (?P<s>[\d.]+) s$", "{w}\u00a0: pas de réponse en {s}\u00a0s"),
+    (r"^(?P<w>SMTP \S+): connection lost while sending: (?P<why>.*)$",
+     "{w}\u00a0: connexion perdue pendant l'envoi\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): login refused for (?P<u>\S+): (?P<why>.*)$", "{w}\u00a0: identifiant {u} refusé\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): login failed temporarily: (?P<why>.*)$",
+     "{w}\u00a0: connexion refusée pour l'instant\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): credentials unavailable: (?P<why>.*)$", "{w}\u00a0: identifiants indisponibles\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): TLS certificate rejected: (?P<why>.*)$", "{w}\u00a0: certificat TLS refusé\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): recipients refused: (?P<why>.*)$", "{w}\u00a0: destinataires refusés\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+): (?P<what>connect|send|starttls|login): server does not support it: (?P<why>.*)$",
+     "{w}, {doing}\u00a0: le serveur ne le permet pas\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+) (?P<what>connect|send) (?P<why>cannot be encoded for SMTP: .*)$",
+     "{w}, {doing}\u00a0: courriel impossible à coder pour SMTP\u00a0: {why}"),
+    (r"^(?P<w>SMTP \S+) does not offer SMTPUTF8, and its headers are not ASCII: .*$",
+     "{w} n'accepte pas SMTPUTF8 et les en-têtes de ce courriel ne sont pas en ASCII\u00a0: il ne peut pas passer "
+     "par ce serveur"),
+    (r"^(?P<w>SMTP \S+) does not offer SMTPUTF8, and the address (?P<a>\S+) is not ASCII: .*$",
+     "{w} n'accepte pas SMTPUTF8 et l'adresse {a} n'est pas en ASCII\u00a0: ce courriel ne peut pas passer par ce "
+     "serveur (le joueur doit s'inscrire avec une adresse ASCII)"),
+    (r"^(?P<w>SMTP \S+) (?P<what>connect|send): (?P<why>.*)$", "{w}, {doing}\u00a0: {why}"),
+    (r"^(?P<reply>\d{3} .*) \((?P<w>SMTP \S+) (?P<what>connect|send)\)$", "{reply} ({w}, {doing})"),
+    (r"^(?P<a>[^\s:@]+@[^\s:]+): (?P<why>.*)$", "{a}\u00a0: {why}"),  # (one recipient's failure)
 ))
+_DOING_FR = {"connect": "connexion", "send": "envoi", "starttls": "STARTTLS", "login": "identification"}
+
+
+def _span_fr(number: str, unit: str) -> str:
+    """« 5 jours », « 1 jour », « 1,5 jour », « 12 heures » (singular below 2, decimals with a comma)."""
+    value = float(number)
+    noun = ("jour" if unit.startswith("day") else "heure") + ("s" if value >= 2 else "")
+    return f"{number.replace('.', ',')} {noun}"
 
 
 def said(line: str, lang: str) -> str:
@@ -52,7 +97,9 @@ def said(line: str, lang: str) -> str:
             if values.get("why"):  # (a failed resolution carries the engine's line: said too)
                 values["why"] = said(values["why"], lang)
             n = int(values.get("n") or 0)
-            return french.format(**values, reminders=plural(n, "rappel", lang="fr"),
+            return french.format(**values, span=_span_fr(values.get("sn") or "0", values.get("su") or "days"),
+                                 doing=_DOING_FR.get(values.get("what") or "", values.get("what") or ""),
+                                 reminders=plural(n, "rappel", lang="fr"),
                                  graces=plural(n, "avis de délai de grâce", "avis de délai de grâce", lang="fr"),
                                  unprocessed=plural(n, "courriel n'a pas pu être traité",
                                                     "courriels n'ont pas pu être traités", lang="fr"))
@@ -82,7 +129,7 @@ def summary(fetched: int, processed: int, sent: tuple[int, int, int, str] | None
         parts.append("rien envoyé")
     else:
         parts.append(f"{plural(sent[0], 'envoyé', lang='fr')}, {sent[1]} à réessayer, {sent[2]} en échec"
-                     + (f" (arrêt{_NB}: {sent[3]})" if sent[3] else ""))
+                     + (f" (arrêt{_NB}: {said(sent[3], lang)})" if sent[3] else ""))
     parts += [said(line, lang) for line in (*fired, *errors)]
     if stopped_before:
         parts.append(f"arrêtée avant{_NB}: {stopped_before}")
@@ -90,3 +137,18 @@ def summary(fetched: int, processed: int, sent: tuple[int, int, int, str] | None
         parts.append(plural(cleaned, "fichier à moitié écrit", "fichiers à moitié écrits", lang="fr")
                      + " d'une passe tuée retiré" + ("s" if cleaned > 1 else "") + " de l'envoi")
     return f"{_NB}; ".join(parts)
+
+
+def why(error: Exception, lang: str) -> str:
+    """What went wrong: pbem's own error in the configured language, any other as it says it."""
+    return error.text(lang) if isinstance(error, PbemError) else str(error)
+
+
+def warned(log: logging.Logger, line: str, lang: str, *, trace: bool = False) -> str:
+    """Log one of the pass's lines (in the English shapes above) in ``lang``, with the traceback when ``trace``
+    (a bug); returns the line as it is, for the pass's report."""
+    if trace:
+        log.exception("%s", said(line, lang))
+    else:
+        log.warning("%s", said(line, lang))
+    return line

@@ -327,3 +327,70 @@ def test_a_live_archive_is_refreshed_by_the_pass_after_each_published_step(tmp_p
     assert (www / "index.html").stat().st_mtime_ns == stamp
     assert "archives mises à jour" in run("tick", "--now", "2026-12-05T12:00")  # the step's deadline passed
     assert sorted(p.name for p in www.glob("turn-*.html")) == ["turn-0.html", "turn-1.html"]
+
+
+def test_a_live_archive_takes_in_a_published_correction_and_the_revealed_seed(tmp_path: Path) -> None:
+    """A RECTIFICATIF publishes no new step, and neither does the end of the game that reveals the seed: the
+    pass still rebuilds the archive, which showed the results replaced and no verification."""
+    from helpers import toy_config_toml
+
+    from pbem.cli import main
+
+    cfg = tmp_path / "config.toml"
+    www = tmp_path / "www" / "toy1"
+    cfg.write_text(toy_config_toml(tmp_path, game=f'archive_dir = "{www}"'), encoding="utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "new", "toy1", "--now", "2026-12-01T10:00")
+    for name in ("Arya", "Bran"):
+        run("player", "add", "toy1", name, f"{name.lower()}@pbem.test", "--now", "2026-12-01T10:00")
+    run("game", "start", "toy1", "--now", "2026-12-01T11:00")
+    run("orders", "set", "toy1", "Arya", "GUESS 4", "--now", "2026-12-01T12:00")
+    run("turn", "resolve", "toy1", "--now", "2026-12-01T13:00")
+    assert "archives mises à jour" in run("tick", "--now", "2026-12-01T13:05")
+    published = (www / "turn-1.html").read_text("utf-8")
+    assert "archives" not in run("tick", "--now", "2026-12-01T13:10")  # nothing new: left alone
+    run("orders", "set", "toy1", "Bran", "GUESS 9", "--turn", "1")
+    assert "RECTIFICATIF" in run("turn", "rerun", "toy1", "1", "--publish", "--now", "2026-12-01T14:00")
+    assert "archives mises à jour" in run("tick", "--now", "2026-12-01T14:05")
+    corrected = (www / "turn-1.html").read_text("utf-8")
+    assert "2026 à 13\u00a0h" in published  # (the toy's post names the target only: the date tells)
+    assert "2026 à 14\u00a0h" in corrected
+    assert "archives" not in run("tick", "--now", "2026-12-01T14:10")
+    assert not (www / "verification.html").exists()
+    run("game", "finish", "toy1", "--yes", "--now", "2026-12-01T15:00")
+    assert "archives mises à jour" in run("tick", "--now", "2026-12-01T15:05")
+    assert (www / "verification.html").is_file()
+
+
+def test_a_live_archive_that_cannot_be_written_is_said_in_french_in_the_summary_and_the_log(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from helpers import toy_config_toml
+
+    from pbem.cli import main
+
+    cfg = tmp_path / "config.toml"
+    www = tmp_path / "www"
+    www.write_text("un fichier, pas un dossier", encoding="utf-8")
+    cfg.write_text(toy_config_toml(tmp_path, game=f'archive_dir = "{www}"'), encoding="utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--config", str(cfg), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("game", "new", "toy1", "--now", "2026-12-01T10:00")
+    with caplog.at_level("WARNING", logger="pbem"):
+        result = runner.invoke(main, ["--config", str(cfg), "tick", "--now", "2026-12-01T10:05"])
+    out = result.output
+    assert result.exit_code == 1  # (the pass's error: said, and tried again at the next pass)
+    said = f"archives de toy1\u00a0: {www} n'est pas un dossier"
+    assert said in out, out
+    assert any(said in r.getMessage() for r in caplog.records), [r.getMessage() for r in caplog.records]
+    assert not any("archive of" in r.getMessage() for r in caplog.records)

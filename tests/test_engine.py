@@ -499,3 +499,14 @@ def test_passwords_without_an_mj_password_refuse_the_mj_and_say_how_to_fix_it(tm
     assert feed(e, make_mail(MJ_ADDRESS, "ETAT"), T0, key="m1").startswith("rejected")
     notices = [body(m) for m in outbox_messages(e.store, kind="notice", rcpt=MJ_ADDRESS)]
     assert any("mj_password_env" in text for text in notices), notices
+
+
+@pytest.mark.parametrize(("language", "said"), [("fr", "partie toy1\u00a0: le mot de passe du MJ est illisible\u00a0: "),
+                                                ("en", "game toy1: the MJ password cannot be read: ")])
+def test_an_mj_password_that_cannot_be_read_is_logged_in_the_games_language(tmp_path, monkeypatch, caplog,
+                                                                             language, said):
+    monkeypatch.delenv("PBEM_TEST_MJ_PASSWORD_UNSET", raising=False)
+    e = _password_game(tmp_path, mj_password_env="PBEM_TEST_MJ_PASSWORD_UNSET", language=language)
+    with caplog.at_level("ERROR", logger="pbem"):
+        assert feed(e, make_mail(MJ_ADDRESS, "MOTDEPASSE corbeau\nETAT"), T0, key="m1").startswith("rejected")
+    assert any(r.getMessage().startswith(said) for r in caplog.records), [r.getMessage() for r in caplog.records]

@@ -150,7 +150,7 @@ def test_an_override_replaces_one_template_and_the_rest_stay_packaged(tmp_path):
     assert "INSCRIPTION" in packaged
 
 
-def test_a_broken_override_keeps_the_last_good_version_and_doctor_names_file_and_line(tmp_path):
+def test_a_broken_override_keeps_the_last_good_version_and_doctor_names_file_and_line(tmp_path, caplog):
     (tmp_path / "templates" / "common").mkdir(parents=True)
     page = tmp_path / "templates" / "common" / "ack.fr.j2"
     page.write_text("{% set subject = 'Reçu' %}Version 1\n", encoding="utf-8")
@@ -160,7 +160,10 @@ def test_a_broken_override_keeps_the_last_good_version_and_doctor_names_file_and
     page.write_text("{% set subject = 'Reçu' %}\nVersion 2 {% if %}\n", encoding="utf-8")
     os.utime(page, (page.stat().st_atime + 5, page.stat().st_mtime + 5))
     render.refresh_templates()
-    assert _ack_body(eng, "m2") == "Version 1\n"  # the mail is answered with the last good version
+    with caplog.at_level("ERROR", logger="pbem"):
+        assert _ack_body(eng, "m2") == "Version 1\n"  # the mail is answered with the last good version
+    assert f"gabarit remplacé {page}:2: Expected an expression, got 'end of statement block' (en attendant, pbem " \
+           "prend sa dernière bonne version)" in [r.getMessage() for r in caplog.records]  # (the MJ's language)
     problems = render.override_problems(tmp_path / "templates")
     assert problems == [f"{page}:2: Expected an expression, got 'end of statement block'"]
 

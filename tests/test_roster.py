@@ -83,7 +83,9 @@ def test_the_engine_names_a_broken_roster_file(tmp_path: Path) -> None:
         e.new_game("pmb1", T0, seed="ab" * 16)
         for i in range(12):
             e.add_player("pmb1", f"J{i:02d}", f"p{i}@pbem.test", T0)
-        with pytest.raises(EngineError, match=r"roster file .*roster.toml: joueur\[1\]: an entry of \[\[joueur\]\] has no 'joueur' name"):
+        with pytest.raises(EngineError, match=r"roster file .*roster.toml: joueur\[1\]: an entry of \[\[joueur\]\] has no 'joueur' name") as raised:
             e.start_game("pmb1", T0)
+        assert raised.value.text("fr") == (f"fichier de joueurs {bad}\u00a0: joueur[1]\u00a0: une entrée de "
+                                           "[[joueur]] sans nom de joueur (clé « joueur »)")
     finally:
         store.close()

@@ -20,7 +20,8 @@ from pbem.cli import main
 from pbem.store import SCHEMA_VERSION, Store
 from pbem.store.health import StoreError, marker_path, storage_error
 
-SCHEMA_DIGESTS = {2: "a3237b22044b7aa2", 3: "678812a866dd4df5", 4: "d1d8ba554e4bde51"}  # 3: the MJ's confirmations; 4: mail fingerprints
+SCHEMA_DIGESTS = {2: "a3237b22044b7aa2", 3: "678812a866dd4df5", 4: "d1d8ba554e4bde51",
+                  5: "27ea569ab2bc29a4"}  # 3: the MJ's confirmations; 4: mail fingerprints; 5: a state kept by records
 """SCHEMA_VERSION -> the first 16 hex digits of the SHA-256 of a fresh database's schema (its sqlite_master)."""
 
 

@@ -35,6 +35,9 @@ MARKER = ".pbem-archive"
 """The file an archive leaves in its folder: the first line says what it is, the next ones each name a file it
 wrote (relative to the folder).  Only those are ever removed."""
 _MARKER_HEAD = "pbem archive: files written by pbem archive (only these are replaced when it runs again)"
+EDITION = ".pbem-edition"
+"""The file an archive leaves beside its pages: which edition of the game's public record it shows (`edition`),
+so a live archive (`pbem.archive.live`) knows when it is out of date."""
 
 
 class ArchiveFolderError(PbemError):
@@ -69,7 +72,19 @@ class Archive:
 
     @property
     def written(self) -> list[Path]:
-        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css"]
+        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css", self.folder / EDITION]
+
+
+def edition(engine: Engine, game_id: str) -> str:
+    """Which edition of the public record of ``game_id`` there is now: its published posts, the corrections
+    published since (a RECTIFICATIF replaces a step's record and adds no post: the MJ's journal counts them)
+    and whether the seed is revealed (the verification page).  The archive is out of date when this changed."""
+    store = engine.store
+    posts = sum(1 for rec in store.records(game_id) if rec.kind != "action" and rec.published)
+    corrections = len(store.journal(game_id, "rerun publish"))
+    row = store.game(game_id)
+    revealed = int(bool(row is not None and row.seed_revealed))
+    return f"posts {posts}, corrections {corrections}, seed revealed {revealed}\n"
 
 
 def _own(path: Path) -> Path:
@@ -127,6 +142,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     problem = folder_problem(folder)
     if problem is not None:
         raise ArchiveFolderError(problem)
+    shown = edition(engine, game_id)  # (before the records are read: a change meanwhile is for the next pass)
     removed, kept = _clear(folder) if folder.exists() else ([], 0)
     (folder / "images").mkdir(parents=True, exist_ok=True)
     _list(folder, [])  # an archive begun: a pass killed now leaves a folder pbem may write again
@@ -183,6 +199,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     for page, template, extra in pages:
         _own(folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
         out.pages.append(folder / page)
+    _own(folder / EDITION).write_text(shown, encoding="utf-8")
     _list(folder, out.written)
     return out
 

@@ -1,28 +1,29 @@
 """A live archive (``archive_dir`` in a game's config): the pass refreshes the archive folder after each
 published step, so players have one page to look at (serving the folder is the MJ's web server's job).
 
-The archive is rebuilt when the game has published a step the folder does not show yet (one post page per
-published step: ``turn-<n>.html``); otherwise the pass leaves it alone, so a pass with nothing new costs a
-directory listing.  A correction (RECTIFICATIF) changes no count: `pbem archive` by hand brings it in.
+The archive is rebuilt when the game's public record has an edition the folder does not show yet
+(`pbem.archive.edition`: a new published step, a correction published as a RECTIFICATIF, the seed revealed);
+otherwise the pass leaves it alone, so a pass with nothing new costs a read of one small file.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.archive import build
+from pbem.archive import EDITION, build, edition
 from pbem.engine import Engine
 
 
-def published_posts(engine: Engine, game_id: str) -> int:
-    """How many posts the archive of ``game_id`` has now: its published steps and its start."""
-    return sum(1 for rec in engine.store.records(game_id) if rec.kind != "action" and rec.published)
+def shown_edition(folder: Path) -> str | None:
+    """The edition of the record the archive in ``folder`` shows (None: no archive there, or an older one)."""
+    if not (folder / "index.html").is_file() or not (folder / EDITION).is_file():
+        return None
+    return (folder / EDITION).read_text("utf-8", errors="replace")
 
 
 def refresh(engine: Engine, game_id: str, folder: Path) -> bool:
-    """Rebuild the archive in ``folder`` if the game published a step it does not show; whether it did."""
-    shown = sum(1 for _ in folder.glob("turn-*.html")) if folder.is_dir() else -1
-    if shown == published_posts(engine, game_id) and (folder / "index.html").is_file():
+    """Rebuild the archive in ``folder`` if the game's public record changed since it was written; whether it did."""
+    if shown_edition(folder) == edition(engine, game_id):
         return False
     build(engine, game_id, folder)
     return True

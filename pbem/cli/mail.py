@@ -137,7 +137,7 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
     with engine(ctx, writes=False) as e:
         lang = language()
         for i in e.store.outbox_items(status, game_id):
-            err = f"  ({i['last_error']})" if i["last_error"] else ""
+            err = f"  ({said(i['last_error'], lang)})" if i["last_error"] else ""
             shown, kind = said_status(i["status"], lang), said_kind(i["kind"], lang)
             click.echo(f"{shown:9} {kind:9} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
 

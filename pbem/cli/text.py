@@ -262,8 +262,15 @@ _VERDICTS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r)
     (r"^stranger: told how to join$", "inconnu\u00a0: informé de comment s'inscrire"),
     (r"^stranger: already told how to join today$", "inconnu\u00a0: déjà informé aujourd'hui"),
     (r"^stranger: rate-limited, no reply$", "inconnu\u00a0: trop de courriels, pas de réponse"),
+    (r"^silent: no sender address$", "sans réponse\u00a0: pas d'adresse d'expéditeur"),
     (r"^silent: (?P<why>.*)$", "sans réponse\u00a0: {why}"),
+    (r"^rejected: authentication failed \(password, (?P<f>\d+) wrong\)$",
+     "refusé\u00a0: mot de passe faux ({misses} d'affilée)"),
+    (r"^rejected: (?P<f>\d+) wrong passwords, not read before (?P<until>\S+)$",
+     "refusé\u00a0: {failures} d'affilée, rien n'est lu de cette adresse avant {until}"),
+    (r"^rejected: no password set yet$", "refusé\u00a0: pas encore de mot de passe"),
     (r"^rejected: authentication failed \((?P<why>.*)\)$", "refusé\u00a0: authentification en échec ({why})"),
+    (r"^error: (?P<why>.*)$", "erreur\u00a0: {why}"),
     (r"^unreadable: (?P<why>.*)$", "illisible\u00a0: {why}"),
 ))
 
@@ -277,6 +284,9 @@ def said_verdict(verdict: str, lang: str) -> str:
         if m:
             v = m.groupdict()
             v["late"] = f", trop tard pour l'étape {v['k']}" if v.get("late") else ""
-            return french.format(**v, lines=plural(int(v.get("n") or 0), "ligne", lang="fr"),
+            return french.format(**v, misses=plural(int(v.get("f") or 0), "échec", lang="fr"),
+                                 failures=plural(int(v.get("f") or 0), "mot de passe faux", "mots de passe faux",
+                                                      lang="fr"),
+                                 lines=plural(int(v.get("n") or 0), "ligne", lang="fr"),
                                  errors=plural(int(v.get("e") or 0), "erreur", lang="fr"))
     return verdict

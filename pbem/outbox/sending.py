@@ -124,7 +124,8 @@ def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,
 
 def _span(delta: timedelta) -> str:
     hours = delta.total_seconds() / 3600
-    return f"{hours / 24:g} days" if hours >= 24 else f"{hours:g} hours"
+    count, unit = (hours / 24, "day") if hours >= 24 else (hours, "hour")
+    return f"{count:g} {unit}" + ("" if count == 1 else "s")
 
 
 def retry(store: Store, item_ids: Sequence[str], now: datetime) -> int:

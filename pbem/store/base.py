@@ -25,7 +25,7 @@ OPENING_BUSY_MS = 120_000
 """How long opening a store waits for another process's lock (a migration after an upgrade moves every stored
 mail once; on a loaded machine that took over 10 s, the wait allowed to later statements)."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
 class's) changes: a database at this version is opened without looking at its tables, and
 tests/test_store_health.py fails until the new schema's digest is recorded beside the new number."""
@@ -83,6 +83,9 @@ class StoreBase:
         self._received: dict[tuple[str, int], dict[str, str]] = {}  # stored orders' receipt times, by player
         self._by_address: dict[tuple[str, str], PlayerRow | None] = {}
         self._replies: dict[tuple[str, str], int] = {}
+        # the whole state after a game's last immediate order, as this process wrote it: its record number and
+        # its text (the game row then names the record instead of holding the text: `GameRows.save_game`)
+        self._action_states: dict[str, tuple[int, str]] = {}
         # orders given in the current transaction, written at its end: the rows to insert, in order, and
         # the latest set of each (game, turn, player) touched, in the order they were last given (None: cancelled)
         self._order_rows: list[list[Any]] = []
@@ -169,6 +172,7 @@ class StoreBase:
                     self._write_orders()
         except BaseException:
             self._order_rows, self._order_state = pending_at_entry
+            self._action_states.clear()  # (a record rolled back: its number may come again with another state)
             if self._games is not None:
                 self._games.clear()  # a rolled-back savepoint may have held rows read after our writes
             self._seqs.clear()
@@ -189,6 +193,10 @@ class StoreBase:
 
     def _write_orders(self) -> None:
         """Write the orders given in this transaction (see `OrderRows`)."""
+        raise NotImplementedError
+
+    def state_after_record(self, game_id: str, seq: int) -> str:
+        """The canonical JSON text of the state after record ``seq`` (see `RecordRows`)."""
         raise NotImplementedError
 
     # --- schema ---
@@ -262,6 +270,8 @@ class StoreBase:
             )
         if "opened_at" not in self._t("games").columns_dict:  # databases created before this column
             self._t("games").add_column("opened_at", str)
+        if "state_from" not in self._t("games").columns_dict:  # the state kept by the records (`GameRows`)
+            self._t("games").add_column("state_from", int)
         if "players" not in self.db.table_names():
             t("players").create(
                 {

@@ -27,9 +27,18 @@ class GameRows(StoreBase):
         self._t("games").insert(self._game_dict(row))
 
     def save_game(self, row: GameRow) -> None:
-        """Write a game's row (one UPDATE: sqlite-utils' ``update`` first reads the row back, state and all)."""
+        """Write a game's row (one UPDATE: sqlite-utils' ``update`` first reads the row back, state and all).
+
+        A state that is the one after the game's last immediate order, as `add_action` just stored it, is not
+        written again: the row names that record (``state_from``) and `game` rebuilds the text from it.  A
+        1626 session's state grows with every test; its row would otherwise be rewritten whole at each mail."""
         self._forget_game(row.id)
         values = self._game_dict(row)
+        kept = self._action_states.get(row.id)
+        if kept is not None and row.state is not None and (row.state is kept[1] or row.state == kept[1]):
+            values["state"], values["state_from"] = None, kept[0]
+        else:
+            self._action_states.pop(row.id, None)
         names = [k for k in values if k != "id"]
         cursor = self.db.execute(f"update games set {', '.join(f'{k} = ?' for k in names)} where id = ?",
                                  [*(values[k] for k in names), row.id])
@@ -47,7 +56,20 @@ class GameRows(StoreBase):
             "commitment": row.commitment, "turn": row.turn, "deadline": _text(row.deadline),
             "early_at": _text(row.early_at), "state": row.state, "reminders_sent": _j(row.reminders_sent),
             "created_at": iso(row.created_at), "seed_revealed": int(row.seed_revealed), "opened_at": _text(row.opened_at),
+            "state_from": None,
         }
+
+    def _state_text(self, game_id: str, stored: str | None, state_from: int | None) -> str | None:
+        """A game's state: the row's text, or the state after record ``state_from`` (this process's text of it
+        when it wrote that record, else rebuilt from the records since the last whole state)."""
+        if state_from is None:
+            return stored
+        kept = self._action_states.get(game_id)
+        if kept is not None and kept[0] == state_from:
+            return kept[1]
+        text = self.state_after_record(game_id, state_from)
+        self._action_states[game_id] = (state_from, text)
+        return text
 
     def game(self, game_id: str) -> GameRow | None:
         if self._games is not None and game_id in self._games:
@@ -58,7 +80,8 @@ class GameRows(StoreBase):
         r = rows[0]
         g = GameRow(
             id=r["id"], ruleset=r["ruleset"], phase=Phase(r["phase"]), seed=r["seed"], commitment=r["commitment"],
-            turn=r["turn"], deadline=_at(r["deadline"]), early_at=_at(r["early_at"]), state=r["state"],
+            turn=r["turn"], deadline=_at(r["deadline"]), early_at=_at(r["early_at"]),
+            state=self._state_text(game_id, r["state"], r.get("state_from")),
             reminders_sent=tuple(json.loads(r["reminders_sent"] or "[]")), created_at=parse_iso(r["created_at"]),
             seed_revealed=bool(r["seed_revealed"]), opened_at=_at(r.get("opened_at")),
         )

@@ -179,7 +179,23 @@ class RecordRows(StoreBase):
                                    published=True, forum_written=True)
         self._t("records").insert(_row(kept))
         self._seqs.pop(rec.game, None)
+        self._action_states[rec.game] = (rec.seq, after)  # (`save_game` then names this record, not the text)
         return kept
+
+    def state_after_record(self, game_id: str, seq: int) -> str:
+        """The state after record ``seq``, from the last record at or before it that keeps a whole state and the
+        changes the records after that one keep (`state_after_json`): at most `ACTION_CHECKPOINT` records read."""
+        rows = self._q("select state_after, state_patch from records where game = ? and seq <= ? and seq >= "
+                       "(select coalesce(max(seq), 0) from records where game = ? and seq <= ? and state_after is not "
+                       "null) order by seq", [game_id, seq, game_id, seq])
+        if not rows or rows[0]["state_after"] is None:
+            raise ValueError(f"record {seq}: no whole state to rebuild it from")
+        if len(rows) == 1:
+            return str(rows[0]["state_after"])  # (a checkpoint: the text as written)
+        data = json.loads(rows[0]["state_after"])
+        for r in rows[1:]:
+            data = statediff.apply(data, json.loads(r["state_patch"] or "[]"))
+        return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
     def replace_record(self, rec: StepRecord, *, at: datetime, by: str) -> None:
         """A resolved step computed again and published: the record replaced, the one it replaces kept in the journal."""

@@ -42,6 +42,7 @@ from pbem.mail.reading import (
 )
 from pbem.mail.secrets import CredentialError, secret_provider
 from pbem.mail.senders import auth_verdict, check_password, given_password, is_automatic, is_bulk
+from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.render import Renderer
 from pbem.store import PlayerRow
@@ -360,7 +361,8 @@ def mj_password(s: GameConfig) -> str | None:
     try:
         return provider()
     except CredentialError as e:
-        log.error("game %s: the MJ password cannot be read: %s", s.id, e)
+        log.error("%s", Msg(f"partie {s.id}\u00a0: le mot de passe du MJ est illisible\u00a0: {e}",
+                            f"game {s.id}: the MJ password cannot be read: {e}").get(s.language))
         return None
 
 

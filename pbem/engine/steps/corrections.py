@@ -17,6 +17,7 @@ from pbem.engine.steps.publish import rectified, write_forum_now
 from pbem.engine.table import EngineError, Table
 from pbem.msg import Msg
 from pbem.store import GameRow, OrderSet, OrderSource, SourcedOrders, StepRecord
+from pbem.wording import join_list
 
 
 def set_orders_mj(table: Table, player: str, lines: Sequence[str], now: datetime,
@@ -137,9 +138,18 @@ def rerun(table: Table, turn: int, now: datetime, *, publish: bool = False,
     if publish and (diff or state_changed):
         later = [x for x in table.store.records(table.id, "step") if x.seq > rec.seq]
         if later:
-            raise EngineError(Msg.both(f"turn {turn} is not the last resolved turn; publishing a correction of it would "
-                              f"leave turns {', '.join(str(x.turn) for x in later)} computed from the old "
-                              "state. Correct the last turn only."))
+            noun, en = table.step_noun(), table.step_noun("en")
+            numbers = [str(x.turn) for x in later]
+            last = "la dernière" if noun.word.feminine else "le dernier"
+            several = len(later) > 1
+            left = (f"les {noun.plural} {join_list(numbers, 'fr')}" if several else f"{noun.the} {numbers[0]}")
+            raise EngineError(Msg(
+                f"{noun.the} {turn} n'est pas {last} {noun.noun} résolu{noun.e}\u00a0: en publier une correction "
+                f"laisserait {left} calculé{noun.e}{'s' if several else ''} à partir de l'ancien état\u00a0; "
+                f"ne corrigez que {last}.",
+                f"{en.noun} {turn} is not the last resolved {en.noun}; publishing a correction of it would leave "
+                f"{en.plural if several else en.noun} {join_list(numbers, 'en')} computed from the old state. "
+                f"Correct the last {en.noun} only."))
         with table.store.atomic():
             version = len(table.store.journal(table.id, "rerun publish")) + 2
             table.store.replace_record(new_rec, at=now, by="mj")  # (the record it replaces kept in the journal)

@@ -118,11 +118,12 @@ def roster_file(table: Table) -> dict[str, dict[str, Any]]:
         with open(path, "rb") as f:
             doc = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
-        raise EngineError(Msg.both(f"roster file {path}: {e}")) from None
+        raise EngineError(Msg(f"fichier de joueurs {path}\u00a0: {e}", f"roster file {path}: {e}")) from None
     try:
         entries = read_roster(doc)
     except RosterError as e:
-        raise EngineError(Msg.both(f"roster file {path}: {e}")) from None
+        raise EngineError(Msg(f"fichier de joueurs {path}\u00a0: {e.key}\u00a0: {e.msg.fr}",
+                              f"roster file {path}: {e}")) from None
     return {fold(x.name): {"role": x.role, "data": dict(x.data), "gender": x.gender} for x in entries}
 
 
