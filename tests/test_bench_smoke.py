@@ -1,0 +1,59 @@
+"""`python -m bench --quick`: every figure module runs at small sizes and prints its rows, with numbers.
+
+A smoke test of the bench's code, not of pbem's speed (the figures are `make bench`'s, never a test's):
+it checks that each module of `bench.FIGURES` ran and added a row, and that every row's value holds a
+number; not what the numbers are.  Without the loopback servers the mail figures say they were skipped;
+the `mail` test runs those with the servers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import FIGURES
+
+ROOT = Path(__file__).resolve().parents[1]
+NEEDS_SERVERS = ("imap", "smtp", "latency")
+
+
+def _quick(tmp_path: Path, env: dict[str, str], *names: str) -> tuple[str, list[dict[str, object]]]:
+    rows_file = tmp_path / "rows.json"
+    done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--rows-json", str(rows_file), *names],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    rows: list[dict[str, object]] = json.loads(rows_file.read_text(encoding="utf-8"))
+    return done.stdout, rows
+
+
+def _numeric(value: object) -> bool:
+    return bool(re.search(r"\d", str(value)))
+
+
+def test_every_figure_runs_in_quick_mode_and_prints_its_rows(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAIL_") and k != "PBEM_CONFIG"}
+    env["PYTHONPATH"] = str(ROOT)
+    out, rows = _quick(tmp_path, env)
+    assert {r["source"] for r in rows} == set(FIGURES)
+    for r in rows:
+        assert str(r["value"]) in out  # the table printed it
+        if r["source"] in NEEDS_SERVERS:
+            assert "skipped" in str(r["value"])
+        else:
+            assert _numeric(r["value"]), r
+    assert out.count("nproc") == 2  # the machine's load, at the start and at the end
+
+
+@pytest.mark.mail
+def test_the_mail_figures_run_in_quick_mode_with_the_servers(tmp_path: Path, mail_env: object) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    _out, rows = _quick(tmp_path, env, *NEEDS_SERVERS)
+    assert {r["source"] for r in rows} == set(NEEDS_SERVERS)
+    assert all(_numeric(r["value"]) and "skipped" not in str(r["value"]) for r in rows), rows
+    assert any("addition over the bare client" in str(r["figure"]) for r in rows)
