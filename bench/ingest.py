@@ -142,7 +142,7 @@ def ingest_once(mails: list[bytes], ruleset: str, synchronous: str = "normal",
         assert acks == len(mails), f"{acks} acks queued for {len(mails)} mails"
         verdicts: dict[str, int] = {}
         for r in st.db.query("select verdict from messages"):
-            v = r["verdict"].split(" (")[0]
+            v = r["verdict"].split(" (")[0].split(":")[0]
             verdicts[v] = verdicts.get(v, 0) + 1
         return dt, text, verdicts
     finally:
@@ -200,7 +200,9 @@ def run(opts: Options, report: Report) -> None:
 
     runs, verdicts = pbem_vs_floors(mails, ruleset, rounds)
     report.say(f"    verdicts: {verdicts}")
-    assert all(v.startswith("ok") for v in verdicts), f"mails refused: {verdicts}"
+    # a player's mail with the same text as one of his a little earlier is a copy, answered as one
+    # (`intake`: "duplicate"); the generated mails hold a few, as players' do
+    assert all(v in ("ok", "duplicate") for v in verdicts), f"mails refused: {verdicts}"
     p, f, parse = median(runs["pbem"]), median(runs["floor"]), median(runs["parse"])
     ratio = median_ratio(runs["pbem"], runs["floor"])
     parse_ratio = median_ratio(runs["pbem"], runs["parse"])
