@@ -109,8 +109,16 @@ def machine_load() -> str:
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory so far (``ru_maxrss`` is in KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak resident memory so far, in MiB: ``VmHWM``, the high-water mark of its own
+    address space.  Not ``ru_maxrss``: Linux carries that over an ``exec``, so a worker started by a big
+    bench process would report the parent's size (the full turn's 400 players read as 401 MiB)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # (kB)
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # (KiB on Linux; elsewhere, no exec carry-over to fear)
 
 
 # --------------------------------------------------------------------------- timing

@@ -57,3 +57,14 @@ def test_the_mail_figures_run_in_quick_mode_with_the_servers(tmp_path: Path, mai
     assert {r["source"] for r in rows} == set(NEEDS_SERVERS)
     assert all(_numeric(r["value"]) and "skipped" not in str(r["value"]) for r in rows), rows
     assert any("addition over the bare client" in str(r["figure"]) for r in rows)
+
+
+def test_a_workers_peak_memory_is_its_own_not_its_parents() -> None:
+    """A worker started by a big process reports its own peak (Linux carries ``ru_maxrss`` over exec)."""
+    parent = ("import subprocess, sys\n"
+              "ballast = b'x' * (300 << 20)\n"  # written pages: resident
+              "child = 'from bench.harness import peak_rss_mib; print(peak_rss_mib())'\n"
+              "print(subprocess.run([sys.executable, '-c', child], capture_output=True, text=True, check=True).stdout)\n")
+    done = subprocess.run([sys.executable, "-c", parent], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert float(done.stdout.strip()) < 150, done.stdout
