@@ -99,9 +99,11 @@ def run(opts: Options, report: Report) -> None:
                              password_provider=lambda: env["MAIL_PASSWORD"], ssl=False, cursors=st, batch_size=500)
             try:
                 t0 = time.perf_counter()
-                got = src.fetch_new(lambda batch: st.store_raw([(m.key, m.raw) for m in batch], "now",
-                                                               [iso(m.received) if m.received else None
-                                                                for m in batch]) and None)
+                def keep(batch: list[Any]) -> None:
+                    st.store_raw([(m.key, m.raw) for m in batch], "now",
+                                 [iso(m.received) if m.received else None for m in batch])
+
+                got = src.fetch_new(keep)
                 elapsed = time.perf_counter() - t0
                 full = src.last_poll_round_trips
                 again = src.fetch_new(lambda batch: None)

@@ -26,7 +26,7 @@ from email.message import EmailMessage
 from email.policy import compat32
 from email.utils import make_msgid, parseaddr
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench.harness import Options, Report, in_rounds, median, median_ratio, rounded, timed
 from bench.mails import AUTH, START, make_order_mails, new_game, pmb_available
@@ -41,7 +41,7 @@ def bare_parse(raw: bytes) -> str:
     msg = email.message_from_bytes(raw, policy=compat32)
     for part in msg.walk():
         if part.get_content_type() == "text/plain":
-            payload = part.get_payload(decode=True)
+            payload = cast(bytes, part.get_payload(decode=True))
             return payload.decode(part.get_content_charset() or "utf-8", "replace")
     return ""
 
@@ -80,7 +80,7 @@ def floor_ingest(mails: list[bytes]) -> float:
                     text = ""
                     for part in msg.walk():
                         if part.get_content_type() == "text/plain":
-                            payload = part.get_payload(decode=True)
+                            payload = cast(bytes, part.get_payload(decode=True))
                             text = payload.decode(part.get_content_charset() or "utf-8", "replace")
                             break
                     sender = parseaddr(msg.get("From", ""))[1]

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.policy import compat32
@@ -214,14 +213,11 @@ def run(opts: Options, report: Report) -> None:
             time.sleep(4)  # pbem's first poll done, IDLE waiting (and the game's start mails sent)
             seen = set(os.listdir(sink))
             for i, raw in enumerate(mails):
-                runs: list[tuple[list[float], Callable[[], float]]] = [
-                    (pbem_s, lambda raw=raw: trip(env, sink, seen, game_user, raw)),
-                    (bare_s, lambda raw=raw: trip(env, sink, seen, bare_user,
-                                                  raw.replace(b"<bench-", b"<bare-", 1))),
-                ]
-                for out, measure in (runs if i % 2 == 0 else runs[::-1]):
+                runs: list[tuple[list[float], str, bytes]] = [
+                    (pbem_s, game_user, raw), (bare_s, bare_user, raw.replace(b"<bench-", b"<bare-", 1))]
+                for out, user, message in (runs if i % 2 == 0 else runs[::-1]):
                     try:
-                        out.append(measure())
+                        out.append(trip(env, sink, seen, user, message))
                     except TimeoutError as e:
                         tail = (root / "daemon.log").read_text(errors="replace")[-3000:]
                         bare_tail = (root / "bare.log").read_text(errors="replace")[-3000:]
