@@ -50,23 +50,30 @@ def measure(rounds: int, compare: Path | None) -> dict[str, list[float]]:
     """CPU seconds of each kind of run, one list per kind, the rounds alternating between them."""
     py = sys.executable
     with tempfile.TemporaryDirectory(prefix="pbem-coldstart-") as tmp:
-        folder = Path(tmp) / "jeu"
         env = _env(None)
         this = _env(ROOT)  # this checkout's pbem, whichever one the venv was installed from
-        subprocess.run([py, "-m", "pbem", "init", str(folder)], env=this, check=True, stdout=subprocess.DEVNULL)
+
+        def init(name: str, checkout_env: dict[str, str]) -> Path:
+            """A `pbem init` folder of the checkout's own (a newer pbem's database is not an older one's)."""
+            folder = Path(tmp) / name
+            subprocess.run([py, "-m", "pbem", "init", str(folder)], env=checkout_env, check=True,
+                           stdout=subprocess.DEVNULL)
+            return folder
+
         tick = [py, "-m", "pbem", "tick"]
-        runs: dict[str, tuple[list[str], dict[str, str]]] = {"tick": (tick, this)}
+        folder = init("jeu", this)
+        runs: dict[str, tuple[list[str], dict[str, str], Path]] = {"tick": (tick, this, folder)}
         if compare is not None:
-            runs["tick (compared)"] = (tick, _env(compare))
-        runs["floor"] = ([py, "-c", FLOOR], env)
-        runs["python -c pass"] = ([py, "-c", "pass"], env)
-        for argv, e in runs.values():  # the database, the bytecode caches: a cron's pass is never the first
-            _child_cpu(argv, folder, e)
-            _child_cpu(argv, folder, e)
+            runs["tick (compared)"] = (tick, _env(compare), init("compared", _env(compare)))
+        runs["floor"] = ([py, "-c", FLOOR], env, folder)
+        runs["python -c pass"] = ([py, "-c", "pass"], env, folder)
+        for argv, e, where in runs.values():  # the database, the bytecode caches: a cron's pass is never the first
+            _child_cpu(argv, where, e)
+            _child_cpu(argv, where, e)
         cpu: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(rounds):
-            for name, (argv, e) in runs.items():
-                cpu[name].append(_child_cpu(argv, folder, e))
+            for name, (argv, e, where) in runs.items():
+                cpu[name].append(_child_cpu(argv, where, e))
     return cpu
 
 
