@@ -35,16 +35,17 @@ test: $(STAMP)
 	  -n $(TEST_WORKERS) --dist loadgroup \
 	  $(PYTEST_ARGS)
 
-## make bench: prints throughput figures and ratios (see scripts/bench.py).
+## make bench: prints every figure beside its floor and its target (the bench/ package; BENCH_ARGS: figure
+## names, --quick, --compare ../other-checkout, ...: python -m bench --help).
 bench: $(STAMP)
-	bash scripts/mail-test-servers.sh run $(BIN)/python scripts/bench.py
+	bash scripts/mail-test-servers.sh run $(BIN)/python -m bench $(BENCH_ARGS)
 
 ## make soak: the long fault campaign (random SIGKILLs, SMTP faults, overlapping ticks, mutated mail); prints a table.
 soak: $(STAMP)
 	$(BIN)/python scripts/soak.py $(SOAK_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check pbem tests scripts
+	$(BIN)/ruff check pbem tests scripts bench
 	$(BIN)/mypy
 
 clean:

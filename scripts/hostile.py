@@ -14,7 +14,7 @@ answered by `Engine.process_pending`, for a player and for the MJ of each game.
 
 ``--progress`` prints ``start <case>`` before each case and ``done <case> <seconds>`` after it
 (`tests/test_hostile_input.py` runs this in a subprocess and gives each case a generous timeout);
-`scripts/bench.py` (section 9) prints each reader's worst case at 100 KB and at 1 MB side by side.
+`bench/hostile.py` (`make bench`, figure 9) prints each reader's worst case at 100 KB and at 1 MB side by side.
 The target (issue #19): no input of at most 1 MB costs more than a second.
 """
 

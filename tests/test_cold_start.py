@@ -2,7 +2,7 @@
 
 Counted, not timed: the modules a real `pbem tick` process has loaded when it ends, in a `pbem init` folder
 (local Maildirs, no game in the database), at its second pass (the first makes the database's tables).  The CPU figure beside the import floor is `make bench`'s
-section 12 (scripts/bench_coldstart.py).
+figure 12 (bench/coldstart.py).
 """
 
 from __future__ import annotations

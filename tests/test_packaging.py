@@ -42,7 +42,7 @@ def test_a_built_wheel_runs_a_game_from_a_folder_made_by_init(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "pbem/templates/common/ack.fr.j2" in names and "pbem/data/config.toml" in names
     assert "pbem/data/1626/personnages.toml" in names
-    assert not any(n.startswith("tests/") for n in names)
+    assert not any(n.startswith(("tests/", "bench/", "scripts/")) for n in names)  # the repo's tools stay home
     # the MJ's guide and every rules page travel in the wheel (setup.py copies docs/ in)
     assert {"pbem/docs/guide-mj.md", "pbem/docs/scenarios.md"} <= set(names)
     assert {f"pbem/docs/rules/{g}.md" for g in ("pmb", "intrigue", "1626", "courtisans", "pourleroi")} <= set(names)

@@ -15,7 +15,7 @@ from pbem.pictures.scene import Box, Disc, Line, Scene, Text, font, text_width
 
 DIGEST_KEY = "pbem-scene"
 PNG_LEVEL = 6
-"""The zlib level of the pictures, chosen by measurement (scripts/bench_png.py, `make bench` section 13: the
+"""The zlib level of the pictures, chosen by measurement (bench/png.py, `make bench` figure 13: the
 202 pictures of `pbem demo all`, each encoded at every level, 2 December 2026, a shared 2-core machine):
 
     level        1     2     3     4     5     6     7     8     9

@@ -282,7 +282,7 @@ def test_M2_status_as_mailed_one_fact_per_line(lang: str) -> None:
     assert ("Vous avez perdu la vie\u00a0; vous étiez chef Stark." if lang == "fr" else "(dead)") in dead
 
 
-# Speed is measured by `make bench` (scripts/bench.py, section 6), never in a timed test.
+# Speed is measured by `make bench` (bench/pmb.py, figure 6), never in a timed test.
 
 
 def _unused(_: Sequence[object]) -> None:  # keep imports honest for ruff

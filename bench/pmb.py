@@ -1,4 +1,4 @@
-"""`make bench`, section 6: Pour Ma Belle, the time of one turn's resolution by player count, for several bot seeds.
+"""Figure 6: Pour Ma Belle, the time of one turn's resolution by player count, for several bot seeds.
 
 Measured the way the engine resolves a turn: the state read back from its stored JSON
 (`pbem.serial.loads`, as `Context.state` does) and the orders keyed by the prompted players with
@@ -28,7 +28,7 @@ rather than taking the machine down; a (seed, size) stopped once is not tried ag
 The bot orders are made once (set-up and `pbem.games.pmb.bots`, by this checkout) and written to a
 temporary folder as JSON that both checkouts read.
 
-    .venv/bin/python scripts/bench_pmb.py [--sizes 40,400,4000,40000] [--seeds be7c,0001,...] [--rounds 5]
+    .venv/bin/python -m bench pmb [--pmb-sizes 40,400,4000,40000] [--pmb-seeds be7c,0001,...] [--pmb-rounds 5]
         [--compare ../main]
 """
 
@@ -38,21 +38,18 @@ import argparse
 import gc
 import json
 import math
-import os
 import resource
 import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_names import player_names
+from bench.harness import ROOT, Options, Report, run_worker
+from bench.names import player_names
 
-ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ("be7c", "0001", "0002", "0003", "0004", "0005")
 """be7c: the fixture of the earlier benches.  0001 and 0003: at 40,000 players the Stark crowd fails
 against a Conseil member, who learns the roles of its 7,191 and 8,191 members.  0004: one Tyrell
@@ -74,7 +71,7 @@ timer (``ITIMER_PROF``) makes `time.process_time` read in whole ticks on Linux, 
 def dice_seed(seed: str) -> str:
     """The 64 hex digits of the set-up and resolution dice for a bench seed of four hex digits."""
     if len(seed) != 4 or any(c not in "0123456789abcdef" for c in seed):
-        raise SystemExit(f"bench_pmb: a seed is four lowercase hex digits, not {seed!r} (e.g. --seeds be7c,0001)")
+        raise SystemExit(f"bench pmb: a seed is four lowercase hex digits, not {seed!r} (e.g. --seeds be7c,0001)")
     return seed * 16
 
 
@@ -191,13 +188,9 @@ def worker(folder: Path, jobs: list[tuple[str, int]]) -> dict[str, dict[str, Any
 
 
 def _run_worker(pbem_root: Path, folder: Path, jobs: list[tuple[str, int]]) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(pbem_root))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(folder),
-           "--jobs", ",".join(f"{seed}/{n}" for seed, n in jobs)]
-    done = subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"PMB bench worker ({pbem_root}) failed:\n{done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    out = run_worker(pbem_root, "bench.pmb", "--worker", str(folder),
+                     "--jobs", ",".join(f"{seed}/{n}" for seed, n in jobs))
+    result: dict[str, Any] = json.loads(out)
     return result
 
 
@@ -268,7 +261,7 @@ def _ms(t: float | None) -> str:
     return "not resolved" if t is None else f"{t * 1000:.1f} ms"
 
 
-def report(result: dict[str, Any], seeds: list[str], sizes: list[int], say: Callable[[str], None],
+def report_rows(result: dict[str, Any], seeds: list[str], sizes: list[int], say: Callable[[str], None],
            row: Callable[[str, str, str, str, bool | None], None]) -> None:
     """Print each seed's figures, and add the section's rows (worst seed beside the target) with ``row``."""
     sec = "6 PMB resolve"
@@ -339,47 +332,23 @@ def report(result: dict[str, Any], seeds: list[str], sizes: list[int], say: Call
         row(sec, f"state load at {big:,} players", f"{t * 1000:.0f} ms{was}, seed {seed}", "", None)
 
 
-def section(sizes: list[int], seeds: list[str], rounds: int, compare: Path | None, say: Callable[[str], None],
-            row: Callable[[str, str, str, str, bool | None], None], names: Callable[[int], list[str]]) -> None:
-    """`make bench`'s section 6 (see the module's doc)."""
+def run(opts: Options, report: Report) -> None:
+    """The figure (see the module's doc)."""
+    seeds = [x.strip().lower() for x in opts.pmb_seeds] if opts.pmb_seeds else list(SEEDS)
+    for seed in seeds:
+        dice_seed(seed)
+    sizes, rounds, compare = list(opts.pmb_sizes), opts.pmb_rounds, opts.compare
     vs = f", side by side with {compare}" if compare is not None else ""
-    say(f"\n[6] Pour Ma Belle: resolve() of one turn by player count, for {len(seeds)} bot seeds (default options; "
-        f"state loaded from its JSON as the engine does; CPU time, median of {rounds} rounds in fresh processes, "
-        f"growth the median of the rounds' ratios{vs})")
-    result = measure(seeds, sizes, rounds, compare, say, names)
-    report(result, seeds, sizes, say, row)
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
-    ap.add_argument("--seeds", default=",".join(SEEDS), help="bot seeds, four hex digits each")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--compare", type=Path, help="another checkout whose pbem is measured alongside")
-    ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--jobs", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.worker is not None:
-        jobs = [(j.split("/")[0], int(j.split("/")[1])) for j in args.jobs.split(",") if j]
-        print(json.dumps(worker(args.worker, jobs)))
-        return 0
-    try:
-        sizes = [int(x) for x in args.sizes.split(",")]
-    except ValueError:
-        raise SystemExit(f"bench_pmb: --sizes takes player counts separated by commas, not {args.sizes!r}") from None
-    seeds = [s.strip().lower() for s in args.seeds.split(",") if s.strip()]
-    for s in seeds:
-        dice_seed(s)
-
-    rows: list[tuple[str, str, str, str, bool | None]] = []
-    section(sizes, seeds, args.rounds, args.compare, print,
-            lambda *r: rows.append(r), player_names)
-    print()
-    for _sec, figure, value, target, met in rows:
-        res = "" if met is None else ("met" if met else "NOT MET")
-        print(f"{figure:<38} {value:<58} {target:<18} {res}")
-    return 0
+    report.say(f"\n[6] Pour Ma Belle: resolve() of one turn by player count, for {len(seeds)} bot seeds (default "
+               f"options; state loaded from its JSON as the engine does; CPU time, median of {rounds} rounds in fresh "
+               f"processes, growth the median of the rounds' ratios{vs})")
+    result = measure(seeds, sizes, rounds, compare, report.say, player_names)
+    report_rows(result, seeds, sizes, report.say, report.row)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = argparse.ArgumentParser(description="a worker of bench.pmb (python -m bench pmb runs the figure)")
+    ap.add_argument("--worker", type=Path, required=True)
+    ap.add_argument("--jobs", required=True)
+    args = ap.parse_args()
+    print(json.dumps(worker(args.worker, [(j.split("/")[0], int(j.split("/")[1])) for j in args.jobs.split(",") if j])))

@@ -1,6 +1,6 @@
 """How big a 1626 database grows with its tests: N tests by the MJ through the real engine, then the size.
 
-Usage: .venv/bin/python scripts/bench_1626_records.py [N]   (default 500)
+Usage: .venv/bin/python -m bench.records_1626 [N]   (default 500; not one of `make bench`'s figures)
 
 Prints the database file size (after a WAL checkpoint and VACUUM), the bytes the ``records`` table
 holds in its state columns, and the size of the current game state.

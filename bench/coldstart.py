@@ -1,4 +1,4 @@
-"""`make bench`, section 12: the cold start of an empty-inbox `pbem tick` (issue #24).
+"""Figure 12: the cold start of an empty-inbox `pbem tick` (issue #24).
 
 A cron runs `pbem tick` every few minutes, and most passes find nothing: what they cost is the start of a
 Python process and pbem's imports.  The folder is the one `pbem init` writes (local Maildirs, an example
@@ -9,12 +9,11 @@ of each child (``getrusage(RUSAGE_CHILDREN)`` deltas), the median over rounds, a
 per-round ratios tick / floor; the target is 2.  ``--compare`` runs another checkout's tick (its ``pbem``
 package first on ``PYTHONPATH``) in the same rounds: before and after side by side.
 
-    .venv/bin/python scripts/bench_coldstart.py [--rounds 15] [--compare ../other-checkout]
+    .venv/bin/python -m bench coldstart [--coldstart-rounds 15] [--compare ../other-checkout]
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import statistics
@@ -24,7 +23,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.harness import ROOT, Options, Report
+
 TARGET = 2.0  # an empty-inbox tick costs at most twice the floor (issue #24)
 FLOOR = "import email, sqlite3, jinja2"
 
@@ -50,22 +50,30 @@ def measure(rounds: int, compare: Path | None) -> dict[str, list[float]]:
     """CPU seconds of each kind of run, one list per kind, the rounds alternating between them."""
     py = sys.executable
     with tempfile.TemporaryDirectory(prefix="pbem-coldstart-") as tmp:
-        folder = Path(tmp) / "jeu"
         env = _env(None)
-        subprocess.run([py, "-m", "pbem", "init", str(folder)], env=env, check=True, stdout=subprocess.DEVNULL)
+        this = _env(ROOT)  # this checkout's pbem, whichever one the venv was installed from
+
+        def init(name: str, checkout_env: dict[str, str]) -> Path:
+            """A `pbem init` folder of the checkout's own (a newer pbem's database is not an older one's)."""
+            folder = Path(tmp) / name
+            subprocess.run([py, "-m", "pbem", "init", str(folder)], env=checkout_env, check=True,
+                           stdout=subprocess.DEVNULL)
+            return folder
+
         tick = [py, "-m", "pbem", "tick"]
-        runs: dict[str, tuple[list[str], dict[str, str]]] = {"tick": (tick, env)}
+        folder = init("jeu", this)
+        runs: dict[str, tuple[list[str], dict[str, str], Path]] = {"tick": (tick, this, folder)}
         if compare is not None:
-            runs["tick (compared)"] = (tick, _env(compare))
-        runs["floor"] = ([py, "-c", FLOOR], env)
-        runs["python -c pass"] = ([py, "-c", "pass"], env)
-        for argv, e in runs.values():  # the database, the bytecode caches: a cron's pass is never the first
-            _child_cpu(argv, folder, e)
-            _child_cpu(argv, folder, e)
+            runs["tick (compared)"] = (tick, _env(compare), init("compared", _env(compare)))
+        runs["floor"] = ([py, "-c", FLOOR], env, folder)
+        runs["python -c pass"] = ([py, "-c", "pass"], env, folder)
+        for argv, e, where in runs.values():  # the database, the bytecode caches: a cron's pass is never the first
+            _child_cpu(argv, where, e)
+            _child_cpu(argv, where, e)
         cpu: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(rounds):
-            for name, (argv, e) in runs.items():
-                cpu[name].append(_child_cpu(argv, folder, e))
+            for name, (argv, e, where) in runs.items():
+                cpu[name].append(_child_cpu(argv, where, e))
     return cpu
 
 
@@ -89,14 +97,5 @@ def section(rounds: int, compare: Path | None, say: Callable[[str], None],
             f"{statistics.median(cpu['tick (compared)']) * 1000:.0f} ms: ×{before:.2f}", "", None)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--compare", type=Path, default=None, help="another checkout measured alongside")
-    args = ap.parse_args()
-    section(args.rounds, args.compare, print, lambda *a, **k: print("  row:", *a))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def run(opts: Options, report: Report) -> None:
+    section(opts.coldstart_rounds, opts.compare, report.say, report.row)

@@ -1,4 +1,4 @@
-"""`make bench`, section 10: the full engine turn of Pour Ma Belle by player count (issue #24).
+"""Figure 10: the full engine turn of Pour Ma Belle by player count (issue #24).
 
 Not the resolution alone (section 6): what a tick does when a turn's deadline passes — the state
 read back, the resolution, every player's letter, the MJ digest, the forum post and its picture,
@@ -13,19 +13,16 @@ prints the CPU time of the turn (`time.process_time`) and the process's peak res
 checkout (its ``pbem`` package) in the same run, each size alternating between the two: before and
 after side by side.  Each figure is the median over ``--rounds`` rounds (a fresh turn process each).
 
-    .venv/bin/python scripts/bench_turn.py [--sizes 400,2000,4000] [--rounds 3] [--compare ../main]
+    .venv/bin/python -m bench turn [--turn-sizes 400,2000,4000] [--turn-rounds 3] [--compare ../main]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -33,9 +30,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench_names import player_names as names_of
+from bench.harness import ROOT, Options, Report, peak_rss_mib, run_worker
+from bench.names import player_names as names_of
 
-ROOT = Path(__file__).resolve().parent.parent
 SIZES = (400, 2000, 4000)
 CPU_TARGET = 2.0  # seconds of CPU for the whole turn at 4,000 players (issue #24)
 MEMORY_TARGET = 150.0  # MiB of peak resident memory at 4,000 players (issue #24)
@@ -116,17 +113,11 @@ def turn(root: Path) -> dict[str, float]:
     eng.write_forum("jeu1")
     cpu = time.process_time() - t0
     store.close()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # (KiB on Linux)
-    return {"cpu": cpu, "peak_mib": peak}
+    return {"cpu": cpu, "peak_mib": peak_rss_mib()}
 
 
 def _run(pbem_root: Path, *args: str) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(pbem_root))
-    cmd = [sys.executable, str(Path(__file__).resolve()), *args]
-    done = subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"turn bench worker ({pbem_root}) failed:\n{done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1] or "{}")
+    result: dict[str, Any] = json.loads(run_worker(pbem_root, "bench.turn", *args) or "{}")
     return result
 
 
@@ -151,6 +142,10 @@ def measure(sizes: list[int], rounds: int, compare: Path | None,
                     out[name][n].append(_run(root, "--turn", str(work)))
                     subprocess.run(["rm", "-rf", str(work)], check=True)
     return out
+
+
+def run(opts: Options, report: Report) -> None:
+    section(list(opts.turn_sizes), opts.turn_rounds, opts.compare, report.say, report.row)
 
 
 def section(sizes: list[int], rounds: int, compare: Path | None, say: Callable[[str], None],
@@ -185,29 +180,14 @@ def section(sizes: list[int], rounds: int, compare: Path | None, say: Callable[[
         f"<= {MEMORY_TARGET:g} MiB" if last == 4000 else "", peak <= MEMORY_TARGET if last == 4000 else None)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default=",".join(str(n) for n in SIZES))
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--compare", type=Path, default=None, help="another checkout measured alongside")
-    ap.add_argument("--setup", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--n", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--turn", type=Path, help=argparse.SUPPRESS)
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description="a worker of bench.turn (python -m bench turn runs the figure)")
+    ap.add_argument("--setup", type=Path)
+    ap.add_argument("--n", type=int)
+    ap.add_argument("--turn", type=Path)
     args = ap.parse_args()
     if args.setup is not None:
         setup(args.setup, args.n)
         print("{}")
-        return 0
-    if args.turn is not None:
+    elif args.turn is not None:
         print(json.dumps(turn(args.turn)))
-        return 0
-    rows: list[tuple[Any, ...]] = []
-    section([int(x) for x in args.sizes.split(",")], args.rounds, args.compare,
-            lambda s: print(s, flush=True), lambda *a, **k: rows.append(a))
-    for r in rows:
-        print("   ", " | ".join(str(x) for x in r))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

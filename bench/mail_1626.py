@@ -1,4 +1,4 @@
-"""`make bench`, section 11: a 1626 session's cost per mail, early and late (issue #24).
+"""Figure 11: a 1626 session's cost per mail, early and late (issue #24).
 
 A 1626 session is a stream of immediate tests: each mail's test appends one record to a history that
 keeps growing.  The cost of a mail must stay flat: mail 800 within 1.5x of mail 1.  Here the MJ sends
@@ -8,23 +8,21 @@ test rolled, the records, the state written, the answers queued); each mail's CP
 first 20 (single mails are too short to time alone on a shared machine).  ``--compare`` runs
 another checkout in the same run, alternating: before and after side by side.
 
-    .venv/bin/python scripts/bench_1626_mail.py [-n 800] [--compare ../main]
+    .venv/bin/python -m bench 1626 [--compare ../main]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+
+from bench.harness import ROOT, Options, Report, run_worker
 
 TARGET = 1.5
 WINDOW = 20
@@ -32,8 +30,7 @@ WINDOW = 20
 
 def session(n: int, root: Path) -> list[float]:
     """The CPU seconds of each of ``n`` one-test mails of a 1626 session."""
-    from bench_1626_records import MJ, PLAYERS, T0, TESTS, mail  # (scripts/, beside this file)
-
+    from bench.records_1626 import MJ, PLAYERS, T0, TESTS, mail
     from pbem import config as configmod
     from pbem.engine import Engine
     from pbem.folder import DATA
@@ -67,12 +64,7 @@ def session(n: int, root: Path) -> list[float]:
 
 
 def _run(pbem_root: Path, n: int) -> list[float]:
-    env = dict(os.environ, PYTHONPATH=f"{pbem_root}{os.pathsep}{Path(__file__).resolve().parent}")
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "-n", str(n)]
-    done = subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"1626 bench worker ({pbem_root}) failed:\n{done.stderr[-2000:]}")
-    times: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
+    times: list[float] = json.loads(run_worker(pbem_root, "bench.mail_1626", "--worker", "-n", str(n)))
     return times
 
 
@@ -85,8 +77,7 @@ def growth(times: list[float]) -> tuple[float, float, float]:
 def section(n: int, compare: Path | None, say: Callable[[str], None], row: Callable[..., None]) -> None:
     say(f"\n[11] a 1626 session: the CPU time of a one-test mail, mails 1-{WINDOW} against the last {WINDOW} of {n}"
         f"{'' if compare is None else f', beside {compare}'}")
-    here = Path(__file__).resolve().parent.parent
-    roots = {"this": here, **({"base": compare.resolve()} if compare is not None else {})}
+    roots = {"this": ROOT, **({"base": compare.resolve()} if compare is not None else {})}
     res = {name: growth(_run(root, n)) for name, root in roots.items()}
     for name, (first, last, g) in res.items():
         say(f"    {name}: mail 1: {first * 1000:.1f} ms, mail {n}: {last * 1000:.1f} ms, x{g:.2f}")
@@ -95,22 +86,14 @@ def section(n: int, compare: Path | None, say: Callable[[str], None], row: Calla
     row("11 1626 per mail", f"mail {n} / mail 1 (CPU)", f"x{g:.2f}{base}", f"<= x{TARGET:g}", g <= TARGET)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("-n", type=int, default=800)
-    ap.add_argument("--compare", type=Path, default=None)
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.worker:
-        with tempfile.TemporaryDirectory() as tmp:
-            print(json.dumps(session(args.n, Path(tmp))))
-        return 0
-    rows: list[tuple[Any, ...]] = []
-    section(args.n, args.compare, lambda s: print(s, flush=True), lambda *a, **k: rows.append(a))
-    for r in rows:
-        print("   ", " | ".join(str(x) for x in r))
-    return 0
+def run(opts: Options, report: Report) -> None:
+    section(opts.session_mails, opts.compare, report.say, report.row)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = argparse.ArgumentParser(description="a worker of bench.mail_1626 (python -m bench 1626 runs the figure)")
+    ap.add_argument("-n", type=int, default=800)
+    ap.add_argument("--worker", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        print(json.dumps(session(args.n, Path(tmp))))
