@@ -19,6 +19,23 @@ NB = "\u00a0"
     ("error: KeyError: 'x'", f"erreur{NB}: KeyError: 'x'"),
     ("silent: no sender address", f"sans réponse{NB}: pas d'adresse d'expéditeur"),
     ("ok (1 lines, 0 errors)", "ok (1 ligne, 0 erreur)"),
+    ("no game: plays in pmb1, intrigue1, asked which",
+     f"aucune partie{NB}: joue dans pmb1, intrigue1, on lui demande laquelle"),
+    ("not in this game: plays in pmb1, asked which", f"pas dans cette partie{NB}: joue dans pmb1, on lui demande laquelle"),
+    ("duplicate: the same text as k0042, received 2026-12-01T20:00:00+00:00; not read again",
+     f"doublon{NB}: le même texte que k0042, reçu le 2026-12-01T20:00:00+00:00{NB}; pas relu"),
+    ("silent: auto-reply: Auto-Submitted auto-replied", f"sans réponse{NB}: réponse automatique{NB}: Auto-Submitted auto-replied"),
+    ("silent: auto-reply: vacation subject", f"sans réponse{NB}: réponse automatique{NB}: objet d'absence"),
+    ("silent: own: sent from our address", f"sans réponse{NB}: le nôtre{NB}: envoyé de notre adresse"),
+    ("silent: list: List-Id", f"sans réponse{NB}: liste de diffusion{NB}: List-Id"),
+    ("silent: stranger, bulk: marked as spam", f"sans réponse{NB}: inconnu, envoi en nombre{NB}: marqué comme indésirable"),
+    ("silent: bounce: multipart/report; delivery delayed, not reported",
+     f"sans réponse{NB}: rebond{NB}: multipart/report{NB}; distribution retardée, non signalée"),
+    ("silent: bounce: sent by mailer-daemon; names no mail we sent",
+     f"sans réponse{NB}: rebond{NB}: envoyé par mailer-daemon{NB}; ne nomme aucun courriel de notre part"),
+    ("unreadable: no text part", f"illisible{NB}: pas de partie texte"),
+    ("unreadable: too big: 9900000 bytes, the first 300000 read; no text part",
+     f"illisible{NB}: trop gros{NB}: 9900000{NB}octets, les 300000 premiers lus{NB}; pas de partie texte"),
 ])
 def test_a_verdict_in_french_and_as_stored_in_english(verdict: str, french: str) -> None:
     assert said_verdict(verdict, "fr") == french

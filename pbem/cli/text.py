@@ -264,6 +264,11 @@ _VERDICTS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r)
     (r"^stranger: rate-limited, no reply$", "inconnu\u00a0: trop de courriels, pas de réponse"),
     (r"^silent: no sender address$", "sans réponse\u00a0: pas d'adresse d'expéditeur"),
     (r"^silent: (?P<why>.*)$", "sans réponse\u00a0: {why}"),
+    (r"^no game: plays in (?P<games>.*), asked which$", "aucune partie\u00a0: joue dans {games}, on lui demande laquelle"),
+    (r"^not in this game: plays in (?P<games>.*), asked which$",
+     "pas dans cette partie\u00a0: joue dans {games}, on lui demande laquelle"),
+    (r"^duplicate: the same text as (?P<key>\S+), received (?P<at>\S+); not read again$",
+     "doublon\u00a0: le même texte que {key}, reçu le {at}\u00a0; pas relu"),
     (r"^rejected: authentication failed \(password, (?P<f>\d+) wrong\)$",
      "refusé\u00a0: mot de passe faux ({misses} d'affilée)"),
     (r"^rejected: (?P<f>\d+) wrong passwords, not read before (?P<until>\S+)$",
@@ -275,6 +280,59 @@ _VERDICTS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r)
 ))
 
 
+# why a mail got no answer, or could not be read (`pbem.mail.senders`, `pbem.mail.reading`, the bounce reader):
+# each part of a reason said in French; what the remote server or a header wrote is kept as it is
+_REASONS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"^own: X-PBEM header$", "le nôtre\u00a0: en-tête X-PBEM"),
+    (r"^own: sent from our address$", "le nôtre\u00a0: envoyé de notre adresse"),
+    (r"^bounce: empty Return-Path$", "rebond\u00a0: Return-Path vide"),
+    (r"^bounce: mail delivery system$", "rebond\u00a0: système de distribution du courrier"),
+    (r"^bounce: delivery failure subject$", "rebond\u00a0: objet d'un échec de distribution"),
+    (r"^bounce: sent by (?P<x>.*)$", "rebond\u00a0: envoyé par {x}"),
+    (r"^bounce: (?P<x>.*)$", "rebond\u00a0: {x}"),
+    (r"^auto-reply: vacation subject$", "réponse automatique\u00a0: objet d'absence"),
+    (r"^auto-reply: (?P<x>.*)$", "réponse automatique\u00a0: {x}"),
+    (r"^list: (?P<x>.*)$", "liste de diffusion\u00a0: {x}"),
+    (r"^bulk: marked as spam$", "envoi en nombre\u00a0: marqué comme indésirable"),
+    (r"^bulk: sent from (?P<x>.*)$", "envoi en nombre\u00a0: envoyé depuis {x}"),
+    (r"^bulk: sent by (?P<x>.*)$", "envoi en nombre\u00a0: envoyé par {x}"),
+    (r"^bulk: (?P<x>.*)$", "envoi en nombre\u00a0: {x}"),
+    (r"^delivery delayed, not reported$", "distribution retardée, non signalée"),
+    (r"^names no mail we sent$", "ne nomme aucun courriel de notre part"),
+    (r"^no text part$", "pas de partie texte"),
+    (r"^empty message$", "message vide"),
+    (r"^no From address$", "pas d'adresse From"),
+    (r"^text truncated$", "texte tronqué"),
+    (r"^undecodable part: (?P<x>.*)$", "partie indéchiffrable\u00a0: {x}"),
+    (r"^unreadable message: (?P<x>.*)$", "message illisible\u00a0: {x}"),
+    (r"^charset (?P<x>.*) unusable, decoded as UTF-8/cp1252$", "jeu de caractères {x} inutilisable, lu en UTF-8/cp1252"),
+    (r"^too big: headers of more than (?P<n>\d+) bytes, the body not read$",
+     "trop gros\u00a0: des en-têtes de plus de {n}\u00a0octets, le corps non lu"),
+    (r"^too big: (?P<n>\d+) bytes, the first (?P<m>\d+) read$", "trop gros\u00a0: {n}\u00a0octets, les {m} premiers lus"),
+    (r"^too complex: (?P<n>\d+) multipart boundaries \(at most (?P<m>\d+)\), the body not read$",
+     "trop complexe\u00a0: {n}\u00a0séparateurs multipart (au plus {m}), le corps non lu"),
+    (r"^too complex: (?P<n>\d+) delimiter lines \(at most (?P<m>\d+)\), the body not read$",
+     "trop complexe\u00a0: {n}\u00a0lignes de séparation (au plus {m}), le corps non lu"),
+))
+
+
+def _said_reason(why: str) -> str:
+    """A reason of ``silent: …`` or ``unreadable: …`` in French, part by part (parts are joined by « ; »; a
+    bounce's own summary, after its last « : », is the remote server's and kept)."""
+    out = []
+    for part in why.split("; "):
+        if part.startswith("stranger, "):  # (a stranger's mail, and why it got no answer)
+            out.append("inconnu, " + _said_reason(part.removeprefix("stranger, ")))
+            continue
+        for pattern, french in _REASONS_FR:
+            m = pattern.match(part)
+            if m:
+                part = french.format(**m.groupdict())
+                break
+        out.append(part)
+    return "\u00a0; ".join(out)
+
+
 def said_verdict(verdict: str, lang: str) -> str:
     """A stored mail's verdict in ``lang`` (a shape not known here is shown as it is)."""
     if lang == "en":
@@ -284,6 +342,8 @@ def said_verdict(verdict: str, lang: str) -> str:
         if m:
             v = m.groupdict()
             v["late"] = f", trop tard pour l'étape {v['k']}" if v.get("late") else ""
+            if "why" in v and (verdict.startswith("silent: ") or verdict.startswith("unreadable: ")):
+                v["why"] = _said_reason(v["why"])
             return french.format(**v, misses=plural(int(v.get("f") or 0), "échec", lang="fr"),
                                  failures=plural(int(v.get("f") or 0), "mot de passe faux", "mots de passe faux",
                                                       lang="fr"),
