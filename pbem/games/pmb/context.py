@@ -10,7 +10,7 @@ from typing import Any, overload
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import Player, State, role_facts, team_fact, tell_role, tell_team
+from pbem.games.pmb.state import Beliefs, Knowledge, Player, State, role_facts, team_fact, tell_role, tell_team
 
 
 @dataclass
@@ -77,6 +77,9 @@ class Ctx:
     added to his ``knowledge`` by `settle` at the end of the turn."""
     _learners: list[int] = field(default_factory=list, init=False, repr=False)
     """The roster positions of the players told something this turn, in the order they first were."""
+    _told_shared: dict[int, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
+    """Roster position -> the fact sets of the group lessons told that player this turn (`reveal_teams`):
+    each one set shared by all its listeners, added as such to their ``knowledge`` by `settle`."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
@@ -332,7 +335,7 @@ class Ctx:
         if told is not None:
             return self.roster[i], told
         p = self.roster[i] if self._copied[i] else self._copy(i, name)
-        p.latest = dict(p.latest)
+        p.latest = p.latest.fork() if isinstance(p.latest, Beliefs) else dict(p.latest)
         told = self._told[i] = set()
         self._learners.append(i)
         return p, told
@@ -340,12 +343,18 @@ class Ctx:
     def settle(self) -> None:
         """Add the facts told this turn to each learner's ``knowledge`` (at the end of the resolution)."""
         roster, told = self.roster, self._told
+        shared = self._told_shared
         for i in self._learners:
             facts = told[i]
             assert facts is not None
-            roster[i].add_knowledge(facts)
+            groups = shared.get(i)
+            if groups:
+                roster[i].knowledge = Knowledge.of(roster[i].knowledge, facts, groups)
+            else:
+                roster[i].add_knowledge(facts)
             told[i] = None
         self._learners = []
+        self._told_shared = {}
 
     def reveal(self, recipients: list[str] | tuple[str, ...], subject: str, code: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
@@ -376,6 +385,23 @@ class Ctx:
             p, told = self.learner(r)
             tell_team(p.latest, told, subject, team, fact)
         return {"player": subject, "team": team}
+
+    def reveal_teams(self, recipients: list[str] | tuple[str, ...], subjects: Sequence[str]) -> list[dict[str, str]]:
+        """`reveal_team` of each of ``subjects`` in turn (their current affiliations) to every one of
+        ``recipients``, as one group lesson: the (name -> team) mapping and its facts are made once and
+        shared by all the listeners (`Beliefs`, `Knowledge`), so that a squad of k members who all learn
+        each other's affiliation costs about k, not k² entries.  What each then believes and knows is
+        what the facts told one by one would have made."""
+        p = self.p
+        group = {s: p(s).team for s in subjects}
+        facts = frozenset(team_fact(s, team) for s, team in group.items())
+        shared = self._told_shared
+        pos = self._pos
+        for r in recipients:
+            learner, _told = self.learner(r)
+            learner.latest = Beliefs({}, group, learner.latest)
+            shared.setdefault(pos[r], []).append(facts)
+        return [{"player": s, "team": group[s]} for s in subjects]
 
     def kill(self, name: str, cause: str, by: str) -> None:
         if not self.p(name).alive:

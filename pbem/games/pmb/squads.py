@@ -73,8 +73,8 @@ def announce(ctx: Ctx, sq: Squad, aware: list[str], teams: list[str] | None = No
     """Members learn each other's names before leaving (alliance squads also their affiliations)."""
     data_teams: list[dict[str, str]] = []
     if sq.camp == ALLIANCE and len(sq.teams(ctx) if teams is None else teams) > 1:
-        for m in sq.members:
-            data_teams.append(ctx.reveal_team(aware, m))
+        # every member told every member's affiliation: one lesson shared by all (k, not k², entries)
+        data_teams = ctx.reveal_teams(aware, sq.members)
     ctx.tell("squad_formed", aware, target=sq.target, members=list(sq.members), teams=data_teams)
 
 
