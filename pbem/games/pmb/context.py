@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import Beliefs, Knowledge, Player, State, role_facts, team_fact, tell_role, tell_team
+from pbem.games.pmb.state import (
+    Beliefs,
+    Knowledge,
+    Player,
+    State,
+    role_facts,
+    team_fact,
+    tell_role,
+    tell_team,
+)
+
+_PUBLIC, _MJ = Audience.public(), Audience.mj()
+"""One of each for all the turn's events (frozen: equal to a new one; thousands fewer objects a turn)."""
 
 
 @dataclass
@@ -177,8 +188,13 @@ class Ctx:
         and those of the players copied since who pass it now: who passes it now, ascending."""
         copied, roster = self._copied, self.roster
         kept = [i for i in built if not copied[i]]
-        changed = [i for i in sorted(self._copies) if test(roster[i])]
-        return list(heapq.merge(kept, changed)) if changed else kept
+        changed = [i for i in self._copies if test(roster[i])]
+        if not changed:
+            return kept
+        # disjoint: one sort in C (the kept run is merged in linear time), not a `heapq.merge` stepped in Python
+        kept += changed
+        kept.sort()
+        return kept
 
     def level_residents(self) -> dict[str, list[str]]:
         """Level of Port-Réal -> the living, visible players there now (`city.residents`), roster order."""
@@ -317,10 +333,10 @@ class Ctx:
             self.events.append(Event(kind, Audience.to(*players), data))
 
     def public(self, kind: str, **data: Any) -> None:
-        self.events.append(Event(kind, Audience.public(), data))
+        self.events.append(Event(kind, _PUBLIC, data))
 
     def mj(self, kind: str, **data: Any) -> None:
-        self.events.append(Event(kind, Audience.mj(), data))
+        self.events.append(Event(kind, _MJ, data))
 
     def learner(self, name: str) -> tuple[Player, set[str]]:
         """The player of that name, to tell him something, and the set of the facts told him this turn.
@@ -362,8 +378,17 @@ class Ctx:
         facts = role_facts(subject, value)  # one pair of strings for every listener
         for r in recipients:
             p, told = self.learner(r)
-            tell_role(p.latest, told, subject, value, facts)
+            tell_role(_own(p), told, subject, value, facts)
         return {"player": subject, "role": value}
+
+    def reveal_to(self, recipient: str, told: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+        """`reveal` to ``recipient`` alone of each (subject, role code) in turn (the target of a failed
+        squad of thousands told every member's role): his records found once, not once per fact."""
+        p, facts = self.learner(recipient)
+        latest = _own(p)
+        for subject, code in told:
+            tell_role(latest, facts, subject, code)
+        return [{"player": subject, "role": code} for subject, code in told]
 
     def aware(self, members: Sequence[str]) -> list[str]:
         """The ``members`` who will remember this turn's squad (not the confused)."""
@@ -374,6 +399,13 @@ class Ctx:
         """The role ``name`` shows as a squad member: a confused patient acts as a fidèle Lannister."""
         return R.FIDELE if name in self.confused else self.p(name).code
 
+    def member_codes(self, names: Sequence[str]) -> list[tuple[str, str]]:
+        """(name, `member_code`) of each of ``names``."""
+        confused, players = self.confused, self.st.players
+        if not confused:
+            return [(n, players[n].code) for n in names]
+        return [(n, R.FIDELE if n in confused else players[n].code) for n in names]
+
     def member_team(self, name: str) -> str:
         return R.LANNISTER if name in self.confused else self.p(name).team
 
@@ -383,7 +415,7 @@ class Ctx:
         fact = team_fact(subject, team)
         for r in recipients:
             p, told = self.learner(r)
-            tell_team(p.latest, told, subject, team, fact)
+            tell_team(_own(p), told, subject, team, fact)
         return {"player": subject, "team": team}
 
     def reveal_teams(self, recipients: list[str] | tuple[str, ...], subjects: Sequence[str]) -> list[dict[str, str]]:
@@ -422,6 +454,13 @@ class Ctx:
         if self.st.in_donjon(p):
             return R.GARDE_INFLUENCE if p.rank in R.GARDES else R.CONSEIL_INFLUENCE
         return self.influence(name)
+
+
+def _own(learner: Player) -> MutableMapping[str, str]:
+    """The ``latest`` of a player `Ctx.learner` gave: a copy of his own this turn, changed in place."""
+    latest = learner.latest
+    assert isinstance(latest, dict | Beliefs)
+    return latest
 
 
 def _resident_of(level: str) -> Callable[[Player], bool]:

@@ -19,6 +19,9 @@ class Squad:
     members: list[str]
 
     def teams(self, ctx: Ctx) -> list[str]:
+        if not ctx.confused:
+            players = ctx.st.players
+            return sorted({players[m].team for m in self.members})
         return sorted({ctx.member_team(m) for m in self.members})
 
 
@@ -159,7 +162,7 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
         if correct and (special or ctx.dice.chance(R.P_CONSEIL_KILL, f"squad on {target}: Conseil member dies (80%)")):
             _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target))
             return
-        facts = [ctx.reveal([target], m, ctx.member_code(m)) for m in sq.members]
+        facts = ctx.reveal_to(target, ctx.member_codes(sq.members))
         ctx.tell("target_learned", [target], facts=facts)
         ctx.tell("squad_failed", aware, target=target)
         ctx.public("survived", player=target)
