@@ -125,6 +125,9 @@ def test_an_alliance_squad_of_thousands_holds_its_shared_lesson_once_not_once_pe
         p = big.players[m]
         assert all(p.knows_team(x) == big_before.players[x].team for x in members)
         assert {f"{x}|team|{big_before.players[x].team}" for x in members} <= p.knowledge
+        walked = dict(p.latest.items())  # walked as the dict it stands for, read name by name alike
+        assert walked.keys() >= set(members) | big_before.players[m].latest.keys()
+        assert all(p.latest[x] == v and p.latest.get(x) == v for x, v in walked.items())
     # an affiliation that agrees with a role believed does not replace it
     assert big.players["Stark 0000"].knows_role("Stark 0000") == "stark_hm"
     # ×4 members: about ×4 entries held (each member told all: ×16)

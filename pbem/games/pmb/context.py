@@ -88,7 +88,7 @@ class Ctx:
     added to his ``knowledge`` by `settle` at the end of the turn."""
     _learners: list[int] = field(default_factory=list, init=False, repr=False)
     """The roster positions of the players told something this turn, in the order they first were."""
-    _told_shared: dict[int, list[frozenset[str]]] = field(default_factory=dict, init=False, repr=False)
+    _told_shared: dict[int, tuple[frozenset[str], ...]] = field(default_factory=dict, init=False, repr=False)
     """Roster position -> the fact sets of the group lessons told that player this turn (`reveal_teams`):
     each one set shared by all its listeners, added as such to their ``knowledge`` by `settle`."""
 
@@ -432,7 +432,9 @@ class Ctx:
         for r in recipients:
             learner, _told = self.learner(r)
             learner.latest = Beliefs({}, group, learner.latest)
-            shared.setdefault(pos[r], []).append(facts)
+            i = pos[r]
+            before = shared.get(i)
+            shared[i] = (facts,) if before is None else (*before, facts)
         return [{"player": s, "team": group[s]} for s in subjects]
 
     def kill(self, name: str, cause: str, by: str) -> None:

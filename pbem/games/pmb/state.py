@@ -23,7 +23,7 @@ and set they stand for (the stored JSON is the same); only their cost differs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, MutableMapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -112,17 +112,29 @@ class Beliefs(MutableMapping[str, str]):
     def __delitem__(self, name: str) -> None:
         raise TypeError("a player's beliefs are told, never forgotten")
 
+    def flat(self) -> dict[str, str]:
+        """The dict these beliefs stand for (a new one): the group's teams over what was believed before,
+        but for the roles of those very teams, and the own lessons over all (dict operations in C but
+        for the walk over what was believed before, which is a player's own, not a group's)."""
+        below = self.below.flat() if isinstance(self.below, Beliefs) else self.below
+        group = self.group
+        out = dict(below)
+        out.update(group)
+        for name, value in below.items():
+            team = group.get(name)
+            if team is not None and _CODE_TEAM.get(value) == team:
+                out[name] = value  # an agreeing affiliation does not replace a role
+        out.update(self.own)
+        return out
+
     def __iter__(self) -> Iterator[str]:
-        seen = set(self.own)
-        yield from self.own
-        for layer in (self.group, self.below):
-            for name in layer:
-                if name not in seen:
-                    seen.add(name)
-                    yield name
+        return iter(self.flat())
+
+    def items(self) -> ItemsView[str, str]:
+        return self.flat().items()
 
     def __len__(self) -> int:
-        return len(set(self.own).union(self.group, self.below))
+        return len(self.flat())
 
     def __bool__(self) -> bool:
         return bool(self.own or self.group or self.below)
@@ -143,13 +155,13 @@ class Knowledge(AbstractSet[str]):
         self.shared = shared
 
     @classmethod
-    def of(cls, knowledge: AbstractSet[str], facts: set[str], shared: list[frozenset[str]]) -> AbstractSet[str]:
+    def of(cls, knowledge: AbstractSet[str], facts: set[str], shared: tuple[frozenset[str], ...]) -> AbstractSet[str]:
         """``knowledge`` with ``facts`` and the ``shared`` sets added (no new set when nothing is new)."""
         own, groups = (knowledge.own, knowledge.shared) if isinstance(knowledge, Knowledge) else (knowledge, ())
         new = own | facts if facts and not all(f in knowledge for f in facts) else own
         if new is own and not shared:
             return knowledge
-        groups = (*groups, *shared)
+        groups = (*groups, *shared) if groups else shared
         return cls(new, groups) if groups else new
 
     def __contains__(self, fact: object) -> bool:
@@ -243,7 +255,7 @@ class Player:
     def add_knowledge(self, facts: set[str]) -> None:
         """Add ``facts`` to ``knowledge`` (a new set, and only if one of them is new)."""
         if isinstance(self.knowledge, Knowledge):
-            self.knowledge = Knowledge.of(self.knowledge, facts, [])
+            self.knowledge = Knowledge.of(self.knowledge, facts, ())
         elif not facts <= self.knowledge:
             self.knowledge = self.knowledge | facts
 
