@@ -429,10 +429,18 @@ class Ctx:
         facts = frozenset(team_fact(s, team) for s, team in group.items())
         shared = self._told_shared
         pos = self._pos
+        told, roster, copied, learners = self._told, self.roster, self._copied, self._learners
         for r in recipients:
-            learner, _told = self.learner(r)
-            learner.latest = Beliefs({}, group, learner.latest)
             i = pos[r]
+            if told[i] is None:
+                # his first lesson of the turn, as `learner` gives it but for the copy of his ``latest``:
+                # the group's layer goes over it unchanged, and only that layer's own dict is written
+                learner = roster[i] if copied[i] else self._copy(i, r)
+                told[i] = set()
+                learners.append(i)
+            else:
+                learner = roster[i]
+            learner.latest = Beliefs({}, group, learner.latest)
             before = shared.get(i)
             shared[i] = (facts,) if before is None else (*before, facts)
         return [{"player": s, "team": group[s]} for s in subjects]
