@@ -431,6 +431,7 @@ class Ctx:
         shared = self._told_shared
         pos = self._pos
         told, roster, copied, learners = self._told, self.roster, self._copied, self._learners
+        alone = (facts,)  # the groups of a learner told no other this turn: one tuple for all of them
         for r in recipients:
             i = pos[r]
             if told[i] is None:
@@ -443,7 +444,7 @@ class Ctx:
                 learner = roster[i]
             learner.latest = Beliefs({}, group, learner.latest)
             before = shared.get(i)
-            shared[i] = (facts,) if before is None else (*before, facts)
+            shared[i] = alone if before is None else (*before, facts)
         return [{"player": s, "team": group[s]} for s in subjects]
 
     def kill(self, name: str, cause: str, by: str) -> None:
