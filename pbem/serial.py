@@ -2,7 +2,8 @@
 
 Ruleset states are typed dataclasses; the store keeps them as JSON.  Supported
 field types: str, int, float, bool, None, Enum, nested dataclasses, and
-list/tuple/frozenset/set/dict (str keys) of those, plus ``X | None``.
+list/tuple/frozenset/set/dict (str keys) of those, plus ``X | None`` (a `collections.abc` Set or
+Mapping that is not a set or dict is written as the one it stands for; an ``abc.Set`` hint reads a frozenset).
 Encoding is deterministic (sets are sorted) so equal states give equal bytes.
 A dataclass may define ``__post_load__(self)``: `from_data` calls it once the object is decoded,
 for what the JSON cannot say (which equal values are one object, say); it must not change the
@@ -30,6 +31,7 @@ import json
 import operator
 import types
 import typing
+from collections import abc
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, TypeVar, Union
@@ -91,9 +93,11 @@ def _encoder(kind: type) -> Encoder:
         return lambda obj, prev, memo: {str(k): _encode(v, prev, memo) for k, v in obj.items()}
     if issubclass(kind, (list, tuple)):
         return _encode_list
-    if issubclass(kind, (set, frozenset)):
+    if issubclass(kind, (set, frozenset, abc.Set)):  # (a `Set` that is not a set: as the set it stands for)
         return lambda obj, prev, memo: sorted((_encode(v, prev, memo) for v in obj),
                                               key=lambda v: json.dumps(v, sort_keys=True))
+    if issubclass(kind, abc.Mapping):  # (a `Mapping` that is not a dict: as the dict it stands for)
+        return lambda obj, prev, memo: {str(k): _encode(v, prev, memo) for k, v in obj.items()}
     return lambda obj, prev, memo: obj
 
 
@@ -328,10 +332,10 @@ def _decoder(tp: Any) -> Decoder:
             return lambda data, memo: tuple(one(v, memo) for v in data)
         each = tuple(_decoder(a) for a in args)
         return lambda data, memo: tuple(d(v, memo) for d, v in zip(each, data, strict=True))
-    if origin in (frozenset, set):
+    if origin in (frozenset, set, abc.Set):
         (arg,) = typing.get_args(tp) or (Any,)
         item = _decoder(arg)
-        make = origin
+        make = frozenset if origin is abc.Set else origin
         if item is _same:
             return lambda data, memo: make(data)
         return lambda data, memo: make(item(v, memo) for v in data)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
@@ -158,6 +160,53 @@ def test_serial_calls_post_load_once_per_decoded_object_and_the_json_stays_the_s
     assert _POST_LOADS == ["Arya", "Bran"]
     assert back == built and serial.dumps(back) == text
     assert back[0].members[1] is back[0].owner and back[1].members[0] is back[1].owner
+
+
+@dataclass
+class _Told:
+    facts: AbstractSet[str]
+    latest: Mapping[str, str]
+
+
+class _Layered(Mapping[str, str]):
+    """A mapping that is not a dict (as `pbem.games.pmb.state.Beliefs`)."""
+
+    def __init__(self, top: dict[str, str], below: dict[str, str]) -> None:
+        self.top, self.below = top, below
+
+    def __getitem__(self, k: str) -> str:
+        return self.top[k] if k in self.top else self.below[k]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self.below, **self.top})
+
+    def __len__(self) -> int:
+        return len({**self.below, **self.top})
+
+
+class _Union(AbstractSet[str]):
+    """A set that is not a set (as `pbem.games.pmb.state.Knowledge`)."""
+
+    def __init__(self, *parts: frozenset[str]) -> None:
+        self.parts = parts
+
+    def __contains__(self, x: object) -> bool:
+        return any(x in p for p in self.parts)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(frozenset().union(*self.parts))
+
+    def __len__(self) -> int:
+        return len(frozenset().union(*self.parts))
+
+
+def test_serial_writes_a_set_or_mapping_that_is_not_one_as_the_set_or_dict_it_stands_for():
+    layered = _Told(_Union(frozenset({"b", "a"}), frozenset({"c", "a"})), _Layered({"x": "2"}, {"x": "1", "y": "1"}))
+    flat = _Told(frozenset({"a", "b", "c"}), {"y": "1", "x": "2"})
+    text = serial.dumps(layered)
+    assert text == serial.dumps(flat)
+    back = serial.loads(_Told, text)
+    assert type(back.facts) is frozenset and back == flat == layered
 
 
 # --- names ---

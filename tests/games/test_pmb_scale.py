@@ -88,6 +88,54 @@ def test_the_chef_who_takes_in_a_beaten_clans_survivors_copies_his_knowledge_onc
     assert CountingSet.copied <= before + 2 * (len(joined) + 5)
 
 
+def _entries_held(players: Any) -> int:
+    """The entries of every player's ``latest`` and ``knowledge``, each object counted once however
+    many players share it (a group lesson's mapping and facts: `Beliefs`, `Knowledge`)."""
+    seen: set[int] = set()
+
+    def count(obj: Any) -> int:
+        if obj is None or id(obj) in seen:
+            return 0
+        seen.add(id(obj))
+        if hasattr(obj, "group"):  # a Beliefs: its own lessons over a shared group over what was before
+            return count(obj.own) + count(obj.group) + count(obj.below)
+        if hasattr(obj, "shared"):  # a Knowledge: own facts and shared sets
+            return count(obj.own) + sum(count(group) for group in obj.shared)
+        return len(obj)
+
+    return sum(count(p.latest) + count(p.knowledge) for p in players.values())
+
+
+def _alliance_on_a_garde(k: int) -> tuple[State, State, list[str]]:
+    """A squad of Jon, ``k`` Stark Hommes de Main and two Tyrell on the Garde Jaime (an alliance: each
+    member learns every member's affiliation): the state before, after, and the members."""
+    st = new_game(ROSTER + _hms("stark", k))
+    members = ["Jon", *(name for name, *_ in _hms("stark", k)), "Garlan", "Willas"]
+    new, ev = play(st, {m: ["ESCOUADE Jaime"] for m in members})
+    [formed] = to(ev, "Jon", "squad_formed")
+    assert len(formed["teams"]) == len(members)
+    return st, new, members
+
+
+def test_an_alliance_squad_of_thousands_holds_its_shared_lesson_once_not_once_per_member() -> None:
+    small_before, small, _ = _alliance_on_a_garde(100)
+    big_before, big, members = _alliance_on_a_garde(400)
+    # what each member believes and knows: every member's affiliation, as if told one by one
+    for m in ("Jon", "Stark 0000", "Stark 0399", "Garlan"):
+        p = big.players[m]
+        assert all(p.knows_team(x) == big_before.players[x].team for x in members)
+        assert {f"{x}|team|{big_before.players[x].team}" for x in members} <= p.knowledge
+        walked = dict(p.latest.items())  # walked as the dict it stands for, read name by name alike
+        assert walked.keys() >= set(members) | big_before.players[m].latest.keys()
+        assert all(p.latest[x] == v and p.latest.get(x) == v for x, v in walked.items())
+    # an affiliation that agrees with a role believed does not replace it
+    assert big.players["Stark 0000"].knows_role("Stark 0000") == "stark_hm"
+    # ×4 members: about ×4 entries held (each member told all: ×16)
+    grown = _entries_held(big.players) - _entries_held(big_before.players)
+    grown_small = _entries_held(small.players) - _entries_held(small_before.players)
+    assert grown <= 6 * grown_small
+
+
 def _setup_with_counting_knowledge(n: int, monkeypatch: pytest.MonkeyPatch) -> tuple[State, int]:
     """A set-up of ``n`` players whose knowledge sets count what their unions copy."""
     def counted(**kwargs: Any) -> Player:

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
-from pbem.games.pmb.state import Player, State, role_facts, team_fact, tell_role, tell_team
+from pbem.games.pmb.state import (
+    Beliefs,
+    Knowledge,
+    Player,
+    State,
+    role_facts,
+    team_fact,
+    tell_role,
+    tell_team,
+)
+
+_PUBLIC, _MJ = Audience.public(), Audience.mj()
+"""One of each for all the turn's events (frozen: equal to a new one; thousands fewer objects a turn)."""
 
 
 @dataclass
@@ -77,6 +88,9 @@ class Ctx:
     added to his ``knowledge`` by `settle` at the end of the turn."""
     _learners: list[int] = field(default_factory=list, init=False, repr=False)
     """The roster positions of the players told something this turn, in the order they first were."""
+    _told_shared: dict[int, tuple[frozenset[str], ...]] = field(default_factory=dict, init=False, repr=False)
+    """Roster position -> the fact sets of the group lessons told that player this turn (`reveal_teams`):
+    each one set shared by all its listeners, added as such to their ``knowledge`` by `settle`."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
@@ -174,8 +188,13 @@ class Ctx:
         and those of the players copied since who pass it now: who passes it now, ascending."""
         copied, roster = self._copied, self.roster
         kept = [i for i in built if not copied[i]]
-        changed = [i for i in sorted(self._copies) if test(roster[i])]
-        return list(heapq.merge(kept, changed)) if changed else kept
+        changed = [i for i in self._copies if test(roster[i])]
+        if not changed:
+            return kept
+        # disjoint: one sort in C (the kept run is merged in linear time), not a `heapq.merge` stepped in Python
+        kept += changed
+        kept.sort()
+        return kept
 
     def level_residents(self) -> dict[str, list[str]]:
         """Level of Port-Réal -> the living, visible players there now (`city.residents`), roster order."""
@@ -314,10 +333,10 @@ class Ctx:
             self.events.append(Event(kind, Audience.to(*players), data))
 
     def public(self, kind: str, **data: Any) -> None:
-        self.events.append(Event(kind, Audience.public(), data))
+        self.events.append(Event(kind, _PUBLIC, data))
 
     def mj(self, kind: str, **data: Any) -> None:
-        self.events.append(Event(kind, Audience.mj(), data))
+        self.events.append(Event(kind, _MJ, data))
 
     def learner(self, name: str) -> tuple[Player, set[str]]:
         """The player of that name, to tell him something, and the set of the facts told him this turn.
@@ -332,7 +351,8 @@ class Ctx:
         if told is not None:
             return self.roster[i], told
         p = self.roster[i] if self._copied[i] else self._copy(i, name)
-        p.latest = dict(p.latest)
+        latest = p.latest
+        p.latest = latest.fork() if type(latest) is Beliefs else dict(latest)  # (`type`: an ABC's isinstance is slow)
         told = self._told[i] = set()
         self._learners.append(i)
         return p, told
@@ -340,12 +360,18 @@ class Ctx:
     def settle(self) -> None:
         """Add the facts told this turn to each learner's ``knowledge`` (at the end of the resolution)."""
         roster, told = self.roster, self._told
+        shared = self._told_shared
         for i in self._learners:
             facts = told[i]
             assert facts is not None
-            roster[i].add_knowledge(facts)
+            groups = shared.get(i)
+            if groups:
+                roster[i].knowledge = Knowledge.of(roster[i].knowledge, facts, groups)
+            else:
+                roster[i].add_knowledge(facts)
             told[i] = None
         self._learners = []
+        self._told_shared = {}
 
     def reveal(self, recipients: list[str] | tuple[str, ...], subject: str, code: str | None = None) -> dict[str, str]:
         """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
@@ -353,8 +379,17 @@ class Ctx:
         facts = role_facts(subject, value)  # one pair of strings for every listener
         for r in recipients:
             p, told = self.learner(r)
-            tell_role(p.latest, told, subject, value, facts)
+            tell_role(_own(p), told, subject, value, facts)
         return {"player": subject, "role": value}
+
+    def reveal_to(self, recipient: str, told: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+        """`reveal` to ``recipient`` alone of each (subject, role code) in turn (the target of a failed
+        squad of thousands told every member's role): his records found once, not once per fact."""
+        p, facts = self.learner(recipient)
+        latest = _own(p)
+        for subject, code in told:
+            tell_role(latest, facts, subject, code)
+        return [{"player": subject, "role": code} for subject, code in told]
 
     def aware(self, members: Sequence[str]) -> list[str]:
         """The ``members`` who will remember this turn's squad (not the confused)."""
@@ -365,6 +400,13 @@ class Ctx:
         """The role ``name`` shows as a squad member: a confused patient acts as a fidèle Lannister."""
         return R.FIDELE if name in self.confused else self.p(name).code
 
+    def member_codes(self, names: Sequence[str]) -> list[tuple[str, str]]:
+        """(name, `member_code`) of each of ``names``."""
+        confused, players = self.confused, self.st.players
+        if not confused:
+            return [(n, players[n].code) for n in names]
+        return [(n, R.FIDELE if n in confused else players[n].code) for n in names]
+
     def member_team(self, name: str) -> str:
         return R.LANNISTER if name in self.confused else self.p(name).team
 
@@ -374,8 +416,36 @@ class Ctx:
         fact = team_fact(subject, team)
         for r in recipients:
             p, told = self.learner(r)
-            tell_team(p.latest, told, subject, team, fact)
+            tell_team(_own(p), told, subject, team, fact)
         return {"player": subject, "team": team}
+
+    def reveal_teams(self, recipients: list[str] | tuple[str, ...], subjects: Sequence[str]) -> list[dict[str, str]]:
+        """`reveal_team` of each of ``subjects`` in turn (their current affiliations) to every one of
+        ``recipients``, as one group lesson: the (name -> team) mapping and its facts are made once and
+        shared by all the listeners (`Beliefs`, `Knowledge`), so that a squad of k members who all learn
+        each other's affiliation costs about k, not k² entries.  What each then believes and knows is
+        what the facts told one by one would have made."""
+        p = self.p
+        group = {s: p(s).team for s in subjects}
+        facts = frozenset(team_fact(s, team) for s, team in group.items())
+        shared = self._told_shared
+        pos = self._pos
+        told, roster, copied, learners = self._told, self.roster, self._copied, self._learners
+        alone = (facts,)  # the groups of a learner told no other this turn: one tuple for all of them
+        for r in recipients:
+            i = pos[r]
+            if told[i] is None:
+                # his first lesson of the turn, as `learner` gives it but for the copy of his ``latest``:
+                # the group's layer goes over it unchanged, and only that layer's own dict is written
+                learner = roster[i] if copied[i] else self._copy(i, r)
+                told[i] = set()
+                learners.append(i)
+            else:
+                learner = roster[i]
+            learner.latest = Beliefs({}, group, learner.latest)
+            before = shared.get(i)
+            shared[i] = alone if before is None else (*before, facts)
+        return [{"player": s, "team": group[s]} for s in subjects]
 
     def kill(self, name: str, cause: str, by: str) -> None:
         if not self.p(name).alive:
@@ -396,6 +466,13 @@ class Ctx:
         if self.st.in_donjon(p):
             return R.GARDE_INFLUENCE if p.rank in R.GARDES else R.CONSEIL_INFLUENCE
         return self.influence(name)
+
+
+def _own(learner: Player) -> MutableMapping[str, str]:
+    """The ``latest`` of a player `Ctx.learner` gave: a copy of his own this turn, changed in place."""
+    latest = learner.latest
+    assert type(latest) is dict or type(latest) is Beliefs  # (not isinstance: an ABC's runs in Python)
+    return latest
 
 
 def _resident_of(level: str) -> Callable[[Player], bool]:

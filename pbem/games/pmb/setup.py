@@ -220,9 +220,8 @@ def known_list(p: Player, *, exclude_self: bool = False) -> list[dict[str, str]]
     """What a player believes of the others, as event data, sorted by name: the role told last
     ({"player", "role"}), or the affiliation ({"player", "team"}) when only that was told since."""
     out = []
-    for name in sorted(p.latest):
+    for name, value in sorted(p.latest.items()):  # (the names are distinct: sorted by name)
         if exclude_self and name == p.name:
             continue
-        value = p.latest[name]
         out.append({"player": name, "role": value} if value in R.ROLE_CODES else {"player": name, "team": value})
     return out

@@ -19,6 +19,9 @@ class Squad:
     members: list[str]
 
     def teams(self, ctx: Ctx) -> list[str]:
+        if not ctx.confused:
+            players = ctx.st.players
+            return sorted({players[m].team for m in self.members})
         return sorted({ctx.member_team(m) for m in self.members})
 
 
@@ -73,8 +76,8 @@ def announce(ctx: Ctx, sq: Squad, aware: list[str], teams: list[str] | None = No
     """Members learn each other's names before leaving (alliance squads also their affiliations)."""
     data_teams: list[dict[str, str]] = []
     if sq.camp == ALLIANCE and len(sq.teams(ctx) if teams is None else teams) > 1:
-        for m in sq.members:
-            data_teams.append(ctx.reveal_team(aware, m))
+        # every member told every member's affiliation: one lesson shared by all (k, not k², entries)
+        data_teams = ctx.reveal_teams(aware, sq.members)
     ctx.tell("squad_formed", aware, target=sq.target, members=list(sq.members), teams=data_teams)
 
 
@@ -159,7 +162,7 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
         if correct and (special or ctx.dice.chance(R.P_CONSEIL_KILL, f"squad on {target}: Conseil member dies (80%)")):
             _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target))
             return
-        facts = [ctx.reveal([target], m, ctx.member_code(m)) for m in sq.members]
+        facts = ctx.reveal_to(target, ctx.member_codes(sq.members))
         ctx.tell("target_learned", [target], facts=facts)
         ctx.tell("squad_failed", aware, target=target)
         ctx.public("survived", player=target)

@@ -12,11 +12,19 @@ for a player told thousands of facts in a turn would copy his records thousands 
 resolution (`pbem.games.pmb.context.Ctx.reveal`) instead copies a learner's ``latest`` once per
 turn, changes that copy in place (`tell_role`, `tell_team`) and adds the turn's new facts to his
 ``knowledge`` in one union at the end of the turn (`Player.add_knowledge`).
+
+**Group lessons.**  The members of an alliance squad all learn each other's affiliation: thousands
+of members, each told the same thousands of facts, would be millions of entries (k² for a squad of
+k).  Such a lesson is made once and shared by every member: his ``latest`` becomes a `Beliefs`
+whose lower layer is the group's (name -> team) mapping, and his ``knowledge`` a `Knowledge` that
+holds the group's facts as one shared set.  They read, compare and store exactly as the flat dict
+and set they stand for (the stored JSON is the same); only their cost differs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -41,7 +49,7 @@ def role_facts(name: str, code: str) -> tuple[str, str]:
     return f"{name}|role|{code}", f"{name}|team|{_CODE_TEAM.get(code, code)}"  # role_fact, team_fact
 
 
-def tell_role(latest: dict[str, str], told: set[str], name: str, code: str,
+def tell_role(latest: MutableMapping[str, str], told: set[str], name: str, code: str,
               facts: tuple[str, str] | None = None) -> None:
     """Record, in place, that ``name``'s role ``code`` was told: in ``latest`` (what is believed now)
     and as its two facts in ``told`` (``facts``: `role_facts`, made once for several listeners)."""
@@ -49,13 +57,132 @@ def tell_role(latest: dict[str, str], told: set[str], name: str, code: str,
     told.update(facts if facts is not None else role_facts(name, code))
 
 
-def tell_team(latest: dict[str, str], told: set[str], name: str, team: str, fact: str | None = None) -> None:
+def tell_team(latest: MutableMapping[str, str], told: set[str], name: str, team: str, fact: str | None = None) -> None:
     """Record, in place, that ``name``'s affiliation ``team`` was told: a new fact in ``told``
     (``fact``: `team_fact`, made once for several listeners), and in ``latest`` unless it agrees with
     the role believed (an affiliation that contradicts it replaces it)."""
     told.add(fact if fact is not None else team_fact(name, team))
     if _CODE_TEAM.get(latest.get(name, ""), "") != team:
         latest[name] = team
+
+
+class Beliefs(MutableMapping[str, str]):
+    """A player's ``latest`` once he was given a group lesson: his own lessons since (``own``, a dict
+    changed in place by the turn that made it, as `Ctx.learner`'s copy is) over the group's affiliations
+    (``group``: name -> team, shared by every listener, never changed) told over what he believed before
+    (``below``, never changed either).
+
+    Reads as the dict that telling him the group's facts one by one (`tell_team`) would have made: a
+    name of the group shows its team, unless what he believed before was a role of that very team
+    (an agreeing affiliation does not replace a role)."""
+
+    __slots__ = ("below", "group", "own")
+
+    def __init__(self, own: dict[str, str], group: Mapping[str, str], below: Mapping[str, str]) -> None:
+        self.own = own
+        self.group = group
+        self.below = below
+
+    def fork(self) -> Beliefs:
+        """A copy whose own lessons may be changed in place (the layers below are shared)."""
+        return Beliefs(dict(self.own), self.group, self.below)
+
+    def get(self, name: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        value = self.own.get(name)
+        if value is not None:
+            return value
+        before = self.below.get(name)
+        team = self.group.get(name)
+        if team is None or (before is not None and _CODE_TEAM.get(before) == team):
+            return before if before is not None else default
+        return team
+
+    def __getitem__(self, name: str) -> str:
+        value = self.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.own or name in self.group or name in self.below
+
+    def __setitem__(self, name: str, value: str) -> None:
+        self.own[name] = value
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("a player's beliefs are told, never forgotten")
+
+    def flat(self) -> dict[str, str]:
+        """The dict these beliefs stand for (a new one): the group's teams over what was believed before,
+        but for the roles of those very teams, and the own lessons over all (dict operations in C but
+        for the walk over what was believed before, which is a player's own, not a group's)."""
+        below = self.below.flat() if type(self.below) is Beliefs else self.below
+        group = self.group
+        out = dict(below)
+        out.update(group)
+        for name, value in below.items():
+            team = group.get(name)
+            if team is not None and _CODE_TEAM.get(value) == team:
+                out[name] = value  # an agreeing affiliation does not replace a role
+        out.update(self.own)
+        return out
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.flat())
+
+    def items(self) -> ItemsView[str, str]:
+        return self.flat().items()
+
+    def __len__(self) -> int:
+        return len(self.flat())
+
+    def __bool__(self) -> bool:
+        return bool(self.own or self.group or self.below)
+
+    def __repr__(self) -> str:
+        return f"Beliefs({dict(self.items())!r})"
+
+
+class Knowledge(AbstractSet[str]):
+    """A player's ``knowledge`` once he was given a group lesson: his own facts (``own``) and the
+    groups' fact sets he was told (``shared``, each one object shared by all its listeners).  Reads,
+    compares and stores as the frozenset of all of them."""
+
+    __slots__ = ("own", "shared")
+
+    def __init__(self, own: AbstractSet[str], shared: tuple[frozenset[str], ...]) -> None:
+        self.own = own
+        self.shared = shared
+
+    @classmethod
+    def of(cls, knowledge: AbstractSet[str], facts: set[str], shared: tuple[frozenset[str], ...]) -> AbstractSet[str]:
+        """``knowledge`` with ``facts`` and the ``shared`` sets added (no new set when nothing is new)."""
+        own, groups = (knowledge.own, knowledge.shared) if type(knowledge) is Knowledge else (knowledge, ())
+        new = own | facts if facts and not all(f in knowledge for f in facts) else own
+        if new is own and not shared:
+            return knowledge
+        groups = (*groups, *shared) if groups else shared
+        return cls(new, groups) if groups else new
+
+    def __contains__(self, fact: object) -> bool:
+        return fact in self.own or any(fact in group for group in self.shared)
+
+    def _all(self) -> frozenset[str]:
+        return frozenset(self.own).union(*self.shared)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return bool(self.own) or any(self.shared)
+
+    def __repr__(self) -> str:
+        return f"Knowledge({set(self._all())!r})"
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(slots=True)
@@ -81,11 +208,11 @@ class Player:
     recruit: bool = False
     """A traitor sergent who joined the Lannister and may be promoted Garde."""
     died: int = 0
-    knowledge: frozenset[str] = frozenset()
+    knowledge: AbstractSet[str] = frozenset()
     """Every fact told.  Never changed in place (`learn_role` makes a new one), so that a cloned state
     shares it.  During a resolution, the facts of the turn are added at its end (see the module's doc):
     rules read what a player believes from ``latest``."""
-    latest: dict[str, str] = field(default_factory=dict)
+    latest: Mapping[str, str] = field(default_factory=dict)
     """Name -> the last role code (or, if only the affiliation was told since, the team) told of that name.
     Never changed in place either (`learn_role` replaces it): clones share it.  (`Ctx.reveal` changes
     in place a copy it made in the same turn, which nothing else holds.)"""
@@ -127,7 +254,9 @@ class Player:
 
     def add_knowledge(self, facts: set[str]) -> None:
         """Add ``facts`` to ``knowledge`` (a new set, and only if one of them is new)."""
-        if not facts <= self.knowledge:
+        if type(self.knowledge) is Knowledge:  # (not isinstance: an ABC's runs in Python, at every learner)
+            self.knowledge = Knowledge.of(self.knowledge, facts, ())
+        elif not facts <= self.knowledge:
             self.knowledge = self.knowledge | facts
 
     def knows_role(self, name: str) -> str | None:
@@ -149,7 +278,7 @@ class Player:
         return _CODE_TEAM.get(value, value)
 
 
-def _latest_from(knowledge: frozenset[str]) -> dict[str, str]:
+def _latest_from(knowledge: AbstractSet[str]) -> dict[str, str]:
     """`Player.latest` for a state stored before it existed: one role told per name (in no
     particular order, as then), else the affiliation."""
     latest: dict[str, str] = {}
