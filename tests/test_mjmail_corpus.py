@@ -61,3 +61,19 @@ def test_a_mail_of_many_lines_is_read_only_up_to_the_cap():
     read = reader.read(text, view)
     assert len(read.readings) == reader.MAX_READ_LINES
     assert max(r.line for r in read.readings) == reader.MAX_READ_LINES - 1
+
+
+@pytest.mark.parametrize(("line", "verdict", "player", "candidates"), [
+    ("Retire Bert", "ask", "Bertrand", ()),  # the first letters of one name: a guess, asked about
+    ("Retire Brie stp, elle ne joue plus", "ask", "Brienne", ()),
+    ("retire Mall à la fin du tour", "ask", "Élise de Mallery", ()),  # the first letters of one of its words
+    ("Bron sera absent jusqu'au 20", "refuse", None, ("Bran", "Bronn")),  # Bronn's start, one letter from Bran
+    ("retire Ol", "refuse", None, ()),  # two letters are too few to guess from
+])
+def test_a_name_shortened_to_its_first_letters_is_asked_about_never_done(line, verdict, player, candidates):
+    view = view_for(DATA["world"], {})
+    (r,) = reader.read(line, view).readings
+    assert r.verdict == verdict, r
+    if player is not None:
+        assert r.slots["player"] == player and "player" in r.guessed
+    assert tuple(r.candidates) == candidates

@@ -178,8 +178,8 @@ class Roster:
         return hits
 
     def loose(self, word: Tok) -> tuple[str | None, tuple[str, ...]]:
-        """A word that may be a misspelt name or initials (« Bertran », « PD »): the one name it is nearest, or the
-        names it is as near to (none: near no name)."""
+        """A word that may be a misspelt or shortened name, or initials (« Bertran », « Bert », « PD »): the one
+        name it is nearest, or the names it is as near to (none: near no name)."""
         raw = word.raw
         if 2 <= len(raw) <= 3 and raw.isupper() and raw.isalpha():
             fits = [n for n, key in ((n, self._initials(n)) for n in self.names) if key == raw.lower()]
@@ -187,16 +187,21 @@ class Roster:
         w = word.w
         if len(w) < 3 or len(w) > 40 or w in L.KNOWN:
             return None, ()
+        # the first letters of a name, or of one of its words (« Bert » for Bertrand, « Mall » for Élise de
+        # Mallery), as an MJ in a hurry shortens it; or a misspelling.  Both are guesses (asked about), and a word
+        # that fits several names either way (« Bron »: Bronn's first letters, one letter from Bran) names them all
+        starts = {name for key, name in self.keys.items()
+                  if "".join(key).startswith(w) or any(k.startswith(w) for k in key if k not in NAME_FILLER)}
         best: dict[str, int] = {}
         for key, name in self.keys.items():
             for part in (" ".join(key), *[k for k in key if k not in NAME_FILLER]):
                 d = distance(w, part.replace(" ", ""), 2)
                 if d <= (1 if len(w) <= 5 else 2):
                     best[name] = min(best.get(name, 9), d)
-        if not best:
+        low = min(best.values(), default=None)
+        nearest = tuple(n for n in self.names if n in starts or (low is not None and best.get(n) == low))
+        if not nearest:
             return None, ()
-        low = min(best.values())
-        nearest = tuple(n for n in self.names if best.get(n) == low)
         return (nearest[0], ()) if len(nearest) == 1 else (None, nearest)
 
     @staticmethod
