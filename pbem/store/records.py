@@ -215,6 +215,12 @@ class RecordRows(StoreBase):
         return self.db.execute("select 1 from records where game = ? and kind = ? limit 1",
                                [game, kind]).fetchone() is not None
 
+    def published_posts(self, game: str) -> int:
+        """How many published setups and steps (the forum's posts) a game has, without reading them."""
+        row = self.db.execute("select count(*) from records where game = ? and kind != 'action' and published = 1",
+                              [game]).fetchone()
+        return int(row[0])
+
     def records_to_post(self, game: str) -> list[StepRecord]:
         """The published setup and steps whose forum files are not written yet."""
         return [_record(r) for r in self._q("select * from records where game = ? and kind != 'action' and "
@@ -264,6 +270,11 @@ class RecordRows(StoreBase):
             sql, args = sql + " and action = ?", [*args, action]
         return [JournalEntry(r["id"], r["game"], parse_iso(r["at"]), r["who"], r["action"], json.loads(r["detail"]))
                 for r in self._q(sql + " order by id", args)]
+
+    def journal_count(self, game: str, action: str) -> int:
+        """How many entries of one action a game's journal has, without reading them."""
+        row = self.db.execute("select count(*) from journal where game = ? and action = ?", [game, action]).fetchone()
+        return int(row[0])
 
     def journal_data(self, game: str) -> list[dict[str, Any]]:
         """A game's journal as JSON-compatible data (`pbem export`)."""
