@@ -236,7 +236,8 @@ class RecordRows(StoreBase):
         """A resolved step computed again and published: the record replaced, the one it replaces kept in the journal."""
         old = self._q(self._select() + " where game = ? and seq = ?", [rec.game, rec.seq])
         self.log(rec.game, at, by, "rerun publish", {"turn": rec.turn, "replaced": old[0] if old else None})
-        if old:  # a step after it that kept its state before here keeps it whole again (this one's state changes)
+        if old and old[0]["state_after"] != rec.state_after:  # the step after it, if it kept its state before
+            # here, keeps it whole again (it was computed from the state this one said before)
             self.db.execute("update records set state_before = ? where game = ? and kind = 'step' and state_before "
                             "is null and seq = (select min(seq) from records where game = ? and seq > ?)",
                             [old[0]["state_after"], rec.game, rec.game, rec.seq])
