@@ -8,7 +8,7 @@ change would be large, keeps its whole state after (a checkpoint), so a state is
 that many changes (`state_after_json`).  The state before an action is the state after the record before it.
 
 A step's state before is most often the state after the record before it, word for word: the table then keeps
-it once (``state_before`` NULL in a step's row, since schema 6), and every read here gives it back (`_SELECTED`),
+it once (``state_before`` NULL in a step's row, since schema 6), and every read here gives it back (`RecordRows._select`),
 so a `StepRecord` says what it said when it was written.
 """
 
