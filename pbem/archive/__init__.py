@@ -79,9 +79,9 @@ def edition(engine: Engine, game_id: str) -> str:
     """Which edition of the public record of ``game_id`` there is now: its published posts, the corrections
     published since (a RECTIFICATIF replaces a step's record and adds no post: the MJ's journal counts them)
     and whether the seed is revealed (the verification page).  The archive is out of date when this changed."""
-    store = engine.store
-    posts = sum(1 for rec in store.records(game_id) if rec.kind != "action" and rec.published)
-    corrections = len(store.journal(game_id, "rerun publish"))
+    store = engine.store  # (counted by the database: a pass reads no record, however long the game, issue #24)
+    posts = store.published_posts(game_id)
+    corrections = store.journal_count(game_id, "rerun publish")
     row = store.game(game_id)
     revealed = int(bool(row is not None and row.seed_revealed))
     return f"posts {posts}, corrections {corrections}, seed revealed {revealed}\n"

@@ -25,7 +25,7 @@ OPENING_BUSY_MS = 120_000
 """How long opening a store waits for another process's lock (a migration after an upgrade moves every stored
 mail once; on a loaded machine that took over 10 s, the wait allowed to later statements)."""
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
 class's) changes: a database at this version is opened without looking at its tables, and
 tests/test_store_health.py fails until the new schema's digest is recorded beside the new number."""
@@ -308,6 +308,10 @@ class StoreBase:
         for column, kind in (("state_patch", str), ("titles", str), ("changed", int)):
             if column not in self._t("records").columns_dict:  # immediate orders' compact records (engine/records.py)
                 self._t("records").add_column(column, kind)
+        # a step's state before kept once, as the state after the record before it (6: `pbem.store.records`)
+        from pbem.store.records import SAME_AS_BEFORE
+
+        self.db.execute(SAME_AS_BEFORE)
         if "outbox" not in self.db.table_names():
             t("outbox").create(
                 {
@@ -332,3 +336,5 @@ class StoreBase:
             t("cursors").create({"source": str, "value": str}, pk="source")
         if "journal" not in self.db.table_names():
             t("journal").create({"id": int, "game": str, "at": str, "who": str, "action": str, "detail": str}, pk="id")
+        # a game's entries of one action counted from the index (the live archive's edition, at every pass)
+        self.db.execute("create index if not exists journal_by_action on journal (game, action)")

@@ -6,6 +6,10 @@ a state that keeps growing, so its record keeps the change (``state_patch``, `pb
 the record before it instead of two whole states; every `ACTION_CHECKPOINT`-th record, and any whose
 change would be large, keeps its whole state after (a checkpoint), so a state is rebuilt from at most
 that many changes (`state_after_json`).  The state before an action is the state after the record before it.
+
+A step's state before is most often the state after the record before it, word for word: the table then keeps
+it once (``state_before`` NULL in a step's row, since schema 6), and every read here gives it back (`RecordRows._select`),
+so a `StepRecord` says what it said when it was written.
 """
 
 from __future__ import annotations
@@ -77,11 +81,22 @@ def _sourced(value: Any) -> SourcedOrders:
         tuple(value["applied"]) if "applied" in value else None)
 
 
-def _row(rec: StepRecord) -> dict[str, Any]:
-    """A record as the table keeps it (a step's columns, and an action's three more)."""
+_BEFORE_KEPT_ONCE = ("case when r.kind = 'step' and r.state_before is null then (select p.state_after from records p "
+                     "where p.game = r.game and p.seq < r.seq order by p.seq desc limit 1) else r.state_before end")
+"""A row's state before as its record says it: a step's NULL is the state after the record before it."""
+
+SAME_AS_BEFORE = ("update records set state_before = null where kind = 'step' and state_before is not null and "
+                  "state_before = (select p.state_after from records p where p.game = records.game and "
+                  "p.seq < records.seq order by p.seq desc limit 1)")
+"""Keep once the steps' states before that repeat the state after the record before them (schema 6's migration)."""
+
+
+def _row(rec: StepRecord, before_kept: bool = False) -> dict[str, Any]:
+    """A record as the table keeps it (a step's columns, and an action's three more); ``before_kept``: its state
+    before is the state after the record before it, kept there only."""
     row: dict[str, Any] = {
         "game": rec.game, "seq": rec.seq, "kind": rec.kind, "turn": rec.turn, "title": rec.title,
-        "dice_context": rec.dice_context, "state_before": rec.state_before,
+        "dice_context": rec.dice_context, "state_before": None if before_kept else rec.state_before,
         "orders": json.dumps({p: _sourced_json(rec.kind, o) for p, o in rec.orders.items()}, ensure_ascii=False,
                              sort_keys=True),
         "defaults": json.dumps(list(rec.defaults)), "rolls": json.dumps(rolls_json(rec.rolls)),
@@ -149,6 +164,26 @@ def same_events(rec: StepRecord, events: Sequence[Event]) -> bool:
 class RecordRows(StoreBase):
     """Step records (setup, resolved steps, immediate actions) and the MJ's journal."""
 
+    _selected: str | None = None
+
+    def _select(self) -> str:
+        """``select <every column> from records r``, a step's state before given back whole (`_BEFORE_KEPT_ONCE`),
+        the columns in the table's order (`pbem export` writes them in that order)."""
+        if self._selected is None:
+            names = [row[1] for row in self.conn.execute("pragma table_info(records)")]
+            self._selected = "select " + ", ".join(f"{_BEFORE_KEPT_ONCE} as state_before" if n == "state_before"
+                                                   else f"r.{n}" for n in names) + " from records r"
+        return self._selected
+
+    def _before_kept(self, rec: StepRecord) -> bool:
+        """Is this step's state before the state after the record before it, word for word (then kept there
+        only)?  Compared by the database, which keeps that text."""
+        if rec.kind != "step" or rec.state_before is None:
+            return False
+        return self.db.execute("select 1 from records where game = ? and seq = (select max(seq) from records "
+                               "where game = ? and seq < ?) and state_after = ?",
+                               [rec.game, rec.game, rec.seq, rec.state_before]).fetchone() is not None
+
     def next_seq(self, game: str) -> int:
         if self._games is not None and game in self._seqs:
             return self._seqs[game]
@@ -160,7 +195,7 @@ class RecordRows(StoreBase):
 
     def add_record(self, rec: StepRecord) -> None:
         """Store a setup or a resolved step (`add_action` stores an immediate order)."""
-        self._t("records").insert(_row(rec))
+        self._t("records").insert(_row(rec, self._before_kept(rec)))
         self._seqs.pop(rec.game, None)
 
     def add_action(self, rec: StepRecord, before: Any, after: Any) -> StepRecord:
@@ -199,12 +234,17 @@ class RecordRows(StoreBase):
 
     def replace_record(self, rec: StepRecord, *, at: datetime, by: str) -> None:
         """A resolved step computed again and published: the record replaced, the one it replaces kept in the journal."""
-        old = self._q("select * from records where game = ? and seq = ?", [rec.game, rec.seq])
+        old = self._q(self._select() + " where game = ? and seq = ?", [rec.game, rec.seq])
         self.log(rec.game, at, by, "rerun publish", {"turn": rec.turn, "replaced": old[0] if old else None})
-        self._t("records").upsert(_row(rec), pk=("game", "seq"))
+        if old and old[0]["state_after"] != rec.state_after:  # the step after it, if it kept its state before
+            # here, keeps it whole again (it was computed from the state this one said before)
+            self.db.execute("update records set state_before = ? where game = ? and kind = 'step' and state_before "
+                            "is null and seq = (select min(seq) from records where game = ? and seq > ?)",
+                            [old[0]["state_after"], rec.game, rec.game, rec.seq])
+        self._t("records").upsert(_row(rec, self._before_kept(rec)), pk=("game", "seq"))
 
     def records(self, game: str, kind: str | None = None) -> list[StepRecord]:
-        sql = "select * from records where game = ?"
+        sql = self._select() + " where game = ?"
         args: list[Any] = [game]
         if kind:
             sql += " and kind = ?"
@@ -215,22 +255,28 @@ class RecordRows(StoreBase):
         return self.db.execute("select 1 from records where game = ? and kind = ? limit 1",
                                [game, kind]).fetchone() is not None
 
+    def published_posts(self, game: str) -> int:
+        """How many published setups and steps (the forum's posts) a game has, without reading them."""
+        row = self.db.execute("select count(*) from records where game = ? and kind != 'action' and published = 1",
+                              [game]).fetchone()
+        return int(row[0])
+
     def records_to_post(self, game: str) -> list[StepRecord]:
         """The published setup and steps whose forum files are not written yet."""
-        return [_record(r) for r in self._q("select * from records where game = ? and kind != 'action' and "
+        return [_record(r) for r in self._q(self._select() + " where game = ? and kind != 'action' and "
                                             "forum_written = 0 and published = 1 order by seq", [game])]
 
     def records_data(self, game: str) -> list[dict[str, Any]]:
         """A game's records as JSON-compatible data (`pbem export`)."""
-        return [_data(r) for r in self._q("select * from records where game = ? order by seq", [game])]
+        return [_data(r) for r in self._q(self._select() + " where game = ? order by seq", [game])]
 
     def record_for_turn(self, game: str, turn: int) -> StepRecord | None:
-        rows = self._q("select * from records where game = ? and kind = 'step' and turn = ?", [game, turn])
+        rows = self._q(self._select() + " where game = ? and kind = 'step' and turn = ?", [game, turn])
         return _record(rows[0]) if rows else None
 
     def last_step(self, game: str, turn: int | None = None) -> StepRecord | None:
         """The last resolved step (of that number, if given)."""
-        sql = "select * from records where game = ? and kind = 'step'"
+        sql = self._select() + " where game = ? and kind = 'step'"
         args: list[Any] = [game]
         if turn is not None:
             sql += " and turn = ?"
@@ -245,7 +291,7 @@ class RecordRows(StoreBase):
         return (row[0], parse_iso(row[1])) if row else None
 
     def record(self, game: str, seq: int) -> StepRecord | None:
-        rows = self._q("select * from records where game = ? and seq = ?", [game, seq])
+        rows = self._q(self._select() + " where game = ? and seq = ?", [game, seq])
         return _record(rows[0]) if rows else None
 
     def mark_forum_written(self, game: str, seq: int) -> None:
@@ -264,6 +310,11 @@ class RecordRows(StoreBase):
             sql, args = sql + " and action = ?", [*args, action]
         return [JournalEntry(r["id"], r["game"], parse_iso(r["at"]), r["who"], r["action"], json.loads(r["detail"]))
                 for r in self._q(sql + " order by id", args)]
+
+    def journal_count(self, game: str, action: str) -> int:
+        """How many entries of one action a game's journal has, without reading them."""
+        row = self.db.execute("select count(*) from journal where game = ? and action = ?", [game, action]).fetchone()
+        return int(row[0])
 
     def journal_data(self, game: str) -> list[dict[str, Any]]:
         """A game's journal as JSON-compatible data (`pbem export`)."""
