@@ -102,6 +102,10 @@ def _check_events(ruleset, state, events: list[Event]) -> str:
 
 
 SEEDS = range(6)
+REPLAYED_SEEDS = range(2)
+"""The seeds also played again in a fresh process (with other string hashes): a replay costs as much as the game,
+and what it checks (no set order, no hash leaks into the transcript) does not depend on the seed's dice; the
+golden set and the by-mail tests replay every game in other processes too."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,7 @@ def played(name: str, seed: int) -> Played:
 
 def replay_digests(name: str) -> dict[str, str]:
     """(run by `fresh.replay` in another process) the digest of each seed's transcript."""
-    return {str(seed): digest(play(name, seed)) for seed in SEEDS}
+    return {str(seed): digest(play(name, seed)) for seed in REPLAYED_SEEDS}
 
 
 @functools.cache
@@ -129,13 +133,19 @@ def replayed(name: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("name", TURN_GAMES)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_legal_play_ends_and_replays_identically(name, seed):
-    """A whole game ends; the same seed and orders give the same transcript byte for byte in another process,
-    whose string hashes (so set orders) differ from this one's."""
+def test_random_legal_play_ends(name, seed):
+    """A whole game of random legal orders ends with an outcome."""
     first = played(name, seed).transcript
     assert games.get(name).outcome(serial.loads(games.get(name).state_type, first[-2])) is not None, \
         f"{name} seed {seed}: no outcome"
-    assert replayed(name)[str(seed)] == digest(first)
+
+
+@pytest.mark.parametrize("name", TURN_GAMES)
+@pytest.mark.parametrize("seed", REPLAYED_SEEDS)
+def test_random_legal_play_replays_identically_in_a_fresh_process(name, seed):
+    """The same seed and orders give the same transcript byte for byte in another process, whose string hashes
+    (so set orders) differ from this one's."""
+    assert replayed(name)[str(seed)] == digest(played(name, seed).transcript)
 
 
 def test_toy_has_simultaneous_and_sequential_steps():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import mailbox
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
@@ -58,46 +57,63 @@ def sent_by_a_new_play(n: int) -> str:
             d.close()
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, pytest.param(5, marks=pytest.mark.xdist_group("demo"))])
-def test_whole_game_by_mail_conserves_cards_keeps_secrets_and_replays_byte_for_byte(request, tmp_path, n):
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """A whole game of ``n`` players, played once per module (the checks and the fresh-process replay share it)."""
+    games: dict[int, object] = {}
+
+    def get(n: int):  # type: ignore[no-untyped-def]
+        if n not in games:
+            games[n] = _play(tmp_path_factory.mktemp(f"roi{n}"), n)
+        return games[n]
+
+    yield get
+    for d in games.values():
+        d.close()  # type: ignore[attr-defined]
+
+
+# the replayed roster's two tests on one worker: they share its game
+_WITH_REPLAY = pytest.mark.xdist_group("pourleroi-replayed")
+
+
+@pytest.mark.parametrize("n", [2, pytest.param(REPLAYED, marks=_WITH_REPLAY), 4,
+                               pytest.param(5, marks=pytest.mark.xdist_group("demo"))])
+def test_whole_game_by_mail_conserves_cards_and_keeps_secrets(request, played, n):
     # five players: the demo's own game (`pbem demo` plays exactly that one), played once per session
-    d = request.getfixturevalue("demo_games").games["pourleroi"] if n == 5 else _play(tmp_path / "a", n)
-    try:
-        _check_whole_game(d, n)
-    finally:
-        if n != 5:
-            d.close()
+    d = request.getfixturevalue("demo_games").games["pourleroi"] if n == 5 else played(n)
+    _check_whole_game(d, n)
+
+
+@_WITH_REPLAY
+def test_a_whole_game_by_mail_replays_byte_for_byte_in_a_fresh_process(played):
+    """The same mails, seed and clock give the same mails byte for byte, in another process with other string
+    hashes (so other set orders)."""
+    assert replay("games.test_pourleroi_by_mail:sent_by_a_new_play", REPLAYED) == digest(_sent(played(REPLAYED)))
 
 
 def _check_whole_game(d, n: int) -> None:
     assert len(d.store.players("roi")) == n
-    # the same mails, seed and clock give the same mails byte for byte, in another process with other
-    # string hashes: started now, it plays while this one checks
-    with ThreadPoolExecutor(1) as pool:
-        again = pool.submit(replay, "games.test_pourleroi_by_mail:sent_by_a_new_play", n) if n == REPLAYED else None
-        g = d.engine.game("roi")
-        assert g.phase == "finished" and g.seed_revealed
-        assert d.engine.verify("roi") == []
-        records = d.store.records("roi")
-        states = [serial.loads(State, r.state_after) for r in records]
-        for rec, state in zip(records, states, strict=True):
-            assert conservation_problems(state) == [], rec.title
-        final = states[-1]
-        outcome = d.engine.ruleset("roi").outcome(final)
-        assert outcome is not None and outcome.winners
-        steps = len(records) - 1
-        assert steps >= 40  # one step per card the donor places, per centre choice, King card and auction
-        kinds: dict[str, int] = {}
-        for item in d.store.outbox_items(game="roi"):
-            kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
-        assert kinds["private"] == n * (steps + 1) and kinds["public"] == steps + 1
-        forum = list((d.root / "forum" / "roi").glob("turn-*.bbcode"))
-        assert len(forum) == steps + 1
-        # some late players got their defaults; most steps were resolved on their last answer
-        assert any(r.defaults != () for r in records[1:])
-        _no_secret_in_mails(d, records, states)
-        if again is not None:
-            assert again.result() == digest(_sent(d))
+    g = d.engine.game("roi")
+    assert g.phase == "finished" and g.seed_revealed
+    assert d.engine.verify("roi") == []
+    records = d.store.records("roi")
+    states = [serial.loads(State, r.state_after) for r in records]
+    for rec, state in zip(records, states, strict=True):
+        assert conservation_problems(state) == [], rec.title
+    final = states[-1]
+    outcome = d.engine.ruleset("roi").outcome(final)
+    assert outcome is not None and outcome.winners
+    steps = len(records) - 1
+    assert steps >= 40  # one step per card the donor places, per centre choice, King card and auction
+    kinds: dict[str, int] = {}
+    for item in d.store.outbox_items(game="roi"):
+        kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
+    assert kinds["private"] == n * (steps + 1) and kinds["public"] == steps + 1
+    forum = list((d.root / "forum" / "roi").glob("turn-*.bbcode"))
+    assert len(forum) == steps + 1
+    # some late players got their defaults; most steps were resolved on their last answer
+    assert any(r.defaults != () for r in records[1:])
+    _no_secret_in_mails(d, records, states)
 
 
 def _no_secret_in_mails(d, records, states) -> None:
