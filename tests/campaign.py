@@ -212,16 +212,20 @@ def run_pass(run: Run, p: Pass, rng: random.Random | None, *, kills: int = 0) ->
 
     Each kill comes after a delay drawn uniformly within the longest tick seen so far (1 s before
     any), so it lands anywhere in a tick: starting up, fetching, processing, resolving, sending.  A
-    tick that ends before its kill is drawn again (at most ``3 * kills`` tries): on a loaded machine the
-    longest tick seen can be several times a usual one, and most kills would then come too late."""
+    tick that ends before its kill is drawn again (at most ``4 * kills`` tries), within that tick's own
+    length: the next tick of the same pass is like it (often a short one, its work done), and the longest
+    tick seen can be several times a usual one, so most kills would then come too late (on a loaded
+    machine, or when fast temporary files make the ticks short beside their start-up)."""
     deliver(run, p)
     landed = tries = 0
-    while landed < kills and tries < 3 * kills:
+    within = max(run.durations, default=1.0)
+    while landed < kills and tries < 4 * kills:
         assert rng is not None
         tries += 1
-        longest = max(run.durations, default=1.0)
-        if tick(run, p.now, kill_after=rng.uniform(0.02, longest)) is None:
+        if tick(run, p.now, kill_after=rng.uniform(0.02, within)) is None:
             landed += 1
+        else:
+            within = max(run.durations[-1], 0.05)
     return tick(run, p.now)
 
 

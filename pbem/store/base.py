@@ -21,6 +21,12 @@ from pbem.store.rows import GameRow, OrderSet, PlayerRow
 if TYPE_CHECKING:
     import sqlite_utils
 
+SAME_AS_BEFORE = ("update records set state_before = null where kind = 'step' and state_before is not null and "
+                  "state_before = (select p.state_after from records p where p.game = records.game and "
+                  "p.seq < records.seq order by p.seq desc limit 1)")
+"""Keep once the steps' states before that repeat the state after the record before them (schema 6's
+migration; `pbem.store.records` reads a step's NULL state before as the state after the record before it)."""
+
 OPENING_BUSY_MS = 120_000
 """How long opening a store waits for another process's lock (a migration after an upgrade moves every stored
 mail once; on a loaded machine that took over 10 s, the wait allowed to later statements)."""
@@ -308,9 +314,6 @@ class StoreBase:
         for column, kind in (("state_patch", str), ("titles", str), ("changed", int)):
             if column not in self._t("records").columns_dict:  # immediate orders' compact records (engine/records.py)
                 self._t("records").add_column(column, kind)
-        # a step's state before kept once, as the state after the record before it (6: `pbem.store.records`)
-        from pbem.store.records import SAME_AS_BEFORE
-
         self.db.execute(SAME_AS_BEFORE)
         if "outbox" not in self.db.table_names():
             t("outbox").create(

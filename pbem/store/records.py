@@ -85,11 +85,6 @@ _BEFORE_KEPT_ONCE = ("case when r.kind = 'step' and r.state_before is null then 
                      "where p.game = r.game and p.seq < r.seq order by p.seq desc limit 1) else r.state_before end")
 """A row's state before as its record says it: a step's NULL is the state after the record before it."""
 
-SAME_AS_BEFORE = ("update records set state_before = null where kind = 'step' and state_before is not null and "
-                  "state_before = (select p.state_after from records p where p.game = records.game and "
-                  "p.seq < records.seq order by p.seq desc limit 1)")
-"""Keep once the steps' states before that repeat the state after the record before them (schema 6's migration)."""
-
 
 def _row(rec: StepRecord, before_kept: bool = False) -> dict[str, Any]:
     """A record as the table keeps it (a step's columns, and an action's three more); ``before_kept``: its state
