@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import published, ticktext
 from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config
+from pbem.due import engine_work
 from pbem.faults import crashpoint
 from pbem.mail.inbox import (
     CursorStore,
@@ -165,10 +166,10 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         keys: list[str] = []
         engine: Engine | None = None
         try:
-            # the engine only when the pass has work for it: stored mail to read, or a game of config.toml
-            # in the database (its deadlines, reminders, forum files); a cron's pass with neither costs
-            # the start of Python and little more (issue #24)
-            if store.pending_messages(limit=1) or any(store.game(g) for g in config.games):
+            # the engine only when the pass has work for it: stored mail to read, or in a game of
+            # config.toml a deadline, a reminder, a pause, forum files due (`pbem.due`, read from the
+            # database alone); a cron's pass with neither costs the start of Python and little more (#24)
+            if engine_work(config, store, now):
                 engine = _engine(config, store)
                 keys = engine.process_pending(now)
         except Exception as e:  # a bug in one game: deadlines and sending still get their turn
