@@ -115,6 +115,8 @@ def test_an_empty_tick_with_a_game_running_and_nothing_due_loads_no_engine_no_ji
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "pbem.daemon" in loaded and "pbem.store" in loaded  # (the pass did run)
     assert _loaded(loaded, NOT_LOADED_WITH_A_GAME) == []
+    # of the game, only what reading config.toml needs: its options (their check reads the roles' names)
+    assert _loaded(loaded, ("pbem.games.pmb",)) == ["pbem.games.pmb", "pbem.games.pmb.options", "pbem.games.pmb.roles"]
 
 
 def test_a_tick_with_a_reminder_due_still_loads_the_engine_and_sends_it(running: Path):

@@ -14,7 +14,7 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core import Ruleset
+from pbem.core import GameOptions, Ruleset
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class Game:
     """``demo(folder) -> report lines``, the game played by mail in ``pbem demo`` (`pbem.demo`)."""
     bots: str | None = None
     """``random_orders(state, player, seed) -> lines``, a bot's orders (demo, conformance test, scenario tables)."""
+    options: str | None = None
+    """The `pbem.core.GameOptions` config reading needs (title, options), light to import; None: the ruleset's."""
 
     @property
     def package(self) -> str:
@@ -47,7 +49,7 @@ GAMES: tuple[Game, ...] = (
          demo="pbem.demo:demo_1626"),
     Game("pmb", "pbem.games.pmb:RULESET", aliases=("pourmabelle", "pour-ma-belle"),
          picture="pbem.pictures.pmb:draw", charts="pbem.archive.series:pmb", demo="pbem.demo:demo_pmb",
-         bots="pbem.games.pmb.bots:random_orders"),
+         bots="pbem.games.pmb.bots:random_orders", options="pbem.games.pmb.options:OPTIONS"),
     Game("intrigue", "pbem.games.intrigue:RULESET",
          picture="pbem.pictures.intrigue:draw", charts="pbem.archive.series:intrigue", demo="pbem.demo:demo_intrigue",
          bots="pbem.games.intrigue.bots:random_orders"),
@@ -100,6 +102,19 @@ def entry(name: str) -> Game:
 def load(reference: str) -> Any:
     """The object a reference names, ``"module:attribute"``, imported now."""
     return pkgutil.resolve_name(reference)
+
+
+def options(name: str) -> GameOptions:
+    """What reading the config needs of a game name or alias: from its own light module when it has one (the
+    ruleset is not loaded then), else from its ruleset."""
+    reference = entry(name).options
+    if reference is None:
+        r = get(name)
+        return GameOptions(r.title, r.default_options, r.check_options, r.path_options)
+    declared = load(reference)
+    if not isinstance(declared, GameOptions):
+        raise TypeError(f"{reference} is no pbem.core.GameOptions")
+    return declared
 
 
 def get(name: str) -> Ruleset[Any]:
