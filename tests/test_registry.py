@@ -4,6 +4,7 @@ every hook of `pbem.core.Ruleset` with its default, no probing for one."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -183,8 +184,11 @@ def test_what_config_reading_needs_of_a_game_is_what_its_ruleset_says(name):
         declared.check_options({**ruleset.default_options, next(iter(ruleset.default_options)): object()})
 
 
-def test_reading_the_options_of_a_game_that_declares_them_loads_no_rules():
-    code = ("import sys\nfrom pbem import games\ngames.options('pmb')\n"
-            "print(sorted(m for m in sys.modules if m.startswith('pbem.games.pmb.')))")
+@pytest.mark.parametrize(("name", "modules"), [("pmb", ["pbem.games.pmb.options", "pbem.games.pmb.roles"]),
+                                               ("1626", ["pbem.games.g1626.options"])])
+def test_reading_the_options_of_a_game_that_declares_them_loads_no_rules(name, modules):
+    package = games.entry(name).package
+    code = (f"import json, sys\nfrom pbem import games\ngames.options({name!r})\n"
+            f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({package + '.'!r}))))")
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
-    assert done.stdout.split() == ["['pbem.games.pmb.options',", "'pbem.games.pmb.roles']"]
+    assert json.loads(done.stdout) == modules

@@ -46,7 +46,7 @@ class Game:
 
 GAMES: tuple[Game, ...] = (
     Game("1626", "pbem.games.g1626:RULESET", aliases=("gant", "1626-le-gant-et-l-epee"),
-         demo="pbem.demo:demo_1626"),
+         demo="pbem.demo:demo_1626", options="pbem.games.g1626.options:OPTIONS"),
     Game("pmb", "pbem.games.pmb:RULESET", aliases=("pourmabelle", "pour-ma-belle"),
          picture="pbem.pictures.pmb:draw", charts="pbem.archive.series:pmb", demo="pbem.demo:demo_pmb",
          bots="pbem.games.pmb.bots:random_orders", options="pbem.games.pmb.options:OPTIONS"),
