@@ -52,7 +52,7 @@ GAMES: tuple[Game, ...] = (
          bots="pbem.games.pmb.bots:random_orders", options="pbem.games.pmb.options:OPTIONS"),
     Game("intrigue", "pbem.games.intrigue:RULESET",
          picture="pbem.pictures.intrigue:draw", charts="pbem.archive.series:intrigue", demo="pbem.demo:demo_intrigue",
-         bots="pbem.games.intrigue.bots:random_orders"),
+         bots="pbem.games.intrigue.bots:random_orders", options="pbem.games.intrigue.options:OPTIONS"),
     Game("pourleroi", "pbem.games.pourleroi:RULESET",
          aliases=("pour-le-roi", "pour-le-roi-et-moi", "pourleroietmoi", "plr"),
          picture="pbem.pictures.pourleroi:draw", charts="pbem.archive.series:pourleroi",
