@@ -186,7 +186,9 @@ def test_what_config_reading_needs_of_a_game_is_what_its_ruleset_says(name):
 
 @pytest.mark.parametrize(("name", "modules"), [("pmb", ["pbem.games.pmb.options", "pbem.games.pmb.roles"]),
                                                ("1626", ["pbem.games.g1626.options"]),
-                                               ("intrigue", ["pbem.games.intrigue.options", "pbem.games.intrigue.state"])])
+                                               ("intrigue", ["pbem.games.intrigue.options", "pbem.games.intrigue.state"]),
+                                               ("pourleroi", ["pbem.games.pourleroi.cards", "pbem.games.pourleroi.options",
+                                                              "pbem.games.pourleroi.state"])])
 def test_reading_the_options_of_a_game_that_declares_them_loads_no_rules(name, modules):
     package = games.entry(name).package
     code = (f"import json, sys\nfrom pbem import games\ngames.options({name!r})\n"
