@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 # what the pass must not load when the inbox is empty and no game is in the database: the engine and the
-# games, IMAP and TLS, Pillow, the scheduler, the archive, Jinja, sqlite-utils
+# games, IMAP and TLS, Pillow, the scheduler, the archive, Jinja, sqlite-utils, the outbox (no mail queued)
 NOT_LOADED = ("pbem.engine", "pbem.games.pmb", "pbem.games.courtisans", "pbem.pictures", "pbem.render",
               "pbem.archive", "imapclient", "imaplib", "ssl", "smtplib", "PIL", "apscheduler", "jinja2",
-              "sqlite_utils")
+              "sqlite_utils", "pbem.outbox")
 
 _TICK = ("import json, sys\n"
          "from pbem.cli import main\n"
@@ -44,9 +44,10 @@ def folder(tmp_path: Path) -> Path:
     return where
 
 
-# what the pass must not load either when a game is running and nothing is due: the engine, Jinja, Pillow
+# what the pass must not load either when a game is running and nothing is due (its first letters sent):
+# the engine, Jinja, Pillow, the outbox
 NOT_LOADED_WITH_A_GAME = ("pbem.engine", "pbem.pictures", "pbem.render", "pbem.archive", "imapclient", "imaplib",
-                          "ssl", "smtplib", "PIL", "apscheduler", "jinja2", "sqlite_utils")
+                          "ssl", "smtplib", "PIL", "apscheduler", "jinja2", "sqlite_utils", "pbem.outbox")
 
 GAME = """
 [games.pmb1]
