@@ -12,7 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem import limits
-from pbem.core import Ruleset, SetupError
+from pbem.core import GameOptions, SetupError
 from pbem.msg import Msg, PbemError
 from pbem.wording import number
 
@@ -476,22 +476,23 @@ def _game(gid: str, g: Any, language: str, root: Path, mailbox_authserv: tuple[s
         raise ConfigError(f"{where}.reminder_hours: expected a list of positive numbers of hours, got {reminders!r}",
                           f"{where}.reminder_hours : une liste de nombres d'heures positifs, pas {reminders!r}")
     options = _get(g, "options", where, dict, {})
-    defaults = registry.get(ruleset).default_options
+    declared = registry.options(ruleset)  # (not the ruleset: a pass with nothing due never loads the rules)
+    defaults = declared.default_options
     for k in options:
         if k not in defaults:
             raise ConfigError(f"{where}.options.{k}: unknown option for {ruleset} (expected one of: "
                               f"{', '.join(sorted(defaults)) or 'none'})",
                               f"{where}.options.{k} : option inconnue de {ruleset} (options : "
                               f"{', '.join(sorted(defaults)) or 'aucune'} ; voir docs/rules/{ruleset}.md)")
-    for k in registry.get(ruleset).path_options:  # a file named from the game folder, not cwd
+    for k in declared.path_options:  # a file named from the game folder, not cwd
         if isinstance(options.get(k), str) and options[k]:
             options = {**options, k: str(_resolve_path(root, options[k]))}
-    _check_options(registry.get(ruleset), {**defaults, **options}, where)
+    _check_options(declared, {**defaults, **options}, where)
     return GameConfig(
         id=gid,
         ruleset=ruleset,
         tag=_get(g, "tag", where, str, gid).strip("[]"),
-        title=_get(g, "title", where, str, registry.get(ruleset).title),
+        title=_get(g, "title", where, str, declared.title),
         language=_choice(g, "language", where, ("fr", "en"), language),
         mj=tuple(a.lower().strip() for a in mj_list),
         forum_address=_get(g, "forum_address", where, str, ""),
@@ -530,10 +531,10 @@ def _seat(g: Mapping[str, Any], where: str) -> dict[str, Any]:
     }
 
 
-def _check_options(ruleset: Ruleset[Any], options: Mapping[str, Any], where: str) -> None:
-    """The ruleset's own check of every option value (`Ruleset.check_options`), when the config is read."""
+def _check_options(declared: GameOptions, options: Mapping[str, Any], where: str) -> None:
+    """The game's own check of every option value (`Ruleset.check_options`), when the config is read."""
     try:
-        ruleset.check_options(options)
+        declared.check_options(options)
     except SetupError as e:
         raise ConfigError(f"{where}.options: {e.msg.en}", f"{where}.options : {e.msg.fr}") from None
 

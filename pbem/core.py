@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
@@ -223,6 +223,23 @@ class PositionError(PbemError):
 
 State = TypeVar("State")
 """A game's state: a dataclass tree of JSON-friendly fields (`pbem.serial`)."""
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What reading config.toml needs of a game: its title and its options (their defaults, the check of their
+    values, those that name a file), as its `Ruleset` has them.  A game declares them in a module of their
+    own (the registry's ``options``), so that a pass that reads the config and finds nothing due never loads
+    the rules (issue #24, the cold start)."""
+
+    title: str
+    default_options: Mapping[str, JSON]
+    check: Callable[[Mapping[str, JSON]], object]
+    """Raises `SetupError` naming the allowed values (what `Ruleset.check_options` does)."""
+    path_options: frozenset[str] = frozenset()
+
+    def check_options(self, options: Mapping[str, JSON]) -> None:
+        self.check(options)
 
 
 class Ruleset(ABC, Generic[State]):

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import published, ticktext
 from pbem.clock import iso, parse_iso, utcnow
 from pbem.config import Config
+from pbem.due import engine_work
 from pbem.faults import crashpoint
 from pbem.mail.inbox import (
     CursorStore,
@@ -34,9 +35,9 @@ from pbem.mail.inbox import (
 )
 from pbem.mail.secrets import secret_provider
 from pbem.mail.transport import MaildirTransport, SmtpTransport, Transport, clean_maildir_tmp
-from pbem.outbox import RetryPolicy, SendReport, send_due
 from pbem.passlock import PassLock
 from pbem.published import Refreshed
+from pbem.sendreport import SendReport
 from pbem.store import Store
 from pbem.store.health import StoreError, storage_error
 
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     import ssl
 
     from pbem.engine import Engine
+    from pbem.outbox import RetryPolicy
 
 log = logging.getLogger("pbem")
 
@@ -93,6 +95,8 @@ def open_store(config: Config) -> Store:
 
 
 def retry_policy(config: Config) -> RetryPolicy:
+    from pbem.outbox import RetryPolicy  # (with the sending, for speed: see `_send`; no circle)
+
     ob = config.outbox
     return RetryPolicy(horizon=timedelta(days=ob.retry_days), base_seconds=ob.retry_base_seconds,
                        max_seconds=ob.retry_max_seconds)
@@ -165,10 +169,10 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         keys: list[str] = []
         engine: Engine | None = None
         try:
-            # the engine only when the pass has work for it: stored mail to read, or a game of config.toml
-            # in the database (its deadlines, reminders, forum files); a cron's pass with neither costs
-            # the start of Python and little more (issue #24)
-            if store.pending_messages(limit=1) or any(store.game(g) for g in config.games):
+            # the engine only when the pass has work for it: stored mail to read, or in a game of
+            # config.toml a deadline, a reminder, a pause, forum files due (`pbem.due`, read from the
+            # database alone); a cron's pass with neither costs the start of Python and little more (#24)
+            if engine_work(config, store, now):
                 engine = _engine(config, store)
                 keys = engine.process_pending(now)
         except Exception as e:  # a bug in one game: deadlines and sending still get their turn
@@ -192,8 +196,7 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             return report
         tr = transport or open_transport(config)
         try:
-            report.sent = send_due(store, tr, sender=config.address, now=now, retry=retry_policy(config),
-                                   budget_seconds=config.outbox.send_budget_seconds)
+            report.sent = _send(config, store, tr, now)
         finally:
             if own_transport:
                 tr.close()
@@ -204,6 +207,19 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
         if own_source and src is not None:
             src.close()
     return report
+
+
+def _send(config: Config, store: Store, transport: Transport, now: datetime) -> SendReport:
+    """The queued mail that is due sent (`pbem.outbox.send_due`).  With no mail queued at all there is
+    nothing to send nor to expire, and the outbox, which composes mail, is not even loaded: a cron's pass
+    that finds nothing to do costs the start of Python and little more (issue #24).  No circle is dodged:
+    the outbox never imports the daemon."""
+    if not store.has_queued_outbox():
+        return SendReport(0, 0, 0)
+    from pbem.outbox import send_due
+
+    return send_due(store, transport, sender=config.address, now=now, retry=retry_policy(config),
+                    budget_seconds=config.outbox.send_budget_seconds)
 
 
 def _refresh_templates() -> None:

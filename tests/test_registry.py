@@ -4,6 +4,7 @@ every hook of `pbem.core.Ruleset` with its default, no probing for one."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,26 @@ def test_the_games_refuse_through_the_shared_grammar_kit() -> None:
                     - {call.func.id, "Msg"}):
                 copies.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert copies == []
+
+
+@pytest.mark.parametrize("name", [g.name for g in games.GAMES])
+def test_what_config_reading_needs_of_a_game_is_what_its_ruleset_says(name):
+    """`games.options`, read from a game's light module when it has one, never drifts from its ruleset."""
+    declared, ruleset = games.options(name), games.get(name)
+    assert (declared.title, dict(declared.default_options), declared.path_options) == (
+        ruleset.title, dict(ruleset.default_options), ruleset.path_options)
+    with pytest.raises(SetupError):
+        declared.check_options({**ruleset.default_options, next(iter(ruleset.default_options)): object()})
+
+
+@pytest.mark.parametrize(("name", "modules"), [("pmb", ["pbem.games.pmb.options", "pbem.games.pmb.roles"]),
+                                               ("1626", ["pbem.games.g1626.options"]),
+                                               ("intrigue", ["pbem.games.intrigue.options", "pbem.games.intrigue.state"]),
+                                               ("pourleroi", ["pbem.games.pourleroi.cards", "pbem.games.pourleroi.options",
+                                                              "pbem.games.pourleroi.state"])])
+def test_reading_the_options_of_a_game_that_declares_them_loads_no_rules(name, modules):
+    package = games.entry(name).package
+    code = (f"import json, sys\nfrom pbem import games\ngames.options({name!r})\n"
+            f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({package + '.'!r}))))")
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert json.loads(done.stdout) == modules

@@ -19,6 +19,7 @@ from pbem.clock import parse_iso
 from pbem.mail.reading import read_message
 from pbem.mail.transport import MaildirTransport, PermanentFailure, SmtpTransport
 from pbem.outbox import Letter, RetryPolicy, compose, queue, send_due
+from pbem.sendreport import SendReport
 from pbem.store import Store
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -311,3 +312,17 @@ def test_soak_finding_an_unparsable_address_never_stops_composing_or_reading():
         letter = Letter("k", "toy1", 1, "ack", to, "Re: x", "ok\n")
         _mid, raw = compose(letter, sender=SENDER, sender_name="Jeu", now=T0)
         assert raw.startswith(b"From: Jeu <jeu@pbem.test>\r\nTo: ")
+
+
+def test_with_nothing_queued_sending_does_nothing_and_says_what_a_pass_says_without_it(store, tmp_path):
+    """A pass with no mail queued does not call `send_due` (nor load the outbox: `pbem.daemon._send`); that is
+    the same only while `send_due` over an outbox with nothing queued writes nothing and says exactly this."""
+    _queue(store, ["p01@pbem.test"])
+    tr = MaildirTransport(tmp_path / "sent")
+    assert send_due(store, tr, sender=SENDER, now=T0).sent == 1  # (the outbox: one mail, sent)
+    before = store.outbox_items()
+    assert not store.has_queued_outbox()
+    assert send_due(store, tr, sender=SENDER, now=T0 + timedelta(days=9)) == SendReport(0, 0, 0)
+    assert store.outbox_items() == before
+    _queue(store, ["p02@pbem.test"], now=T0 + timedelta(days=9))
+    assert store.has_queued_outbox()

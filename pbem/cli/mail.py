@@ -31,7 +31,6 @@ from pbem.cli.text import (
 )
 from pbem.clock import parse_iso
 from pbem.msg import Msg
-from pbem.outbox.compose import said_kind
 from pbem.ticktext import said
 
 
@@ -134,6 +133,8 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
 
     Example: pbem outbox list --status failed
     """
+    from pbem.outbox.compose import said_kind  # (with this command, for speed: `pbem tick` composes nothing)
+
     with engine(ctx, writes=False) as e:
         lang = language()
         for i in e.store.outbox_items(status, game_id):

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from pbem.clock import iso, next_deadline
+from pbem.due import GRACE_NOTICE, grace_notice_due, registration_over, reminder_hours_due
 from pbem.engine.desk import absences, approval, pauses
 from pbem.engine.steps import calendar, lifecycle, turns
-from pbem.engine.steps.calendar import GRACE_NOTICE
 from pbem.engine.table import EngineError, House, Table
 from pbem.outbox import Letter
-from pbem.store import GameRow, Phase
+from pbem.store import GameRow
 
 log = logging.getLogger("pbem")
 
@@ -38,7 +38,7 @@ def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
     if paused or calendar.held(table) is not None:
         return done + approval.remind(table, now)
     g = table.row
-    if g.phase == Phase.REGISTRATION and g.deadline and g.deadline <= now:
+    if registration_over(g, now):
         try:
             lifecycle.start_game(table, now, base=g.deadline)
             done.append(f"{g.id}: started")
@@ -76,8 +76,8 @@ def _reminders(table: Table, g: GameRow, deadline: datetime, now: datetime) -> l
     """Remind the players still awaited, once per configured hour before the deadline; with a grace
     period, tell them once at the deadline that their orders are still accepted until it ends."""
     s = table.settings
-    hours = [h for h in s.reminder_hours if now >= deadline - timedelta(hours=h) and h not in g.reminders_sent]
-    grace = s.grace is not None and now >= deadline and GRACE_NOTICE not in g.reminders_sent
+    hours = reminder_hours_due(g, s, deadline, now)
+    grace = grace_notice_due(g, s, deadline, now)
     if not hours and not grace:
         return []
     state = table.state_of(g)

@@ -14,7 +14,7 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core import Ruleset
+from pbem.core import GameOptions, Ruleset
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class Game:
     """``demo(folder) -> report lines``, the game played by mail in ``pbem demo`` (`pbem.demo`)."""
     bots: str | None = None
     """``random_orders(state, player, seed) -> lines``, a bot's orders (demo, conformance test, scenario tables)."""
+    options: str | None = None
+    """The `pbem.core.GameOptions` config reading needs (title, options), light to import; None: the ruleset's."""
 
     @property
     def package(self) -> str:
@@ -44,17 +46,18 @@ class Game:
 
 GAMES: tuple[Game, ...] = (
     Game("1626", "pbem.games.g1626:RULESET", aliases=("gant", "1626-le-gant-et-l-epee"),
-         demo="pbem.demo:demo_1626"),
+         demo="pbem.demo:demo_1626", options="pbem.games.g1626.options:OPTIONS"),
     Game("pmb", "pbem.games.pmb:RULESET", aliases=("pourmabelle", "pour-ma-belle"),
          picture="pbem.pictures.pmb:draw", charts="pbem.archive.series:pmb", demo="pbem.demo:demo_pmb",
-         bots="pbem.games.pmb.bots:random_orders"),
+         bots="pbem.games.pmb.bots:random_orders", options="pbem.games.pmb.options:OPTIONS"),
     Game("intrigue", "pbem.games.intrigue:RULESET",
          picture="pbem.pictures.intrigue:draw", charts="pbem.archive.series:intrigue", demo="pbem.demo:demo_intrigue",
-         bots="pbem.games.intrigue.bots:random_orders"),
+         bots="pbem.games.intrigue.bots:random_orders", options="pbem.games.intrigue.options:OPTIONS"),
     Game("pourleroi", "pbem.games.pourleroi:RULESET",
          aliases=("pour-le-roi", "pour-le-roi-et-moi", "pourleroietmoi", "plr"),
          picture="pbem.pictures.pourleroi:draw", charts="pbem.archive.series:pourleroi",
-         demo="pbem.demo:demo_pourleroi", bots="pbem.games.pourleroi.bots:random_orders"),
+         demo="pbem.demo:demo_pourleroi", bots="pbem.games.pourleroi.bots:random_orders",
+         options="pbem.games.pourleroi.options:OPTIONS"),
     Game("courtisans", "pbem.games.courtisans:RULESET", aliases=("courtisan", "louis-xiv"),
          picture="pbem.pictures.courtisans:draw", charts="pbem.archive.series:courtisans",
          demo="pbem.demo:demo_courtisans", bots="pbem.games.courtisans.bots:random_orders"),
@@ -100,6 +103,19 @@ def entry(name: str) -> Game:
 def load(reference: str) -> Any:
     """The object a reference names, ``"module:attribute"``, imported now."""
     return pkgutil.resolve_name(reference)
+
+
+def options(name: str) -> GameOptions:
+    """What reading the config needs of a game name or alias: from its own light module when it has one (the
+    ruleset is not loaded then), else from its ruleset."""
+    reference = entry(name).options
+    if reference is None:
+        r = get(name)
+        return GameOptions(r.title, r.default_options, r.check_options, r.path_options)
+    declared = load(reference)
+    if not isinstance(declared, GameOptions):
+        raise TypeError(f"{reference} is no pbem.core.GameOptions")
+    return declared
 
 
 def get(name: str) -> Ruleset[Any]:

@@ -18,7 +18,8 @@ from pbem.outbox.compose import (
            outbox_item,
            queue,
 )
-from pbem.outbox.sending import RetryPolicy, SendReport, retry, send_due
+from pbem.outbox.sending import RetryPolicy, retry, send_due
+from pbem.sendreport import SendReport
 
 __all__ = ["KINDS", "Attachment", "Letter", "RetryPolicy", "SendReport", "compose", "compose_slow", "message_id",
            "outbox_item", "queue", "retry", "send_due"]

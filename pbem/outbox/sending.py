@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pbem.clock import iso
 from pbem.faults import crashpoint
 from pbem.mail.transport import PermanentFailure, Transport, TransportFailure
+from pbem.sendreport import SendReport
 from pbem.store import Store
 
 log = logging.getLogger("pbem")
@@ -30,22 +31,6 @@ class RetryPolicy:
 
     def delay(self, attempts: int) -> timedelta:
         return timedelta(seconds=min(self.max_seconds, self.base_seconds * 2 ** min(max(attempts - 1, 0), 30)))
-
-
-@dataclass(frozen=True)
-class SendReport:
-    sent: int
-    retrying: int
-    failed: int
-    stopped: str = ""
-    """Why this pass stopped with mails still due: the server is unavailable, or the time budget is used."""
-    failures: tuple[str, ...] = ()
-    """The mails that failed for good in this pass (recipient: reason), for the operator."""
-    budget_used: bool = False
-    """Mails are still due: the pass used its time budget (the daemon starts the next pass at once)."""
-    blocked: str = ""
-    """The server refuses every mail for good (login refused, sender refused): the configuration needs fixing;
-    the mail waits meanwhile."""
 
 
 def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,

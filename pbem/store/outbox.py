@@ -44,6 +44,10 @@ class OutboxRows(StoreBase):
         return [(r[0], r[1], r[2]) for r in self.db.execute(
             "select game, kind, rcpt from outbox where rowid > ? order by rowid", [mark])]
 
+    def has_queued_outbox(self) -> bool:
+        """Is any mail queued (due or waiting for a retry)?  Sending has nothing to do, nor to expire, without."""
+        return self._one("select 1 from outbox where status = 'queued' limit 1") is not None
+
     def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
         return list(self._q(
             "select * from outbox where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from pbem.due import approval_reminder_due
 from pbem.engine.steps import calendar, corrections
 from pbem.engine.steps.publish import approved, write_forum_now
 from pbem.engine.table import EngineError, Table
@@ -26,7 +27,7 @@ def remind(table: Table, now: datetime) -> list[str]:
     """Once the results wait longer than ``approval_reminder``, the MJ is reminded (once)."""
     held = calendar.held(table)
     s = table.settings
-    if held is None or held.reminded_at or now - held.held_at < s.approval_reminder.delta:
+    if held is None or not approval_reminder_due(held, s, now):
         return []
     rec = table.store.record(table.id, held.seq)
     assert rec is not None

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pbem.due import pause_begins, pause_ends
 from pbem.engine.steps import calendar
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import period_text
@@ -131,8 +132,8 @@ def due(table: Table, g: GameRow, now: datetime) -> tuple[bool, list[str]]:
     """Begin and end the pauses whose time has come; is the game paused now?  (for `schedule.due`)."""
     done: list[str] = []
     for p in table.store.pauses(g.id):
-        over = p.ends_at is not None and p.ends_at <= now
-        if p.started_at is None and p.starts_at <= now:
+        over = pause_ends(p, now)
+        if pause_begins(p, now):
             with table.store.atomic():
                 table.store.update_pause(p.id, started_at=now, frozen_from=p.frozen_from or p.starts_at)
                 if not over:  # (a pause wholly past, the daemon being down: only its end is told)

@@ -19,6 +19,9 @@ MJ's seat may move it:
 The step closes at its deadline, plus the grace period while orders are missing (`final_close`),
 or earlier once every required order is in (`check_early`, `fire_at`).  `save_deadline` is the
 one way a deadline is moved, with the reminders that no longer make sense marked as sent.
+
+When a step closes (`fire_at`, `final_close`, `grace_of`) is read from the stored row alone: it lives in
+`pbem.due`, re-exported here, so that a pass with nothing due knows it without loading the engine.
 """
 
 from __future__ import annotations
@@ -29,16 +32,17 @@ from datetime import UTC, datetime, time, timedelta
 from pbem.clock import iso, next_deadline, parse_iso
 from pbem.config import Duration, GameConfig
 from pbem.core import Prompt
+from pbem.due import GRACE_NOTICE as GRACE_NOTICE
+from pbem.due import final_close as final_close
+from pbem.due import fire_at as fire_at
+from pbem.due import grace_of as grace_of
+from pbem.due import pause_in_force
 from pbem.engine.table import EngineError, Table
 from pbem.engine.when import local_instant, period_text
 from pbem.msg import Msg
 from pbem.outbox import Letter
 from pbem.render import date_fr
 from pbem.store import AbsenceRow, GameRow, HeldRow, PauseRow
-
-GRACE_NOTICE = 0.0
-"""The mark in ``reminders_sent`` of the notice sent at the deadline during a grace period (hours are > 0)."""
-
 
 # --- the deadline of a step that opens
 
@@ -77,27 +81,6 @@ def step_length(table: Table, g: GameRow) -> Duration:
 
 
 # --- when the open step closes
-
-
-def grace_of(s: GameConfig) -> timedelta:
-    """How long after the deadline a step waits for the orders still missing (njudge's grace)."""
-    return s.grace.delta if s.grace is not None else timedelta(0)
-
-
-def final_close(g: GameRow, s: GameConfig) -> datetime | None:
-    """The latest a running step can close: its deadline, plus the grace period if there is one."""
-    if g.phase != "running" or g.deadline is None:
-        return None
-    return g.deadline + grace_of(s)
-
-
-def fire_at(g: GameRow, s: GameConfig) -> datetime | None:
-    """When the open step of a running game resolves: its deadline (plus grace while orders are missing),
-    or earlier when all orders are in."""
-    last = final_close(g, s)
-    if last is None:
-        return None
-    return min(last, g.early_at) if g.early_at else last
 
 
 @dataclass(frozen=True)
@@ -155,10 +138,7 @@ def check_early(table: Table, now: datetime) -> None:
 
 def pause_at(table: Table, when: datetime) -> PauseRow | None:
     """The pause in force at ``when``, if any."""
-    for p in table.store.pauses(table.id):
-        if p.starts_at <= when and (p.ends_at is None or when < p.ends_at):
-            return p
-    return None
+    return pause_in_force(table.store.pauses(table.id), when)
 
 
 def upcoming_pause(table: Table, now: datetime) -> PauseRow | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core import JSON, Msg, SetupError
+from pbem.core import JSON, GameOptions, Msg, SetupError
 
 DEFAULT_OPTIONS: Mapping[str, JSON] = {
     "sr_by": "mj",
@@ -47,3 +47,7 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
                                      f"option {key}: a list of names, for instance [\"Duelliste\"]"))
             checked[key] = tuple(" ".join(v.split()) for v in value)
     return checked
+
+
+OPTIONS = GameOptions("1626, le gant et l'épée", DEFAULT_OPTIONS, check_options)
+"""What reading config.toml needs of the game (`pbem.games.Game.options`): the ruleset is not loaded for it."""

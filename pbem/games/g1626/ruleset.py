@@ -27,7 +27,7 @@ from pbem.core import (
 from pbem.dice import Dice
 from pbem.games.g1626 import changes, titles
 from pbem.games.g1626.character import has_gift, sheet
-from pbem.games.g1626.options import DEFAULT_OPTIONS, check_options
+from pbem.games.g1626.options import DEFAULT_OPTIONS, OPTIONS, check_options
 from pbem.games.g1626.orders import VALID_CARACS, decode, describe, parse, request_of, side_from, side_values
 from pbem.games.g1626.rolls import opposed_test, single_test
 from pbem.games.g1626.sheet import seats_from_toml
@@ -37,7 +37,7 @@ from pbem.games.g1626.tables import HERITAGE, HERITAGE_BASE, HERITAGE_UNIT
 
 class Ruleset1626(Ruleset[State]):
     name = "1626"
-    title = "1626, le gant et l'épée"
+    title = OPTIONS.title
     state_type = State
     default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pbem.core import JSON, Event, Msg, Order, OrderHelp, Outcome, PlayerName, Prompt, Ruleset, Seat, StepWord
 from pbem.dice import Dice
 from pbem.games.intrigue import decisions, opening, parsing, sequential, simultaneous, views
+from pbem.games.intrigue.options import DEFAULT_OPTIONS, OPTIONS, read_options
 from pbem.games.intrigue.state import IntrigueState
 from pbem.games.intrigue.table import board, public
 
@@ -30,14 +31,14 @@ class IntrigueRuleset(Ruleset[IntrigueState]):
     """Intrigue for play by mail: see the module docstring and ``docs/rules/intrigue.md``."""
 
     name = "intrigue"
-    title = "Intrigue"
+    title = OPTIONS.title
     state_type = IntrigueState
     step_word = StepWord("étape", "step", feminine=True)  # a manche has several steps (bribes, decisions...)
-    default_options: Mapping[str, JSON] = opening.DEFAULT_OPTIONS
+    default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
 
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Every option value checked when the config is read (`SetupError` naming the allowed values)."""
-        opening.read_options(options)
+        read_options(options)
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[IntrigueState, list[Event]]:
         state, ev = opening.first_state(roster, options, dice)
@@ -92,3 +93,6 @@ class IntrigueRuleset(Ruleset[IntrigueState]):
 
     def help(self, state: IntrigueState, player: PlayerName) -> list[OrderHelp]:
         return views.help_for(state, player)
+
+
+RULESET = IntrigueRuleset()

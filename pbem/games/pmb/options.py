@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.core import GameOptions
 from pbem.games.pmb import roles as R
 from pbem.grammar import setup_refused
 
@@ -116,3 +117,7 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def option(options: Mapping[str, Any], key: str) -> Any:
     """The value of an option in a game's stored options (a game stored before the option existed gets its default)."""
     return options.get(key, DEFAULT_OPTIONS[key])
+
+
+OPTIONS = GameOptions("Pour Ma Belle", DEFAULT_OPTIONS, check_options)
+"""What reading config.toml needs of the game (`pbem.games.Game.options`): the ruleset is not loaded for it."""

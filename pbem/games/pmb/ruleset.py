@@ -23,7 +23,7 @@ from pbem.dice import Dice
 from pbem.games.pmb import orders as O
 from pbem.games.pmb import roles as R
 from pbem.games.pmb import setup as S
-from pbem.games.pmb.options import DEFAULT_OPTIONS, check_options
+from pbem.games.pmb.options import DEFAULT_OPTIONS, OPTIONS, check_options
 from pbem.games.pmb.powers import default_verdict
 from pbem.games.pmb.resolve import resolve
 from pbem.games.pmb.state import State
@@ -34,7 +34,7 @@ TEAM_NAMES = {R.LANNISTER: ("Lannister", "Lannister"), R.STARK: ("Stark", "Stark
 
 class PmbRuleset(Ruleset[State]):
     name = "pmb"
-    title = "Pour Ma Belle"
+    title = OPTIONS.title
     state_type = State
     default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
     step_word = StepWord("tour", "turn", feminine=False)

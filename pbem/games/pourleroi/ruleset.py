@@ -14,6 +14,7 @@ from pbem.games.pourleroi import orders as O
 from pbem.games.pourleroi import positions as P
 from pbem.games.pourleroi import setup as S
 from pbem.games.pourleroi.cards import label
+from pbem.games.pourleroi.options import OPTIONS, options_from
 from pbem.games.pourleroi.state import State
 from pbem.games.pourleroi.views import view
 
@@ -22,17 +23,17 @@ class PourLeRoiRuleset(Ruleset[State]):
     """Pour le Roi (et Moi) by mail: see ``docs/rules/pourleroi.md``."""
 
     name = "pourleroi"
-    title = "Pour le Roi (et Moi)"
+    title = OPTIONS.title
     state_type = State
     step_word = StepWord("étape", "step", feminine=True)  # each decision asked by mail (a card, an auction...)
     after_early = "length"  # the game goes at the pace of the answers: each step's time counts from the one before
     game_words = frozenset({"passe", "passer", "pass"})  # PASSE is the auction's pass, not the common PASSER
-    default_options: Mapping[str, JSON] = S.DEFAULT_OPTIONS
-    path_options = frozenset({"cards"})  # a file: config resolves it against the game folder
+    default_options: Mapping[str, JSON] = OPTIONS.default_options
+    path_options = OPTIONS.path_options  # a file: config resolves it against the game folder
 
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Every option value checked when the config is read (`SetupError` naming the allowed values)."""
-        S.options_from(options)
+        options_from(options)
 
     def setup(self, roster: Sequence[Seat], options: Mapping[str, JSON], dice: Dice) -> tuple[State, list[Event]]:
         state, ev = S.setup(roster, options, dice)

@@ -34,7 +34,7 @@ def secondary_value(primary: int) -> int:
 
 @dataclass(frozen=True)
 class Options:
-    """The game's options, checked at set-up (see `pbem.games.pourleroi.setup.DEFAULT_OPTIONS`)."""
+    """The game's options, checked at set-up (see `pbem.games.pourleroi.options.DEFAULT_OPTIONS`)."""
 
     cards: str = ""
     seating: str = "draw"
