@@ -9,6 +9,7 @@ refresh the live calendars and archives (`pbem.published`).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import signal
@@ -336,28 +337,40 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
 
     lock = PassLock(config.database)
     # new mail reported while a pass runs must get a pass of its own: the scheduler would skip a job
-    # added while that same job runs (max_instances=1), so the running pass is told to go round again
+    # added while that same job runs (max_instances=1), so the running pass is told to go round again.
+    # A pass asked for once a pass has ended gets a job id of its own (`soon`): a job is still counted as
+    # running for a moment after its function returned, and a new run of the same id in that moment was
+    # skipped (« maximum number of running instances reached »), leaving the mail to the next poll
     state = threading.Lock()
-    running = {"now": False, "again": False}
+    running = {"now": False, "again": False, "queued": False}
+    passes = itertools.count()
     fatal: list[StoreError] = []  # a lost or damaged database: the daemon ends with it
 
     def schedule(*args: Any, **kwargs: Any) -> None:
         if not stop.is_set():  # once stopping, nothing new is planned (the next start plans again)
             scheduler.add_job(job, *args, replace_existing=True, **kwargs)
 
+    def soon(kind: str) -> None:
+        """A pass as soon as the one running (if any) has ended: one at most waiting."""
+        with state:
+            if running["queued"]:
+                return
+            running["queued"] = True
+        schedule(id=f"{kind}-{next(passes)}")
+
     def wake() -> None:
         with state:
             if running["now"]:
                 running["again"] = True
                 return
-        schedule(id="mail")
+        soon("mail")
 
     def job() -> None:
         with busy:
             if stop.is_set():
                 return
             with state:
-                running["now"], running["again"] = True, False
+                running["now"], running["again"], running["queued"] = True, False, False
             try:
                 for _ in range(100):  # bounded: each round reads what arrived during the previous one
                     one_pass()
@@ -399,7 +412,7 @@ def run(config: Config, *, once_idle_source: Callable[[], MailSource] | None = N
                 log.debug("%s", rep.summary(config.language))
             wake = next_wakeup(config, store, utcnow())
             if rep.sent is not None and rep.sent.budget_used:  # more to send: go on after this pass's reading
-                schedule(id="more")
+                soon("more")
             elif wake is not None:
                 schedule("date", run_date=wake, id="wakeup")
         except StoreError as e:

@@ -57,7 +57,7 @@ def run(ctx: click.Context, verbose: bool) -> None:
     # pbem's own detail with -v (never the mail libraries' DEBUG: imapclient's shows the protocol);
     # the scheduler's job bookkeeping only with -v
     logging.getLogger("pbem").setLevel(logging.DEBUG if verbose else logging.INFO)
-    logging.getLogger("apscheduler").setLevel(logging.INFO if verbose else logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.INFO if verbose else logging.ERROR)  # (a poll skipped: a pass runs)
     run_daemon(config(ctx))
 
 
