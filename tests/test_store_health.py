@@ -81,11 +81,9 @@ def _open_and_read(path: str, barrier: multiprocessing.synchronize.Barrier, out:
         out.put(("error", f"{type(e).__name__}: {e}", []))
 
 
-def test_several_processes_opening_an_old_database_at_once_all_find_it_migrated(tmp_path):
-    path = tmp_path / "db.sqlite"
-    _old_database(path)
+def _opened_together(path: Path, n: int) -> list[tuple[str, object, list[str]]]:
+    """What ``n`` processes that open the store at ``path`` at the same moment read (`_open_and_read`)."""
     ctx = multiprocessing.get_context("fork" if sys.platform != "darwin" else "spawn")
-    n = 6
     barrier = ctx.Barrier(n)
     out = ctx.Queue()
     procs = [ctx.Process(target=_open_and_read, args=(str(path), barrier, out)) for _ in range(n)]
@@ -94,7 +92,14 @@ def test_several_processes_opening_an_old_database_at_once_all_find_it_migrated(
     results = [out.get(timeout=120) for _ in procs]
     for p in procs:
         p.join(60)
-    assert results == [("ok", 2000, ["Arya"])] * n
+    return results
+
+
+def test_several_processes_opening_an_old_database_at_once_all_find_it_migrated(tmp_path):
+    path = tmp_path / "db.sqlite"
+    _old_database(path)
+    n = 6
+    assert _opened_together(path, n) == [("ok", 2000, ["Arya"])] * n
     con = sqlite3.connect(path)
     assert con.execute("pragma user_version").fetchone()[0] == SCHEMA_VERSION
     assert con.execute("select count(*) from message_bytes").fetchone()[0] == 2000  # moved once, not twice
@@ -104,20 +109,11 @@ def test_several_processes_opening_an_old_database_at_once_all_find_it_migrated(
 def test_processes_switching_an_old_database_to_wal_together_wait_for_each_other(tmp_path):
     # SQLite refuses at once (no busy_timeout) the WAL switch of two connections holding a shared lock on an
     # old rollback-journal database: without a retry, about one round in two of eight processes lost one
-    ctx = multiprocessing.get_context("fork" if sys.platform != "darwin" else "spawn")
     n = 8
     for round_ in range(6):
         path = tmp_path / f"db{round_}.sqlite"
         _old_database(path, messages=50)
-        barrier = ctx.Barrier(n)
-        out = ctx.Queue()
-        procs = [ctx.Process(target=_open_and_read, args=(str(path), barrier, out)) for _ in range(n)]
-        for p in procs:
-            p.start()
-        results = [out.get(timeout=120) for _ in procs]
-        for p in procs:
-            p.join(60)
-        assert results == [("ok", 50, ["Arya"])] * n, f"round {round_}"
+        assert _opened_together(path, n) == [("ok", 50, ["Arya"])] * n, f"round {round_}"
 
 
 def test_a_database_from_a_newer_pbem_is_refused_not_changed(tmp_path):
