@@ -18,6 +18,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pbem.msg import Msg as Msg  # (said in two languages: the vocabulary's, below the dice that speak it too)
@@ -269,6 +270,10 @@ class Ruleset(ABC, Generic[State]):
     game_words: frozenset[str] = frozenset()
     """The folded words of the game's own orders that a common command also uses (Courtisans' PASSER, Pour le
     Roi's PASSE): a line that begins with one is the game's order, never the common command."""
+    wish_words: Mapping[str, str] = MappingProxyType({})
+    """The verbs (folded, French and English) that mean one of the game's orders on a player, as the MJ writes a
+    player's wish (Pour Ma Belle's « tuer » and « kill » for ESCOUADE): « Arya veut tuer Sansa » is then read as
+    « POUR Arya : ESCOUADE Sansa », always echoed for the MJ's OUI, never carried out on the guess."""
     after_early: Literal["calendar", "length"] | None = None
     """The game's default for the config key of that name (None: ``"calendar"``); ``"length"`` where the rules
     count a player's time from the results before (Courtisans)."""

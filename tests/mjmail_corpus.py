@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from pbem.engine.desk import reader
 from pbem.engine.desk.readings import Intent, MailReading, Reading, Request, Thread, View
+from pbem.games.pmb.ruleset import PmbRuleset
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mjmail"
 CORPUS = FIXTURES / "corpus.toml"
@@ -28,8 +29,9 @@ HELDOUT = FIXTURES / "heldout.toml"
 PARIS = ZoneInfo("Europe/Paris")
 PMB_WORDS = {"escouade": "ESCOUADE", "squad": "ESCOUADE", "attack": "ESCOUADE", "passer": "PASSER",
              "pass": "PASSER"}
+PMB_WISHES = {w: k for w, k in PmbRuleset.wish_words.items() if k in PMB_WORDS.values()}
+"""Pour Ma Belle's own verbs of a wish (`Ruleset.wish_words`), for the orders the corpus's world knows."""
 MISSES = {
-    "for-006": "a wish in the game's words (« Arya veut tuer Sansa ») is not translated into an order",
     "rem-010": "nicknames are not known (« Littlefinger » for Petit-Doigt)",
 }
 """The corpus cases the reader still gets wrong, and why (each asked or refused, never carried out)."""
@@ -72,7 +74,7 @@ def view_for(world: Mapping[str, Any], case: Mapping[str, Any]) -> View:
     return View(now, PARIS, tuple(g["roster"]), frozenset(g["women"]), deadline=_instant(g["deadline"]),
                 step_hours=48, open_turn=g["open_step"], last_turn=max(g["resolved_steps"]),
                 held=state.get("held"), paused="paused_since" in state, pause_planned="pause_start" in state,
-                absent=absent, order_words=PMB_WORDS, lang=case.get("lang", "fr"), thread=thread)
+                absent=absent, order_words=PMB_WORDS, wish_words=PMB_WISHES, lang=case.get("lang", "fr"), thread=thread)
 
 
 def _thread(case: Mapping[str, Any]) -> Thread | None:

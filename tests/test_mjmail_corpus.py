@@ -9,6 +9,8 @@ starts to pass says so.  `python tests/mjmail_corpus.py` prints the shares by ex
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from mjmail_corpus import CORPUS, HELDOUT, MISSES, case_outcomes, load, outcomes, report, view_for
 
@@ -77,3 +79,41 @@ def test_a_name_shortened_to_its_first_letters_is_asked_about_never_done(line, v
     if player is not None:
         assert r.slots["player"] == player and "player" in r.guessed
     assert tuple(r.candidates) == candidates
+
+
+@pytest.mark.parametrize(("line", "player", "order"), [
+    ("Arya veut tuer Sansa ce tour-ci.", "Arya", "ESCOUADE Sansa"),
+    ("fais tuer Sansa à Arya stp", "Arya", "ESCOUADE Sansa"),
+    ("fais assassiner Bran par Olenna", "Olenna", "ESCOUADE Bran"),
+    ("Arya voudrait éliminer Bran, elle me l'a dit", "Arya", "ESCOUADE Bran"),
+    ("Arya wants to kill Sansa", "Arya", "ESCOUADE Sansa"),  # « kill » is an order word too: a wish all the same
+])
+def test_a_wish_in_the_games_words_is_its_order_asked_never_done(line, player, order):
+    """Pour Ma Belle's own verbs of a wish (`Ruleset.wish_words`): the order they mean, echoed for the OUI."""
+    view = view_for(DATA["world"], {})
+    (r,) = reader.read(line, view).readings
+    assert (r.verdict, r.command, r.slots, r.guessed) == ("ask", "FOR", {"player": player, "order": order},
+                                                         ("order",)), r
+
+
+@pytest.mark.parametrize(("line", "candidates"), [
+    ("Bronn veut éliminer Jon", ("Jon Snow", "Jon Arryn")),  # whom: two Jons
+    ("Arya veut tuer Sansa et Bran veut tuer Olenna", ()),  # two wishes in one sentence: one a line
+    ("Arya veut tuer Sansa, Bran aussi", ()),
+])
+def test_a_wish_that_is_not_clear_is_refused(line, candidates):
+    view = view_for(DATA["world"], {})
+    (r,) = reader.read(line, view).readings
+    assert (r.verdict, r.command, tuple(r.candidates)) == ("refuse", "FOR", candidates), r
+
+
+def test_two_players_who_wish_the_same_are_two_asks():
+    view = view_for(DATA["world"], {})
+    rs = reader.read("Arya et Bran veulent tuer Sansa", view).readings
+    assert [(r.verdict, r.slots["player"], r.slots["order"]) for r in rs] == [
+        ("ask", "Arya", "ESCOUADE Sansa"), ("ask", "Bran", "ESCOUADE Sansa")]
+
+
+def test_a_game_without_wish_words_reads_no_wish():
+    view = replace(view_for(DATA["world"], {}), wish_words={})
+    assert all(r.command != "FOR" or r.verdict != "ask" for r in reader.read("Arya veut tuer Sansa", view).readings)

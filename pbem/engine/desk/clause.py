@@ -324,3 +324,7 @@ def day_of(x: date | datetime) -> date:
     return x.date() if isinstance(x, datetime) else x
 
 
+def wished(ws: Sequence[str], k: int, view: View) -> bool:
+    """Whether the word at ``k`` is a game's verb of a wish, said as one (« veut tuer », « wants to kill »,
+    « fais-lui tuer »): one of the three words before it says the wish."""
+    return ws[k] in view.wish_words and any(w in L.WISHERS for w in ws[max(k - 3, 0):k])

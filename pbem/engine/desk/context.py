@@ -50,7 +50,7 @@ def view_of(table: Table, mail: IncomingMail, now: datetime, pending: Confirmati
         pause_planned=any(p.starts_at > now for p in pauses),
         absent=frozenset(a.player for a in table.store.absences(table.id, after=now)),
         requests=tuple(Request(n, p, what) for n, p, what in requests) if requests is not None else None,
-        order_words=order_words(table, state), lang=table.settings.language, step_word=table.step_word)
+        order_words=order_words(table, state), wish_words=wish_words(table, state), lang=table.settings.language, step_word=table.step_word)
     return replace(view, thread=thread_of(table, mail, pending, players))
 
 
@@ -78,6 +78,12 @@ def order_words(table: Table, state: Any) -> dict[str, str]:
     if is_pass(table, "PASSER"):
         words.update({"passer": "PASSER", "pass": "PASSER"})
     return words
+
+
+def wish_words(table: Table, state: Any) -> dict[str, str]:
+    """The game's verbs of a wish (`Ruleset.wish_words`), for the orders a player of this game can give."""
+    orders = set(order_words(table, state).values())
+    return {fold(w): k for w, k in table.ruleset.wish_words.items() if k in orders}
 
 
 def thread_of(table: Table, mail: IncomingMail, pending: ConfirmationRow | None, players: tuple[str, ...]) -> \

@@ -19,6 +19,7 @@ from pbem.engine.desk.clause import (
     slot_words,
     steps,
     take_player,
+    wished,
 )
 from pbem.engine.desk.readings import Intent, Reading
 from pbem.engine.desk.slots import (
@@ -225,6 +226,26 @@ def _order_end(c: Clause, start: int) -> int:
     return end
 
 
+def _wish(c: Clause, f: Fill, at: int) -> tuple[str, set[int]] | None:
+    """The order a wish in the game's words means (« veut tuer Sansa »: ESCOUADE Sansa), a guess to confirm:
+    the verb's order on the player named right after it (« enquêter sur Bran »)."""
+    ws = c.ws
+    k = at + 1
+    while k < len(ws) and ws[k] in ("sur", "contre", "le", "la", "l", "on", "against"):
+        k += 1
+    hit = next((h for h in c.ctx.roster.scan(c.words) if h.i == k), None)
+    if hit is None:
+        return None
+    if hit.name is None:
+        f.use(hit.i, hit.j)
+        f.refuse(f"contre quel joueur : {either(hit.candidates, 'ou')} ?",
+                 f"against which player: {either(hit.candidates, 'or')}?", candidates=hit.candidates)
+        return None
+    f.use(at, hit.j)
+    f.guess("order")
+    return f"{c.view.wish_words[ws[at]]} {hit.name}", set(range(at, hit.j))
+
+
 def _pass_phrase(ws: Sequence[str]) -> int:
     """« passe son tour », « passe ce tour », « passent ce tour », « ne joue pas ce tour »: where it begins."""
     for i, w in enumerate(ws):
@@ -241,10 +262,13 @@ def for_player(c: Clause) -> list[Reading]:
     ws = c.ws
     order_at = next((k for k in range(c.own, len(ws)) if ws[k] in v.order_words and not (
         k > 0 and ws[k - 1] in ("pas", "not"))), None)
+    wish_at = next((k for k in range(c.own, len(ws)) if wished(ws, k, v)), None)
     passes = _pass_phrase(ws)
     order: str | None = None
     exclude: set[int] = set()
-    if order_at is not None:
+    if wish_at is not None and (wish := _wish(c, f, wish_at)) is not None:
+        order, exclude = wish
+    elif order_at is not None:
         end = _order_end(c, order_at)
         order = _order_text(c, f, order_at, end)
         exclude = set(range(order_at, end))
@@ -260,12 +284,20 @@ def for_player(c: Clause) -> list[Reading]:
     elif (written := _after_colon(c, f)) is not None:
         order, exclude = written
     hits = players(c, f, exclude=exclude)
+    if "order" in f.guessed and wish_at is not None:  # a wish: who wishes is named before it, or « par X »
+        end = max(exclude) + 1
+        by = [h for h in hits if h.i == end + 1 and ws[end] in ("a", "au", "par", "to", "by")]
+        wishers = [h for h in hits if h.i < wish_at] or by
+        if len(wishers) < len(hits):
+            f.refuse("un souhait par phrase : écrivez-en un par ligne", "one wish a sentence: write one a line")
+        hits = wishers
     names = [h for h in hits if h.name is not None]
     several = [h.name for h in names if h.name]
     readings: list[Reading] = []
-    if len(set(several)) > 1 and any(w in ("et", "and") for w in ws[names[0].j:names[1].i]):
+    if len(set(several)) > 1 and any(w in ("et", "and") for w in ws[names[0].j:names[1].i]) and f.why is None:
         for h in names:
             g = Fill(c, "FOR")
+            g.guessed = list(f.guessed)
             g.slots = {"player": h.name, "order": order}
             if order is None:
                 g.refuse("quel ordre ?", "which order?", missing=("order",))

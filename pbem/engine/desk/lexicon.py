@@ -168,6 +168,12 @@ SAME = ("la meme chose pour", "meme chose pour", "pareil pour", "idem pour", "sa
         "the same for")
 """« La même chose pour X »: the command before, for X."""
 
+WISHERS = frozenset({"veut", "veulent", "voudrait", "voudraient", "souhaite", "souhaitent", "souhaiterait",
+                     "aimerait", "compte", "fais", "faites", "fait", "faire", "wants", "want", "wishes", "would",
+                     "like", "make", "let"})
+"""The words before a game's verb of a wish (`View.wish_words`): « Arya veut tuer Sansa », « fais tuer Sansa à
+Arya », « Arya wants to kill Sansa »: an order translated from the game's words, always asked."""
+
 # --- slots -----------------------------------------------------------------------------------------------
 
 PRONOUNS = {"le": "m", "la": "f", "l": "", "lui": "", "il": "m", "elle": "f", "him": "m", "her": "f", "them": ""}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from pbem.engine import when
 from pbem.engine.desk import lexicon as L
-from pbem.engine.desk.clause import FRAME, MINOR, Clause, Context, Found
+from pbem.engine.desk.clause import FRAME, MINOR, Clause, Context, Found, wished
 from pbem.engine.desk.fill_dates import period as fill_span
 from pbem.engine.desk.fillers import fill
 from pbem.engine.desk.readings import Intent, MailReading, Reading, View
@@ -185,6 +185,9 @@ def find_triggers(ws: Sequence[str], view: View, question: bool = True) -> list[
     return out
 
 
+_BY = frozenset({"a", "au", "par", "to", "by"})
+
+
 def _for_triggers(words: Sequence[Tok], view: View, roster: Roster) -> list[Found]:
     """FOR where a game's order word stands after a player named (« Olenna passe son tour », « Bronn :
     ESCOUADE Arya »), before « pour X » (« Mets PASSER pour Ygritte »), after a pronoun (« mets-lui PASSER »),
@@ -200,6 +203,9 @@ def _for_triggers(words: Sequence[Tok], view: View, roster: Roster) -> list[Foun
     last_for = max((h.i for h in hits if h.i > 0 and ws[h.i - 1] in ("pour", "for")), default=-1)
     first_pronoun = next((k for k, t in enumerate(words) if t.w in L.PRONOUNS and t.joined), len(ws) + 1)
     for k, w in enumerate(ws):
+        if wished(ws, k, view) and any(h.i > k for h in hits) and (
+                first_named <= k or first_pronoun < k or any(h.i > k + 1 and ws[h.i - 1] in _BY for h in hits)):
+            return [Found(L.Trigger("FOR", w, guess=True), k, k + 1)]
         if w in view.order_words:
             if (first_named <= k or last_for > k or first_pronoun < k) and not (k > 0 and ws[k - 1] in ("pas", "not")):
                 return [Found(L.Trigger("FOR", w), k, k + 1)]

@@ -74,6 +74,7 @@ class View:
     absent: frozenset[str] = frozenset()  # players with an absence not over
     requests: tuple[Request, ...] | None = None  # None: the game has no requests the MJ answers
     order_words: Mapping[str, str] = field(default_factory=dict)  # a game order's word (folded) -> its keyword
+    wish_words: Mapping[str, str] = field(default_factory=dict)  # a verb of a player's wish (folded) -> its order
     lang: str = "fr"
     thread: Thread | None = None
     step_word: StepWord = field(default_factory=lambda: StepWord("tour", "turn", False))

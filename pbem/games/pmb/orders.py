@@ -66,6 +66,16 @@ ENGLISH: dict[str, tuple[str, ...]] = {
 }
 """The English words of each order, listed in AIDE/HELP (`VERBS` understands them all)."""
 
+WISHES: dict[str, str] = {
+    **dict.fromkeys(("tuer", "assassiner", "eliminer", "abattre", "kill", "murder", "assassinate", "eliminate"),
+                    ESCOUADE),
+    **dict.fromkeys(("enqueter", "investigate"), ENQUETE),
+    **dict.fromkeys(("arreter", "arrest"), ARRESTATION),
+}
+"""The verbs of a player's wish that mean an order on a player, as an MJ writes it (« Arya veut tuer Sansa »:
+ESCOUADE Sansa, the squad being how the rules kill; « enquêter sur » a player is the Conseil's ENQUETE, « arrêter »
+him the Garde's ARRESTATION), for `Ruleset.wish_words`."""
+
 HELP: dict[str, OrderHelp] = {
     ESCOUADE: OrderHelp("ESCOUADE <cible>", Msg("rejoindre l'escouade de votre camp contre cette cible (une par tour)",
                                                  "join your camp's squad against this target (one per turn)")),

@@ -39,6 +39,7 @@ class PmbRuleset(Ruleset[State]):
     default_options: Mapping[str, JSON] = DEFAULT_OPTIONS
     step_word = StepWord("tour", "turn", feminine=False)
     prompts_public = False  # who has something to decide can betray a role (a traitor, the Mestre): no counts
+    wish_words: Mapping[str, str] = O.WISHES
 
     def check_options(self, options: Mapping[str, JSON]) -> None:
         """Refuse an unknown option or value (`SetupError` naming the allowed ones); `setup` calls it,
