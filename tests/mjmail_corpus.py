@@ -32,7 +32,8 @@ PMB_WORDS = {"escouade": "ESCOUADE", "squad": "ESCOUADE", "attack": "ESCOUADE", 
 PMB_WISHES = {w: k for w, k in PmbRuleset.wish_words.items() if k in PMB_WORDS.values()}
 """Pour Ma Belle's own verbs of a wish (`Ruleset.wish_words`), for the orders the corpus's world knows."""
 MISSES = {
-    "rem-010": "nicknames are not known (« Littlefinger » for Petit-Doigt)",
+    "rem-010": "nothing in the game links « Littlefinger » to Petit-Doigt (a player's name in the corpus, no role "
+               "of Pour Ma Belle): a nickname the MJ gives a player is not stored yet",
 }
 """The corpus cases the reader still gets wrong, and why (each asked or refused, never carried out)."""
 G1626_WORDS = {"test": "TEST", "jet": "TEST", "roll": "TEST", "check": "TEST"}

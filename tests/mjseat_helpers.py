@@ -12,6 +12,7 @@ from helpers import MJ_ADDRESS, body, make_config, make_mail, outbox_messages
 
 from pbem.engine import Engine
 from pbem.engine.desk.readings import Intent, Thread, View
+from pbem.games.pmb.ruleset import PmbRuleset
 from pbem.store import Store
 
 T0 = datetime(2025, 2, 1, 13, 0, tzinfo=UTC)  # Saturday 1 February 2025, 14 h in Paris
@@ -128,4 +129,4 @@ def example_views(*, paused: bool = False, confirming: bool = False) -> list[Vie
     return [View(datetime(2025, 2, 1, 14, 0, tzinfo=tz), tz, ("Arya", "Bran", "Isaac"), frozenset({"Arya"}),
                  deadline=datetime(2025, 2, 3, 21, 0, tzinfo=tz), step_hours=48, open_turn=turn, last_turn=turn - 1,
                  held=held, paused=paused, order_words={"guess": "GUESS", "escouade": "ESCOUADE", "passer": "PASSER"},
-                 thread=thread) for turn, held in ((3, None), (4, 3))]
+                 wish_words={w: k for w, k in PmbRuleset.wish_words.items() if k == "ESCOUADE"}, thread=thread) for turn, held in ((3, None), (4, 3))]

@@ -117,3 +117,12 @@ def test_two_players_who_wish_the_same_are_two_asks():
 def test_a_game_without_wish_words_reads_no_wish():
     view = replace(view_for(DATA["world"], {}), wish_words={})
     assert all(r.command != "FOR" or r.verdict != "ask" for r in reader.read("Arya veut tuer Sansa", view).readings)
+
+
+def test_pour_ma_belles_wish_words_are_folded_verbs_of_its_own_orders():
+    from pbem.games.pmb import orders as O
+    from pbem.games.pmb.ruleset import PmbRuleset
+    from pbem.names import fold
+
+    assert PmbRuleset.wish_words["tuer"] == PmbRuleset.wish_words["kill"] == O.ESCOUADE
+    assert all(fold(w) == w and k in O.HELP for w, k in PmbRuleset.wish_words.items())
