@@ -74,9 +74,23 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
      "serveur (le joueur doit s'inscrire avec une adresse ASCII)"),
     (r"^(?P<w>SMTP \S+) (?P<what>connect|send): (?P<why>.*)$", "{w}, {doing}\u00a0: {why}"),
     (r"^(?P<reply>\d{3} .*) \((?P<w>SMTP \S+) (?P<what>connect|send)\)$", "{reply} ({w}, {doing})"),
+    (r"^IMAP (?P<w>\S+) (?P<what>connect|search|fetch|idle|select .+|move to .+) failed: (?P<why>.*)$",
+     "IMAP {w}, {doing}\u00a0: {why}"),
+    (r"^IMAP login refused for (?P<w>\S+): (?P<why>.*)$", "IMAP {w}\u00a0: identifiant refusé\u00a0: «\u00a0{why}\u00a0»"),
+    (r"^IMAP (?P<w>\S+): no credentials: (?P<why>.*)$", "IMAP {w}\u00a0: identifiants indisponibles\u00a0: {why}"),
+    (r"^IMAP (?P<w>\S+): TLS certificate rejected: (?P<why>.*)$", "IMAP {w}\u00a0: certificat TLS refusé\u00a0: {why}"),
+    (r"^(?P<cls>ConnectionRefusedError|TimeoutError|timeout|gaierror|SSLCertVerificationError|ConnectionResetError"
+     r"|SSLError|EOFError|abort): (?P<why>.*)$", "{oserr} («\u00a0{why}\u00a0»)"),
     (r"^(?P<a>[^\s:@]+@[^\s:]+): (?P<why>.*)$", "{a}\u00a0: {why}"),  # (one recipient's failure)
 ))
-_DOING_FR = {"connect": "connexion", "send": "envoi", "starttls": "STARTTLS", "login": "identification"}
+_DOING_FR = {"connect": "connexion", "send": "envoi", "starttls": "STARTTLS", "login": "identification",
+             "search": "recherche", "fetch": "lecture", "idle": "attente (IDLE)"}
+# an OS, socket or TLS error (by its class, as the fetch and send lines name it) in pbem's own French words
+_OS_ERRORS_FR = {"ConnectionRefusedError": "connexion refusée", "TimeoutError": "délai dépassé",
+                 "timeout": "délai dépassé", "gaierror": "nom d'hôte inconnu",
+                 "SSLCertVerificationError": "certificat TLS refusé", "ConnectionResetError": "connexion coupée",
+                 "SSLError": "erreur TLS", "EOFError": "connexion fermée par le serveur",
+                 "abort": "connexion interrompue par le serveur"}
 
 
 def _span_fr(number: str, unit: str) -> str:
@@ -99,6 +113,7 @@ def said(line: str, lang: str) -> str:
             n = int(values.get("n") or 0)
             return french.format(**values, span=_span_fr(values.get("sn") or "0", values.get("su") or "days"),
                                  doing=_DOING_FR.get(values.get("what") or "", values.get("what") or ""),
+                                 oserr=_OS_ERRORS_FR.get(values.get("cls") or "", ""),
                                  reminders=plural(n, "rappel", lang="fr"),
                                  graces=plural(n, "avis de délai de grâce", "avis de délai de grâce", lang="fr"),
                                  unprocessed=plural(n, "courriel n'a pas pu être traité",
