@@ -10,11 +10,27 @@ to their game.
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.core import GameOptions, Ruleset
+
+
+def lazy_names(package: str, home: Mapping[str, str]) -> Callable[[str], object]:
+    """A game package's module ``__getattr__``: each name of ``home`` loaded from its module of the package
+    when first asked for, for speed: reading the config imports `options` from the package, and a pass with
+    nothing due must not load the rules for it (issue #24).  No circle is dodged: the game's modules import
+    each other's modules, never these names of the package."""
+
+    def getattr_(name: str) -> object:
+        if name not in home:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{home[name]}"), name)
+
+    return getattr_
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ Modules: `cards` (the material file), `state`, `setup`, `gift` (the gift phase),
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from pbem.games import lazy_names
 
 if TYPE_CHECKING:
     from pbem.games.pourleroi.ruleset import RULESET
@@ -20,11 +21,4 @@ __all__ = ["RULESET", "card_places", "conservation_problems"]
 _HOME = {"RULESET": "ruleset", "card_places": "state", "conservation_problems": "state"}
 """The module each name of the package is in."""
 
-
-def __getattr__(name: str) -> object:
-    """A name of the package, loaded when first asked for, for speed: reading the config imports `options`
-    from this package, and a pass with nothing due must not load the rules for it (issue #24).  No circle is
-    dodged: the game's modules import each other's modules, never these names of the package."""
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+__getattr__ = lazy_names(__name__, _HOME)
