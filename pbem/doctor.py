@@ -77,7 +77,9 @@ def checks(config_path: str, lang: str = "fr") -> Iterator[tuple[str, bool, str]
                                     if fr else f"IMAP login {mb.user}@{mb.host}:{mb.port} ok, folder {mb.folder} readable")
         except Exception as e:
             mailbox_ok = False
-            yield "mailbox", False, f"IMAP {mb.user}@{mb.host}:{mb.port}: {e}"
+            where = f"IMAP {mb.user}@{mb.host}:{mb.port}"  # (pbem's own failures name the server themselves)
+            reason = ticktext.said(str(e), lang)
+            yield "mailbox", False, reason if reason.startswith("IMAP ") else f"{where}{_NB if fr else ''}: {reason}"
     if mailbox_ok:
         yield from _authserv_check(cfg, lang)
     if cfg.outbox.kind == "maildir":

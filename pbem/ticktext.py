@@ -7,8 +7,10 @@ it does not know is shown as it is.  Every pattern is anchored and linear.
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
+from collections.abc import Callable
 
 from pbem.msg import PbemError
 from pbem.wording import plural
@@ -74,13 +76,38 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
      "serveur (le joueur doit s'inscrire avec une adresse ASCII)"),
     (r"^(?P<w>SMTP \S+) (?P<what>connect|send): (?P<why>.*)$", "{w}, {doing}\u00a0: {why}"),
     (r"^(?P<reply>\d{3} .*) \((?P<w>SMTP \S+) (?P<what>connect|send)\)$", "{reply} ({w}, {doing})"),
-    (r"^IMAP (?P<w>\S+) (?P<what>connect|search|fetch|idle|select .+|move to .+) failed: (?P<why>.*)$",
+    (r"^IMAP (?P<w>\S+) (?P<what>connect|search|fetch|idle|(?:select|move to) (?:'[^']*'|\"[^\"]*\")) failed: (?P<why>.*)$",
      "IMAP {w}, {doing}\u00a0: {why}"),
     (r"^IMAP login refused for (?P<w>\S+): (?P<why>.*)$", "IMAP {w}\u00a0: identifiant refusé\u00a0: «\u00a0{why}\u00a0»"),
     (r"^IMAP (?P<w>\S+): no credentials: (?P<why>.*)$", "IMAP {w}\u00a0: identifiants indisponibles\u00a0: {why}"),
     (r"^IMAP (?P<w>\S+): TLS certificate rejected: (?P<why>.*)$", "IMAP {w}\u00a0: certificat TLS refusé\u00a0: {why}"),
+    (r"^IMAP (?P<w>\S+): cannot open (?P<f>.+?): (?P<why>.*)$",
+     "IMAP {w}\u00a0: impossible d'ouvrir le dossier {f}\u00a0: «\u00a0{why}\u00a0»"),
+    (r"^IMAP (?P<w>\S+): cannot read the newest mails: (?P<why>.*)$",
+     "IMAP {w}\u00a0: impossible de lire les derniers courriels\u00a0: «\u00a0{why}\u00a0»"),
+    (r"^UID FETCH failed: (?P<why>.*)$", "la commande UID FETCH a échoué\u00a0: {why}"),
+    # the daemon's log lines (`pbem.cli` says every log record through `SaidFormatter`)
+    (r"^IMAP (?P<w>\S+): connection lost \((?P<why>.*)\), reconnecting$",
+     "IMAP {w}\u00a0: connexion perdue ({why}), reconnexion"),
+    (r"^IMAP (?P<w>\S+): unreadable cursor (?P<v>.*), rescanning the folder$",
+     "IMAP {w}\u00a0: curseur illisible {v}, le dossier est relu en entier"),
+    (r"^IMAP (?P<w>\S+): UIDVALIDITY changed (?P<a>\d+) -> (?P<b>\d+), rescanning the folder from UID 1$",
+     "IMAP {w}\u00a0: UIDVALIDITY a changé ({a} → {b}), le dossier est relu depuis l'UID\u00a01"),
+    (r"^processing message (?P<k>\S+) failed$", "traitement du courriel {k} en échec"),
+    (r"^game (?P<g>\S+): resolving the step closed at (?P<at>\S+) failed$",
+     "partie {g}\u00a0: la résolution de l'étape close le {at} a échoué"),
+    (r"^game (?P<g>\S+): firing due work failed$",
+     "partie {g}\u00a0: échec de ce qui était dû (dates limites, rappels)"),
+    (r"^the picture of (?P<g>\S+) \((?P<t>.*)\) could not be drawn; the forum post goes without it$",
+     "l'image de {g} ({t}) n'a pas pu être dessinée\u00a0; le message du forum part sans elle"),
+    (r"^sending mail (?P<k>\S+) failed$", "envoi du courriel {k} en échec"),
+    # why a mail came back (`pbem.mail.bounces.Bounce.summary`): the remote server's own words are quoted
+    (r"^(?P<st>\d\.\d{1,3}\.\d{1,3} )?(?P<kind>no such address|mailbox full|undeliverable): (?P<x>.*)$",
+     "{st}{bounce}\u00a0; le serveur distant a répondu\u00a0: «\u00a0{x}\u00a0»"),
+    (r"^(?P<st>\d\.\d{1,3}\.\d{1,3} )?(?P<kind>no such address|mailbox full|undeliverable)$", "{st}{bounce}"),
+    (r"^OSError: \[Errno (?P<eno>\d+)\] (?P<why>.*)$", "{errno} («\u00a0{why}\u00a0»)"),
     (r"^(?P<cls>ConnectionRefusedError|TimeoutError|timeout|gaierror|SSLCertVerificationError|ConnectionResetError"
-     r"|SSLError|EOFError|abort): (?P<why>.*)$", "{oserr} («\u00a0{why}\u00a0»)"),
+     r"|SSLError|EOFError|abort|error|OSError): (?P<why>.*)$", "{oserr} («\u00a0{why}\u00a0»)"),
     (r"^(?P<a>[^\s:@]+@[^\s:]+): (?P<why>.*)$", "{a}\u00a0: {why}"),  # (one recipient's failure)
 ))
 _DOING_FR = {"connect": "connexion", "send": "envoi", "starttls": "STARTTLS", "login": "identification",
@@ -90,7 +117,25 @@ _OS_ERRORS_FR = {"ConnectionRefusedError": "connexion refusée", "TimeoutError":
                  "timeout": "délai dépassé", "gaierror": "nom d'hôte inconnu",
                  "SSLCertVerificationError": "certificat TLS refusé", "ConnectionResetError": "connexion coupée",
                  "SSLError": "erreur TLS", "EOFError": "connexion fermée par le serveur",
-                 "abort": "connexion interrompue par le serveur"}
+                 "abort": "connexion interrompue par le serveur", "error": "erreur IMAP",
+                 "OSError": "erreur du système"}
+# the system's errors that a fetch or a send meets, by number (other numbers: « erreur du système »)
+_ERRNO_FR = {errno.ECONNREFUSED: "connexion refusée", errno.ETIMEDOUT: "délai dépassé",
+             errno.EHOSTUNREACH: "aucune route vers le serveur",
+             errno.ENETUNREACH: "réseau injoignable", errno.ECONNRESET: "connexion coupée",
+             errno.ECONNABORTED: "connexion interrompue", errno.EPIPE: "connexion fermée par le serveur",
+             errno.ENOSPC: "disque plein", errno.EACCES: "permission refusée", errno.EROFS: "disque en lecture seule"}
+_BOUNCE_FR = {"no such address": "adresse inconnue", "mailbox full": "boîte pleine",
+              "undeliverable": "impossible à distribuer"}
+
+
+def _doing_fr(what: str) -> str:
+    """What the connection was doing, in French: « lecture », « ouverture du dossier 'INBOX' »."""
+    if what.startswith("select "):
+        return f"ouverture du dossier {what.removeprefix('select ')}"
+    if what.startswith("move to "):
+        return f"déplacement vers {what.removeprefix('move to ')}"
+    return _DOING_FR.get(what, what)
 
 
 def _span_fr(number: str, unit: str) -> str:
@@ -111,9 +156,12 @@ def said(line: str, lang: str) -> str:
             if values.get("why"):  # (a failed resolution carries the engine's line: said too)
                 values["why"] = said(values["why"], lang)
             n = int(values.get("n") or 0)
+            values["st"] = values.get("st") or ""  # (a bounce's status, when the report gives one)
             return french.format(**values, span=_span_fr(values.get("sn") or "0", values.get("su") or "days"),
-                                 doing=_DOING_FR.get(values.get("what") or "", values.get("what") or ""),
+                                 doing=_doing_fr(values.get("what") or ""),
                                  oserr=_OS_ERRORS_FR.get(values.get("cls") or "", ""),
+                                 errno=_ERRNO_FR.get(int(values.get("eno") or 0), "erreur du système"),
+                                 bounce=_BOUNCE_FR.get(values.get("kind") or "", ""),
                                  reminders=plural(n, "rappel", lang="fr"),
                                  graces=plural(n, "avis de délai de grâce", "avis de délai de grâce", lang="fr"),
                                  unprocessed=plural(n, "courriel n'a pas pu être traité",
@@ -167,3 +215,17 @@ def warned(log: logging.Logger, line: str, lang: str, *, trace: bool = False) ->
     else:
         log.warning("%s", said(line, lang))
     return line
+
+
+class SaidFormatter(logging.Formatter):
+    """A log handler's formatter that says each record's message in the configured language (`said`), so the
+    daemon's and the library's English log lines reach a French MJ in French.  ``language`` is asked when a
+    record is first written (a pass that logs nothing never reads the configuration for it)."""
+
+    def __init__(self, fmt: str, language: Callable[[], str]) -> None:
+        super().__init__(fmt)
+        self._language = language
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        record.message = said(record.message, self._language())
+        return super().formatMessage(record)

@@ -15,7 +15,9 @@ import logging
 
 import click
 
+from pbem import config as configmod
 from pbem.cli.shell import CommandLine, french
+from pbem.ticktext import SaidFormatter
 
 __all__ = ["main"]
 
@@ -26,6 +28,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
     **{name: ("tools", name) for name in ("export", "verify", "archive", "demo", "scenario", "init", "templates",
                                           "doctor", "guide", "systemd", "calendar")},
 }
+
+
+def _log_language(obj: dict[str, object]) -> str:
+    """The language the log is written in: the configuration's (French when it cannot be read), read once, when
+    the first record is written (the click context is not asked: the daemon's threads log outside it)."""
+    if "lang" not in obj:
+        try:
+            obj["lang"] = configmod.load(str(obj["config"])).language
+        except Exception:  # (a log line must never fail: the config's own error is said by the command)
+            obj["lang"] = "fr"
+    return str(obj["lang"])
 
 
 def _load(module: str) -> object:
@@ -79,4 +92,6 @@ def main(ctx: click.Context, config_path: str, verbose: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["config"] = config_path
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(SaidFormatter("%(asctime)s %(message)s", lambda: _log_language(ctx.obj)))
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import click
 
@@ -189,10 +189,13 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
     lang = language()
     with engine(ctx, writes=False) as e:
         for m in e.store.messages(status):
-            local = e.local(m["game"], parse_iso(m["received_at"]))  # in the game's zone, as the MJ reads every time
+            def in_zone(t: datetime, game: str = m["game"]) -> datetime | None:  # (as the MJ reads every time)
+                return e.local(game, t)
+
+            local = in_zone(parse_iso(m["received_at"]))
             received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
             click.echo(f"{said_mail_status(m['status'], lang):8} {received} {m['game'] or '-':10} "
-                       f"{m['sender'] or '-':30} {said_verdict(m['verdict'] or '', lang)}  [{m['key']}]")
+                       f"{m['sender'] or '-':30} {said_verdict(m['verdict'] or '', lang, in_zone)}  [{m['key']}]")
 
 
 @french("Traite de nouveau le courrier enregistré à la prochaine passe (après avoir corrigé ce qui l'a fait "

@@ -8,9 +8,11 @@ mistake of the user (« Erreur : partie inconnue « pmb9 » … »), never 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pbem import ticktext
 from pbem.core import Msg
 from pbem.msg import PbemError
 from pbem.wording import plural
@@ -317,13 +319,19 @@ _REASONS_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) 
 
 
 def _said_reason(why: str) -> str:
-    """A reason of ``silent: …`` or ``unreadable: …`` in French, part by part (parts are joined by « ; »; a
-    bounce's own summary, after its last « : », is the remote server's and kept)."""
+    """A reason of ``silent: …`` or ``unreadable: …`` in French, part by part (parts are joined by « ; »).  A
+    bounce names the mails that came back (``returned: ID to ADDRESS, …``), then why, in the words of
+    `pbem.mail.bounces.Bounce.summary` with the remote server's reply, which is quoted as it is."""
     out = []
-    for part in why.split("; "):
+    parts = why.split("; ")
+    for i, part in enumerate(parts):
         if part.startswith("stranger, "):  # (a stranger's mail, and why it got no answer)
             out.append("inconnu, " + _said_reason(part.removeprefix("stranger, ")))
             continue
+        if part.startswith("returned: "):
+            out.append("courriel revenu\u00a0: " + part.removeprefix("returned: ").replace(" to ", " à "))
+            out.append(ticktext.said("; ".join(parts[i + 1:]), "fr"))
+            break
         for pattern, french in _REASONS_FR:
             m = pattern.match(part)
             if m:
@@ -333,8 +341,18 @@ def _said_reason(why: str) -> str:
     return "\u00a0; ".join(out)
 
 
-def said_verdict(verdict: str, lang: str) -> str:
-    """A stored mail's verdict in ``lang`` (a shape not known here is shown as it is)."""
+# a time as the store writes it in a verdict (`pbem.serial.iso`): UTC, to the second or finer
+_ISO_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:[+-]\d\d:\d\d|Z)?")
+
+
+def said_verdict(verdict: str, lang: str, local: Callable[[datetime], datetime | None] | None = None) -> str:
+    """A stored mail's verdict in ``lang`` (a shape not known here is shown as it is), its times in the game's
+    zone when ``local`` says them there (as `pbem mail list` shows when each mail came)."""
+    said = _said_verdict(verdict, lang)
+    return said if local is None else _ISO_TIME.sub(lambda m: _local_time(m.group(), local), said)
+
+
+def _said_verdict(verdict: str, lang: str) -> str:
     if lang == "en":
         return verdict
     for pattern, french in _VERDICTS_FR:
@@ -350,3 +368,11 @@ def said_verdict(verdict: str, lang: str) -> str:
                                  lines=plural(int(v.get("n") or 0), "ligne", lang="fr"),
                                  errors=plural(int(v.get("e") or 0), "erreur", lang="fr"))
     return verdict
+
+
+def _local_time(stamp: str, local: Callable[[datetime], datetime | None]) -> str:
+    try:
+        moment = local(datetime.fromisoformat(stamp.replace("Z", "+00:00")))
+    except ValueError:  # (not a time after all: shown as it is)
+        return stamp
+    return stamp if moment is None else f"{moment:%Y-%m-%d %H:%M}"

@@ -414,7 +414,8 @@ def _bounced(house: House, raw: bytes, reason: str, sender: str) -> tuple[str, s
     for row in rows:
         house.store.mark_bounced(row["id"], bounce.summary())
     told = ", ".join(f"{row['id']} to {row['rcpt']}" for row in rows)
-    return f"silent: {reason}; {bounce.summary()}: {told}", rows[0]["game"], sender
+    # (the remote server's words last: they may hold anything, « ; » included)
+    return f"silent: {reason}; returned: {told}; {bounce.summary()}", rows[0]["game"], sender
 
 
 def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, reason: str, now: datetime) -> str:

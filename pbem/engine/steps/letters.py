@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem import pictures
+from pbem import pictures, ticktext
 from pbem.core import MJ, PUBLIC, Event
 from pbem.engine import examples
 from pbem.engine.steps import calendar
@@ -358,7 +358,9 @@ def forum_files(table: Table, rec: StepRecord) -> ForumFiles:
 def unreported_failures(table: Table) -> list[dict[str, Any]]:
     """The mails of a game that failed (bounced, refused) and the MJ was not told of yet, each with its player."""
     by_address = {p.address: p.name for p in table.store.players(table.id, include_removed=True)}
-    return [{**f, "player": by_address.get(f["rcpt"])} for f in table.store.unreported_failures(table.id)]
+    lang = table.settings.language  # (why it failed is kept in English in the outbox row, and said here)
+    return [{**f, "player": by_address.get(f["rcpt"]), "last_error": ticktext.said(f["last_error"] or "", lang)}
+            for f in table.store.unreported_failures(table.id)]
 
 
 def digest_context(table: Table, seq: int, rec: StepRecord | None = None) -> dict[str, Any]:
