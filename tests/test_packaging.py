@@ -79,7 +79,13 @@ def test_a_built_wheel_runs_a_game_from_a_folder_made_by_init(tmp_path):
     mail.set_content("INSCRIPTION Olenna\n")
     (folder / "data" / "mail" / "inbox" / "new").mkdir(parents=True)
     (folder / "data" / "mail" / "inbox" / "new" / "1.eml").write_bytes(mail.as_bytes())
-    assert "1 traité" in _run(pbem, "tick", cwd=folder)  # (in the folder's language, French)
+    # the pass as cron runs it: the line LISEZMOI gives, in cron's bare environment (no PATH to pbem, HOME elsewhere)
+    (cron_line,) = [x.strip() for x in (folder / "LISEZMOI.md").read_text(encoding="utf-8").splitlines()
+                    if x.strip().startswith("*/5 * * * * ")]
+    assert str(venv) in cron_line and "data/pbem.log" in cron_line
+    subprocess.run(["sh", "-c", cron_line.removeprefix("*/5 * * * * ")], check=True, timeout=120, cwd=tmp_path,
+                   env={"HOME": str(tmp_path), "LOGNAME": "mj", "SHELL": "/bin/sh", "PATH": "/usr/bin:/bin"})
+    assert "1 traité" in (folder / "data" / "pbem.log").read_text(encoding="utf-8")  # (the folder's language)
     (sent,) = (folder / "data" / "mail" / "outbox" / "new").iterdir()
     ack = message_from_bytes(sent.read_bytes(), policy=default)
     assert ack["To"] == "olenna@example.org" and ack["In-Reply-To"] == "<inscription-1@example.org>"
