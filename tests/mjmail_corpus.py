@@ -31,10 +31,7 @@ PMB_WORDS = {"escouade": "ESCOUADE", "squad": "ESCOUADE", "attack": "ESCOUADE", 
              "pass": "PASSER"}
 PMB_WISHES = {w: k for w, k in PmbRuleset.wish_words.items() if k in PMB_WORDS.values()}
 """Pour Ma Belle's own verbs of a wish (`Ruleset.wish_words`), for the orders the corpus's world knows."""
-MISSES = {
-    "rem-010": "nothing in the game links « Littlefinger » to Petit-Doigt (a player's name in the corpus, no role "
-               "of Pour Ma Belle): a nickname the MJ gives a player is not stored yet",
-}
+MISSES: dict[str, str] = {}
 """The corpus cases the reader still gets wrong, and why (each asked or refused, never carried out)."""
 G1626_WORDS = {"test": "TEST", "jet": "TEST", "roll": "TEST", "check": "TEST"}
 
@@ -72,7 +69,8 @@ def view_for(world: Mapping[str, Any], case: Mapping[str, Any]) -> View:
                     order_words=G1626_WORDS, thread=thread, lang=case.get("lang", "fr"))
     g = world["games"]["pmb1"]
     absent = frozenset({state["absent"]}) if "absent" in state else frozenset()
-    return View(now, PARIS, tuple(g["roster"]), frozenset(g["women"]), deadline=_instant(g["deadline"]),
+    nicknames = {name: tuple(given) for name, given in g.get("nicknames", {}).items()}
+    return View(now, PARIS, tuple(g["roster"]), frozenset(g["women"]), nicknames=nicknames, deadline=_instant(g["deadline"]),
                 step_hours=48, open_turn=g["open_step"], last_turn=max(g["resolved_steps"]),
                 held=state.get("held"), paused="paused_since" in state, pause_planned="pause_start" in state,
                 absent=absent, order_words=PMB_WORDS, wish_words=PMB_WISHES, lang=case.get("lang", "fr"), thread=thread)

@@ -60,6 +60,8 @@ class Game:
         self.engine.new_game("toy1", NOW, seed="ab" * 32)
         for i, name in enumerate(ROSTER):
             self.engine.add_player("toy1", name, f"p{i}@pbem.test", NOW)
+        for name, given in WORLD["games"]["pmb1"].get("nicknames", {}).items():  # (as `pbem player nickname`)
+            self.engine.set_nicknames("toy1", name, given, NOW)
         self.engine.start_game("toy1", NOW)
         self.sent = 0
 

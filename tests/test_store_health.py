@@ -21,8 +21,8 @@ from pbem.store import SCHEMA_VERSION, Store
 from pbem.store.health import StoreError, marker_path, storage_error
 
 SCHEMA_DIGESTS = {2: "a3237b22044b7aa2", 3: "678812a866dd4df5", 4: "d1d8ba554e4bde51",
-                  5: "27ea569ab2bc29a4", 6: "cf4d18bdc3335989"}
-# 3: the MJ's confirmations; 4: mail fingerprints; 5: a state kept by records; 6: a step's state before kept once
+                  5: "27ea569ab2bc29a4", 6: "cf4d18bdc3335989", 7: "8519c97b9a80854e"}
+# 3: the MJ's confirmations; 4: mail fingerprints; 5: a state kept by records; 6: a step's state before kept once; 7: nicknames
 # (the journal counted by game and action)
 """SCHEMA_VERSION -> the first 16 hex digits of the SHA-256 of a fresh database's schema (its sqlite_master)."""
 

@@ -298,6 +298,33 @@ def player_resend(ctx: click.Context, game_id: str, name: str, turn: int | None,
                            subject=letter.subject))
 
 
+@french("Donne à NAME les surnoms NICKNAME… que vous employez dans vos courriels de MJ («\u00a0retire "
+        "Littlefinger\u00a0»)\u00a0: pbem les comprend, et vous demande confirmation avant d'agir. Sans surnom, "
+        "les oublie.\n\n"
+        "Exemple\u00a0: pbem player nickname pmb1 Petit-Doigt Littlefinger PD")
+@player.command("nickname")
+@click.argument("game_id")
+@click.argument("name")
+@click.argument("nicknames", nargs=-1)
+@NOW
+@click.pass_context
+def player_nickname(ctx: click.Context, game_id: str, name: str, nicknames: tuple[str, ...], now: str | None) -> None:
+    """Give NAME the nicknames NICKNAME… you use in your MJ mail (« remove Littlefinger »): pbem reads them, and
+    asks you to confirm before it acts.  With none, forgets them.
+
+    Example: pbem player nickname pmb1 Petit-Doigt Littlefinger PD
+    """
+    with engine(ctx, game_id) as e:
+        player, given = e.set_nicknames(game_id, name, nicknames, now_from(now))
+        if given:
+            lang = language()
+            quoted = [f"«\u00a0{n}\u00a0»" if lang != "en" else f'"{n}"' for n in given]
+            click.echo(message("nicknamed", game=game_id, name=player,
+                               nicknames=join_list(quoted, lang, "ou" if lang != "en" else "or")))
+        else:
+            click.echo(message("nicknames_cleared", game=game_id, name=player))
+
+
 @french("Les joueurs et leurs adresses.\n\n"
         "Exemple\u00a0: pbem player list pmb1")
 @player.command("list")
@@ -310,8 +337,10 @@ def player_list(ctx: click.Context, game_id: str) -> None:
     """
     with engine(ctx, game_id, writes=False) as e:
         dead = set(e.status(game_id, utcnow()).dead)
+        nicknames = e.store.nicknames(game_id)
         for p in e.store.players(game_id, include_removed=True):
-            click.echo(f"{p.name:24} {p.address:36} {_player_status(p, dead)}")
+            also = f"  ({', '.join(nicknames[p.name])})" if p.name in nicknames else ""
+            click.echo(f"{p.name:24} {p.address:36} {_player_status(p, dead)}{also}")
 
 
 def _player_status(p: PlayerRow, dead: set[str]) -> str:

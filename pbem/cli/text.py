@@ -70,6 +70,10 @@ MESSAGES: dict[str, Msg] = {
                   "{mails} queued (the next pbem tick sends them): {to}"),
     "queued_one": Msg("1 courriel en file d'envoi (le prochain pbem tick l'envoie)\u00a0: {to}",
                       "1 mail queued (the next pbem tick sends it): {to}"),
+    "nicknamed": Msg("{game} : {name} peut aussi s'appeler {nicknames} dans vos courriels (pbem vous demandera "
+                     "de confirmer)", "{game}: {name} may also be called {nicknames} in your mail (pbem asks you to "
+                     "confirm)"),
+    "nicknames_cleared": Msg("{game} : {name} n'a plus de surnom", "{game}: {name} has no nickname any more"),
     "registered": Msg("{game} : inscription de {name} <{address}> enregistrée", "{game}: {name} <{address}> registered"),
     "removed": Msg("{game} : {name} quitte la partie{detail} ; un courriel l'en avertit",
                    "{game}: {name} removed{detail}; they are told by mail"),

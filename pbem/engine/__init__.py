@@ -117,6 +117,9 @@ class Engine:
         return lifecycle.add_player(self.table(game_id), name, address, now, role=role, data=data, password=password,
                                     by=by, gender=gender)
 
+    def set_nicknames(self, game_id: str, name: str, nicknames: Sequence[str], now: datetime) -> tuple[str, tuple[str, ...]]:
+        return lifecycle.set_nicknames(self.table(game_id), name, nicknames, now)
+
     def remove_player(self, game_id: str, name: str, now: datetime, *, at_end: bool = False) -> SeatNews:
         return seats.remove(self.table(game_id), name, now, at_end=at_end)
 

@@ -22,7 +22,7 @@ from pbem import serial
 from pbem.config import Config, GameConfig
 from pbem.core import Prompt, Ruleset, StepWord
 from pbem.msg import Msg, PbemError
-from pbem.names import fold
+from pbem.names import fold, name_key
 from pbem.outbox.batch import Outgoing
 from pbem.render import Rendered, Renderer
 from pbem.store import GameRow, Phase, PlayerRow, Store
@@ -350,10 +350,14 @@ class Table:
         return [p for p in players if p.name not in dead] if dead else players
 
     def player_named(self, name: str) -> PlayerRow:
-        """The player of that name (case and accents aside), removed ones included."""
-        for p in self.store.players(self.id, include_removed=True):
+        """The player of that name (case, accents and hyphens aside: « petit doigt »), removed ones included."""
+        players = self.store.players(self.id, include_removed=True)
+        for p in players:
             if fold(p.name) == fold(name):
                 return p
+        loose = [p for p in players if name_key(p.name) == name_key(name)]
+        if len(loose) == 1:  # (« petit doigt » and « Petit-Doigt » both registered: neither is guessed)
+            return loose[0]
         raise EngineError(Msg(f"pas de joueur « {name} » dans {self.id} (pbem player list {self.id} les donne)",
                               f"no player {name!r} in {self.id}"))
 

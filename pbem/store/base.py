@@ -31,7 +31,7 @@ OPENING_BUSY_MS = 120_000
 """How long opening a store waits for another process's lock (a migration after an upgrade moves every stored
 mail once; on a loaded machine that took over 10 s, the wait allowed to later statements)."""
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema `_create` makes, kept in the database's ``user_version``.  Bump it whenever `_create` (or a row
 class's) changes: a database at this version is opened without looking at its tables, and
 tests/test_store_health.py fails until the new schema's digest is recorded beside the new number."""
@@ -291,6 +291,8 @@ class StoreBase:
             self._t("players").add_column("missed", int, not_null_default=0)
         if "gender" not in self._t("players").columns_dict:
             self._t("players").add_column("gender", str)
+        if "nicknames" not in self._t("players").columns_dict:  # (schema 7: the MJ's names for a player)
+            self._t("players").add_column("nicknames", str)
         if "orders" not in self.db.table_names():
             t("orders").create(
                 {

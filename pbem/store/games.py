@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -141,6 +142,15 @@ class GameRows(StoreBase):
 
     def set_gender(self, game: str, name: str, gender: str | None) -> None:
         self._t("players").update((game, name), {"gender": gender})
+
+    def set_nicknames(self, game: str, name: str, nicknames: Sequence[str]) -> None:
+        """The names the MJ calls a player by (« Littlefinger » for Petit-Doigt); none: forgotten."""
+        self._t("players").update((game, name), {"nicknames": "\n".join(nicknames) or None})
+
+    def nicknames(self, game: str) -> dict[str, tuple[str, ...]]:
+        """The players the MJ gave nicknames: name -> the nicknames, in the order given."""
+        return {r[0]: tuple(r[1].split("\n")) for r in self.db.execute(
+            "select name, nicknames from players where game = ? and nicknames is not null", [game])}
 
     def genders(self, game: str) -> dict[str, str]:
         """The players who gave a gender: name -> ``"f"`` or ``"m"``."""

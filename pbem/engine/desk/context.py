@@ -44,6 +44,7 @@ def view_of(table: Table, mail: IncomingMail, now: datetime, pending: Confirmati
     view = View(
         now=now, tz=table.config.timezone, players=players,
         women=frozenset(n for n, gender in table.store.genders(table.id).items() if gender == "f"),
+        nicknames=table.store.nicknames(table.id),
         deadline=g.deadline if running else None, step_hours=_step_hours(table, state),
         open_turn=g.turn if running else None, last_turn=max(g.turn - 1, 0) if running else g.turn,
         held=held.turn if held else None, paused=any(p.starts_at <= now for p in pauses),

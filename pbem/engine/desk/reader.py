@@ -298,7 +298,7 @@ def _filled(clause: Clause) -> list[Reading]:
 class _Reader:
     def __init__(self, view: View):
         self.view = view
-        self.roster = Roster(view.players, view.women)
+        self.roster = Roster(view.players, view.women, view.nicknames)
         self.ctx = Context(view, self.roster)
         self.out = MailReading()
         self.prose_before: list[Tok] = []

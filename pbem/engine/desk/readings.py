@@ -64,6 +64,7 @@ class View:
     tz: ZoneInfo
     players: tuple[str, ...]
     women: frozenset[str] = frozenset()
+    nicknames: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # player -> the MJ's nicknames for him
     deadline: datetime | None = None
     step_hours: float | None = None  # how long a step lasts (« prolonge d'un tour »)
     open_turn: int | None = None  # the open step (None: the game is not running)

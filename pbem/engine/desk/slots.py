@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -139,9 +139,22 @@ class Hit:
 class Roster:
     """The players' names, looked up by their words (exact, a word of one name only, or loosely)."""
 
-    def __init__(self, names: Sequence[str], women: Iterable[str] = ()):
+    def __init__(self, names: Sequence[str], women: Iterable[str] = (),
+                 nicknames: Mapping[str, Sequence[str]] | None = None):
         self.names = tuple(dict.fromkeys(names))
         self.women = frozenset(women)
+        # the MJ's nicknames, by their letters run together (« Little-finger », « littlefinger ») and by each word
+        # that belongs to one player's nicknames only (« Limier » for « le Limier »); a nickname is a guess: asked
+        self.by_nickname: dict[str, str] = {}
+        shared: set[str] = set()
+        for name, given in (nicknames or {}).items():
+            for nick in given:
+                parts = [t.w for t in plain(words_of(nick)) if t.w]
+                for w in {"".join(parts), *(k for k in parts if k not in NAME_FILLER and len(k) >= 3)}:
+                    if self.by_nickname.setdefault(w, name) != name:
+                        shared.add(w)
+        for w in shared:
+            del self.by_nickname[w]
         self.keys: dict[tuple[str, ...], str] = {}
         self.by_word: dict[str, list[str]] = {}
         self.longest = 1
@@ -179,7 +192,11 @@ class Roster:
 
     def loose(self, word: Tok) -> tuple[str | None, tuple[str, ...]]:
         """A word that may be a misspelt or shortened name, or initials (« Bertran », « Bert », « PD »): the one
-        name it is nearest, or the names it is as near to (none: near no name)."""
+        name it is nearest, or the names it is as near to (none: near no name).  A nickname the MJ gave
+        (`pbem player nickname`) is read here too: the name it stands for, as a guess."""
+        nicknamed = self.by_nickname.get(word.w)
+        if nicknamed is not None:
+            return nicknamed, ()
         raw = word.raw
         if 2 <= len(raw) <= 3 and raw.isupper() and raw.isalpha():
             fits = [n for n, key in ((n, self._initials(n)) for n in self.names) if key == raw.lower()]

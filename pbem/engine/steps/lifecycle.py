@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -204,3 +204,31 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
         table.outgoing.queue([Letter(f"password-{table.id}-{name}-{address}", table.id, 0, "notice", address,
                                      t.subject, t.body)], now)
     return row
+
+
+MAX_NICKNAMES = 5
+"""How many nicknames one player may have (each is a word the MJ's mail reader looks for)."""
+
+
+def set_nicknames(table: Table, name: str, nicknames: Sequence[str], now: datetime) -> tuple[str, tuple[str, ...]]:
+    """Give a player the names the MJ calls him by in his mail (« Littlefinger » for Petit-Doigt); none: forget
+    them.  The MJ's mail reader takes a nickname for the player as a guess, so it asks before acting.  A nickname
+    must name no one else: not another player, nor another player's nickname.  Returns (player, nicknames)."""
+    player = table.player_named(name)
+    given = tuple(dict.fromkeys(" ".join(n.split()) for n in nicknames if n.strip()))
+    if len(given) > MAX_NICKNAMES:
+        raise EngineError(Msg(f"au plus {MAX_NICKNAMES} surnoms par joueur", f"at most {MAX_NICKNAMES} nicknames a player"))
+    others = table.store.nicknames(table.id)
+    for nick in given:
+        if not NAME_OK.match(nick):
+            raise EngineError(Msg(f"surnom refusé «\u00a0{nick}\u00a0»\u00a0: lettres, chiffres, espaces, - ' . "
+                                  "seulement, de 1 à 40 caractères",
+                                  f"invalid nickname {nick!r}: letters, digits, spaces, - ' . only, 1 to 40 characters"))
+        for p in table.store.players(table.id, include_removed=True):
+            if p.name != player.name and any(fold(t) == fold(nick) for t in (p.name, *others.get(p.name, ()))):
+                raise EngineError(Msg(f"«\u00a0{nick}\u00a0» désigne déjà {p.name} dans {table.id}\u00a0: "
+                                      "choisissez un autre surnom",
+                                      f"{nick!r} already stands for {p.name} in {table.id}: choose another nickname"))
+    table.store.set_nicknames(table.id, player.name, given)
+    table.store.log(table.id, now, "mj", "player nickname", {"player": player.name, "nicknames": list(given)})
+    return player.name, given
