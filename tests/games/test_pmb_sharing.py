@@ -167,9 +167,9 @@ def test_the_resolution_indexes_answer_what_a_roster_scan_would_also_after_chang
     for state, orders, _new, _events in _games(40, seed, {}):
         ctx = Ctx(state.fork(), Dice("ef" * 32, "test"))
         for verb in ("ESCOUADE", "SORTIR", "TRAHIR"):
-            assert ctx.ordering(orders, verb) == [n for n in state.order if any(o.verb == verb for o in orders.get(n, ()))]
+            assert ctx.ordered(orders).names(verb) == [n for n in state.order if any(o.verb == verb for o in orders.get(n, ()))]
             # each player's first order of the verb, by roster position
-            assert [ctx.first_order(i, verb) for i in range(len(state.order))] == [
+            assert [ctx.ordered(orders).first(i, verb) for i in range(len(state.order))] == [
                 next((o for o in orders.get(n, ()) if o.verb == verb), None) for n in state.order]
         assert _indexed(ctx) == _scans(ctx.st)
         # changes made during a turn: the indexes follow them

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
 from pbem.core import Audience, Event, Order
 from pbem.dice import Dice
 from pbem.games.pmb import roles as R
+from pbem.games.pmb.lessons import Lessons
+from pbem.games.pmb.ordered import OrderIndex, RosterList
 from pbem.games.pmb.state import (
-    Beliefs,
-    Knowledge,
     Player,
     State,
-    role_facts,
-    team_fact,
-    tell_role,
-    tell_team,
 )
 
 _PUBLIC, _MJ = Audience.public(), Audience.mj()
@@ -61,7 +57,7 @@ class Ctx:
     the roster reads the records without a lookup by name."""
     _pos: dict[str, int] = field(init=False, repr=False)
     _start: Mapping[str, Player] = field(init=False, repr=False)
-    _copied: bytearray = field(init=False, repr=False)
+    copied: bytearray = field(init=False, repr=False)
     """By roster position: 1 for a player already copied into ``st`` by `writable` (a flag read by
     position, not a set of names: no hash lookup)."""
     _copies: list[int] = field(default_factory=list, init=False, repr=False)
@@ -80,25 +76,17 @@ class Ctx:
     """Level of Port-Réal -> the living, visible players there."""
     _loose: list[int] | None = field(default=None, init=False, repr=False)
     """The living Hommes de Main without a sergent."""
-    _by_verb: dict[str, RosterList] | None = field(default=None, init=False, repr=False)
-    _first_of: dict[str, dict[int, Order]] | None = field(default=None, init=False, repr=False)
-    """Verb -> roster position -> that player's first order of the verb (built with ``_by_verb``)."""
-    _told: list[set[str] | None] = field(init=False, repr=False)
-    """By roster position: the facts told this turn to that player (see `learner`; None: nothing yet),
-    added to his ``knowledge`` by `settle` at the end of the turn."""
-    _learners: list[int] = field(default_factory=list, init=False, repr=False)
-    """The roster positions of the players told something this turn, in the order they first were."""
-    _told_shared: dict[int, tuple[frozenset[str], ...]] = field(default_factory=dict, init=False, repr=False)
-    """Roster position -> the fact sets of the group lessons told that player this turn (`reveal_teams`):
-    each one set shared by all its listeners, added as such to their ``knowledge`` by `settle`."""
+    _ordered: OrderIndex | None = field(default=None, init=False, repr=False)
+    lessons: Lessons = field(init=False, repr=False)
+    """Who learned what this turn (`pbem.games.pmb.lessons`): ``ctx.lessons.reveal(…)`` and the rest."""
 
     def __post_init__(self) -> None:
         players, order = self.st.players, self.st.order
         self.p = players.__getitem__
         self.roster = list(map(players.__getitem__, order))
         self._pos = dict(zip(order, range(len(order)), strict=True))
-        self._copied = bytearray(len(order))
-        self._told = [None] * len(order)
+        self.copied = bytearray(len(order))
+        self.lessons = Lessons(self.p, self.roster, self._pos, self.copied, self.copy_at)
         self._start = self.start if self.start is not None else dict(players)
 
     @property
@@ -110,19 +98,19 @@ class Ctx:
         state given to the resolution keeps its record (copy on write).  A record read with `p`
         before is then stale: read him again after a change."""
         i = self._pos[name]
-        return self.roster[i] if self._copied[i] else self._copy(i, name)
+        return self.roster[i] if self.copied[i] else self.copy_at(i, name)
 
-    def _copy(self, i: int, name: str) -> Player:
+    def copy_at(self, i: int, name: str) -> Player:
         p = self.roster[i].clone()
         self.st.players[name] = p
         self.roster[i] = p
-        self._copied[i] = 1
+        self.copied[i] = 1
         self._copies.append(i)
         return p
 
     def at_start(self, i: int) -> Player:
         """The record of the player at roster position ``i`` in the state given to the resolution."""
-        return self.roster[i] if not self._copied[i] else self._start[self.st.order[i]]
+        return self.roster[i] if not self.copied[i] else self._start[self.st.order[i]]
 
     # --- indexes ---
 
@@ -186,7 +174,7 @@ class Ctx:
     def _with_changes(self, built: list[int], test: Callable[[Player], bool]) -> list[int]:
         """The positions of ``built`` (players who passed ``test`` when it was built) not copied since,
         and those of the players copied since who pass it now: who passes it now, ascending."""
-        copied, roster = self._copied, self.roster
+        copied, roster = self.copied, self.roster
         kept = [i for i in built if not copied[i]]
         changed = [i for i in self._copies if test(roster[i])]
         if not changed:
@@ -264,51 +252,12 @@ class Ctx:
         roster, order = self.roster, self.st.order
         return [order[i] for i in self._donjon.in_order() if (p := roster[i]).alive and p.location == R.DONJON]
 
-    def ordering(self, orders: Mapping[str, Sequence[Order]], *verbs: str) -> list[str]:
-        """The players (of the roster) with at least one order of one of ``verbs``, roster order.
-
-        ``orders`` must be the orders of this resolution (the index is built from the first call's)."""
-        return self._names(self.ordering_at(orders, *verbs))
-
-    def ordering_at(self, orders: Mapping[str, Sequence[Order]], *verbs: str) -> list[int]:
-        """`ordering`, as roster positions."""
-        by_verb = self._by_verb if self._by_verb is not None else self._index_orders(orders)
-        if len(verbs) == 1:
-            found = by_verb.get(verbs[0])
-            return found.in_order() if found is not None else []
-        return sorted(set().union(*(by_verb[v].in_order() for v in verbs if v in by_verb)))
-
-    def first_order(self, i: int, verb: str) -> Order | None:
-        """The first order of ``verb`` of the player at roster position ``i`` (None if he gave none),
-        from the orders the first `ordering` call indexed."""
-        assert self._first_of is not None, "ordering() indexes the orders first"
-        found = self._first_of.get(verb)
-        return found.get(i) if found is not None else None
-
-    def _index_orders(self, orders: Mapping[str, Sequence[Order]]) -> dict[str, RosterList]:
-        by_verb: dict[str, list[int]] = {}
-        first_of: dict[str, dict[int, Order]] = {}
-        unordered: set[str] = set()
-        pos = self._pos
-        for n, mine in orders.items():  # the engine gives them in roster order: then nothing is sorted
-            if not mine:
-                continue
-            i = pos.get(n)
-            if i is None:
-                continue
-            for o in mine:
-                at = by_verb.get(o.verb)
-                if at is None:
-                    by_verb[o.verb] = [i]
-                    first_of[o.verb] = {i: o}
-                elif at[-1] != i:  # one player's orders come together: a repeat is the last one
-                    if i < at[-1]:
-                        unordered.add(o.verb)
-                    at.append(i)
-                    first_of[o.verb][i] = o
-        self._by_verb = {verb: RosterList(at, ordered=verb not in unordered) for verb, at in by_verb.items()}
-        self._first_of = first_of
-        return self._by_verb
+    def ordered(self, orders: Mapping[str, Sequence[Order]]) -> OrderIndex:
+        """Who gave which orders (`OrderIndex`), built from the first call's ``orders``: they must be this
+        resolution's."""
+        if self._ordered is None:
+            self._ordered = OrderIndex(orders, self._pos, self.st.order)
+        return self._ordered
 
     def team_members(self, team: str) -> list[Player]:
         """`State.team_members`: the living members of ``team``, roster order."""
@@ -338,59 +287,6 @@ class Ctx:
     def mj(self, kind: str, **data: Any) -> None:
         self.events.append(Event(kind, _MJ, data))
 
-    def learner(self, name: str) -> tuple[Player, set[str]]:
-        """The player of that name, to tell him something, and the set of the facts told him this turn.
-
-        On his first lesson of the turn he is copied (`writable`) and so is his ``latest``: a lesson then
-        changes that copy in place (`tell_role`, `tell_team`), which no other state holds, and adds
-        its facts to the set, which `settle` adds to his ``knowledge`` at the end of the turn.  A
-        player told thousands of facts in a turn (the target of a failed squad of thousands, the chef
-        of a clan that takes in a beaten one's survivors) has his records copied once, not once a fact."""
-        i = self._pos[name]
-        told = self._told[i]
-        if told is not None:
-            return self.roster[i], told
-        p = self.roster[i] if self._copied[i] else self._copy(i, name)
-        latest = p.latest
-        p.latest = latest.fork() if type(latest) is Beliefs else dict(latest)  # (`type`: an ABC's isinstance is slow)
-        told = self._told[i] = set()
-        self._learners.append(i)
-        return p, told
-
-    def settle(self) -> None:
-        """Add the facts told this turn to each learner's ``knowledge`` (at the end of the resolution)."""
-        roster, told = self.roster, self._told
-        shared = self._told_shared
-        for i in self._learners:
-            facts = told[i]
-            assert facts is not None
-            groups = shared.get(i)
-            if groups:
-                roster[i].knowledge = Knowledge.of(roster[i].knowledge, facts, groups)
-            else:
-                roster[i].add_knowledge(facts)
-            told[i] = None
-        self._learners = []
-        self._told_shared = {}
-
-    def reveal(self, recipients: list[str] | tuple[str, ...], subject: str, code: str | None = None) -> dict[str, str]:
-        """Teach ``recipients`` the role of ``subject`` (its current role unless ``code`` is given)."""
-        value = code if code is not None else self.p(subject).code
-        facts = role_facts(subject, value)  # one pair of strings for every listener
-        for r in recipients:
-            p, told = self.learner(r)
-            tell_role(_own(p), told, subject, value, facts)
-        return {"player": subject, "role": value}
-
-    def reveal_to(self, recipient: str, told: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
-        """`reveal` to ``recipient`` alone of each (subject, role code) in turn (the target of a failed
-        squad of thousands told every member's role): his records found once, not once per fact."""
-        p, facts = self.learner(recipient)
-        latest = _own(p)
-        for subject, code in told:
-            tell_role(latest, facts, subject, code)
-        return [{"player": subject, "role": code} for subject, code in told]
-
     def aware(self, members: Sequence[str]) -> list[str]:
         """The ``members`` who will remember this turn's squad (not the confused)."""
         confused = self.confused
@@ -409,43 +305,6 @@ class Ctx:
 
     def member_team(self, name: str) -> str:
         return R.LANNISTER if name in self.confused else self.p(name).team
-
-    def reveal_team(self, recipients: list[str] | tuple[str, ...], subject: str, team: str | None = None) -> dict[str, str]:
-        """Teach ``recipients`` the affiliation of ``subject`` (its current one unless ``team`` is given)."""
-        team = team if team is not None else self.p(subject).team
-        fact = team_fact(subject, team)
-        for r in recipients:
-            p, told = self.learner(r)
-            tell_team(_own(p), told, subject, team, fact)
-        return {"player": subject, "team": team}
-
-    def reveal_teams(self, recipients: list[str] | tuple[str, ...], subjects: Sequence[str]) -> list[dict[str, str]]:
-        """`reveal_team` of each of ``subjects`` in turn (their current affiliations) to every one of
-        ``recipients``, as one group lesson: the (name -> team) mapping and its facts are made once and
-        shared by all the listeners (`Beliefs`, `Knowledge`), so that a squad of k members who all learn
-        each other's affiliation costs about k, not k² entries.  What each then believes and knows is
-        what the facts told one by one would have made."""
-        p = self.p
-        group = {s: p(s).team for s in subjects}
-        facts = frozenset(team_fact(s, team) for s, team in group.items())
-        shared = self._told_shared
-        pos = self._pos
-        told, roster, copied, learners = self._told, self.roster, self._copied, self._learners
-        alone = (facts,)  # the groups of a learner told no other this turn: one tuple for all of them
-        for r in recipients:
-            i = pos[r]
-            if told[i] is None:
-                # his first lesson of the turn, as `learner` gives it but for the copy of his ``latest``:
-                # the group's layer goes over it unchanged, and only that layer's own dict is written
-                learner = roster[i] if copied[i] else self._copy(i, r)
-                told[i] = set()
-                learners.append(i)
-            else:
-                learner = roster[i]
-            learner.latest = Beliefs({}, group, learner.latest)
-            before = shared.get(i)
-            shared[i] = alone if before is None else (*before, facts)
-        return [{"player": s, "team": group[s]} for s in subjects]
 
     def kill(self, name: str, cause: str, by: str) -> None:
         if not self.p(name).alive:
@@ -468,46 +327,9 @@ class Ctx:
         return self.influence(name)
 
 
-def _own(learner: Player) -> MutableMapping[str, str]:
-    """The ``latest`` of a player `Ctx.learner` gave: a copy of his own this turn, changed in place."""
-    latest = learner.latest
-    assert type(latest) is dict or type(latest) is Beliefs  # (not isinstance: an ABC's runs in Python)
-    return latest
-
-
 def _resident_of(level: str) -> Callable[[Player], bool]:
     """The test of `Ctx.level_residents` for one level: living, visible, there."""
     return lambda p: p.alive and not p.hidden and p.location == level
-
-
-class RosterList:
-    """Roster positions, for an index that mostly grows in roster order: appending in order costs
-    nothing, a position added out of order makes the next read sort the list once."""
-
-    __slots__ = ("_at", "_members", "_sorted")
-
-    def __init__(self, at: list[int] | None = None, *, ordered: bool = True) -> None:
-        """``at``: positions without repeats; ascending unless ``ordered`` is False (then sorted,
-        and repeats dropped, on the first read)."""
-        self._at: list[int] = at if at is not None else []
-        self._members: set[int] | None = None  # built when the index first grows
-        self._sorted = ordered
-
-    def add(self, i: int) -> None:
-        if self._members is None:
-            self._members = set(self._at)
-        if i in self._members:
-            return
-        if self._sorted and self._at and i < self._at[-1]:
-            self._sorted = False
-        self._at.append(i)
-        self._members.add(i)
-
-    def in_order(self) -> list[int]:
-        if not self._sorted:
-            self._at = sorted(set(self._at))
-            self._sorted = True
-        return self._at
 
 
 class RosterSubset(Sequence[str]):

@@ -69,14 +69,14 @@ def rallies(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
         if p.location == R.DONJON:
             p.location = free_place(ctx, f"place in Port-Réal for {n}")
             p.since = ctx.turn
-        mine = ctx.reveal([n], n)
-        contact_team = ctx.reveal_team([n], contact)
-        newcomer = ctx.reveal([contact], n)
+        mine = ctx.lessons.reveal([n], n)
+        contact_team = ctx.lessons.reveal_team([n], contact)
+        newcomer = ctx.lessons.reveal([contact], n)
         ctx.tell("rallied", [n], role=mine, contact=contact_team, location=p.location)
         ctx.tell("rally_contact", [contact], newcomer=newcomer)
         chef = ctx.chef(c.team)
         if chef is not None and chef.name != contact:
-            ctx.tell("new_homme_de_main", [chef.name], homme=ctx.reveal([chef.name], n))
+            ctx.tell("new_homme_de_main", [chef.name], homme=ctx.lessons.reveal([chef.name], n))
         elif chef is not None:
             ctx.tell("new_homme_de_main", [chef.name], homme=newcomer)
 
@@ -94,7 +94,7 @@ def after_deaths(ctx: Ctx, lc_at_start: str | None) -> None:
             continue
         st.vacancies.append(Vacancy(p.team, name, hms))
         vacant.add(name)
-        ctx.tell("vacancy", [chef.name], dead=name, candidates=[ctx.reveal([chef.name], h) for h in hms], anyone=False)
+        ctx.tell("vacancy", [chef.name], dead=name, candidates=[ctx.lessons.reveal([chef.name], h) for h in hms], anyone=False)
         ctx.tell("sergent_died", hms, sergent=name)
     # Lord Commandant's title
     if ctx.lord_commandant() is None and R.LANNISTER not in st.defeated:
@@ -103,7 +103,7 @@ def after_deaths(ctx: Ctx, lc_at_start: str | None) -> None:
             new = ctx.dice.choice(gardes, "new Lord Commandant")
             ctx.set_rank(new, R.LORD_COMMANDANT)
             residents = donjon_residents(ctx)
-            fact = ctx.reveal(residents, new)
+            fact = ctx.lessons.reveal(residents, new)
             ctx.tell("new_lord_commandant", residents, lord=fact)
 
 
@@ -191,11 +191,11 @@ def _rebel_defeat(ctx: Ctx, team: str, by: str, standing: list[str]) -> None:
             ctx.set_rank(n, R.FIDELE if dest == R.LANNISTER else R.HM)
             ctx.set_sergent(n, None)
             p.original = False
-            mine = ctx.reveal([n], n)
+            mine = ctx.lessons.reveal([n], n)
             ctx.tell("converted", [n], role=mine, reason="defeat")
             if dest != R.LANNISTER:
                 if chef is not None:
-                    ctx.tell("new_homme_de_main", [chef.name], homme=ctx.reveal([chef.name], n))
+                    ctx.tell("new_homme_de_main", [chef.name], homme=ctx.lessons.reveal([chef.name], n))
 
 
 def victory(ctx: Ctx) -> None:

@@ -33,7 +33,7 @@ def rank_holder(ctx: Ctx, rank: str) -> str | None:
 
 
 def leave_hiding(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
-    for n in ctx.ordering(orders, O.SORTIR):
+    for n in ctx.ordered(orders).names(O.SORTIR):
         p = ctx.p(n)
         if p.alive and p.hidden:
             p = ctx.writable(n)
@@ -111,17 +111,17 @@ def potions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> dict[str, str | 
     elif kind == R.REVELATION:
         # « son rôle, son affiliation ainsi que celle d'un autre joueur au hasard »: by default the other
         # player's affiliation (option ``revelation = "role"``: his role); in both cases as the patient believes it
-        facts = [ctx.reveal([gm], patient)]
+        facts = [ctx.lessons.reveal([gm], patient)]
         if option(st.options, "revelation") == "role":
             known = sorted(n for n in p.latest if n != patient and p.knows_role(n) is not None)
             if known:
                 other = ctx.dice.choice(known, f"revelation potion: player named by {patient}")
-                facts.append(ctx.reveal([gm], other, p.knows_role(other)))
+                facts.append(ctx.lessons.reveal([gm], other, p.knows_role(other)))
         else:
             known = sorted(n for n in p.latest if n != patient)
             if known:
                 other = ctx.dice.choice(known, f"revelation potion: player named by {patient}")
-                facts.append(ctx.reveal_team([gm], other, p.knows_team(other)))
+                facts.append(ctx.lessons.reveal_team([gm], other, p.knows_team(other)))
         ctx.tell("potion_revelation", [gm], patient=patient, facts=facts)
         ctx.tell("you_spoke", [patient], facts=facts)
     elif kind == R.PUISSANCE:
@@ -240,20 +240,20 @@ def promote(ctx: Ctx, chef: str, new: str, dead: str) -> None:
     hms = ctx.hms_of(dead, p.team)
     for h in hms:
         ctx.set_sergent(h, new)
-    fact_chef = ctx.reveal([new], chef)
-    fact_new = ctx.reveal([chef, *hms], new)
-    facts_hms = [ctx.reveal([new], h) for h in hms]
+    fact_chef = ctx.lessons.reveal([new], chef)
+    fact_new = ctx.lessons.reveal([chef, *hms], new)
+    facts_hms = [ctx.lessons.reveal([new], h) for h in hms]
     ctx.tell("sergent_named", [chef, *hms], sergent=fact_new, dead=dead)
-    ctx.tell("you_are_sergent", [new], chef=fact_chef, hommes=facts_hms, role=ctx.reveal([new], new))
+    ctx.tell("you_are_sergent", [new], chef=fact_chef, hommes=facts_hms, role=ctx.lessons.reveal([new], new))
 
 
 def assign(ctx: Ctx, chef: str, hm: str, sgt: str) -> None:
     ctx.set_sergent(hm, sgt)
-    fact_hm = ctx.reveal([chef, sgt], hm)
-    fact_sgt = ctx.reveal([hm], sgt)
+    fact_hm = ctx.lessons.reveal([chef, sgt], hm)
+    fact_sgt = ctx.lessons.reveal([hm], sgt)
     ctx.tell("hm_assigned", [sgt], homme=fact_hm)
     ctx.tell("sergent_assigned", [hm], sergent=fact_sgt)
-    ctx.tell("hm_assigned_chef", [chef], homme=fact_hm, sergent=ctx.reveal([chef], sgt))
+    ctx.tell("hm_assigned_chef", [chef], homme=fact_hm, sergent=ctx.lessons.reveal([chef], sgt))
 
 
 def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
@@ -277,8 +277,8 @@ def promotions(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None:
     residents = donjon_residents(ctx)
     if name not in st.donjon:
         st.donjon.append(name)
-    facts = [ctx.reveal([name], m) for m in residents if m != name]
-    mine = ctx.reveal(residents, name)
+    facts = [ctx.lessons.reveal([name], m) for m in residents if m != name]
+    mine = ctx.lessons.reveal(residents, name)
     ctx.tell("promoted", [name], known=facts, role=mine)
     ctx.tell("new_garde", [m for m in residents if m != name], garde=mine)
 
@@ -385,7 +385,7 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
         facts = []
         for fact in confession:
             name, _, code = fact.split("|")
-            facts.append(ctx.reveal([lc.name], name, code))
+            facts.append(ctx.lessons.reveal([lc.name], name, code))
         pr.awaiting_verdict = True
         ctx.tell("confession", [lc.name], prisoner=pr.name, facts=facts)
         keep.append(pr)
@@ -397,18 +397,18 @@ def cells(ctx: Ctx, lc_at_start: str | None) -> None:
 
 def information(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Container[str]) -> None:
     whisper = rank_holder(ctx, R.CHUCHOTEURS)
-    for n in ctx.ordering(orders, O.DECOUVRIR, O.ENQUETE, O.TEMOINS):
+    for n in ctx.ordered(orders).names(O.DECOUVRIR, O.ENQUETE, O.TEMOINS):
         if n not in acting:
             continue
         p = ctx.p(n)
         for o in orders.get(n, ()):
             if o.verb == O.DECOUVRIR and p.rank == R.CHEF:
                 target = str(o.args[0])
-                ctx.tell("scan_result", [n], fact=ctx.reveal([n], target))
+                ctx.tell("scan_result", [n], fact=ctx.lessons.reveal([n], target))
                 if ctx.st.in_donjon(ctx.p(target)) and whisper is not None:  # himself included
                     ctx.tell("scan_warning", [whisper], member=target, clan=p.team)
             elif o.verb == O.ENQUETE and p.rank == R.CHUCHOTEURS:
-                ctx.tell("enquete_result", [n], fact=ctx.reveal([n], str(o.args[0])))
+                ctx.tell("enquete_result", [n], fact=ctx.lessons.reveal([n], str(o.args[0])))
             elif o.verb == O.TEMOINS and p.rank == R.ARGENTIER:
                 target = str(o.args[0])
                 squads = ctx.squads_on.get(target, [])
@@ -431,7 +431,7 @@ def bodyguards(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Containe
             ctx.tell("bodyguard_refused", [chef.name], homme=hm)
             continue
         ctx.bodyguards[chef.name] = hm
-        ctx.tell("bodyguard_assigned", [hm], chef=ctx.reveal([hm], chef.name))
+        ctx.tell("bodyguard_assigned", [hm], chef=ctx.lessons.reveal([hm], chef.name))
         ctx.tell("bodyguard_ready", [chef.name], homme=hm)
 
 
@@ -465,7 +465,7 @@ def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Conta
     he may even have been converted), the Lannister fell, or he is no longer the one original
     sergent among two or more (another sergent died)."""
     st = ctx.st
-    for n in ctx.ordering(orders, O.TRAHIR):
+    for n in ctx.ordered(orders).names(O.TRAHIR):
         if n not in acting:
             continue
         p = ctx.p(n)
@@ -487,7 +487,7 @@ def betrayals_new(ctx: Ctx, orders: Mapping[str, Sequence[Order]], acting: Conta
         assert chef is not None
         st.betrayals.append(Betrayal(n, chef.name, p.team, ctx.turn))
         loyal = donjon_residents(ctx)
-        facts = [ctx.reveal(loyal, chef.name), ctx.reveal(loyal, n)]
+        facts = [ctx.lessons.reveal(loyal, chef.name), ctx.lessons.reveal(loyal, n)]
         ctx.tell("betrayal_known", loyal, chef=facts[0], sergent=facts[1])
         ctx.tell("betrayal_registered", [n], chef=chef.name)
         ctx.tell("fidele_order", living_fideles(ctx), target=chef.name)
@@ -515,8 +515,8 @@ def betrayals_end(ctx: Ctx) -> None:
             ctx.set_rank(b.sergent, R.FIDELE)
             s.recruit = True
             ctx.set_sergent(b.sergent, None)
-            mine = ctx.reveal([b.sergent], b.sergent)
+            mine = ctx.lessons.reveal([b.sergent], b.sergent)
             ctx.tell("converted", [b.sergent], role=mine, reason="betrayal")
             lc = ctx.lord_commandant()
             if lc is not None:
-                ctx.tell("recruit_available", [lc.name], recruit=ctx.reveal([lc.name], b.sergent))
+                ctx.tell("recruit_available", [lc.name], recruit=ctx.lessons.reveal([lc.name], b.sergent))

@@ -70,7 +70,8 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     rebel_teams, fidele, escouade = R.REBEL_TEAMS, R.FIDELE, O.ESCOUADE
     # those who may attack: an ESCOUADE order, a traitor's squad, a confused patient's; roster order
     # (walked by roster position: the records come without a lookup by name)
-    candidates = ctx.ordering_at(orders, escouade)
+    ordered = ctx.ordered(orders)
+    candidates = ordered.at(escouade)
     if traitors or confused:
         pos = ctx.pos()
         candidates = sorted(set(candidates).union(map(pos.__getitem__, traitors.keys() | confused.keys())))
@@ -88,7 +89,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
         elif n in traitors:
             target, camp = traitors[n], R.LANNISTER
         elif p.team in rebel_teams or p.rank == fidele:
-            o = ctx.first_order(i, escouade)
+            o = ordered.first(i, escouade)
             target, camp = (str(o.args[0]) if o is not None else None), p.team
             if p.rank == fidele and fidele_targets is not None and target not in fidele_targets:
                 target = None  # option fidele_squads = "cible": the parser refuses it already
@@ -122,7 +123,7 @@ def _resolve(state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) ->
     if gm is not None and st.infirmary and not st.finished:
         ctx.tell("infirmary", [gm], patients=list(st.infirmary))
     st.turn += 1
-    ctx.settle()
+    ctx.lessons.settle()
     return st, ctx.events
 
 

@@ -50,7 +50,7 @@ def form_squads(ctx: Ctx, attacks: list[tuple[str, str, str]]) -> list[Squad]:
         if told == "anonyme":
             ctx.tell("own_camp_attempt", [target], attackers=[])
             continue
-        facts = [ctx.reveal_team([target], a, ctx.member_team(a)) for a in attackers] if told == "noms" else []
+        facts = [ctx.lessons.reveal_team([target], a, ctx.member_team(a)) for a in attackers] if told == "noms" else []
         ctx.tell("own_camp_attempt", [target], attackers=facts, count=len(attackers))
     squads = [Squad(target, camp, members) for (target, camp), members in groups.items()]
     if option(ctx.st.options, "squad_order") == "alphabetique":
@@ -77,7 +77,7 @@ def announce(ctx: Ctx, sq: Squad, aware: list[str], teams: list[str] | None = No
     data_teams: list[dict[str, str]] = []
     if sq.camp == ALLIANCE and len(sq.teams(ctx) if teams is None else teams) > 1:
         # every member told every member's affiliation: one lesson shared by all (k, not k², entries)
-        data_teams = ctx.reveal_teams(aware, sq.members)
+        data_teams = ctx.lessons.reveal_teams(aware, sq.members)
     ctx.tell("squad_formed", aware, target=sq.target, members=list(sq.members), teams=data_teams)
 
 
@@ -143,7 +143,7 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
             # « dénoncée comme Garde Royal »: the Lord Commandant with his title, his role at that moment
             # (option lord_commandant_revealed = false: as a Garde Royal only)
             shown = None if option(ctx.st.options, "lord_commandant_revealed") else R.GARDE
-            _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target, shown))
+            _dies(ctx, sq, aware, target, by, ctx.lessons.reveal(aware, target, shown))
             return
         # the Garde strikes a member still standing (one who died in another squad this turn is spared the roll)
         standing = [m for m in sq.members if ctx.p(m).alive] or list(sq.members)
@@ -160,25 +160,25 @@ def resolve_squad(ctx: Ctx, sq: Squad) -> None:
         return
     if ctx.st.in_donjon(t):  # Conseil Restreint
         if correct and (special or ctx.dice.chance(R.P_CONSEIL_KILL, f"squad on {target}: Conseil member dies (80%)")):
-            _dies(ctx, sq, aware, target, by, ctx.reveal(aware, target))
+            _dies(ctx, sq, aware, target, by, ctx.lessons.reveal(aware, target))
             return
-        facts = ctx.reveal_to(target, ctx.member_codes(sq.members))
+        facts = ctx.lessons.reveal_to(target, ctx.member_codes(sq.members))
         ctx.tell("target_learned", [target], facts=facts)
         ctx.tell("squad_failed", aware, target=target)
         ctx.public("survived", player=target)
         return
     if correct:
-        fact = ctx.reveal(aware, target)
+        fact = ctx.lessons.reveal(aware, target)
         denounced = None
         if ctx.dice.chance(R.P_DENOUNCE, f"{target} denounces a teammate (15%)"):
             mates = t.teammates_known()
             if mates:
                 mate = ctx.dice.choice(mates, f"teammate denounced by {target}")
-                denounced = ctx.reveal(aware, mate, t.knows_role(mate))
+                denounced = ctx.lessons.reveal(aware, mate, t.knows_role(mate))
         _dies(ctx, sq, aware, target, by, fact, denounced)
         return
     member = ctx.dice.choice(sq.members, f"member of the failed squad seen by {target}")
-    ctx.tell("target_learned", [target], facts=[ctx.reveal([target], member, ctx.member_code(member))])
+    ctx.tell("target_learned", [target], facts=[ctx.lessons.reveal([target], member, ctx.member_code(member))])
     ctx.tell("squad_failed", aware, target=target)
     ctx.public("survived", player=target)
     ctx.patients.append(target)
@@ -192,4 +192,4 @@ def _dies(ctx: Ctx, sq: Squad, aware: list[str], target: str, by: str, fact: dic
         # the learner is drawn among those who will remember; the role learned may be a confused member's
         learner = ctx.dice.choice(aware, f"squad on {target}: member who learns a role")
         other = ctx.dice.choice([m for m in sq.members if m != learner], f"squad on {target}: role learned")
-        ctx.tell("member_learned", [learner], fact=ctx.reveal([learner], other, ctx.member_code(other)))
+        ctx.tell("member_learned", [learner], fact=ctx.lessons.reveal([learner], other, ctx.member_code(other)))
