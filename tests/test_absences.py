@@ -74,3 +74,17 @@ def test_with_wait_the_deadline_waits_for_the_absent_player_up_to_the_limit(tmp_
     assert t.deadline() == deadline + timedelta(days=4)  # never more than absence_wait past the deadline
     assert t.due(t.deadline()) == ["toy1: turn 1 resolved"]
     t.close()
+
+
+def test_with_wait_a_mail_after_a_missed_deadline_finds_it_held_as_the_tick_would(tmp_path):
+    """No pass ran at the deadline (an outage); the first mail read after it closes the step only as the pass
+    would have at the deadline: here the absent player holds it back, and the mail counts for the open step."""
+    t = Table(tmp_path, absence="wait", absence_wait="4d")
+    t.mail(PLAYERS["Bran"], "ABSENCE du 2 au 4 février")
+    deadline = t.deadline()
+    t.mail(PLAYERS["Arya"], "GUESS 3", at=deadline + timedelta(hours=2))
+    assert t.store.record_for_turn("toy1", 1) is None
+    assert t.deadline() == datetime(2025, 2, 4, 23, 0, tzinfo=UTC)  # Bran is back on Wednesday 5 at 0 h
+    assert t.store.current_orders("toy1", 1)["Arya"].orders[0].args == (3,)
+    assert "la partie attend le retour de Bran" in t.last("notice", PLAYERS["Arya"])
+    t.close()

@@ -453,17 +453,21 @@ def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypa
     eng.start_game("toy1", T0)
     before = {item["id"] for item in eng.store.outbox_items()}
 
-    def failing_resolve(ctx, game_id, now, **kw):
-        with ctx.store.atomic():
-            ctx.outgoing.queue([Letter("half-done", game_id, 1, "digest", "mj@pbem.test", "Tour 1", "à moitié")],
-                               now)
+    tried: list[str] = []
+
+    def failing_resolve(table, now, **kw):
+        tried.append(table.id)
+        with table.store.atomic():
+            table.outgoing.queue([Letter("half-done", table.id, 1, "digest", "mj@pbem.test", "Tour 1", "à moitié")],
+                                 now)
             raise RuntimeError("a ruleset bug")
 
-    monkeypatch.setattr(turns, "resolve", failing_resolve)  # the late-mail path of intake resolves through turns
+    monkeypatch.setattr(turns, "resolve", failing_resolve)  # the late-mail path (`schedule.close_before`) resolves
     late = T0 + timedelta(days=3)
     eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
     eng.process_pending(late)
     new = [item for item in eng.store.outbox_items() if item["id"] not in before]
+    assert tried == ["toy1"]  # (the late path did try to close the step)
     assert [item["kind"] for item in new] == ["ack"]  # the mail is still answered, against the open step
     assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (7,)
 

@@ -58,6 +58,21 @@ def _due_game(table: Table, g: GameRow, now: datetime) -> list[str]:
     return done
 
 
+def close_before(table: Table, received: datetime, now: datetime) -> bool:
+    """A mail that arrived after the open step's deadline, which no pass fired (an outage): the step closes
+    first, at its deadline and without the mail, as the pass would have closed it: not while the clock is
+    held (a pause, results waiting for approval), nor while an awaited player's absence holds it back
+    (``absence = "wait"``, `absences.hold`, which moves the deadline and tells the players).  The letters go
+    now; the forum file is written by the pass.  Returns whether the step was resolved."""
+    g = table.row
+    fire = calendar.fire_at(g, table.settings)
+    if fire is None or fire > received or calendar.clock_held(table, received):
+        return False
+    if absences.hold(table, g, now) is not None:
+        return False
+    return turns.resolve(table, now, closed_at=fire, write_forum=False)
+
+
 def _extend_registration(table: Table, g: GameRow, now: datetime, why: EngineError) -> str:
     """The game cannot start (too few players...): registration goes on for its length again; the MJ is told."""
     s = table.settings

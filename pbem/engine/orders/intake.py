@@ -19,11 +19,11 @@ from pbem import limits
 from pbem.clock import iso
 from pbem.config import GameConfig
 from pbem.core import MJ
-from pbem.engine import passwords, words
+from pbem.engine import passwords, schedule, words
 from pbem.engine.answers import MailResult
 from pbem.engine.orders import commands, mjdesk
 from pbem.engine.orders.interpret import interpret
-from pbem.engine.steps import calendar, turns
+from pbem.engine.steps import calendar
 from pbem.engine.steps.turns import gc_paused
 from pbem.engine.table import House, Table
 from pbem.faults import crashpoint
@@ -214,17 +214,16 @@ def _process(house: House, key: str, mail: IncomingMail, now: datetime,
     table = house.table(game_id)
     s = table.settings
     g = house.store.game(game_id)
-    fire = calendar.fire_at(g, s) if g is not None else None
-    if fire is not None and received is not None and fire <= received and not calendar.clock_held(table, received):
-        # this mail arrived after the deadline (daemon outage): the step closes first, without it.
+    if g is not None and received is not None:
+        # a mail that arrived after a deadline no pass fired (an outage): the step closes first, without it.
         # A failure here must not cost the mail: it is then read against the open step, and the
         # tick's own deadline pass reports the failure (the forum file is written by the tick).
         undo = house.outgoing.checkpoint()
         try:
-            turns.resolve(table, now, closed_at=fire, write_forum=False)
+            schedule.close_before(table, received, now)
         except Exception:
             undo()  # its savepoint is rolled back: so are the letters it queued in this batch
-            log.exception("game %s: resolving the step closed at %s failed", game_id, iso(fire))
+            log.exception("game %s: closing the step before a late mail failed", game_id)
         g = house.store.game(game_id)
     # who is writing?
     player = house.store.player_by_address(game_id, sender) if g is not None else None
