@@ -442,6 +442,9 @@ def test_a_late_step_resolution_keeps_the_calendar_but_skips_the_slots_already_g
     # step 2 lasts a day ("short"): its slots are T0 + 3, 4, 5, 6 days; T0 + 5 days is now, so the
     # first slot leaving at least half a step is T0 + 6 days
     assert g.turn == 2 and g.deadline == T0 + timedelta(days=6)
+    # the pass that read the mail says that it closed the step (once), as it says what its deadlines fired
+    assert eng.due(outage_end)[:1] == ["toy1: turn 1 resolved"]
+    assert "toy1: turn 1 resolved" not in eng.due(outage_end)
 
 
 def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypatch):

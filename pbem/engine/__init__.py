@@ -145,7 +145,8 @@ class Engine:
 
     # --- time and steps
     def due(self, now: datetime) -> list[str]:
-        return schedule.due(self.house, now)
+        """What the clock made due, done; with the steps a late mail closed as this pass read it first."""
+        return schedule.closed_while_reading(self.house) + schedule.due(self.house, now)
 
     def resolve(self, game_id: str, now: datetime, *, closed_at: datetime | None = None,
                 write_forum: bool = True) -> bool:

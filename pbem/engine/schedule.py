@@ -70,7 +70,18 @@ def close_before(table: Table, received: datetime, now: datetime) -> bool:
         return False
     if absences.hold(table, g, now) is not None:
         return False
-    return turns.resolve(table, now, closed_at=fire, write_forum=False)
+    if not turns.resolve(table, now, closed_at=fire, write_forum=False):
+        return False
+    table.house.closed_early.append((g.id, g.turn))
+    return True
+
+
+def closed_while_reading(house: House) -> list[str]:
+    """The steps `close_before` resolved since the last call, as `due`'s lines: only those whose record
+    is stored (a batch rolled back took its resolution back with it)."""
+    noted, house.closed_early = dict.fromkeys(house.closed_early), []
+    return [f"{game}: turn {turn} resolved" for game, turn in noted
+            if house.store.record_for_turn(game, turn) is not None]
 
 
 def _extend_registration(table: Table, g: GameRow, now: datetime, why: EngineError) -> str:

@@ -83,6 +83,8 @@ class House:
         self.by_tag = {g.tag.lower(): gid for gid, g in config.games.items()}
         self.by_tag.update({gid.lower(): gid for gid in config.games})
         self._tables: dict[str, Table] = {}
+        self.closed_early: list[tuple[str, int]] = []
+        """(game, step) closed while the pass read mail (`schedule.close_before`): the pass's report says them."""
 
     def table(self, game_id: str) -> Table:
         """The handle of one game (made once, then kept with what it knows)."""
