@@ -14,7 +14,10 @@ anything without that list (the game folder, a home directory) is refused (`fold
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +41,13 @@ _MARKER_HEAD = "pbem archive: files written by pbem archive (only these are repl
 EDITION = ".pbem-edition"
 """The file an archive leaves beside its pages: which edition of the game's public record it shows (`edition`),
 so a live archive (`pbem.archive.live`) knows when it is out of date."""
+PICTURES = ".pbem-pictures"
+"""The file an archive leaves beside its pictures: for each, the digest of what it was drawn from
+(`letters.forum_picture_digest`) and the SHA-256 of its bytes.  Written again, the archive keeps a picture
+whose inputs did not change and whose file is still those bytes, and draws the others (issue #24: a live
+archive drew every step's picture again after each step).  Without that file, or with one it cannot read,
+every picture is drawn."""
+_PICTURES_HEAD = "pbem archive: what each picture was drawn from, and its SHA-256 (one whose inputs changed is drawn again)"
 
 
 class ArchiveFolderError(PbemError):
@@ -72,7 +82,8 @@ class Archive:
 
     @property
     def written(self) -> list[Path]:
-        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css", self.folder / EDITION]
+        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css", self.folder / PICTURES,
+                self.folder / EDITION]
 
 
 def edition(engine: Engine, game_id: str) -> str:
@@ -111,9 +122,10 @@ def folder_problem(folder: Path) -> Msg | None:
                "give a new or empty folder (archives/<game>, say)")
 
 
-def _clear(folder: Path) -> tuple[list[Path], int]:
+def _clear(folder: Path, keep: Mapping[str, Any]) -> tuple[list[Path], int]:
     """Remove the files a former archive listed in its `MARKER` (never a path that leaves the folder, never
-    a folder's other files); returns them, and how many other files stay."""
+    a folder's other files) but the pictures it may keep (``keep``: they stay until `build` knows whether it
+    does); returns the former archive's files, and how many other files stay."""
     listed = (folder / MARKER).read_text("utf-8", errors="replace").splitlines()[1:] if (folder / MARKER).exists() else []
     root = folder.resolve()
     removed = []
@@ -123,13 +135,52 @@ def _clear(folder: Path) -> tuple[list[Path], int]:
             continue
         if root not in path.resolve().parents or not path.is_file():
             continue
-        path.unlink()
+        if name not in keep:
+            path.unlink()
         removed.append(path)
     for sub in ("images", "charts"):
         if (folder / sub).is_dir() and not any((folder / sub).iterdir()):
             (folder / sub).rmdir()
-    kept = sum(1 for p in folder.rglob("*") if p.is_file() and p.name != MARKER)
+    ours = {p for p in removed if p.exists()}
+    kept = sum(1 for p in folder.rglob("*") if p.is_file() and p.name != MARKER and p not in ours)
     return removed, kept
+
+
+def _drawn_before(folder: Path) -> dict[str, tuple[str, str]]:
+    """What the archive in ``folder`` drew (`PICTURES`): picture -> (inputs digest, SHA-256 of its bytes), for the
+    pictures its `MARKER` lists; empty if the file is missing or anything in it is not as pbem writes it."""
+    try:
+        lines = (folder / PICTURES).read_text("utf-8").splitlines()
+        listed = set((folder / MARKER).read_text("utf-8").splitlines()[1:])
+    except (OSError, UnicodeDecodeError):
+        return {}
+    if not lines or lines[0] != _PICTURES_HEAD:
+        return {}
+    drawn = {}
+    for line in lines[1:]:
+        match = _DRAWN.fullmatch(line)
+        if match is None or match["image"] not in listed:
+            return {}  # (a file someone edited: trust none of it)
+        drawn[match["image"]] = (match["inputs"], match["sha"])
+    return drawn
+
+
+_DRAWN = re.compile(r"(?P<image>images/turn-\d{1,9}\.png) (?P<inputs>[0-9a-f]{64}) (?P<sha>[0-9a-f]{64})")
+
+
+def _kept_picture(folder: Path, image: str, inputs: str, before: Mapping[str, tuple[str, str]]) -> bytes | None:
+    """The bytes of ``image`` as the former archive drew it from the same ``inputs``, or None (to be drawn): a
+    file whose bytes are not those it drew (changed, replaced by a link) is never kept."""
+    if before.get(image, ("", ""))[0] != inputs:
+        return None
+    path = folder / image
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == before[image][1] else None
 
 
 def build(engine: Engine, game_id: str, folder: Path) -> Archive:
@@ -143,10 +194,13 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     if problem is not None:
         raise ArchiveFolderError(problem)
     shown = edition(engine, game_id)  # (before the records are read: a change meanwhile is for the next pass)
-    removed, kept = _clear(folder) if folder.exists() else ([], 0)
+    before = _drawn_before(folder) if folder.exists() else {}
+    removed, kept = _clear(folder, before) if folder.exists() else ([], 0)
     (folder / "images").mkdir(parents=True, exist_ok=True)
-    _list(folder, [])  # an archive begun: a pass killed now leaves a folder pbem may write again
+    # an archive begun: a pass killed now leaves a folder pbem may write again (its pictures still listed)
+    _list(folder, [folder / image for image in before if (folder / image).is_file()])
     out = Archive(folder, removed=removed, kept=kept)
+    drawn: dict[str, tuple[str, str]] = {}
     posts: list[Post] = []
     steps: list[tuple[str, dict[str, Any]]] = []
     outcome = None
@@ -160,16 +214,22 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         text = letters.forum_text(table, state, events, rec.title, outcome, chronicle)
         view, _ = letters.forum_inputs(table, state, events)
         steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
-        picture = letters.forum_picture(table, state, events, rec.title)
         name = f"turn-{rec.turn}"
-        image = None
-        if picture is not None:
-            image = f"images/{name}.png"
-            _own(folder / image).write_bytes(picture.png)
-            out.pictures.append(folder / image)
+        image, png = f"images/{name}.png", None
+        inputs = letters.forum_picture_digest(table, state, events, rec.title)
+        if inputs is not None:
+            png = _kept_picture(folder, image, inputs, before)
+            if png is None:
+                picture = letters.forum_picture(table, state, events, rec.title)
+                png = picture.png if picture is not None else None
+                if png is not None:
+                    _own(folder / image).write_bytes(png)
+            if png is not None:
+                drawn[image] = (inputs, hashlib.sha256(png).hexdigest())
+                out.pictures.append(folder / image)
         resolved = table.local(rec.resolved_at)
-        posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
-                          size(picture.png) if picture is not None else None,
+        posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image if png is not None else None,
+                          size(png) if png is not None else None,
                           (date_en if s.language == "en" else date_fr)(resolved) if resolved else "",
                           chronicle))
     charts = series.charts(s.ruleset, steps)
@@ -199,6 +259,12 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     for page, template, extra in pages:
         _own(folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
         out.pages.append(folder / page)
+    for image in before.keys() - drawn.keys():  # (kept for nothing: a step no longer shown, or drawn no more)
+        path = folder / image
+        if not path.is_symlink() and path.is_file():
+            path.unlink()
+    _own(folder / PICTURES).write_text("\n".join([_PICTURES_HEAD, *(f"{image} {inputs} {sha}" for image, (inputs, sha)
+                                                                    in drawn.items())]) + "\n", encoding="utf-8")
     _own(folder / EDITION).write_text(shown, encoding="utf-8")
     _list(folder, out.written)
     return out

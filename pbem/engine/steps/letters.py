@@ -291,16 +291,31 @@ def forum_picture(table: Table, state: Any, events: Sequence[Event],
     return _picture(table, view, public, title)
 
 
+def forum_picture_digest(table: Table, state: Any, events: Sequence[Event], title: str) -> str | None:
+    """The `pictures.inputs_digest` of the picture `forum_picture` would draw, without drawing it (None: no
+    picture for this game): what `pbem.archive` compares to keep the pictures whose inputs did not change."""
+    if not _has_picture(table):
+        return None
+    view, public = forum_inputs(table, state, events)
+    return pictures.inputs_digest(*_picture_inputs(table, view, public, title))
+
+
 def _has_picture(table: Table) -> bool:
     s = table.settings
     return s.pictures and pictures.has_picture(s.ruleset)
 
 
-def _picture(table: Table, view: Mapping[str, Any], public: Sequence[Event], title: str) -> pictures.Picture | None:
+def _picture_inputs(table: Table, view: Mapping[str, Any], public: Sequence[Event],
+                    title: str) -> tuple[str, Mapping[str, Any], Sequence[Event], str]:
+    """What `pictures.board_picture` is given: the one list of what a picture depends on, which its digest
+    (`forum_picture_digest`) covers too."""
     genders = table.renderer.genders  # (public: the post says « est morte » too) the picture's « (morte) »
+    return table.settings.ruleset, {**view, "genders": dict(genders)} if genders else view, public, title
+
+
+def _picture(table: Table, view: Mapping[str, Any], public: Sequence[Event], title: str) -> pictures.Picture | None:
     try:
-        return pictures.board_picture(table.settings.ruleset, {**view, "genders": dict(genders)} if genders else view,
-                                      public, title)
+        return pictures.board_picture(*_picture_inputs(table, view, public, title))
     except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
         log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", table.id, title)
         return None
