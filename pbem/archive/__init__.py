@@ -122,28 +122,37 @@ def folder_problem(folder: Path) -> Msg | None:
                "give a new or empty folder (archives/<game>, say)")
 
 
-def _clear(folder: Path, keep: Mapping[str, Any]) -> tuple[list[Path], int]:
-    """Remove the files a former archive listed in its `MARKER` (never a path that leaves the folder, never
-    a folder's other files) but the pictures it may keep (``keep``: they stay until `build` knows whether it
-    does); returns the former archive's files, and how many other files stay."""
+def _former(folder: Path) -> tuple[list[Path], int]:
+    """The files a former archive listed in its `MARKER` and that are still there (never a path that leaves the
+    folder, never a link), and how many other files the folder holds: `build` replaces the first ones and
+    removes those it does not write again, and leaves the others alone."""
     listed = (folder / MARKER).read_text("utf-8", errors="replace").splitlines()[1:] if (folder / MARKER).exists() else []
     root = folder.resolve()
-    removed = []
-    for name in listed:
+    places: dict[Path, Path] = {}  # (each folder resolved once, not each file: a file checked is no link)
+    former = []
+    for name in dict.fromkeys(listed):
         path = folder / name
         if not name or os.path.isabs(name) or ".." in Path(name).parts or path.is_symlink():
             continue
-        if root not in path.resolve().parents or not path.is_file():
+        place = places.setdefault(path.parent, path.parent.resolve())
+        if (place != root and root not in place.parents) or not path.is_file():
             continue
-        if name not in keep:
-            path.unlink()
-        removed.append(path)
-    for sub in ("images", "charts"):
-        if (folder / sub).is_dir() and not any((folder / sub).iterdir()):
-            (folder / sub).rmdir()
-    ours = {p for p in removed if p.exists()}
+        former.append(path)
+    ours = set(former)
     kept = sum(1 for p in folder.rglob("*") if p.is_file() and p.name != MARKER and p not in ours)
-    return removed, kept
+    return former, kept
+
+
+def _put(path: Path, text: str) -> None:
+    """Write ``text`` into ``path`` unless it holds it already (a page the new step did not change): a refresh
+    of a long game rewrites the few files that changed, not all of them (issue #24)."""
+    if not path.is_symlink() and path.is_file():
+        try:
+            if path.read_text("utf-8") == text:
+                return
+        except (OSError, UnicodeDecodeError):
+            pass
+    _own(path).write_text(text, encoding="utf-8")
 
 
 def _drawn_before(folder: Path) -> dict[str, tuple[str, str]]:
@@ -195,11 +204,13 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         raise ArchiveFolderError(problem)
     shown = edition(engine, game_id)  # (before the records are read: a change meanwhile is for the next pass)
     before = _drawn_before(folder) if folder.exists() else {}
-    removed, kept = _clear(folder, before) if folder.exists() else ([], 0)
+    former, kept = _former(folder) if folder.exists() else ([], 0)
+    for stale in (folder / EDITION, folder / PICTURES):  # (a pass killed from now on: the next one writes it all)
+        if stale in former:
+            stale.unlink()
     (folder / "images").mkdir(parents=True, exist_ok=True)
-    # an archive begun: a pass killed now leaves a folder pbem may write again (its pictures still listed)
-    _list(folder, [folder / image for image in before if (folder / image).is_file()])
-    out = Archive(folder, removed=removed, kept=kept)
+    _list(folder, [p for p in former if p.exists()])  # an archive begun: a pass killed now leaves it pbem's
+    out = Archive(folder, removed=former, kept=kept)
     drawn: dict[str, tuple[str, str]] = {}
     posts: list[Post] = []
     steps: list[tuple[str, dict[str, Any]]] = []
@@ -211,21 +222,22 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         events = rec.events
         outcome = ruleset.outcome(state)
         chronicle = table.store.chronicle(game_id, rec.seq)  # heads the post, as on the forum
-        text = letters.forum_text(table, state, events, rec.title, outcome, chronicle)
-        view, _ = letters.forum_inputs(table, state, events)
+        inputs = letters.forum_inputs(table, state, events)  # (one view a step: its post, picture and charts)
+        text = letters.forum_text(table, state, events, rec.title, outcome, chronicle, inputs)
+        view = inputs[0]
         steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
         name = f"turn-{rec.turn}"
         image, png = f"images/{name}.png", None
-        inputs = letters.forum_picture_digest(table, state, events, rec.title)
-        if inputs is not None:
-            png = _kept_picture(folder, image, inputs, before)
+        digest = letters.forum_picture_digest(table, state, events, rec.title, inputs)
+        if digest is not None:
+            png = _kept_picture(folder, image, digest, before)
             if png is None:
-                picture = letters.forum_picture(table, state, events, rec.title)
+                picture = letters.forum_picture(table, state, events, rec.title, inputs)
                 png = picture.png if picture is not None else None
                 if png is not None:
                     _own(folder / image).write_bytes(png)
             if png is not None:
-                drawn[image] = (inputs, hashlib.sha256(png).hexdigest())
+                drawn[image] = (digest, hashlib.sha256(png).hexdigest())
                 out.pictures.append(folder / image)
         resolved = table.local(rec.resolved_at)
         posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image if png is not None else None,
@@ -237,7 +249,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         (folder / "charts").mkdir(exist_ok=True)
     for chart in charts:
         path = folder / "charts" / f"{chart.slug}.svg"
-        _own(path).write_text(svg(chart), encoding="utf-8")
+        _put(path, svg(chart))
         out.charts.append(path)
     verification = None
     if g.seed_revealed:
@@ -248,7 +260,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
               "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
               "verification": verification}
-    _own(folder / "style.css").write_text(env.get_template("archive/style.css.j2").render(), encoding="utf-8")
+    _put(folder / "style.css", env.get_template("archive/style.css.j2").render())
     pages: list[tuple[str, str, dict[str, Any]]] = [
         ("index.html", "archive/index.html.j2", {"charts": [_chart_info(c) for c in charts]})]
     pages += [(p.page, "archive/post.html.j2", {"post": p, "previous": posts[i - 1] if i else None,
@@ -257,12 +269,14 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     if verification is not None:
         pages.append(("verification.html", "archive/verification.html.j2", {}))
     for page, template, extra in pages:
-        _own(folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
+        _put(folder / page, env.get_template(template).render(**common, **extra))
         out.pages.append(folder / page)
-    for image in before.keys() - drawn.keys():  # (kept for nothing: a step no longer shown, or drawn no more)
-        path = folder / image
-        if not path.is_symlink() and path.is_file():
+    written = set(out.written)
+    for path in former:  # (the former archive's files this one did not write: a step no longer shown, say)
+        if path not in written and not path.is_symlink() and path.is_file():
             path.unlink()
+    if (folder / "charts").is_dir() and not out.charts and not any((folder / "charts").iterdir()):
+        (folder / "charts").rmdir()
     _own(folder / PICTURES).write_text("\n".join([_PICTURES_HEAD, *(f"{image} {inputs} {sha}" for image, (inputs, sha)
                                                                     in drawn.items())]) + "\n", encoding="utf-8")
     _own(folder / EDITION).write_text(shown, encoding="utf-8")

@@ -83,10 +83,13 @@ def _drawing() -> bytes:
 def inputs_digest(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], title: str) -> str:
     """A name for the picture `board_picture` would draw from these inputs, known before drawing it: the same
     digest, the same PNG bytes (a live archive keeps the pictures whose digest did not change, issue #24)."""
-    data = [ruleset, serial.to_data(view), [[e.kind, e.audience.kind, list(e.audience.players), serial.to_data(e.data)]
-                                            for e in events], title]
+    data = [ruleset, view, [[e.kind, e.audience.kind, e.audience.players, e.data] for e in events], title]
+    try:  # (a view is JSON-compatible data, as the events' data are: dumped as it is, in its own order)
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    except TypeError:  # (one holding a record, say)
+        text = json.dumps(serial.to_data(data), ensure_ascii=False, separators=(",", ":"))
     h = hashlib.sha256(_drawing())
-    h.update(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+    h.update(text.encode())
     return h.hexdigest()
 
 

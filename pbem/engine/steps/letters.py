@@ -260,19 +260,23 @@ def author_share(table: Table, events: Sequence[Event], author: str) -> str | No
     return "\n\n".join(table.renderer.events_text(mine)) if mine else None
 
 
-def forum_inputs(table: Table, state: Any, events: Sequence[Event]) -> tuple[dict[str, Any],
-                                                                                           list[Event]]:
+ForumInputs = tuple[dict[str, Any], list[Event]]
+"""`forum_inputs`' (public view, public events): given to the functions below by a caller that already has them
+(the archive, which makes a step's post, picture and chart from one view)."""
+
+
+def forum_inputs(table: Table, state: Any, events: Sequence[Event]) -> ForumInputs:
     """What the forum may show of a step: the public view and the public events (post and picture alike)."""
     return table.ruleset.view(state, PUBLIC), public_events(events)
 
 
 def forum_text(table: Table, state: Any, events: Sequence[Event], title: str, outcome: Any,
-               chronicle: str | None = None) -> str:
+               chronicle: str | None = None, inputs: ForumInputs | None = None) -> str:
     """The BBCode forum post of a step: public events and the public view only.
 
     The MJ's ``chronicle`` (written when he approved the results) heads it as he wrote it: his BBCode is his.
     """
-    view, public = forum_inputs(table, state, events)
+    view, public = inputs or forum_inputs(table, state, events)
     text = table.renderer.forum_text(title=title, events=public, view=view, final=outcome,
                                             tag=table.tag)
     return with_chronicle(text, chronicle)
@@ -283,20 +287,21 @@ def with_chronicle(text: str, chronicle: str | None) -> str:
 
 
 def forum_picture(table: Table, state: Any, events: Sequence[Event],
-                  title: str) -> pictures.Picture | None:
+                  title: str, inputs: ForumInputs | None = None) -> pictures.Picture | None:
     """The picture of a step's public board, from the forum's inputs only (None: no picture for this game)."""
     if not _has_picture(table):
         return None
-    view, public = forum_inputs(table, state, events)
+    view, public = inputs or forum_inputs(table, state, events)
     return _picture(table, view, public, title)
 
 
-def forum_picture_digest(table: Table, state: Any, events: Sequence[Event], title: str) -> str | None:
+def forum_picture_digest(table: Table, state: Any, events: Sequence[Event], title: str,
+                         inputs: ForumInputs | None = None) -> str | None:
     """The `pictures.inputs_digest` of the picture `forum_picture` would draw, without drawing it (None: no
     picture for this game): what `pbem.archive` compares to keep the pictures whose inputs did not change."""
     if not _has_picture(table):
         return None
-    view, public = forum_inputs(table, state, events)
+    view, public = inputs or forum_inputs(table, state, events)
     return pictures.inputs_digest(*_picture_inputs(table, view, public, title))
 
 
