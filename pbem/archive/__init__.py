@@ -203,8 +203,9 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     if problem is not None:
         raise ArchiveFolderError(problem)
     shown = edition(engine, game_id)  # (before the records are read: a change meanwhile is for the next pass)
-    before = _drawn_before(folder) if folder.exists() else {}
     former, kept = _former(folder) if folder.exists() else ([], 0)
+    ours = set(former)  # (a picture is kept only from the archive's own files: none through a link elsewhere)
+    before = {image: drawn for image, drawn in _drawn_before(folder).items() if folder / image in ours} if former else {}
     for stale in (folder / EDITION, folder / PICTURES):  # (a pass killed from now on: the next one writes it all)
         if stale in former:
             stale.unlink()
