@@ -86,7 +86,7 @@ class Silent:
             live.refresh(self.engine, "roi", self.www)
             return time.perf_counter() - t0, drawn[0]
         finally:
-            pictures.board_picture = real  # type: ignore[assignment]
+            pictures.board_picture = real
 
     def publishes(self, rounds: int) -> tuple[float, int]:
         """``rounds`` steps, each published then refreshed: (median seconds of a refresh, most pictures drawn)."""
