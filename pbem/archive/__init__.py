@@ -127,20 +127,23 @@ def _former(folder: Path) -> tuple[list[Path], int]:
     folder, never a link), and how many other files the folder holds: `build` replaces the first ones and
     removes those it does not write again, and leaves the others alone."""
     listed = (folder / MARKER).read_text("utf-8", errors="replace").splitlines()[1:] if (folder / MARKER).exists() else []
-    root = folder.resolve()
-    places: dict[Path, Path] = {}  # (each folder resolved once, not each file: a file checked is no link)
-    former = []
-    for name in dict.fromkeys(listed):
-        path = folder / name
-        if not name or os.path.isabs(name) or ".." in Path(name).parts or path.is_symlink():
-            continue
-        place = places.setdefault(path.parent, path.parent.resolve())
-        if (place != root and root not in place.parents) or not path.is_file():
-            continue
-        former.append(path)
-    ours = set(former)
-    kept = sum(1 for p in folder.rglob("*") if p.is_file() and p.name != MARKER and p not in ours)
+    found: dict[str, tuple[bool, bool]] = {}  # path in the folder -> (a file, not a link; a file, or a link to one)
+    _walk(folder, "", found)  # (one read of each folder, not a look at each file: a long game has many)
+    former = [folder / name for name in dict.fromkeys(listed) if found.get(name, (False, False))[0]]
+    ours = {p.relative_to(folder).as_posix() for p in former}
+    kept = sum(1 for name, (_, file) in found.items() if file and name not in ours and Path(name).name != MARKER)
     return former, kept
+
+
+def _walk(folder: Path, prefix: str, found: dict[str, tuple[bool, bool]]) -> None:
+    """Every entry under ``folder`` but its folders, by its path (``prefix`` ahead); never into a linked folder,
+    so that nothing found leaves it."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                _walk(Path(entry.path), f"{prefix}{entry.name}/", found)
+            else:
+                found[prefix + entry.name] = (entry.is_file(follow_symlinks=False), entry.is_file())
 
 
 def _put(path: Path, text: str) -> None:
