@@ -46,7 +46,7 @@ class Options:
     png_demo: Path | None = None
     latency_mails: int = 200
     archive_steps: int = 55
-    archive_rounds: int = 5
+    archive_rounds: int = 9
 
 
 QUICK: dict[str, Any] = {
