@@ -16,7 +16,8 @@ small sizes (what tests/test_bench_smoke.py runs).  One module per figure, over 
 10. ``turn``: the full engine turn of Pour Ma Belle, CPU and peak memory;
 11. ``1626``: a 1626 session's cost per mail, early and late;
 12. ``coldstart``: an empty-inbox ``pbem tick`` vs the import floor;
-13. ``png``: the PNG level of the board pictures.
+13. ``png``: the PNG level of the board pictures;
+14. ``archive``: a live archive's refresh after a published step, at N and 2N steps.
 
 The figures of 2, 3 and 8 need the loopback mail servers (``make bench`` starts a set of its own:
 ``bash scripts/mail-test-servers.sh run .venv/bin/python -m bench``); without them they are reported
@@ -36,5 +37,6 @@ FIGURES: dict[str, str] = {
     "1626": "bench.mail_1626",
     "coldstart": "bench.coldstart",
     "png": "bench.png",
+    "archive": "bench.archive",
 }
 """Figure name -> its module, in the order of a full run (the order of the earlier scripts/bench.py)."""

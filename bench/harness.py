@@ -45,11 +45,14 @@ class Options:
     coldstart_rounds: int = 15
     png_demo: Path | None = None
     latency_mails: int = 200
+    archive_steps: int = 55
+    archive_rounds: int = 9
 
 
 QUICK: dict[str, Any] = {
     "quick": True, "mails": 60, "pmb_sizes": (40, 400), "pmb_seeds": ("be7c", "0001"), "pmb_rounds": 1,
     "turn_sizes": (40, 80), "turn_rounds": 1, "session_mails": 40, "coldstart_rounds": 1, "latency_mails": 3,
+    "archive_steps": 3, "archive_rounds": 1,
 }
 
 

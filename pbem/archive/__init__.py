@@ -14,7 +14,10 @@ anything without that list (the game folder, a home directory) is refused (`fold
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +41,13 @@ _MARKER_HEAD = "pbem archive: files written by pbem archive (only these are repl
 EDITION = ".pbem-edition"
 """The file an archive leaves beside its pages: which edition of the game's public record it shows (`edition`),
 so a live archive (`pbem.archive.live`) knows when it is out of date."""
+PICTURES = ".pbem-pictures"
+"""The file an archive leaves beside its pictures: for each, the digest of what it was drawn from
+(`letters.forum_picture_digest`) and the SHA-256 of its bytes.  Written again, the archive keeps a picture
+whose inputs did not change and whose file is still those bytes, and draws the others (issue #24: a live
+archive drew every step's picture again after each step).  Without that file, or with one it cannot read,
+every picture is drawn."""
+_PICTURES_HEAD = "pbem archive: what each picture was drawn from, and its SHA-256 (one whose inputs changed is drawn again)"
 
 
 class ArchiveFolderError(PbemError):
@@ -72,7 +82,8 @@ class Archive:
 
     @property
     def written(self) -> list[Path]:
-        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css", self.folder / EDITION]
+        return [*self.pages, *self.pictures, *self.charts, self.folder / "style.css", self.folder / PICTURES,
+                self.folder / EDITION]
 
 
 def edition(engine: Engine, game_id: str) -> str:
@@ -111,25 +122,77 @@ def folder_problem(folder: Path) -> Msg | None:
                "give a new or empty folder (archives/<game>, say)")
 
 
-def _clear(folder: Path) -> tuple[list[Path], int]:
-    """Remove the files a former archive listed in its `MARKER` (never a path that leaves the folder, never
-    a folder's other files); returns them, and how many other files stay."""
+def _former(folder: Path) -> tuple[list[Path], int]:
+    """The files a former archive listed in its `MARKER` and that are still there (never a path that leaves the
+    folder, never a link), and how many other files the folder holds: `build` replaces the first ones and
+    removes those it does not write again, and leaves the others alone."""
     listed = (folder / MARKER).read_text("utf-8", errors="replace").splitlines()[1:] if (folder / MARKER).exists() else []
-    root = folder.resolve()
-    removed = []
-    for name in listed:
-        path = folder / name
-        if not name or os.path.isabs(name) or ".." in Path(name).parts or path.is_symlink():
-            continue
-        if root not in path.resolve().parents or not path.is_file():
-            continue
-        path.unlink()
-        removed.append(path)
-    for sub in ("images", "charts"):
-        if (folder / sub).is_dir() and not any((folder / sub).iterdir()):
-            (folder / sub).rmdir()
-    kept = sum(1 for p in folder.rglob("*") if p.is_file() and p.name != MARKER)
-    return removed, kept
+    found: dict[str, tuple[bool, bool]] = {}  # path in the folder -> (a file, not a link; a file, or a link to one)
+    _walk(folder, "", found)  # (one read of each folder, not a look at each file: a long game has many)
+    former = [folder / name for name in dict.fromkeys(listed) if found.get(name, (False, False))[0]]
+    ours = {p.relative_to(folder).as_posix() for p in former}
+    kept = sum(1 for name, (_, file) in found.items() if file and name not in ours and Path(name).name != MARKER)
+    return former, kept
+
+
+def _walk(folder: Path, prefix: str, found: dict[str, tuple[bool, bool]]) -> None:
+    """Every entry under ``folder`` but its folders, by its path (``prefix`` ahead); never into a linked folder,
+    so that nothing found leaves it."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                _walk(Path(entry.path), f"{prefix}{entry.name}/", found)
+            else:
+                found[prefix + entry.name] = (entry.is_file(follow_symlinks=False), entry.is_file())
+
+
+def _put(path: Path, text: str) -> None:
+    """Write ``text`` into ``path`` unless it holds it already (a page the new step did not change): a refresh
+    of a long game rewrites the few files that changed, not all of them (issue #24)."""
+    if not path.is_symlink() and path.is_file():
+        try:
+            if path.read_text("utf-8") == text:
+                return
+        except (OSError, UnicodeDecodeError):
+            pass
+    _own(path).write_text(text, encoding="utf-8")
+
+
+def _drawn_before(folder: Path) -> dict[str, tuple[str, str]]:
+    """What the archive in ``folder`` drew (`PICTURES`): picture -> (inputs digest, SHA-256 of its bytes), for the
+    pictures its `MARKER` lists; empty if the file is missing or anything in it is not as pbem writes it."""
+    try:
+        lines = (folder / PICTURES).read_text("utf-8").splitlines()
+        listed = set((folder / MARKER).read_text("utf-8").splitlines()[1:])
+    except (OSError, UnicodeDecodeError):
+        return {}
+    if not lines or lines[0] != _PICTURES_HEAD:
+        return {}
+    drawn = {}
+    for line in lines[1:]:
+        match = _DRAWN.fullmatch(line)
+        if match is None or match["image"] not in listed:
+            return {}  # (a file someone edited: trust none of it)
+        drawn[match["image"]] = (match["inputs"], match["sha"])
+    return drawn
+
+
+_DRAWN = re.compile(r"(?P<image>images/turn-\d{1,9}\.png) (?P<inputs>[0-9a-f]{64}) (?P<sha>[0-9a-f]{64})")
+
+
+def _kept_picture(folder: Path, image: str, inputs: str, before: Mapping[str, tuple[str, str]]) -> bytes | None:
+    """The bytes of ``image`` as the former archive drew it from the same ``inputs``, or None (to be drawn): a
+    file whose bytes are not those it drew (changed, replaced by a link) is never kept."""
+    if before.get(image, ("", ""))[0] != inputs:
+        return None
+    path = folder / image
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == before[image][1] else None
 
 
 def build(engine: Engine, game_id: str, folder: Path) -> Archive:
@@ -143,10 +206,16 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     if problem is not None:
         raise ArchiveFolderError(problem)
     shown = edition(engine, game_id)  # (before the records are read: a change meanwhile is for the next pass)
-    removed, kept = _clear(folder) if folder.exists() else ([], 0)
+    former, kept = _former(folder) if folder.exists() else ([], 0)
+    ours = set(former)  # (a picture is kept only from the archive's own files: none through a link elsewhere)
+    before = {image: drawn for image, drawn in _drawn_before(folder).items() if folder / image in ours} if former else {}
+    for stale in (folder / EDITION, folder / PICTURES):  # (a pass killed from now on: the next one writes it all)
+        if stale in former:
+            stale.unlink()
     (folder / "images").mkdir(parents=True, exist_ok=True)
-    _list(folder, [])  # an archive begun: a pass killed now leaves a folder pbem may write again
-    out = Archive(folder, removed=removed, kept=kept)
+    _list(folder, [p for p in former if p.exists()])  # an archive begun: a pass killed now leaves it pbem's
+    out = Archive(folder, removed=former, kept=kept)
+    drawn: dict[str, tuple[str, str]] = {}
     posts: list[Post] = []
     steps: list[tuple[str, dict[str, Any]]] = []
     outcome = None
@@ -157,19 +226,26 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         events = rec.events
         outcome = ruleset.outcome(state)
         chronicle = table.store.chronicle(game_id, rec.seq)  # heads the post, as on the forum
-        text = letters.forum_text(table, state, events, rec.title, outcome, chronicle)
-        view, _ = letters.forum_inputs(table, state, events)
+        inputs = letters.forum_inputs(table, state, events)  # (one view a step: its post, picture and charts)
+        text = letters.forum_text(table, state, events, rec.title, outcome, chronicle, inputs)
+        view = inputs[0]
         steps.append(("départ" if rec.kind == "setup" else str(rec.turn), view))
-        picture = letters.forum_picture(table, state, events, rec.title)
         name = f"turn-{rec.turn}"
-        image = None
-        if picture is not None:
-            image = f"images/{name}.png"
-            _own(folder / image).write_bytes(picture.png)
-            out.pictures.append(folder / image)
+        image, png = f"images/{name}.png", None
+        digest = letters.forum_picture_digest(table, state, events, rec.title, inputs)
+        if digest is not None:
+            png = _kept_picture(folder, image, digest, before)
+            if png is None:
+                picture = letters.forum_picture(table, state, events, rec.title, inputs)
+                png = picture.png if picture is not None else None
+                if png is not None:
+                    _own(folder / image).write_bytes(png)
+            if png is not None:
+                drawn[image] = (digest, hashlib.sha256(png).hexdigest())
+                out.pictures.append(folder / image)
         resolved = table.local(rec.resolved_at)
-        posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image,
-                          size(picture.png) if picture is not None else None,
+        posts.append(Post(rec.turn, rec.title, f"{name}.html", to_html(text), image if png is not None else None,
+                          size(png) if png is not None else None,
                           (date_en if s.language == "en" else date_fr)(resolved) if resolved else "",
                           chronicle))
     charts = series.charts(s.ruleset, steps)
@@ -177,7 +253,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
         (folder / "charts").mkdir(exist_ok=True)
     for chart in charts:
         path = folder / "charts" / f"{chart.slug}.svg"
-        _own(path).write_text(svg(chart), encoding="utf-8")
+        _put(path, svg(chart))
         out.charts.append(path)
     verification = None
     if g.seed_revealed:
@@ -188,7 +264,7 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     common = {"game": game_id, "title": s.title, "ruleset": ruleset.title, "phase": g.phase,
               "outcome": outcome.summary.fr if outcome is not None else None, "posts": posts,
               "verification": verification}
-    _own(folder / "style.css").write_text(env.get_template("archive/style.css.j2").render(), encoding="utf-8")
+    _put(folder / "style.css", env.get_template("archive/style.css.j2").render())
     pages: list[tuple[str, str, dict[str, Any]]] = [
         ("index.html", "archive/index.html.j2", {"charts": [_chart_info(c) for c in charts]})]
     pages += [(p.page, "archive/post.html.j2", {"post": p, "previous": posts[i - 1] if i else None,
@@ -197,8 +273,16 @@ def build(engine: Engine, game_id: str, folder: Path) -> Archive:
     if verification is not None:
         pages.append(("verification.html", "archive/verification.html.j2", {}))
     for page, template, extra in pages:
-        _own(folder / page).write_text(env.get_template(template).render(**common, **extra), encoding="utf-8")
+        _put(folder / page, env.get_template(template).render(**common, **extra))
         out.pages.append(folder / page)
+    written = set(out.written)
+    for path in former:  # (the former archive's files this one did not write: a step no longer shown, say)
+        if path not in written and not path.is_symlink() and path.is_file():
+            path.unlink()
+    if (folder / "charts").is_dir() and not out.charts and not any((folder / "charts").iterdir()):
+        (folder / "charts").rmdir()
+    _own(folder / PICTURES).write_text("\n".join([_PICTURES_HEAD, *(f"{image} {inputs} {sha}" for image, (inputs, sha)
+                                                                    in drawn.items())]) + "\n", encoding="utf-8")
     _own(folder / EDITION).write_text(shown, encoding="utf-8")
     _list(folder, out.written)
     return out

@@ -3,7 +3,9 @@ published step, so players have one page to look at (serving the folder is the M
 
 The archive is rebuilt when the game's public record has an edition the folder does not show yet
 (`pbem.archive.edition`: a new published step, a correction published as a RECTIFICATIF, the seed revealed);
-otherwise the pass leaves it alone, so a pass with nothing new costs a read of one small file.
+otherwise the pass leaves it alone, so a pass with nothing new costs a read of one small file.  A rebuild
+draws only the pictures whose inputs changed (the new step's, a corrected one's: `pbem.archive.PICTURES`) and
+rewrites only the files whose bytes changed, so a publish late in a long game costs one picture, not one a step.
 """
 
 from __future__ import annotations

@@ -11,14 +11,24 @@ only the characters' names and a count of tests, nothing worth a board).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from pbem import games
+from pbem import games, serial
 from pbem.core import Event
+from pbem.pictures import raster
 from pbem.pictures.raster import png
 from pbem.pictures.scene import Scene
+
+DRAWING_VERSION = 1
+"""Part of every picture's `inputs_digest`: raise it when a drawing changes through code outside
+``pbem/pictures/`` (a wording it borrows, say), so that the pictures kept by a live archive are drawn
+again.  (A change to a file of ``pbem/pictures/`` changes the digests by itself.)"""
 
 Drawer = Callable[[Mapping[str, Any], Sequence[Event], str], Scene]
 
@@ -56,6 +66,31 @@ def board_scene(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], 
     if hidden:
         raise ValueError(f"a picture is drawn from public events only, not {', '.join(hidden)}")
     return drawer(ruleset)(view, list(events), title)
+
+
+@lru_cache(maxsize=1)
+def _drawing() -> bytes:
+    """What every picture depends on beside its inputs: the drawing code (the sources of this package), the
+    rasteriser's zlib level, Pillow's version (a new one may write other bytes) and `DRAWING_VERSION`."""
+    import PIL
+
+    h = hashlib.sha256(f"{DRAWING_VERSION} {raster.PNG_LEVEL} {PIL.__version__}".encode())
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return h.digest()
+
+
+def inputs_digest(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], title: str) -> str:
+    """A name for the picture `board_picture` would draw from these inputs, known before drawing it: the same
+    digest, the same PNG bytes (a live archive keeps the pictures whose digest did not change, issue #24)."""
+    data = [ruleset, view, [[e.kind, e.audience.kind, e.audience.players, e.data] for e in events], title]
+    try:  # (a view is JSON-compatible data, as the events' data are: dumped as it is, in its own order)
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    except TypeError:  # (one holding a record, say)
+        text = json.dumps(serial.to_data(data), ensure_ascii=False, separators=(",", ":"))
+    h = hashlib.sha256(_drawing())
+    h.update(text.encode())
+    return h.hexdigest()
 
 
 def board_picture(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], title: str) -> Picture | None:

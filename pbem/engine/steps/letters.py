@@ -260,19 +260,23 @@ def author_share(table: Table, events: Sequence[Event], author: str) -> str | No
     return "\n\n".join(table.renderer.events_text(mine)) if mine else None
 
 
-def forum_inputs(table: Table, state: Any, events: Sequence[Event]) -> tuple[dict[str, Any],
-                                                                                           list[Event]]:
+ForumInputs = tuple[dict[str, Any], list[Event]]
+"""`forum_inputs`' (public view, public events): given to the functions below by a caller that already has them
+(the archive, which makes a step's post, picture and chart from one view)."""
+
+
+def forum_inputs(table: Table, state: Any, events: Sequence[Event]) -> ForumInputs:
     """What the forum may show of a step: the public view and the public events (post and picture alike)."""
     return table.ruleset.view(state, PUBLIC), public_events(events)
 
 
 def forum_text(table: Table, state: Any, events: Sequence[Event], title: str, outcome: Any,
-               chronicle: str | None = None) -> str:
+               chronicle: str | None = None, inputs: ForumInputs | None = None) -> str:
     """The BBCode forum post of a step: public events and the public view only.
 
     The MJ's ``chronicle`` (written when he approved the results) heads it as he wrote it: his BBCode is his.
     """
-    view, public = forum_inputs(table, state, events)
+    view, public = inputs or forum_inputs(table, state, events)
     text = table.renderer.forum_text(title=title, events=public, view=view, final=outcome,
                                             tag=table.tag)
     return with_chronicle(text, chronicle)
@@ -283,12 +287,22 @@ def with_chronicle(text: str, chronicle: str | None) -> str:
 
 
 def forum_picture(table: Table, state: Any, events: Sequence[Event],
-                  title: str) -> pictures.Picture | None:
+                  title: str, inputs: ForumInputs | None = None) -> pictures.Picture | None:
     """The picture of a step's public board, from the forum's inputs only (None: no picture for this game)."""
     if not _has_picture(table):
         return None
-    view, public = forum_inputs(table, state, events)
+    view, public = inputs or forum_inputs(table, state, events)
     return _picture(table, view, public, title)
+
+
+def forum_picture_digest(table: Table, state: Any, events: Sequence[Event], title: str,
+                         inputs: ForumInputs | None = None) -> str | None:
+    """The `pictures.inputs_digest` of the picture `forum_picture` would draw, without drawing it (None: no
+    picture for this game): what `pbem.archive` compares to keep the pictures whose inputs did not change."""
+    if not _has_picture(table):
+        return None
+    view, public = inputs or forum_inputs(table, state, events)
+    return pictures.inputs_digest(*_picture_inputs(table, view, public, title))
 
 
 def _has_picture(table: Table) -> bool:
@@ -296,11 +310,17 @@ def _has_picture(table: Table) -> bool:
     return s.pictures and pictures.has_picture(s.ruleset)
 
 
-def _picture(table: Table, view: Mapping[str, Any], public: Sequence[Event], title: str) -> pictures.Picture | None:
+def _picture_inputs(table: Table, view: Mapping[str, Any], public: Sequence[Event],
+                    title: str) -> tuple[str, Mapping[str, Any], Sequence[Event], str]:
+    """What `pictures.board_picture` is given: the one list of what a picture depends on, which its digest
+    (`forum_picture_digest`) covers too."""
     genders = table.renderer.genders  # (public: the post says « est morte » too) the picture's « (morte) »
+    return table.settings.ruleset, {**view, "genders": dict(genders)} if genders else view, public, title
+
+
+def _picture(table: Table, view: Mapping[str, Any], public: Sequence[Event], title: str) -> pictures.Picture | None:
     try:
-        return pictures.board_picture(table.settings.ruleset, {**view, "genders": dict(genders)} if genders else view,
-                                      public, title)
+        return pictures.board_picture(*_picture_inputs(table, view, public, title))
     except Exception:  # a drawing bug must never hold back a step's mail: the post goes without its picture
         log.exception("the picture of %s (%s) could not be drawn; the forum post goes without it", table.id, title)
         return None
