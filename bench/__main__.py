@@ -34,6 +34,7 @@ def parse(argv: list[str]) -> tuple[list[str], Options, Path | None]:
     ap.add_argument("--pmb-rounds", type=int, default=None)
     ap.add_argument("--turn-sizes", type=_ints, default=None, help="player counts of figure 10")
     ap.add_argument("--turn-rounds", type=int, default=None)
+    ap.add_argument("--turn-big", type=int, default=None, help="figure 10's largest game, one round (0: skipped)")
     ap.add_argument("--coldstart-rounds", type=int, default=None)
     ap.add_argument("--archive-steps", type=int, default=None, help="N of figure 14: a publish at N and 2N steps")
     ap.add_argument("--archive-rounds", type=int, default=None)
@@ -46,7 +47,7 @@ def parse(argv: list[str]) -> tuple[list[str], Options, Path | None]:
     chosen: dict[str, object] = dict(QUICK) if args.quick else {}
     given = {"mails": args.mails, "compare": args.compare, "profile": args.profile or None,
              "pmb_sizes": args.pmb_sizes, "pmb_rounds": args.pmb_rounds, "turn_sizes": args.turn_sizes,
-             "turn_rounds": args.turn_rounds, "coldstart_rounds": args.coldstart_rounds, "png_demo": args.png_demo,
+             "turn_rounds": args.turn_rounds, "turn_big": args.turn_big, "coldstart_rounds": args.coldstart_rounds, "png_demo": args.png_demo,
              "archive_steps": args.archive_steps, "archive_rounds": args.archive_rounds,
              "pmb_seeds": tuple(s for s in args.pmb_seeds.split(",") if s.strip()) if args.pmb_seeds else None}
     chosen.update({k: v for k, v in given.items() if v is not None})

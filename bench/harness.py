@@ -41,6 +41,7 @@ class Options:
     pmb_rounds: int = 5
     turn_sizes: tuple[int, ...] = (400, 2000, 4000)
     turn_rounds: int = 3
+    turn_big: int = 40_000  # figure 10's largest game, one round (0: not measured)
     session_mails: int = 800
     coldstart_rounds: int = 15
     png_demo: Path | None = None
@@ -51,7 +52,7 @@ class Options:
 
 QUICK: dict[str, Any] = {
     "quick": True, "mails": 60, "pmb_sizes": (40, 400), "pmb_seeds": ("be7c", "0001"), "pmb_rounds": 1,
-    "turn_sizes": (40, 80), "turn_rounds": 1, "session_mails": 40, "coldstart_rounds": 1, "latency_mails": 3,
+    "turn_sizes": (40, 80), "turn_rounds": 1, "turn_big": 0, "session_mails": 40, "coldstart_rounds": 1, "latency_mails": 3,
     "archive_steps": 3, "archive_rounds": 1,
 }
 

@@ -36,6 +36,7 @@ from bench.names import player_names as names_of
 SIZES = (400, 2000, 4000)
 CPU_TARGET = 2.0  # seconds of CPU for the whole turn at 4,000 players (issue #24)
 MEMORY_TARGET = 150.0  # MiB of peak resident memory at 4,000 players (issue #24)
+BIG_MEMORY_TARGET = 2048.0  # MiB: a 40,000-player turn completes within 2 GiB (issue #24)
 START = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
 SEED = "be7c" * 16
 FIRST = ["Arya", "Bran", "Cersei", "Davos", "Edmure", "Gendry", "Hodor", "Ilyn", "Jaime", "Kevan"]
@@ -146,6 +147,18 @@ def measure(sizes: list[int], rounds: int, compare: Path | None,
 
 def run(opts: Options, report: Report) -> None:
     section(list(opts.turn_sizes), opts.turn_rounds, opts.compare, report.say, report.row)
+    if opts.turn_big:
+        big(opts.turn_big, report.say, report.row)
+
+
+def big(n: int, say: Callable[[str], None], row: Callable[..., None]) -> None:
+    """One turn of a game of ``n`` players (set-up alone takes about a minute at 40,000): its CPU and peak
+    memory, the memory judged against 2 GiB."""
+    say("    the largest game, one round:")
+    (result,) = measure([n], 1, None, say)["this"][n]
+    say(f"    {n:>6,} players: {result['cpu']:6.2f} s CPU, peak {result['peak_mib']:6.1f} MiB")
+    row("10 PMB turn", f"full turn, {n:,} players", f"{result['cpu']:.1f} s CPU, {result['peak_mib']:.0f} MiB",
+        f"<= {BIG_MEMORY_TARGET:g} MiB", result["peak_mib"] <= BIG_MEMORY_TARGET)
 
 
 def section(sizes: list[int], rounds: int, compare: Path | None, say: Callable[[str], None],
