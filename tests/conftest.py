@@ -56,6 +56,19 @@ class MailEnv:
     def addr(self, user: str) -> str:
         return user if "@" in user else f"{user}@{self.domain}"
 
+    def mailbox_toml(self, user: str = "game", password_env: str = "MAIL_PASSWORD", folder: str = "INBOX") -> str:
+        """The ``[mailbox]`` section of a config that reads ``user``'s box over implicit TLS."""
+        return f"""[mailbox]
+kind = "imap"
+host = "{self.host}"
+port = {self.imaps_port}
+security = "ssl"
+cafile = "{self.cafile}"
+user = "{self.addr(user)}"
+password_env = "{password_env}"
+folder = "{folder}"
+"""
+
     def imap(self, user: str) -> IMAPClient:
         """A logged-in plain-IMAP client (caller closes it: `with env.imap(u) as c:`)."""
         c = IMAPClient(self.host, port=self.imap_port, ssl=False, timeout=10)

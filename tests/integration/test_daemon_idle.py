@@ -22,15 +22,7 @@ def test_idle_wakes_the_daemon_within_seconds(tmp_path, mail_env):
 database = "{tmp_path}/db.sqlite"
 address = "{mail_env.addr('game')}"
 poll_seconds = 60
-[mailbox]
-kind = "imap"
-host = "{mail_env.host}"
-port = {mail_env.imaps_port}
-security = "ssl"
-cafile = "{mail_env.cafile}"
-user = "{mail_env.addr('game')}"
-password_env = "MAIL_PASSWORD"
-[outbox]
+{mail_env.mailbox_toml()}[outbox]
 kind = "smtp"
 host = "{mail_env.host}"
 port = {mail_env.smtp_port}

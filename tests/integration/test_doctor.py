@@ -19,15 +19,7 @@ def _config(tmp_path, mail_env, password_env: str) -> str:
 [pbem]
 database = "{tmp_path}/db.sqlite"
 address = "{mail_env.addr('game')}"
-[mailbox]
-kind = "imap"
-host = "{mail_env.host}"
-port = {mail_env.imaps_port}
-security = "ssl"
-cafile = "{mail_env.cafile}"
-user = "{mail_env.addr('game')}"
-password_env = "{password_env}"
-[outbox]
+{mail_env.mailbox_toml(password_env=password_env)}[outbox]
 kind = "smtp"
 host = "{mail_env.host}"
 port = {mail_env.submission_port}

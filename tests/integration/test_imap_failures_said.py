@@ -19,16 +19,7 @@ def _config(tmp_path, mail_env, *, folder: str = "INBOX", password_env: str = "G
 [pbem]
 database = "{tmp_path}/db.sqlite"
 address = "{mail_env.addr('game')}"
-[mailbox]
-kind = "imap"
-host = "{mail_env.host}"
-port = {mail_env.imaps_port}
-security = "ssl"
-cafile = "{mail_env.cafile}"
-user = "{mail_env.addr('game')}"
-password_env = "{password_env}"
-folder = "{folder}"
-[outbox]
+{mail_env.mailbox_toml(password_env=password_env, folder=folder)}[outbox]
 kind = "maildir"
 path = "{tmp_path}/outbox"
 """)
