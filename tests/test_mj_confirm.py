@@ -348,6 +348,7 @@ def test_the_tries_left_are_said_in_english(tmp_path):
     ("oui HX2-T37", ["HX2-T37"]), ("oui hx2t37, merci", ["HX2-T37"]), ("OUI HX2 T37", ["HX2-T37"]),
     ("ZZZ-ZZZ puis hx0-t37", ["ZZZ-ZZZ", "HX0-T37"]), ("AB2-CD3 AB2-CD3", ["AB2-CD3"]),
     ("oui zz4 zz5", ["ZZ4-ZZ5"]), ("le sud-est, BANANE, ARRETE, ABC DEF, tour 3, en 2025, 14h30, les 250", []),
+    ("oui, plutôt 21h-22h, ou 21h22h, ou 21h 22h, ou 9h3-10h", []), ("OUI 21H-22H", []), ("oui 2H1-X7K", ["2H1-X7K"]),
 ])
 def test_a_code_is_a_token_with_the_shape_of_one(text, codes):
     assert confirm.offered_codes(text) == codes

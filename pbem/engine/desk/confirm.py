@@ -102,8 +102,17 @@ _WHOLE = re.compile(r"[A-Z0-9]{6}")
 _DASHED = re.compile(r"[A-Z0-9]{3}-[A-Z0-9]{3}")
 
 
+_HOUR = re.compile(r"\d{1,2}H\d?")
+"""A half that is an hour of the day as the MJ writes one (« 21h », « 9h3 » of « 9h30 »)."""
+
+
+def _hours(token: str) -> bool:
+    """Two hours, not a code: « 21h-22h », « 21h22h », « 21h 22h » (a time range)."""
+    return bool(_HOUR.fullmatch(token[:3]) and _HOUR.fullmatch(token[-3:]))
+
+
 def _mixed(token: str) -> bool:
-    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token) and not _hours(token)
 
 
 def offered_codes(text: str) -> list[str]:
@@ -112,7 +121,8 @@ def offered_codes(text: str) -> list[str]:
     Three letters or digits, a hyphen, three more, with a digit in them or in capitals as our mails print it
     (« HX2-T37 », « ZZZ-ZZZ »); run together or split in two only with both a digit and a letter (« hx2t37 »,
     « HX2 T37 »).  Letters outside the code's alphabet count too (« HX0-T37 » is a wrong code, typed).  So
-    « sud-est », « BANANE », « ARRETE », « ABC DEF », « tour 3 » or « les 250 » are words, not codes."""
+    « sud-est », « BANANE », « ARRETE », « ABC DEF », « tour 3 », « les 250 » or « 21h-22h » are words, not
+    codes."""
     words = _words(text)
     found: list[str] = []
     i = 0
@@ -120,7 +130,7 @@ def offered_codes(text: str) -> list[str]:
         w = words[i]
         u = w.upper()
         nxt = words[i + 1].upper() if i + 1 < len(words) else ""
-        if _DASHED.fullmatch(u) and (w == u or any(c.isdigit() for c in u)):
+        if _DASHED.fullmatch(u) and not _hours(u) and (w == u or any(c.isdigit() for c in u)):
             found.append(u)
         elif _WHOLE.fullmatch(u) and _mixed(u):
             found.append(f"{u[:3]}-{u[3:]}")
