@@ -72,7 +72,7 @@ class OutboxRows(StoreBase):
         ))
 
     def outbox_items(self, status: OutboxStatus | None = None, game: str | None = None) -> list[OutboxRow]:
-        sql, args = _ROW + " where 1=1", []
+        sql, args = _ROW + " where 1=1", list[str]()
         if status:
             sql += " and status = ?"
             args.append(status)
