@@ -78,7 +78,7 @@ class Game:
         thread = {"In_Reply_To": reply_to, "References": reply_to} if reply_to else {}
         raw = make_mail(MJ_ADDRESS, text, subject=f"Re: {subject}" if reply_to else subject,
                         message_id=f"<mj{self.sent}@pbem.test>", **thread)
-        self.store.store_raw([(f"k{self.sent}", raw)], NOW.isoformat())
+        self.store.store_raw([(f"k{self.sent}", raw)], NOW)
         self.engine.process_message(f"k{self.sent}", raw, NOW)
         return self.store.queued_since(mark)
 
