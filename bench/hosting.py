@@ -15,7 +15,6 @@ from bench.harness import Options, Report, timed
 from bench.mails import AUTH, GAME_ADDRESS, MJ_ADDRESS, SEED, START, order_mail, pmb_available
 from bench.names import player_names
 from pbem import config as configmod
-from pbem.clock import iso
 from pbem.engine import Engine
 from pbem.store import Store
 
@@ -93,7 +92,7 @@ def build_hosting(root: Path, spec: list[tuple[str, str, int]], mails_per_player
 def hosting_pass(store: Store, eng: Engine, mails: list[bytes]) -> tuple[float, float, int]:
     """(ingest seconds, resolution seconds, steps resolved) of one pass after every deadline."""
     now = START + timedelta(days=5)  # past every game's first deadline; the mail arrived before them
-    store.store_raw([(f"h:{i}", m) for i, m in enumerate(mails)], iso(START + timedelta(hours=2)))
+    store.store_raw([(f"h:{i}", m) for i, m in enumerate(mails)], START + timedelta(hours=2))
 
     def ingest() -> None:
         while eng.process_pending(now):

@@ -22,7 +22,7 @@ from bench.harness import (
     skipped_without_servers,
 )
 from bench.mails import make_order_mails, new_game, pmb_available
-from pbem.clock import iso
+from pbem.clock import utcnow
 from pbem.store import Store
 
 TARGET = 1.5
@@ -100,8 +100,8 @@ def run(opts: Options, report: Report) -> None:
             try:
                 t0 = time.perf_counter()
                 def keep(batch: list[Any]) -> None:
-                    st.store_raw([(m.key, m.raw) for m in batch], "now",
-                                 [iso(m.received) if m.received else None for m in batch])
+                    st.store_raw([(m.key, m.raw) for m in batch], utcnow(),
+                                 [m.received for m in batch])
 
                 got = src.fetch_new(keep)
                 elapsed = time.perf_counter() - t0

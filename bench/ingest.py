@@ -30,7 +30,6 @@ from typing import Any, cast
 
 from bench.harness import Options, Report, in_rounds, median, median_ratio, rounded, timed
 from bench.mails import AUTH, START, make_order_mails, new_game, pmb_available
-from pbem.clock import iso
 
 TARGET = 2.0
 BATCH = 100  # what one `process_pending` call takes (pbem.engine.orders.intake.BATCH)
@@ -119,7 +118,7 @@ def ingest_once(mails: list[bytes], ruleset: str, synchronous: str = "normal",
     _cfg, st, e, _ = new_game(tmpdir, ruleset, synchronous)
     try:
         now = START + timedelta(hours=2)
-        st.store_raw([(f"bench:{i}", m) for i, m in enumerate(mails)], iso(now))
+        st.store_raw([(f"bench:{i}", m) for i, m in enumerate(mails)], now)
         before_q = len(st.outbox_items())
 
         def work() -> int:

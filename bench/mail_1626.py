@@ -47,7 +47,7 @@ def session(n: int, root: Path) -> list[float]:
     now = T0
     e.new_game("gant", now, seed="5eed" * 16)
     for i, (name, address) in enumerate(PLAYERS.items()):
-        store.store_raw([(f"reg{i}", mail(address, f"INSCRIPTION {name}", i))], now.isoformat())
+        store.store_raw([(f"reg{i}", mail(address, f"INSCRIPTION {name}", i))], now)
     e.process_pending(now)
     e.start_game("gant", now)
     names = list(PLAYERS)
@@ -56,7 +56,7 @@ def session(n: int, root: Path) -> list[float]:
         now += timedelta(minutes=1)
         raw = mail(MJ, f"TEST {names[k % len(names)]} {TESTS[k % len(TESTS)]}", 100 + k)
         t0 = time.process_time()
-        store.store_raw([(f"mj{k}", raw)], now.isoformat())
+        store.store_raw([(f"mj{k}", raw)], now)
         e.process_pending(now)
         times.append(time.process_time() - t0)
     store.close()

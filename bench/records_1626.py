@@ -46,7 +46,7 @@ def run(n_tests: int, root: Path) -> dict[str, int]:
     e.new_game("gant", now, seed="5eed" * 16)
     for i, (name, address) in enumerate(PLAYERS.items()):
         raw = mail(address, f"INSCRIPTION {name}", i)
-        store.store_raw([(f"reg{i}", raw)], now.isoformat())
+        store.store_raw([(f"reg{i}", raw)], now)
     e.process_pending(now)
     e.start_game("gant", now)
     names = list(PLAYERS)
@@ -58,7 +58,7 @@ def run(n_tests: int, root: Path) -> dict[str, int]:
             lines.append(f"TEST {names[done % len(names)]} {TESTS[done % len(TESTS)]}")
             done += 1
         now += timedelta(minutes=5)
-        store.store_raw([(f"mj{k}", mail(MJ, "\n".join(lines), k))], now.isoformat())
+        store.store_raw([(f"mj{k}", mail(MJ, "\n".join(lines), k))], now)
         k += 1
         e.process_pending(now)
     sizes = {

@@ -56,7 +56,7 @@ def run(opts: Options, report: Report) -> None:
         return st, tmpdir
 
     st, tmpdir = fill()
-    raws = [raw for i in st.outbox_items() if (raw := st.outbox_raw(i["id"])) is not None]
+    raws = [raw for i in st.outbox_items() if (raw := st.outbox_raw(i.id)) is not None]
     st.close()
     shutil.rmtree(tmpdir, ignore_errors=True)
 

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem import published, ticktext
-from pbem.clock import iso, parse_iso, utcnow
+from pbem.clock import utcnow
 from pbem.config import Config
 from pbem.due import engine_work
 from pbem.faults import crashpoint
@@ -157,8 +157,8 @@ def tick(config: Config, store: Store, now: datetime | None = None, *, source: M
             def sink(batch: list[RawMessage]) -> None:
                 # a mail is judged by when the mailbox received it (never later than now): a cron
                 # pass after a deadline still counts a mail that arrived before it
-                report.fetched += store.store_raw([(m.key, m.raw) for m in batch], iso(now),
-                                                  [iso(min(m.received, now)) if m.received else None for m in batch])
+                report.fetched += store.store_raw([(m.key, m.raw) for m in batch], now,
+                                                  [min(m.received, now) if m.received else None for m in batch])
 
             src.fetch_new(sink)
             crashpoint("after-fetch")
@@ -281,8 +281,7 @@ def next_wakeup(config: Config, store: Store, now: datetime) -> datetime | None:
         for h in config.games[g.id].reminder_hours:
             if h not in g.reminders_sent:
                 times.append(deadline - timedelta(hours=h))
-    for item in store.outbox_items(status="queued"):
-        times.append(parse_iso(item["next_attempt_at"]))
+    times += [item.next_attempt_at for item in store.outbox_items(status="queued") if item.next_attempt_at]
     future = [t for t in times if t > now]
     return min(future) if future else None
 

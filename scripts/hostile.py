@@ -37,7 +37,6 @@ sys.path.insert(0, str(ROOT))
 
 from pbem import config as configmod  # noqa: E402
 from pbem import names as namesmod  # noqa: E402
-from pbem.clock import iso  # noqa: E402
 from pbem.core import MJ, OrderError  # noqa: E402
 from pbem.engine import Engine, when, words  # noqa: E402
 from pbem.engine.desk import mjmail  # noqa: E402
@@ -349,12 +348,12 @@ class Games:
         self.count += 1
         key = f"hostile:{self.count}"
         raw = raw.replace(b"<hostile@example.org>", f"<hostile-{self.count}@example.org>".encode(), 1)
-        self.store.store_raw([(key, raw)], iso(NOW + timedelta(minutes=2)))
+        self.store.store_raw([(key, raw)], NOW + timedelta(minutes=2))
 
         def run() -> object:
             done = self.engine.process_pending(NOW + timedelta(minutes=3))
             assert key in done, f"{key} not processed"
-            return self.store.messages()[-1]["verdict"]
+            return self.store.messages()[-1].verdict
         return run
 
     def close(self) -> None:

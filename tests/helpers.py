@@ -66,9 +66,9 @@ def outbox_messages(store: Any, **filters: str) -> list[email.message.EmailMessa
     """Queued or sent mails, parsed, filtered on kind / rcpt."""
     out = []
     for item in store.outbox_items():
-        if any(item.get(k) != v for k, v in filters.items()):
+        if any(getattr(item, k, None) != v for k, v in filters.items()):
             continue
-        raw = store.outbox_raw(item["id"])
+        raw = store.outbox_raw(item.id)
         out.append(email.message_from_bytes(raw, policy=default))
     return out
 

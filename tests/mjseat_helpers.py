@@ -44,7 +44,7 @@ class Table:
         thread = {"In_Reply_To": reply_to, "References": reply_to} if reply_to else {}
         raw = make_mail(sender, text, subject=subject, message_id=f"<t{self.sent}@pbem.test>", **thread)
         key = f"k{self.sent}"
-        self.store.store_raw([(key, raw)], when.isoformat())
+        self.store.store_raw([(key, raw)], when)
         return self.engine.process_message(key, raw, when)
 
     def mj(self, text: str, at: datetime | None = None) -> str:
@@ -83,10 +83,10 @@ class Table:
         """(to, kind, subject, body) of the mails queued since the last call."""
         out = []
         for item in self.store.outbox_items():
-            if item["id"] in self.seen:
+            if item.id in self.seen:
                 continue
-            self.seen.add(item["id"])
-            m = outbox_messages(self.store, id=item["id"])[0]
+            self.seen.add(item.id)
+            m = outbox_messages(self.store, id=item.id)[0]
             out.append((str(m["To"]), str(m["X-PBEM-Kind"]), plain(str(m["Subject"])), plain(body(m))))
         return out
 

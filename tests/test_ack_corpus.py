@@ -61,10 +61,10 @@ def game(tmp_path_factory):
 def answer(e: Engine, name: str) -> tuple[str, str]:
     raw = (PLAYERS / name).read_bytes()
     mail = read_message(raw)
-    e.store.store_raw([(name, raw)], T0.isoformat())
+    e.store.store_raw([(name, raw)], T0)
     verdict = e.process_message(name, raw, T0)
-    acks = [i for i in e.store.outbox_items() if i["kind"] == "ack" and i["rcpt"] == mail.from_addr]
-    ack = email.message_from_bytes(e.store.outbox_raw(acks[-1]["id"]), policy=default)
+    acks = [i for i in e.store.outbox_items() if i.kind == "ack" and i.rcpt == mail.from_addr]
+    ack = email.message_from_bytes(e.store.outbox_raw(acks[-1].id), policy=default)
     return verdict, body(ack)
 
 

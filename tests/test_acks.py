@@ -34,7 +34,7 @@ def eng(tmp_path):
 
 
 def feed(e: Engine, raw: bytes, key: str) -> str:
-    e.store.store_raw([(key, raw)], T0.isoformat())
+    e.store.store_raw([(key, raw)], T0)
     return e.process_message(key, raw, T0)
 
 
@@ -150,7 +150,7 @@ def test_aide_and_etat_describe_the_game_as_it_is_when_each_mail_is_read(tmp_pat
     ack = last_ack(e)
     assert "La partie n'a pas encore commencé" not in ack and "GUESS <1-10>" in ack.split("Ordres possibles pour")[1]
     e.store.store_raw([("s1", make_mail("p0@pbem.test", "ETAT", message_id="<s1@x>")),
-                       ("s2", make_mail("p0@pbem.test", "Etat", message_id="<s2@x>"))], T0.isoformat())
+                       ("s2", make_mail("p0@pbem.test", "Etat", message_id="<s2@x>"))], T0)
     e.process_pending(T0)  # one batch: both read in step 1
     first, second = (body(m).split("Voici ce que")[1] for m in outbox_messages(e.store, kind="ack", rcpt="p0@pbem.test")[-2:])
     assert "step : 1" in first and first.split("-> OK")[1] == second.split("-> OK")[1]  # (each echoes its own line)

@@ -148,7 +148,7 @@ def test_preview_inside_a_batch_of_mail_stores_nothing_either(tmp_path):
     raws = [(f"b{i}", make_mail(MJ_ADDRESS if i == 1 else PLAYERS["Arya"], text, "[TOY] x",
                                 message_id=f"<b{i}@pbem.test>"))
             for i, text in enumerate(["GUESS 3", "Aperçu", "GUESS 5"])]
-    t.store.store_raw(raws, T0.isoformat())
+    t.store.store_raw(raws, T0)
     t.engine.process_pending(T0 + hours(1))
     assert t.store.record_for_turn("toy1", 1) is None and t.game().turn == 1
     assert t.store.current_orders("toy1", 1)["Arya"].orders[0].args == (5,)

@@ -13,7 +13,7 @@ from pbem.mail.reading import IncomingMail, arrival_order, written_at
 from pbem.store import Store
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
-ARRIVED = "2026-12-01T20:30:00+00:00"
+ARRIVED = datetime(2026, 12, 1, 20, 30, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def test_a_mail_written_earlier_read_in_a_later_pass_does_not_win(eng):
 def test_a_mail_that_arrived_later_wins_whatever_its_date_says(eng):
     eng.store.store_raw([("k1", mail("GUESS 7", "<b@x>", "Tue, 01 Dec 2026 23:00:00 +0000"))], ARRIVED)
     eng.store.store_raw([("k2", mail("GUESS 3", "<a@x>", "Tue, 01 Dec 2026 20:00:00 +0000"))],
-                        "2026-12-01T20:30:01+00:00")
+                        ARRIVED.replace(second=1))
     eng.process_pending(T0.replace(minute=31))
     assert guess(eng) == (3,)  # the Date only breaks ties: a client's clock is not the mailbox's
 

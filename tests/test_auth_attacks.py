@@ -88,7 +88,7 @@ def _send(table: Table, results: tuple[str, ...], text: str = COMMANDS, reply_to
     table.sent += 1
     raw = raw_mail(text, results, number=table.sent, reply_to=reply_to)
     key = f"attack{table.sent}"
-    table.store.store_raw([(key, raw)], table.now.isoformat())
+    table.store.store_raw([(key, raw)], table.now)
     return table.engine.process_message(key, raw, table.now)
 
 
@@ -152,7 +152,7 @@ def test_the_mailbox_names_the_server_it_trusts(tmp_path) -> None:
     engine.start_game("toy1", T0)
     for number, (results, expected) in enumerate([((GENUINE,), "rejected"), ((own,), "ok")], 1):
         raw = raw_mail("Prolonge de 24h", results, number=number)
-        store.store_raw([(f"k{number}", raw)], T0.isoformat())
+        store.store_raw([(f"k{number}", raw)], T0)
         assert engine.process_message(f"k{number}", raw, T0).startswith(expected)
     store.close()
 

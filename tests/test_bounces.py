@@ -60,7 +60,7 @@ def eng(tmp_path):
 
 
 def feed(e: Engine, name: str) -> str:
-    e.store.store_raw([(name, raw(name))], T0.isoformat())
+    e.store.store_raw([(name, raw(name))], T0)
     return e.process_message(name, raw(name), T0 + timedelta(minutes=5))
 
 
@@ -74,8 +74,8 @@ def test_a_bounce_marks_the_mail_it_is_about_and_the_next_digest_names_the_playe
     assert verdict.startswith("silent: bounce") and start_mail_id(player) in verdict
     assert len(eng.store.outbox_items()) == before  # never answered
     row = eng.store.outbox_row(start_mail_id(player))
-    assert row is not None and row["status"] == "bounced"
-    assert [i["id"] for i in eng.store.outbox_items("bounced")] == [start_mail_id(player)]
+    assert row is not None and row.status == "bounced"
+    assert [i.id for i in eng.store.outbox_items("bounced")] == [start_mail_id(player)]
     eng.resolve("toy1", T0 + timedelta(days=2))
     digest = body(outbox_messages(eng.store, kind="digest")[-1])
     line = next(x for x in digest.split("\n") if x.startswith(f"  {player} ({PLAYERS[player]})"))
@@ -98,7 +98,7 @@ def test_a_bounce_about_a_mail_we_never_sent_changes_nothing(eng):
 
     fixture = Path(__file__).resolve().parent / "fixtures" / "mail" / "17_bounce_dsn.eml"
     data = fixture.read_bytes().replace(b"pourmabelle.lejeu@gmail.com", GAME_ADDRESS.encode())
-    eng.store.store_raw([("17", data)], T0.isoformat())
+    eng.store.store_raw([("17", data)], T0)
     assert eng.process_message("17", data, T0).endswith("names no mail we sent")
     assert eng.store.outbox_items("bounced") == []
 

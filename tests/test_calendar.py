@@ -54,7 +54,7 @@ def deadline(e: Engine) -> datetime:
 
 def arrive(e: Engine, key: str, sender: str, text: str, received: datetime) -> None:
     """A mail the mailbox received at ``received`` (stored, not processed yet)."""
-    e.store.store_raw([(key, make_mail(sender, text, message_id=f"<{key}@x>"))], received.isoformat())
+    e.store.store_raw([(key, make_mail(sender, text, message_id=f"<{key}@x>"))], received)
 
 
 # --- the arithmetic itself ---
@@ -230,8 +230,8 @@ def test_a_mail_that_arrived_after_the_close_is_answered_too_late_and_read_for_t
     arrive(eng, "late", "p0@pbem.test", "GUESS 7", d + timedelta(minutes=2))
     eng.process_pending(d + timedelta(minutes=5))  # the step closes first, without it
     assert "Arya" in eng.store.record_for_turn("toy1", 1).defaults
-    (row,) = [m for m in eng.store.messages() if m["key"] == "late"]
-    assert row["verdict"] == "ok (1 lines, 0 errors, too late for step 1)"
+    (row,) = [m for m in eng.store.messages() if m.key == "late"]
+    assert row.verdict == "ok (1 lines, 0 errors, too late for step 1)"
     ack = body(outbox_messages(eng.store, kind="ack", rcpt="p0@pbem.test")[-1])
     assert "Trop tard : l'étape 1 a été résolue le jeudi 3 décembre 2026 à 21 h, sans ce message" in ack
     assert "Ce message a été lu pour l'étape 2" in ack

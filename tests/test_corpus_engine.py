@@ -43,10 +43,10 @@ def _engine(tmp: Path, **game) -> tuple[Engine, Store]:
 def _feed(engine: Engine, name: str, when: datetime = T0) -> tuple[str, list[dict]]:
     """Process one corpus mail; return the verdict and the outbox items it queued."""
     raw = (CORPUS / name).read_bytes()
-    before = {i["id"] for i in engine.store.outbox_items()}
-    engine.store.store_raw([(name, raw)], when.isoformat())
+    before = {i.id for i in engine.store.outbox_items()}
+    engine.store.store_raw([(name, raw)], when)
     verdict = engine.process_message(name, raw, when)
-    return verdict, [i for i in engine.store.outbox_items() if i["id"] not in before]
+    return verdict, [i for i in engine.store.outbox_items() if i.id not in before]
 
 
 # the corpus's human senders play in the game (a stranger's mail is not read as orders); these two register by mail
@@ -82,8 +82,8 @@ def test_each_mail_gets_the_right_answer_or_silence(results, name):
         assert verdict == "duplicate" and queued == []
     else:
         assert verdict.startswith("ok"), (name, verdict)
-        assert [(i["kind"], i["rcpt"]) for i in queued] == [("ack", mail.from_addr)]
-        ack = body(email.message_from_bytes(results[1].outbox_raw(queued[0]["id"]), policy=default))
+        assert [(i.kind, i.rcpt) for i in queued] == [("ack", mail.from_addr)]
+        ack = body(email.message_from_bytes(results[1].outbox_raw(queued[0].id), policy=default))
         echoed = [line[2:] for line in ack.split("\n")
                   if line.startswith("  ") and not line.startswith("    ") and not line.startswith("  (")]
         # password lines are removed before anything else, never echoed
@@ -121,10 +121,10 @@ def test_forged_mail_is_refused_and_the_registered_player_is_told(tmp_path):
     engine.add_player("pmb1", "Alice", victim, T0)
     verdict, queued = _feed(engine, "21_forged_from.eml")
     assert verdict.startswith("rejected: authentication failed")
-    assert [(i["kind"], i["rcpt"]) for i in queued] == [("notice", victim), ("notice", "mj@pbem.test")]
+    assert [(i.kind, i.rcpt) for i in queued] == [("notice", victim), ("notice", "mj@pbem.test")]
     told = {m["To"]: body(m) for m in outbox_messages(store, kind="notice")}
     assert "vérification d'authenticité" in told[victim] and "DKIM/SPF" in told[victim]
     assert "Message refusé" in told["mj@pbem.test"] and "au nom de Alice" in told["mj@pbem.test"]
     verdict, queued = _feed(engine, "22_gmail_dkim_pass.eml")
-    assert verdict.startswith("ok") and [i["kind"] for i in queued] == ["ack"]
+    assert verdict.startswith("ok") and [i.kind for i in queued] == ["ack"]
     store.close()

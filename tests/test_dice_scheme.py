@@ -42,7 +42,7 @@ def test_recorded_rolls_match_the_documented_recipe(tmp_path):
         eng.add_player("toy1", f"Joueur {i + 1}", f"p{i + 1:02d}@pbem.test", T0)
     eng.start_game("toy1", T0)
     store.store_raw([(f"k{i}", make_mail(f"p{i + 1:02d}@pbem.test", f"GUESS {i + 2}")) for i in range(4)],
-                    T0.isoformat())
+                    T0)
     eng.process_pending(T0)
     for day in (2, 4, 6):
         eng.due(T0 + timedelta(days=day, minutes=1))

@@ -141,7 +141,7 @@ def test_the_digest_names_no_internal_dice_context(tmp_path):
             e.add_player("toy1", name, f"p{i}@pbem.test", T0)
         e.start_game("toy1", T0)
         raw = make_mail("p0@pbem.test", "GUESS 4")
-        e.store.store_raw([("k", raw)], T0.isoformat())
+        e.store.store_raw([("k", raw)], T0)
         e.process_message("k", raw, T0)
         e.resolve("toy1", T0)
         text = e.digest_text("toy1")

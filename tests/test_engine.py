@@ -29,7 +29,7 @@ def eng(tmp_path):
 
 def feed(e: Engine, raw: bytes, now: datetime, key: str | None = None) -> str:
     key = key or f"test:{hash(raw)}"
-    e.store.store_raw([(key, raw)], now.isoformat())
+    e.store.store_raw([(key, raw)], now)
     return e.process_message(key, raw, now)
 
 
@@ -213,7 +213,7 @@ def test_same_inputs_give_byte_identical_mail(tmp_path):
         e.start_game("toy1", T0)
         feed(e, make_mail("p0@pbem.test", "GUESS 3", message_id="<fixed@x>"), T0, key="a")
         e.resolve("toy1", T0 + timedelta(days=2))
-        outputs.append([(i["id"], store.outbox_raw(i["id"])) for i in store.outbox_items()])
+        outputs.append([(i.id, store.outbox_raw(i.id)) for i in store.outbox_items()])
         store.close()
     assert outputs[0] == outputs[1]
 
@@ -324,7 +324,7 @@ def test_a_bad_mail_never_stalls_the_other_mails_deadlines_or_sending(eng):
     register(eng)
     eng.start_game("toy1", T0)
     eng.store.store_raw([("huge", make_mail("p0@pbem.test", "RAPPORT 99999999999999999999999")),
-                         ("ok", make_mail("p1@pbem.test", "GUESS 3"))], T0.isoformat())
+                         ("ok", make_mail("p1@pbem.test", "GUESS 3"))], T0)
     eng.ruleset("toy1")  # the REPORT bound check answers; a crash inside any message is contained too
     done = eng.process_pending(T0)
     assert set(done) == {"huge", "ok"} and eng.store.message_count("new") == 0
@@ -336,7 +336,7 @@ def test_mail_arriving_after_the_deadline_counts_for_the_next_step(eng):
     register(eng)
     eng.start_game("toy1", T0)
     late = T0 + timedelta(days=2, minutes=3)  # cron ran late: the deadline has passed when the mail is read
-    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
+    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late)
     eng.process_pending(late)
     assert eng.store.record_for_turn("toy1", 1) is not None  # the step closed first, without this mail
     assert "Arya" in eng.store.record_for_turn("toy1", 1).defaults
@@ -375,7 +375,7 @@ def test_no_mail_body_or_subject_crashes_the_engine(tmp_path):
         key = f"fuzz{next(counter)}"
         raw = make_mail(sender, "\n".join(body_lines) or " ", subject="[TOY] " + " ".join(subject.split()),
                         message_id=f"<{key}@x>")
-        store.store_raw([(key, raw)], T0.isoformat())
+        store.store_raw([(key, raw)], T0)
         e.process_pending(T0)
         assert store.message_count("new") == 0
         assert store.db.execute("select status from messages where key = ?", [key]).fetchone()[0] == "done"
@@ -407,10 +407,10 @@ def test_a_failing_mail_is_kept_the_mj_is_told_and_it_can_be_processed_again(eng
         raise RuntimeError("ruleset bug")
 
     monkeypatch.setattr(toy, "parse_order", broken)
-    eng.store.store_raw([("bad", make_mail("p0@pbem.test", "GUESS 4", message_id="<bad@x>"))], T0.isoformat())
+    eng.store.store_raw([("bad", make_mail("p0@pbem.test", "GUESS 4", message_id="<bad@x>"))], T0)
     eng.process_pending(T0)
     (row,) = eng.store.messages("error")
-    assert row["sender"] == "p0@pbem.test" and row["game"] == "toy1" and "ruleset bug" in row["verdict"]
+    assert row.sender == "p0@pbem.test" and row.game == "toy1" and "ruleset bug" in row.verdict
     notice = body(outbox_messages(eng.store, kind="notice", rcpt=MJ_ADDRESS)[-1])
     assert "n'a pas pu être traité" in notice and "pbem mail retry bad" in notice
     monkeypatch.undo()
@@ -434,7 +434,7 @@ def test_a_late_step_resolution_keeps_the_calendar_but_skips_the_slots_already_g
     register(eng)
     eng.start_game("toy1", T0)
     outage_end = T0 + timedelta(days=5)  # the daemon was down; a mail arrived a day after the deadline
-    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], (T0 + timedelta(days=3)).isoformat())
+    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], T0 + timedelta(days=3))
     eng.process_pending(outage_end)
     rec = eng.store.record_for_turn("toy1", 1)
     assert rec.resolved_at == T0 + timedelta(days=2)  # the step closed at its deadline
@@ -454,7 +454,7 @@ def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypa
 
     register(eng)
     eng.start_game("toy1", T0)
-    before = {item["id"] for item in eng.store.outbox_items()}
+    before = {item.id for item in eng.store.outbox_items()}
 
     tried: list[str] = []
 
@@ -467,11 +467,11 @@ def test_a_failed_late_resolution_takes_back_the_letters_it_queued(eng, monkeypa
 
     monkeypatch.setattr(turns, "resolve", failing_resolve)  # the late-mail path (`schedule.close_before`) resolves
     late = T0 + timedelta(days=3)
-    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late.isoformat())
+    eng.store.store_raw([("late", make_mail("p0@pbem.test", "GUESS 7"))], late)
     eng.process_pending(late)
-    new = [item for item in eng.store.outbox_items() if item["id"] not in before]
+    new = [item for item in eng.store.outbox_items() if item.id not in before]
     assert tried == ["toy1"]  # (the late path did try to close the step)
-    assert [item["kind"] for item in new] == ["ack"]  # the mail is still answered, against the open step
+    assert [item.kind for item in new] == ["ack"]  # the mail is still answered, against the open step
     assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (7,)
 
 

@@ -29,7 +29,7 @@ def eng(tmp_path):
 def feed(e: Engine, sender: str, text: str, name: str | None = "Jean Dupont") -> tuple[str, str]:
     n = len(e.store.messages())
     raw = make_mail(sender, text, message_id=f"<m{n}@x>", name=name)
-    e.store.store_raw([(f"k{n}", raw)], T0.isoformat())
+    e.store.store_raw([(f"k{n}", raw)], T0)
     verdict = e.process_message(f"k{n}", raw, T0)
     answers = outbox_messages(e.store, rcpt=sender)
     return verdict, body(answers[-1]) if answers else ""

@@ -128,7 +128,7 @@ def _ack_body(eng: Engine, key: str, text: str = "AIDE") -> str:
         eng.add_player("toy1", "Alice", "p0@pbem.test", T0)  # a stranger would get the « how to join » answer
     # (each its own subject: the same mail again minutes later would be a copy, read once)
     mail = make_mail("p0@pbem.test", text, subject=f"[TOY] ordres {key}", message_id=f"<{key}@x>")
-    eng.store.store_raw([(key, mail)], T0.isoformat())
+    eng.store.store_raw([(key, mail)], T0)
     eng.process_pending(T0)
     acks = [m for m in outbox_messages(eng.store, kind="ack") if m["In-Reply-To"] == f"<{key}@x>"]
     return acks[0].get_content().replace("\r\n", "\n")
@@ -376,7 +376,7 @@ def test_an_override_of_the_stranger_note_is_what_a_stranger_gets(tmp_path):
     eng = _engine_in(tmp_path)
     # untagged, from an address that plays in no game: the « how to join » note, from the folder's override
     mail = make_mail("nobody@pbem.test", "bonjour, on joue ?", subject="salut", message_id="<s1@x>")
-    eng.store.store_raw([("s1", mail)], T0.isoformat())
+    eng.store.store_raw([("s1", mail)], T0)
     eng.process_pending(T0)
     notes = [m for m in outbox_messages(eng.store, kind="stranger") if m["In-Reply-To"] == "<s1@x>"]
     assert [m.get_content().replace("\r\n", "\n") for m in notes] == ["Écrivez au MJ du forum pour jouer.\n"]

@@ -109,7 +109,7 @@ def eng(tmp_path):
 
 def feed(e: Engine, sender: str, text: str, key: str) -> str:
     raw = make_mail(sender, text, message_id=f"<{key}@x>")
-    e.store.store_raw([(key, raw)], T0.isoformat())
+    e.store.store_raw([(key, raw)], T0)
     return e.process_message(key, raw, T0)
 
 
@@ -172,7 +172,7 @@ def test_each_game_names_its_steps_with_its_own_word(tmp_path):
         e.add_player("g", name, f"p{i}@pbem.test", T0)
     e.start_game("g", T0)
     raw = make_mail("p0@pbem.test", "AIDE", subject="[G] aide", message_id="<h@x>")
-    e.store.store_raw([("h", raw)], T0.isoformat())
+    e.store.store_raw([("h", raw)], T0)
     e.process_message("h", raw, T0)
     ack = body(outbox_messages(e.store, kind="ack")[-1])
     assert "vos ordres enregistrés pour l'étape en cours" in ack and " tour " not in ack

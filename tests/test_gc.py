@@ -52,7 +52,7 @@ short = "12h"
 
 def _mail(store: Store, key: str, at: datetime, status: str) -> None:
     """A stored mail received at ``at`` and left with ``status`` (processed then, unless ``new``)."""
-    store.store_raw([(key, f"Message-ID: <{key}@t>\n\n{key} body\n".encode())], iso(at))
+    store.store_raw([(key, f"Message-ID: <{key}@t>\n\n{key} body\n".encode())], at)
     if status != "new":
         store.mark_message(key, message_id=f"<{key}@t>", status=status, game="", sender="a@b", verdict=status,
                            processed_at=at)
@@ -93,12 +93,13 @@ def test_only_old_processed_mail_loses_its_bytes(tmp_path: Path) -> None:
         assert store.outbox_raw(item) == b"x" * 100, item
     # the rows stay: the duplicate check, pbem mail list and pbem outbox list read them
     assert store.seen_message_id("<old-done@t>", "another-key")
-    assert {m["key"] for m in store.messages()} == {"old-done", "old-error", "old-new", "recent-done"}
-    assert store.outbox_row("old-sent")["status"] == "sent"  # type: ignore[index]
+    assert {m.key for m in store.messages()} == {"old-done", "old-error", "old-new", "recent-done"}
+    sent = store.outbox_row("old-sent")
+    assert sent is not None and sent.status == "sent"
     assert store.requeue_messages(["old-error"]) == 1  # mail retry still works
     # a late error on a pruned mail is refused as for any processed mail, not taken for an unknown one
     store.mark_message("old-done", message_id="", status="error", game="", sender="", verdict="x", processed_at=LATER)
-    assert store.messages("done")[0]["key"] == "old-done"
+    assert store.messages("done")[0].key == "old-done"
     assert store.prune(cut) == Pruned()  # twice: nothing more
     store.close()
 
@@ -154,10 +155,10 @@ def test_verify_export_and_rerun_are_the_same_after_gc(tmp_path: Path) -> None:
                                      if p.is_file())
     assert all((tmp_path / "before" / p).read_bytes() == (tmp_path / "after" / p).read_bytes() for p in pages)
     # the mails of the game's last two steps keep their bodies (an answer to one is read with it)
-    kept = [i for i in d.store.outbox_items(game="intrigue") if i["turn"] >= game.turn - 1 and i["status"] == "sent"]
-    assert kept and all(d.store.outbox_raw(i["id"]) is not None for i in kept)
-    older = [i for i in d.store.outbox_items(game="intrigue") if i["turn"] < game.turn - 1 and i["status"] == "sent"]
-    assert older and all(d.store.outbox_raw(i["id"]) is None for i in older)
+    kept = [i for i in d.store.outbox_items(game="intrigue") if i.turn >= game.turn - 1 and i.status == "sent"]
+    assert kept and all(d.store.outbox_raw(i.id) is not None for i in kept)
+    older = [i for i in d.store.outbox_items(game="intrigue") if i.turn < game.turn - 1 and i.status == "sent"]
+    assert older and all(d.store.outbox_raw(i.id) is None for i in older)
     d.close()
 
 

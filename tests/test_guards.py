@@ -45,8 +45,8 @@ def test_a_sent_mail_queued_again_is_not_sent_again(tmp_path):
         assert queue(store, letters, sender="jeu@pbem.test", sender_name="Jeu", now=T0) == 2
     out = Recorder()
     assert send_due(store, out, sender="jeu@pbem.test", now=T0).sent == 2
-    sent = {i["id"]: i for i in store.outbox_items()}
-    assert {i["status"] for i in sent.values()} == {"sent"}
+    sent = {i.id: i for i in store.outbox_items()}
+    assert {i.status for i in sent.values()} == {"sent"}
 
     later = T0 + timedelta(hours=3)
     changed = [Letter(x.key, x.game, x.turn, x.kind, x.to, x.subject, x.body + " (again)") for x in letters]
@@ -54,7 +54,7 @@ def test_a_sent_mail_queued_again_is_not_sent_again(tmp_path):
         assert queue(store, changed, sender="jeu@pbem.test", sender_name="Jeu", now=later) == 0
     assert send_due(store, out, sender="jeu@pbem.test", now=later).sent == 0
     assert len(out.sent) == 2  # nothing more went out
-    again = {i["id"]: i for i in store.outbox_items()}
+    again = {i.id: i for i in store.outbox_items()}
     assert again == sent  # same rows: status, attempts, times, as they were
     for mid in sent:
         assert b"(again)" not in (store.outbox_raw(mid) or b"")

@@ -36,8 +36,8 @@ def _late_mail(t: Table, sender: str, text: str, received, processed) -> None:
     """A mail the mailbox received at ``received``, read by a pass at ``processed`` (after the deadline)."""
     t.sent += 1
     key = f"late{t.sent}"
-    t.store.store_raw([(key, make_mail(sender, text, message_id=f"<late{t.sent}@pbem.test>"))], received.isoformat(),
-                      [received.isoformat()])
+    t.store.store_raw([(key, make_mail(sender, text, message_id=f"<late{t.sent}@pbem.test>"))], received,
+                      [received])
     t.engine.process_pending(processed)
 
 

@@ -31,9 +31,9 @@ def _raw(headers: str, body: str = "GUESS 3\n", sender: str = BRAN, message_id: 
 
 
 def _feed(t: Table, raw: bytes, key: str) -> str:
-    t.store.store_raw([(key, raw)], t.now.isoformat())
+    t.store.store_raw([(key, raw)], t.now)
     t.engine.process_pending(t.now)
-    return next(m["verdict"] for m in t.store.messages() if m["key"] == key)
+    return next(m.verdict for m in t.store.messages() if m.key == key)
 
 
 def _answers(t: Table, address: str) -> list[tuple[str, str]]:
@@ -85,7 +85,7 @@ def test_a_mail_that_passes_were_killed_reading_is_set_aside_unread_and_answered
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     t = Table(tmp_path)
     raw = make_mail(BRAN, "GUESS 3", message_id="<poison@pbem.test>")
-    t.store.store_raw([("poison", raw)], t.now.isoformat())
+    t.store.store_raw([("poison", raw)], t.now)
     for _ in range(intake.MAX_READING_ATTEMPTS):  # as many passes began reading it and were killed
         t.store.begin_reading(["poison"])
 
@@ -93,8 +93,8 @@ def test_a_mail_that_passes_were_killed_reading_is_set_aside_unread_and_answered
         raise AssertionError("the mail set aside was read")
     monkeypatch.setattr(intake, "_read", never)
     assert t.engine.process_pending(t.now) == ["poison"]
-    (row,) = [m for m in t.store.messages() if m["key"] == "poison"]
-    assert row["status"] == "done" and row["verdict"] == "unreadable: too costly: 5 passes stopped while reading it"
+    (row,) = [m for m in t.store.messages() if m.key == "poison"]
+    assert row.status == "done" and row.verdict == "unreadable: too costly: 5 passes stopped while reading it"
     ((_subject, text),) = _answers(t, BRAN)
     assert "Votre message est trop long ou illisible : sa lecture a été interrompue 5 fois, je ne la tenterai plus." in text
     assert t.store.current_orders("toy1", 1) == {}
@@ -105,7 +105,7 @@ def test_a_mail_that_passes_were_killed_reading_is_set_aside_unread_and_answered
 def test_a_mail_read_in_a_batch_is_counted_and_read_alone_after_two_killed_batches(tmp_path: Path) -> None:
     t = Table(tmp_path)
     raws = [make_mail(address, "GUESS 3", message_id=f"<b{i}@pbem.test>") for i, address in enumerate(PLAYERS.values())]
-    t.store.store_raw([(f"b{i}", raw) for i, raw in enumerate(raws)], t.now.isoformat())
+    t.store.store_raw([(f"b{i}", raw) for i, raw in enumerate(raws)], t.now)
     t.store.begin_reading(["b0", "b1", "b2"])  # two passes killed inside the batch
     t.store.begin_reading(["b0", "b1", "b2"])
     assert t.engine.process_pending(t.now) == ["b0", "b1", "b2"]  # each read alone now, counted once more
@@ -143,24 +143,24 @@ def test_a_mail_that_kills_every_pass_reading_it_stops_being_read(tmp_path: Path
     def first() -> dict[str, str]:
         s = Store(cfg.database)
         try:
-            return next(m for m in s.messages() if m["message_id"] in ("<m0@pbem.test>", ""))
+            return next(m for m in s.messages() if m.message_id in ("<m0@pbem.test>", ""))
         finally:
             s.close()
 
     kills = 0
-    while kills < 10 and (kills == 0 or first()["status"] == "new"):
+    while kills < 10 and (kills == 0 or first().status == "new"):
         assert _tick(cfg_path, now + timedelta(minutes=kills), "reading:1") != 0  # killed reading the oldest mail
         kills += 1
     assert kills == intake.MAX_READING_ATTEMPTS + 1  # 2 in its batch, 3 alone; the 6th pass set it aside
     assert _tick(cfg_path, now + timedelta(minutes=20), None) == 0
     store = Store(cfg.database)
     try:
-        rows = {m["message_id"]: m for m in store.messages()}
-        assert all(m["status"] == "done" for m in rows.values())
-        assert rows["<m0@pbem.test>"]["verdict"] == "unreadable: too costly: 5 passes stopped while reading it"
+        rows = {m.message_id: m for m in store.messages()}
+        assert all(m.status == "done" for m in rows.values())
+        assert rows["<m0@pbem.test>"].verdict == "unreadable: too costly: 5 passes stopped while reading it"
         orders = store.current_orders("toy1", 1)
         assert {p: o.lines for p, o in orders.items()} == {"Arya": ["GUESS 4"], "ser Schlingue": ["GUESS 5"]}
-        attempts = store.reading_attempts([m["key"] for m in rows.values()])
+        attempts = store.reading_attempts([m.key for m in rows.values()])
         assert sorted(attempts.values()) == [3, 4, 6]  # the others: 2 in the batches, 1 or 2 alone
         (ack,) = outbox_messages(store, kind="ack", rcpt=BRAN)
         assert "Votre message est trop long ou illisible" in body(ack)
@@ -199,8 +199,8 @@ def test_absence_of_99999999_days_is_answered_with_the_range(tmp_path: Path) -> 
 def test_the_mjs_numbers_out_of_range_are_answered(tmp_path: Path, line: str, said: str) -> None:
     t = Table(tmp_path)
     answer = t.mj(line)
-    (row,) = [m for m in t.store.messages() if m["sender"] == MJ_ADDRESS]
-    assert row["status"] == "done" and not row["verdict"].startswith("error"), row["verdict"]
+    (row,) = [m for m in t.store.messages() if m.sender == MJ_ADDRESS]
+    assert row.status == "done" and not row.verdict.startswith("error"), row.verdict
     assert said in answer
     t.close()
 
@@ -217,11 +217,11 @@ def test_an_mj_line_longer_than_the_cap_is_answered_as_too_long(tmp_path: Path) 
 def test_a_mail_set_aside_and_requeued_by_the_mj_is_read_again_from_the_start(tmp_path: Path) -> None:
     t = Table(tmp_path)
     raw = make_mail(BRAN, "GUESS 3", message_id="<again@pbem.test>")
-    t.store.store_raw([("again", raw)], t.now.isoformat())
+    t.store.store_raw([("again", raw)], t.now)
     for _ in range(intake.MAX_READING_ATTEMPTS + 2):  # even setting it aside was killed: kept as an error
         t.store.begin_reading(["again"])
     t.engine.process_pending(t.now)
-    assert [m["status"] for m in t.store.messages() if m["key"] == "again"] == ["error"]
+    assert [m.status for m in t.store.messages() if m.key == "again"] == ["error"]
     assert t.store.requeue_messages(["again"]) == 1  # (pbem mail retry, once the cause is fixed)
     assert t.store.reading_attempts(["again"]) == {"again": 0}
     assert t.engine.process_pending(t.now) == ["again"]

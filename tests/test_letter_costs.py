@@ -64,8 +64,8 @@ def _played_turn(root: Path, n: int) -> tuple[Engine, Store]:
 def _bodies(store: Store, kind: str, turn: int) -> list[str]:
     out = []
     for item in store.outbox_items(game="jeu1"):
-        if item["kind"] == kind and item["turn"] == turn:
-            raw = store.outbox_raw(item["id"])
+        if item.kind == kind and item.turn == turn:
+            raw = store.outbox_raw(item.id)
             assert raw is not None
             msg = email.message_from_bytes(raw, policy=email.policy.default)
             part = msg.get_body(("plain",))

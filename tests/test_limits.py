@@ -29,9 +29,9 @@ def _big(text_first: bool, size: int) -> bytes:
 
 
 def _feed(t: Table, raw: bytes, key: str) -> str:
-    t.store.store_raw([(key, raw)], t.now.isoformat())
+    t.store.store_raw([(key, raw)], t.now)
     t.engine.process_pending(t.now)
-    return next(m["verdict"] for m in t.store.messages() if m["key"] == key)
+    return next(m.verdict for m in t.store.messages() if m.key == key)
 
 
 def test_the_cap_is_the_configured_one_under_the_hard_limit(tmp_path: Path) -> None:

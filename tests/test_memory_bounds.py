@@ -17,7 +17,6 @@ from typing import Any
 from helpers import make_config
 
 import pbem
-from pbem.clock import iso
 from pbem.engine import Engine
 from pbem.limits import MAX_KEY_CHARS
 from pbem.mail import prose, reading, senders
@@ -127,7 +126,7 @@ def test_a_daemon_reading_many_big_headers_keeps_no_memory_of_them(tmp_path: Pat
     mails = [_mail_with_big_headers(i) for i in range(24)]
 
     def a_pass(batch: list[bytes], n: int) -> None:  # each pass its own engine, as `pbem run` makes them
-        store.store_raw([(f"big:{n}:{k}", raw) for k, raw in enumerate(batch)], iso(T0 + timedelta(minutes=n)))
+        store.store_raw([(f"big:{n}:{k}", raw) for k, raw in enumerate(batch)], T0 + timedelta(minutes=n))
         for raw in batch:
             mail = reading.read_message(raw)
             senders.is_automatic(mail, {"jeu@pbem.test"})

@@ -182,14 +182,14 @@ def test_a_forged_MJ_mail_gets_its_confirmation_at_the_MJ_address_never_at_its_R
     """(auth = none: anyone can write From the MJ; he cannot read the MJ's mailbox, where the code goes.)"""
     raw = make_mail(MJ_ADDRESS, "Retire Bran", subject="[TOY] MJ", message_id="<forged@evil.test>",
                     Reply_To="attaquant@evil.test")
-    table.store.store_raw([("forged", raw)], T0.isoformat())
+    table.store.store_raw([("forged", raw)], T0)
     table.engine.process_message("forged", raw, T0)
     acks = [m for m in outbox_messages(table.store, kind="ack") if str(m["In-Reply-To"]) == "<forged@evil.test>"]
     assert [str(m["To"]) for m in acks] == [MJ_ADDRESS] and not outbox_messages(table.store, rcpt="attaquant@evil.test")
     # an OUI without the code, in reply to that answer, does nothing
     raw = make_mail(MJ_ADDRESS, "OUI", subject="Re: [TOY] MJ", message_id="<forged2@evil.test>",
                     In_Reply_To=str(acks[0]["Message-ID"]))
-    table.store.store_raw([("forged2", raw)], T0.isoformat())
+    table.store.store_raw([("forged2", raw)], T0)
     table.engine.process_message("forged2", raw, T0)
     assert _seat(table, "Bran") == "active"
 
@@ -209,7 +209,7 @@ def test_the_confirmations_are_listed_by_the_cli(tmp_path):
         eng.add_player("toy1", name, address, T0)
     eng.start_game("toy1", T0)
     raw = make_mail(MJ_ADDRESS, "Retire Bran à la fin du tour", subject="[TOY] MJ", message_id="<c1@pbem.test>")
-    store.store_raw([("c1", raw)], T0.isoformat())
+    store.store_raw([("c1", raw)], T0)
     eng.process_message("c1", raw, T0)
     store.close()
     out = CliRunner().invoke(main, ["--config", str(cfg_path), "game", "confirmations", "toy1", "--now",
@@ -234,7 +234,7 @@ def test_a_pass_killed_after_reading_the_OUI_runs_it_once(tmp_path):
         eng.add_player("toy1", name, address, T0)
     eng.start_game("toy1", T0)
     raw = make_mail(MJ_ADDRESS, "Retire Bran", subject="[TOY] MJ", message_id="<c1@pbem.test>")
-    store.store_raw([("c1", raw)], T0.isoformat())
+    store.store_raw([("c1", raw)], T0)
     eng.process_message("c1", raw, T0)
     (ack,) = outbox_messages(store, kind="ack", rcpt=MJ_ADDRESS)
     code = _code(body(ack))

@@ -137,17 +137,17 @@ def test_player_list_shows_the_dead_as_dead_and_the_removed_as_removed(cli, pmb)
 def test_the_dead_are_not_told_of_a_deadline_moved_or_a_pause_but_get_their_results(pmb):
     e, now = pmb.engine, pmb.now + timedelta(minutes=1)
     address = {p.name: p.address for p in pmb.store.players("pmb1")}
-    before = {i["id"] for i in pmb.store.outbox_items()}
+    before = {i.id for i in pmb.store.outbox_items()}
     e.extend("pmb1", e.game("pmb1").deadline + timedelta(hours=5), now)
     e.pause("pmb1", None, None, "", now)
     e.resume("pmb1", now + timedelta(hours=1))
-    told = [i for i in pmb.store.outbox_items() if i["id"] not in before]
-    to = {i["rcpt"] for i in told if i["kind"] == "notice"}
+    told = [i for i in pmb.store.outbox_items() if i.id not in before]
+    to = {i.rcpt for i in told if i.kind == "notice"}
     assert address[DEAD] not in to and address["Bran Rivers"] in to
-    assert len([i for i in told if i["rcpt"] == address["Bran Rivers"]]) == 3  # deadline, pause, resume
-    before = {i["id"] for i in pmb.store.outbox_items()}
+    assert len([i for i in told if i.rcpt == address["Bran Rivers"]]) == 3  # deadline, pause, resume
+    before = {i.id for i in pmb.store.outbox_items()}
     e.resolve("pmb1", now + timedelta(hours=2))
-    results = {i["rcpt"] for i in pmb.store.outbox_items() if i["id"] not in before and i["kind"] == "private"}
+    results = {i.rcpt for i in pmb.store.outbox_items() if i.id not in before and i.kind == "private"}
     assert address[DEAD] in results  # what happens to the game still reaches her, as its end will
 
 
@@ -160,9 +160,9 @@ def test_the_removed_are_not_told_of_a_deadline_moved(tmp_path):
         e.add_player("toy1", name, address, t0)
     e.start_game("toy1", t0)
     e.remove_player("toy1", "Bran", t0)
-    before = {i["id"] for i in e.store.outbox_items()}
+    before = {i.id for i in e.store.outbox_items()}
     e.extend("toy1", e.game("toy1").deadline + timedelta(hours=5), t0 + timedelta(hours=1))
     e.pause("toy1", None, None, "", t0 + timedelta(hours=1))
-    told = {i["rcpt"] for i in e.store.outbox_items() if i["id"] not in before}
+    told = {i.rcpt for i in e.store.outbox_items() if i.id not in before}
     assert told == {"a@pbem.test", "s@pbem.test"}  # (the MJ reads what he did in his answer)
     e.store.close()

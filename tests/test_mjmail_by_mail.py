@@ -12,7 +12,7 @@ its first step, the corpus's at its fourth) and no command that needs the game's
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -65,21 +65,23 @@ class Game:
         self.engine.start_game("toy1", NOW)
         self.sent = 0
 
-    def mj(self, text: str, reply_to: str | None = None, subject: str = "[TOY] MJ") -> tuple[str, str]:
-        """The MJ's mail processed: our answer's body and Message-ID."""
-        self.send(text, reply_to, subject)
+    def mj(self, text: str, reply_to: str | None = None, subject: str = "[TOY] MJ", at: datetime = NOW) -> \
+            tuple[str, str]:
+        """The MJ's mail, received ``at``, processed: our answer's body and Message-ID."""
+        self.send(text, reply_to, subject, at)
         answer = outbox_messages(self.store, kind="ack", rcpt=MJ_ADDRESS)[-1]
         return body(answer).replace("\u00a0", " "), str(answer["Message-ID"])
 
-    def send(self, text: str, reply_to: str | None = None, subject: str = "[TOY] MJ") -> list[tuple[str, str, str]]:
-        """The MJ's mail processed: (game, kind, recipient) of each mail it queued."""
+    def send(self, text: str, reply_to: str | None = None, subject: str = "[TOY] MJ",
+             at: datetime = NOW) -> list[tuple[str, str, str]]:
+        """The MJ's mail, received ``at``, processed: (game, kind, recipient) of each mail it queued."""
         mark = self.store.outbox_mark()
         self.sent += 1
         thread = {"In_Reply_To": reply_to, "References": reply_to} if reply_to else {}
         raw = make_mail(MJ_ADDRESS, text, subject=f"Re: {subject}" if reply_to else subject,
                         message_id=f"<mj{self.sent}@pbem.test>", **thread)
-        self.store.store_raw([(f"k{self.sent}", raw)], NOW.isoformat())
-        self.engine.process_message(f"k{self.sent}", raw, NOW)
+        self.store.store_raw([(f"k{self.sent}", raw)], at)
+        self.engine.process_message(f"k{self.sent}", raw, at)
         return self.store.queued_since(mark)
 
     def state(self) -> tuple[Any, ...]:
@@ -132,7 +134,8 @@ def test_a_corpus_mail_through_the_engine(tmp_path, case):
             assert "OK" in _labels(done) and game.state() != before, done
             assert sorted(game.notices_to_the_mjs()) == sorted([MJ_ADDRESS, "mj2@pbem.test"])
             after = game.state()
-            again, _ = game.mj(f"OUI {code.group(1)}", reply_to=answer_id)
+            # (a quarter of an hour later: the same text minutes apart is a copy, answered as such, `test_resent`)
+            again, _ = game.mj(f"OUI {code.group(1)}", reply_to=answer_id, at=NOW + timedelta(minutes=15))
             assert "rien n'est fait deux fois" in again and game.state() == after
         return
     assert labels and set(labels) == {"OK"}, answer

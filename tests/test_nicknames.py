@@ -70,7 +70,7 @@ def test_nicknames_that_would_name_someone_else_are_refused(eng) -> None:
 
 def _mj(eng, text: str, n: int) -> str:
     raw = make_mail(MJ_ADDRESS, text, subject="[TOY] MJ", message_id=f"<mj{n}@pbem.test>")
-    eng.store.store_raw([(f"k{n}", raw)], T0.isoformat())
+    eng.store.store_raw([(f"k{n}", raw)], T0)
     eng.process_message(f"k{n}", raw, T0)
     return body(outbox_messages(eng.store, kind="ack", rcpt=MJ_ADDRESS)[-1]).replace("\u00a0", " ")
 

@@ -36,7 +36,7 @@ def eng(tmp_path):
 
 def send(e: Engine, who: int, text: str, key: str, when: datetime) -> str:
     raw = make_mail(f"p{who}@pbem.test", text, message_id=f"<{key}@x>")
-    e.store.store_raw([(key, raw)], when.isoformat())
+    e.store.store_raw([(key, raw)], when)
     return e.process_message(key, raw, when)
 
 
@@ -81,7 +81,7 @@ def test_orders_and_etat_after_passer_say_so(eng):
 
 def test_the_mj_can_pass_for_a_player(eng):
     raw = make_mail(MJ_ADDRESS, "POUR Bran : PASSER", message_id="<mj@x>")
-    eng.store.store_raw([("mj", raw)], T0.isoformat())
+    eng.store.store_raw([("mj", raw)], T0)
     assert eng.process_message("mj", raw, T0) == "ok (1 lines, 0 errors)"
     assert eng.store.current_orders("toy1", 1)["Bran"].source == "pass"
 
@@ -239,7 +239,7 @@ def test_pmb_answers_count_no_players_since_who_is_asked_can_betray_a_role(tmp_p
     e = _pmb(tmp_path)
     e.start_game("g", T0)
     raw = make_mail("p9@pbem.test", "ESCOUADE Margaery", subject="[G] ordres", message_id="<robb@x>")
-    e.store.store_raw([("robb", raw)], T0.isoformat())
+    e.store.store_raw([("robb", raw)], T0)
     e.process_message("robb", raw, T0)
     text = body(outbox_messages(e.store, kind="ack", rcpt="p9@pbem.test")[-1])
     assert "ESCOUADE Margaery\n    -> OK" in text and "joueurs sur" not in text and "joueur sur" not in text

@@ -24,7 +24,7 @@ def test_players_registered_in_one_pass_sit_in_the_order_of_their_mails(tmp_path
         for i, name in enumerate(names):
             raw = make_mail(f"p{i}@pbem.test", f"INSCRIPTION {name}", subject="[COUR] inscription")
             key = f"k{i}"
-            e.store.store_raw([(key, raw)], T0.isoformat())
+            e.store.store_raw([(key, raw)], T0)
             e.process_message(key, raw, T0)  # one pass: the same time for all three
         assert [p.name for p in e.store.players("cour")] == names
         e.start_game("cour", T0)

@@ -32,7 +32,7 @@ def eng(tmp_path):
 def feed(e: Engine, key: str, text: str, mid: str, when: datetime, sender: str = "p0@pbem.test",
          **headers: str) -> str:
     raw = make_mail(sender, text, message_id=mid, **headers)
-    e.store.store_raw([(key, raw)], when.isoformat())
+    e.store.store_raw([(key, raw)], when)
     return e.process_message(key, raw, when, when)
 
 
@@ -52,10 +52,10 @@ def test_a_mail_sent_again_minutes_later_is_read_once(eng):
 
 def test_two_copies_in_one_batch_make_one_request(eng):
     for key, mid in (("k1", "<a@x>"), ("k2", "<b@x>")):
-        eng.store.store_raw([(key, make_mail("p0@pbem.test", "ROLL", message_id=mid))], T0.isoformat())
+        eng.store.store_raw([(key, make_mail("p0@pbem.test", "ROLL", message_id=mid))], T0)
     eng.process_pending(T0)
     assert len(eng.store.records("toy1", "action")) == 1
-    verdicts = [m["verdict"] for m in eng.store.messages()]
+    verdicts = [m.verdict for m in eng.store.messages()]
     assert verdicts[0].startswith("ok") and verdicts[1].startswith("duplicate")
 
 
@@ -64,7 +64,7 @@ def test_what_is_not_the_same_request_is_read(eng):
     # another text, another subject, an answer to another mail, another sender: each is a new request
     assert feed(eng, "k2", "GUESS 4", "<b@x>", T0 + timedelta(minutes=1)).startswith("ok")
     raw = make_mail("p0@pbem.test", "GUESS 4", subject="[TOY] mes ordres", message_id="<c@x>")
-    eng.store.store_raw([("k3", raw)], T0.isoformat())
+    eng.store.store_raw([("k3", raw)], T0)
     assert eng.process_message("k3", raw, T0 + timedelta(minutes=2), T0 + timedelta(minutes=2)).startswith("ok")
     assert feed(eng, "k4", "GUESS 4", "<d@x>", T0 + timedelta(minutes=2), In_Reply_To="<pbem.1@pbem.test>"
                 ).startswith("ok")
@@ -87,9 +87,9 @@ def test_the_same_text_again_after_another_mail_is_meant(eng):
 def test_in_one_batch_too_only_the_senders_last_mail_counts(eng):
     for key, mid, text in (("k1", "<a@x>", "GUESS 3"), ("k2", "<b@x>", "GUESS 4"), ("k3", "<c@x>", "GUESS 3"),
                            ("k4", "<d@x>", "GUESS 3")):
-        eng.store.store_raw([(key, make_mail("p0@pbem.test", text, message_id=mid))], T0.isoformat())
+        eng.store.store_raw([(key, make_mail("p0@pbem.test", text, message_id=mid))], T0)
     eng.process_pending(T0)
-    verdicts = [m["verdict"] for m in eng.store.messages()]
+    verdicts = [m.verdict for m in eng.store.messages()]
     assert [v.split(" ")[0] for v in verdicts] == ["ok", "ok", "ok", "duplicate:"], verdicts
     assert eng.store.current_orders("toy1", 1)["Arya"].orders[0].args == (3,)
 

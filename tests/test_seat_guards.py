@@ -64,7 +64,7 @@ def test_a_name_that_looks_like_a_registered_one_is_refused(tmp_path, lookalike)
     assert refused.value.key in ("name_taken", "name_lookalike")
     assert [p.name for p in store.players("toy1")] == ["Arya"]
     # by mail too, with the answer in French
-    store.store_raw([("k", make_mail("twin@pbem.test", f"INSCRIPTION {lookalike}"))], T0.isoformat())
+    store.store_raw([("k", make_mail("twin@pbem.test", f"INSCRIPTION {lookalike}"))], T0)
     e.process_message("k", store.message_raw("k"), T0)
     assert [p.name for p in store.players("toy1")] == ["Arya"]
     answer = body(outbox_messages(store, rcpt="twin@pbem.test")[-1])

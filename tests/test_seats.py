@@ -34,7 +34,7 @@ def _game(tmp_path, seed: str) -> tuple[Engine, Store]:
             if any(pr.player == p.name for pr in e.ruleset("pmb1").prompts(state)):
                 lines = random_orders(state, p.name, rng.randrange(1 << 30))
                 raw = make_mail(p.address, "\n".join(lines), "[PMB] ordres", message_id=f"<s{step}-{n}@pbem.test>")
-                store.store_raw([(f"s{step}-{n}", raw)], now.isoformat())
+                store.store_raw([(f"s{step}-{n}", raw)], now)
         e.process_pending(now)
         now = e.game("pmb1").deadline
         e.due(now)
@@ -91,7 +91,7 @@ def test_the_departing_address_gets_nothing_after_the_hand_over(tmp_path):
         .startswith("[PMB] Tour 4")
     # a mail from the old address is a stranger's now
     raw = make_mail(leaving.address, "ETAT", "[PMB] etat", message_id="<old@pbem.test>")
-    store.store_raw([("old", raw)], now.isoformat())
+    store.store_raw([("old", raw)], now)
     e.process_pending(now)
     assert "Rôle" not in body(outbox_messages(store, rcpt=leaving.address)[-1])
     store.close()

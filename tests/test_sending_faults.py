@@ -15,7 +15,6 @@ from email.policy import default
 import pytest
 from scripted_smtp import ScriptedSmtp
 
-from pbem.clock import parse_iso
 from pbem.mail.reading import read_message
 from pbem.mail.transport import MaildirTransport, PermanentFailure, SmtpTransport
 from pbem.outbox import Letter, RetryPolicy, compose, queue, send_due
@@ -38,11 +37,11 @@ def _queue(store: Store, rcpts: list[str], now: datetime = T0, **kw) -> list[str
                for i, r in enumerate(rcpts)]
     with store.atomic():
         queue(store, letters, sender=SENDER, sender_name="Jeu", now=now)
-    return [i["id"] for i in store.outbox_items()]
+    return [i.id for i in store.outbox_items()]
 
 
 def _status(store: Store) -> dict[str, str]:
-    return {i["rcpt"]: i["status"] for i in store.outbox_items()}
+    return {i.rcpt: i.status for i in store.outbox_items()}
 
 
 # ---------------------------------------------------------------- defect 1: one non-ASCII recipient
@@ -59,7 +58,7 @@ def test_defect1_a_non_ascii_recipient_fails_alone_when_the_server_lacks_smtputf
     assert (rep.sent, rep.failed, rep.retrying) == (2, 1, 0)
     assert _status(store) == {"p01@pbem.test": "sent", "josé@exemple.fr": "failed", "p02@pbem.test": "sent"}
     (bad,) = store.outbox_items("failed")
-    assert "SMTPUTF8" in bad["last_error"] and "josé@exemple.fr" in bad["last_error"]
+    assert "SMTPUTF8" in bad.last_error and "josé@exemple.fr" in bad.last_error
     assert rep.failures and "josé@exemple.fr" in rep.failures[0]
     assert sorted(r.rcpt_to[0] for r in server.received) == ["p01@pbem.test", "p02@pbem.test"]
 
@@ -98,7 +97,7 @@ def test_defect1_an_unexpected_error_on_one_mail_never_holds_back_the_others(sto
     rep = send_due(store, Flaky(), sender=SENDER, now=T0)
     assert (rep.sent, rep.failed) == (2, 1)
     (bad,) = store.outbox_items("failed")
-    assert bad["rcpt"] == "boom@pbem.test" and "internal error" in bad["last_error"]
+    assert bad.rcpt == "boom@pbem.test" and "internal error" in bad.last_error
 
 
 def test_defect1_8bit_junk_in_a_from_header_gives_an_address_that_fails_alone(store):
@@ -131,12 +130,12 @@ def test_defect3_a_two_day_outage_is_retried_with_capped_backoff_and_drains_when
                 rep = send_due(store, tr, sender=SENDER, now=now)
                 passes += 1
                 assert rep.failed == 0 and rep.sent == 0
-                waits = {parse_iso(i["next_attempt_at"]) - now for i in store.outbox_items("queued")}
+                waits = {i.next_attempt_at - now for i in store.outbox_items("queued")}
                 assert max(waits) <= timedelta(seconds=policy.max_seconds)  # the backoff is capped
                 now += timedelta(minutes=5)
             # one connection per retry, not one per mail nor one per pass: 1+2+4+...+30 min, then every 30 min
             assert server.counts["connections"] < 2 * 24 * 2 + 10 < passes
-            assert all(i["status"] == "queued" for i in store.outbox_items())
+            assert all(i.status == "queued" for i in store.outbox_items())
             server.set_faults()  # the server answers again
             rep = send_due(store, tr, sender=SENDER, now=now + timedelta(minutes=30))
         finally:
@@ -160,7 +159,7 @@ def test_defect3_a_mail_still_unsent_after_the_horizon_fails_with_the_reason(sto
             tr.close()
     assert rep.failed == 1 and "not sent within 5 days" in rep.failures[0]
     (item,) = store.outbox_items("failed")
-    assert "not sent within 5 days" in item["last_error"] and "421" in item["last_error"]
+    assert "not sent within 5 days" in item.last_error and "421" in item.last_error
 
 
 def test_defect3_new_mail_waits_with_the_queue_while_the_server_is_known_down(store):
@@ -175,7 +174,7 @@ def test_defect3_new_mail_waits_with_the_queue_while_the_server_is_known_down(st
             send_due(store, tr, sender=SENDER, now=T0 + timedelta(seconds=30))
             assert server.counts["connections"] == 1  # the new mail did not knock on a server known down
             waiting = store.outbox_items("queued")
-            assert len(waiting) == 2 and len({i["next_attempt_at"] for i in waiting}) == 1
+            assert len(waiting) == 2 and len({i.next_attempt_at for i in waiting}) == 1
         finally:
             tr.close()
 
@@ -207,7 +206,7 @@ def test_defect4_a_stalled_server_costs_one_timeout_for_the_whole_queue(store):
             tr.close()
     assert rep.sent == 0 and rep.retrying == 42 and "no answer within 0.5 s" in rep.stopped
     assert server.counts["stalled"] == 1  # one attempt, then the 41 others wait with it
-    assert len({i["next_attempt_at"] for i in store.outbox_items("queued")}) == 1
+    assert len({i.next_attempt_at for i in store.outbox_items("queued")}) == 1
 
 
 def test_defect4_sending_stops_when_the_pass_budget_is_used(store):

@@ -55,7 +55,7 @@ def test_a_server_that_does_not_answer_is_said_in_french_and_in_english(store):
     assert "unavailable" not in fr and " connect:" not in fr
     assert f"SMTP server unavailable: SMTP 127.0.0.1:{port} connect: " in _summary(rep, "en")
     (item,) = store.outbox_items()
-    assert ticktext.said(item["last_error"], "fr").startswith(f"SMTP 127.0.0.1:{port}, connexion{NB}: ")
+    assert ticktext.said(item.last_error, "fr").startswith(f"SMTP 127.0.0.1:{port}, connexion{NB}: ")
 
 
 def test_the_budget_used_and_a_mail_past_its_horizon(store):
@@ -87,7 +87,7 @@ def test_the_budget_used_and_a_mail_past_its_horizon(store):
     assert f"courriel en échec{NB}: p03@pbem.test{NB}: pas envoyé en 1 jour" in fr
     assert "not sent" not in fr
     failed = store.outbox_items("failed")[-1]
-    said = ticktext.said(failed["last_error"], "fr")
+    said = ticktext.said(failed.last_error, "fr")
     assert said.startswith(f"pas envoyé en 1 jour{NB}: en attente du serveur SMTP{NB}: 421 ")  # (the server's words)
     assert said.endswith(f"(SMTP 127.0.0.1:{server.port}, connexion)")
 

@@ -29,7 +29,7 @@ def test_pmb_rows_give_each_player_s_role_orders_and_silences_per_step(tmp_path)
     first = ROSTER[0][0]
     asked = [{p.player for p in e.ruleset("g").prompts(e.state(e.game("g")))}]
     assert first in asked[0]
-    e.store.store_raw([("m1", make_mail("p0@pbem.test", "PASSER", message_id="<m1@x>"))], T0.isoformat())
+    e.store.store_raw([("m1", make_mail("p0@pbem.test", "PASSER", message_id="<m1@x>"))], T0)
     e.process_pending(T0)
     e.due(deadline_of(e))  # step 1: the first player passed, the others silent
     asked.append({p.player for p in e.ruleset("g").prompts(e.state(e.game("g")))})

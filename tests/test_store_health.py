@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -198,7 +199,7 @@ def _damage(path: Path) -> None:
 
 def _filled_database(path: Path) -> None:
     store = Store(path)
-    store.store_raw([(f"k{i}", os.urandom(3000)) for i in range(50)], "2026-12-04T20:00:00+00:00")
+    store.store_raw([(f"k{i}", os.urandom(3000)) for i in range(50)], datetime(2026, 12, 4, 20, 0, tzinfo=UTC))
     store.db.execute("pragma wal_checkpoint(truncate)")
     store.close()
 

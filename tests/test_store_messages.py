@@ -12,8 +12,8 @@ T1 = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
 
 def test_a_message_is_stored_once_and_read_back_byte_for_byte(tmp_path):
     store = Store(tmp_path / "db.sqlite")
-    assert store.store_raw([("k1", b"From: a@b\n\nhi\n"), ("k2", b"\x00\xff")], "2026-12-04T20:00:00+00:00") == 2
-    assert store.store_raw([("k1", b"other bytes"), ("k3", b"x")], "2026-12-04T20:01:00+00:00") == 1  # k1 kept
+    assert store.store_raw([("k1", b"From: a@b\n\nhi\n"), ("k2", b"\x00\xff")], T1) == 2
+    assert store.store_raw([("k1", b"other bytes"), ("k3", b"x")], T1.replace(minute=1)) == 1  # k1 kept
     assert store.pending_messages() == [("k1", b"From: a@b\n\nhi\n", T1), ("k2", b"\x00\xff", T1),
                                         ("k3", b"x", datetime(2026, 12, 4, 20, 1, tzinfo=UTC))]
     store.mark_message("k1", message_id="<m1>", status="done", game="g", sender="a@b", verdict="ok",
@@ -42,7 +42,7 @@ def test_a_database_made_before_the_bytes_had_their_own_table_keeps_every_messag
     # same rows, same order (the rowid breaks ties of receipt time), same indexes, the bytes moved
     assert store.pending_messages() == [("z", b"\x01", T1), ("m", b"\x03", T1)]
     assert store.message_raw("a") == b"\x02"
-    assert [m["key"] for m in store.messages("done")] == ["a"]
+    assert [m.key for m in store.messages("done")] == ["a"]
     assert "raw" not in store.db.table("messages").columns_dict
     assert {tuple(i.columns) for i in store.db.table("messages").indexes} >= {("message_id",), ("status",)}
     store.close()

@@ -88,7 +88,7 @@ def test_writes_outside_a_transaction_are_committed(tmp_path):
     given(store, "Arya", 1)
     queue(store, [Letter("k1", "g1", 1, "ack", "a@b.org", "Sujet", "Corps")], sender="jeu@pbem.test",
           sender_name="Jeu", now=datetime(2026, 12, 4, tzinfo=UTC))
-    store.store_raw([("m1", b"From: a@b.org\n\nhi\n")], "2026-12-04T00:00:00+00:00")
+    store.store_raw([("m1", b"From: a@b.org\n\nhi\n")], datetime(2026, 12, 4, tzinfo=UTC))
     store.mark_messages([("<m1@x>", "done", "g1", "a@b.org", "ok", datetime(2026, 12, 4, tzinfo=UTC), "m1")])
     with store.atomic():
         store.log("g1", datetime(2026, 12, 4, tzinfo=UTC), "mj", "note", {})
@@ -96,4 +96,4 @@ def test_writes_outside_a_transaction_are_committed(tmp_path):
     again = Store(path)
     counts = {t: again.db.execute(f"select count(*) from {t}").fetchone()[0] for t in ("orders", "outbox", "journal")}
     assert counts == {"orders": 1, "outbox": 1, "journal": 1}
-    assert again.messages()[0]["status"] == "done"
+    assert again.messages()[0].status == "done"

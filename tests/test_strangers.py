@@ -33,7 +33,7 @@ def eng(tmp_path):
 
 
 def feed(e: Engine, raw: bytes, key: str, when: datetime = T0) -> str:
-    e.store.store_raw([(key, raw)], when.isoformat())
+    e.store.store_raw([(key, raw)], when)
     return e.process_message(key, raw, when)
 
 
@@ -58,7 +58,7 @@ def test_a_stranger_gets_one_short_answer_a_day_saying_how_to_join(eng):
 def test_two_stranger_mails_in_one_batch_get_one_answer(eng):
     for i in range(3):
         eng.store.store_raw([(f"b{i}", make_mail("nobody@example.org", "hello", message_id=f"<b{i}@x>"))],
-                            T0.isoformat())
+                            T0)
     eng.process_pending(T0)
     assert len(outbox_messages(eng.store, rcpt="nobody@example.org")) == 1
 

@@ -69,14 +69,14 @@ def test_defect1_registration_by_mail_refuses_an_unusable_address_with_the_reaso
     eng.new_game("toy1", T0, seed="ab" * 32)
     raw = (f"From: Jose <{address}>\r\nTo: jeu@pbem.test\r\nSubject: [TOY] inscription\r\n"
            "Content-Type: text/plain; charset=utf-8\r\n\r\nINSCRIPTION Jose\r\n").encode()
-    store.store_raw([("k", raw)], T0.isoformat())
+    store.store_raw([("k", raw)], T0)
     eng.process_pending(T0)
     assert store.players("toy1") == []
     problem = address_problem(address)
     assert problem is not None and fault in problem.fr.replace("\u00a0", " ")
     sent = outbox_messages(store)
     (stored,) = store.messages()
-    assert stored["status"] == "done"
+    assert stored.status == "done"
     assert bool(read_message(raw).from_addr) is readable
     if readable:  # the answer says what is wrong with the address, to that address
         assert len(sent) == 1 and sent[0]["X-PBEM-Kind"] == "ack" and sent[0]["To"] == address
@@ -84,7 +84,7 @@ def test_defect1_registration_by_mail_refuses_an_unusable_address_with_the_reaso
         assert "adresse refusée" in text and fault in text
     else:
         assert sent == []
-        assert stored["verdict"] == "silent: no sender address" and stored["sender"] == ""
+        assert stored.verdict == "silent: no sender address" and stored.sender == ""
     store.close()
 
 
@@ -120,7 +120,7 @@ def test_defect2_two_ticks_at_once_process_every_mail_once(tmp_path):
     store = Store(tmp_path / "db.sqlite")
     try:
         assert store.message_count("done") == 30 and store.message_count("error") == 0
-        assert len([i for i in store.outbox_items() if i["kind"] == "ack"]) == 30
+        assert len([i for i in store.outbox_items() if i.kind == "ack"]) == 30
         assert len(store.current_orders("toy1", 1)) == 30
     finally:
         store.close()
@@ -165,15 +165,15 @@ def test_defect2_mail_retry_never_processes_mail_already_processed(tmp_path):
     for i in range(2):
         eng.add_player("toy1", f"Joueur {i + 1}", f"p{i + 1:02d}@pbem.test", T0)
     eng.start_game("toy1", T0)
-    store.store_raw([("old", make_mail("p01@pbem.test", "GUESS 2", message_id="<old@x>"))], T0.isoformat())
+    store.store_raw([("old", make_mail("p01@pbem.test", "GUESS 2", message_id="<old@x>"))], T0)
     eng.process_pending(T0)
     later = T0 + timedelta(hours=1)
-    store.store_raw([("new", make_mail("p01@pbem.test", "GUESS 9", message_id="<new@x>"))], later.isoformat())
+    store.store_raw([("new", make_mail("p01@pbem.test", "GUESS 9", message_id="<new@x>"))], later)
     eng.process_pending(later)
     # an overlapping pass used to mark processed mail "error" afterwards: it no longer can
     store.mark_message("old", message_id="<old@x>", status="error", game="toy1", sender="p01@pbem.test",
                        verdict="error: database is locked", processed_at=later)
-    assert {m["key"]: m["status"] for m in store.messages()} == {"old": "done", "new": "done"}
+    assert {m.key: m.status for m in store.messages()} == {"old": "done", "new": "done"}
     # and even mail marked error whose orders were recorded is not processed again
     store.db.execute("update messages set status = 'error' where key = 'old'")
     refusals = store.requeue_refusals(["old", "new", "nothing"])
@@ -192,7 +192,7 @@ def test_defect2_cli_mail_retry_says_why_it_leaves_mail_alone(tmp_path):
     result = runner.invoke(main, ["--config", str(cfg_path), "tick", "--now", T0.isoformat()])
     assert result.exit_code == 0, result.output
     store = Store(tmp_path / "db.sqlite")
-    (key,) = [m["key"] for m in store.messages()]
+    (key,) = [m.key for m in store.messages()]
     store.close()
     result = runner.invoke(main, ["--config", str(cfg_path), "mail", "retry", key])
     output = result.output.replace("\u00a0", " ")  # (the CLI speaks the configured language: French here)
@@ -209,14 +209,14 @@ def test_defect6_from_without_angle_brackets_registers_the_name_and_the_address(
     eng.new_game("toy1", T0, seed="ab" * 32)
     raw = (b"From: Jean Dupont jean@example.org\r\nTo: jeu@pbem.test\r\nSubject: [TOY] inscription\r\n\r\n"
            b"INSCRIPTION\r\n")
-    store.store_raw([("k1", raw)], T0.isoformat())
+    store.store_raw([("k1", raw)], T0)
     raw2 = (b"From: =?utf-8?B?SsOpcsO0bWU=?= x@host.example\r\nTo: jeu@pbem.test\r\nSubject: [TOY] aide\r\n\r\n"
             b"AIDE\r\n")
-    store.store_raw([("k2", raw2)], T0.isoformat())
+    store.store_raw([("k2", raw2)], T0)
     eng.process_pending(T0)
     (p,) = store.players("toy1")
     assert (p.name, p.address) == ("Jean Dupont", "jean@example.org")
-    assert {m["key"]: m["status"] for m in store.messages()} == {"k1": "done", "k2": "done"}
+    assert {m.key: m.status for m in store.messages()} == {"k1": "done", "k2": "done"}
     # the answer is queued, to the address (an unregistered sender's AIDE gets the short « how to join » answer)
     assert outbox_messages(store, kind="stranger", rcpt="x@host.example")
     mail = read_message(raw2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import sys
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import click
 
@@ -29,9 +30,11 @@ from pbem.cli.text import (
     said_status,
     said_verdict,
 )
-from pbem.clock import parse_iso
 from pbem.msg import Msg
 from pbem.ticktext import said
+
+if TYPE_CHECKING:  # (only named: `pbem tick` loads this module and needs no rows)
+    from pbem.store.rows import MailStatus, OutboxStatus
 
 
 @french("Lance le démon\u00a0: relève la boîte aux lettres (ou l'écoute en IDLE), déclenche les dates limites, "
@@ -128,7 +131,7 @@ def outbox() -> None:
 @click.option("--status", type=click.Choice(["queued", "sent", "failed", "bounced"]), help="Only the mails in this state.")
 @click.option("--game", "game_id", help="Only this game's mails.")
 @click.pass_context
-def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> None:
+def outbox_list(ctx: click.Context, status: OutboxStatus | None, game_id: str | None) -> None:
     """Outgoing mails with their state.
 
     Example: pbem outbox list --status failed
@@ -138,9 +141,9 @@ def outbox_list(ctx: click.Context, status: str | None, game_id: str | None) -> 
     with engine(ctx, writes=False) as e:
         lang = language()
         for i in e.store.outbox_items(status, game_id):
-            err = f"  ({said(i['last_error'], lang)})" if i["last_error"] else ""
-            shown, kind = said_status(i["status"], lang), said_kind(i["kind"], lang)
-            click.echo(f"{shown:9} {kind:9} {i['rcpt']:32} {i['subject']}{err}  {i['id']}")
+            err = f"  ({said(i.last_error, lang)})" if i.last_error else ""
+            shown, kind = said_status(i.status, lang), said_kind(i.kind, lang)
+            click.echo(f"{shown:9} {kind:9} {i.rcpt:32} {i.subject}{err}  {i.id}")
 
 
 @french("Remet en file les courriels en échec (ils partent avec la prochaine passe).\n\n"
@@ -159,7 +162,7 @@ def outbox_retry(ctx: click.Context, ids: tuple[str, ...], all_failed: bool, now
     from pbem.outbox import retry
 
     with engine(ctx) as e:
-        chosen = list(ids) + ([i["id"] for status in ("failed", "bounced") for i in e.store.outbox_items(status)]
+        chosen = list(ids) + ([i.id for status in ("failed", "bounced") for i in e.store.outbox_items(status)]
                               if all_failed else [])
         with e.store.atomic():
             click.echo(count(language(), "queued_again", retry(e.store, chosen, now_from(now))))
@@ -181,7 +184,7 @@ def mail() -> None:
 @mail.command("list")
 @click.option("--status", type=click.Choice(["new", "done", "error"]), help="Only the mail with this status.")
 @click.pass_context
-def mail_list(ctx: click.Context, status: str | None) -> None:
+def mail_list(ctx: click.Context, status: MailStatus | None) -> None:
     """Stored inbound mail with its verdict.
 
     Example: pbem mail list --status error
@@ -189,13 +192,13 @@ def mail_list(ctx: click.Context, status: str | None) -> None:
     lang = language()
     with engine(ctx, writes=False) as e:
         for m in e.store.messages(status):
-            def in_zone(t: datetime, game: str = m["game"]) -> datetime | None:  # (as the MJ reads every time)
+            def in_zone(t: datetime, game: str = m.game) -> datetime | None:  # (as the MJ reads every time)
                 return e.local(game, t)
 
-            local = in_zone(parse_iso(m["received_at"]))
+            local = in_zone(m.received_at)
             received = f"{local:%Y-%m-%d %H:%M}" if local else "-"
-            click.echo(f"{said_mail_status(m['status'], lang):8} {received} {m['game'] or '-':10} "
-                       f"{m['sender'] or '-':30} {said_verdict(m['verdict'] or '', lang, in_zone)}  [{m['key']}]")
+            click.echo(f"{said_mail_status(m.status, lang):8} {received} {m.game or '-':10} "
+                       f"{m.sender or '-':30} {said_verdict(m.verdict, lang, in_zone)}  [{m.key}]")
 
 
 @french("Traite de nouveau le courrier enregistré à la prochaine passe (après avoir corrigé ce qui l'a fait "
@@ -218,7 +221,7 @@ def mail_retry(ctx: click.Context, keys: tuple[str, ...], all_errors: bool) -> N
     Example: pbem mail retry --errors
     """
     with engine(ctx) as e:
-        chosen = list(keys) + ([m["key"] for m in e.store.messages("error")] if all_errors else [])
+        chosen = list(keys) + ([m.key for m in e.store.messages("error")] if all_errors else [])
         for key, why in e.store.requeue_refusals(chosen).items():
             click.echo(message("left_alone", stored=key, why=why.get(language())))
         click.echo(count(language(), "mail_again", e.store.requeue_messages(chosen)))

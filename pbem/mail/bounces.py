@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import Message
 from email.policy import compat32
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from pbem import limits
 from pbem.mail.reading import text_codec, too_complex, within_caps
@@ -195,21 +195,32 @@ def _decode(data: bytes, charset: str | None) -> str:
         return data.decode("utf-8", "replace")
 
 
-class SentMail(Protocol):
-    """What matching needs of the outbox (`pbem.store.Store` provides it)."""
+class SentRow(Protocol):
+    """What matching reads of an outgoing mail's row (`pbem.store.OutboxRow`)."""
 
-    def outbox_row(self, item_id: str) -> dict[str, Any] | None: ...
+    @property
+    def id(self) -> str: ...
 
-    def last_sent_to(self, rcpt: str, kinds: Sequence[str]) -> dict[str, Any] | None: ...
+
+Row = TypeVar("Row", bound=SentRow)
+Row_co = TypeVar("Row_co", bound=SentRow, covariant=True)
+
+
+class SentMail(Protocol[Row_co]):
+    """What matching needs of the outbox (`pbem.store.Store` provides it, with its `pbem.store.OutboxRow`)."""
+
+    def outbox_row(self, item_id: str) -> Row_co | None: ...
+
+    def last_sent_to(self, rcpt: str, kinds: Sequence[str]) -> Row_co | None: ...
 
 
 BOUNCING_KINDS = ("private", "ack", "reminder", "notice", "digest", "public", "stranger")
 
 
-def match(bounce: Bounce, sent: SentMail) -> list[dict[str, Any]]:
+def match(bounce: Bounce, sent: SentMail[Row]) -> list[Row]:
     """The outbox rows a bounce is about: the mails whose Message-ID it returns, else the last mail sent
     to each recipient it names (a report that returns no headers)."""
     rows = [row for mid in bounce.message_ids if (row := sent.outbox_row(mid)) is not None]
     if not rows:
         rows = [row for rcpt in bounce.recipients if (row := sent.last_sent_to(rcpt, BOUNCING_KINDS)) is not None]
-    return list({row["id"]: row for row in rows}.values())
+    return list({row.id: row for row in rows}.values())

@@ -59,47 +59,47 @@ def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,
     attempted: set[str] = set()
     released = False
     while True:
-        batch = [item for item in store.due_outbox(at, limit=100) if item["id"] not in attempted]
+        batch = [item for item in store.due_outbox(now, limit=100) if item.id not in attempted]
         if not batch:
             return SendReport(sent, retrying, failed, "", tuple(failures))
         for item in batch:
             if budget_seconds is not None and clock() - started >= budget_seconds:
                 return SendReport(sent, retrying, failed, f"send budget of {budget_seconds:g} s used",
                                   tuple(failures), budget_used=True)
-            attempted.add(item["id"])
-            raw = store.outbox_raw(item["id"])
+            attempted.add(item.id)
+            raw = store.outbox_raw(item.id)
             assert raw is not None
-            attempts = item["attempts"] + 1
+            attempts = item.attempts + 1
             try:
-                transport.send(raw, sender, [item["rcpt"]])
+                transport.send(raw, sender, [item.rcpt])
             except TransportFailure as e:
                 if isinstance(e, PermanentFailure) and e.scope == "mail":
-                    store.update_outbox(item["id"], status="failed", attempts=attempts, deferred="",
+                    store.update_outbox(item.id, status="failed", attempts=attempts, deferred="",
                                         last_error=str(e)[:500])
                     failed += 1
-                    failures.append(f"{item['rcpt']}: {e}")
+                    failures.append(f"{item.rcpt}: {e}")
                     continue
                 if e.scope == "mail":  # a temporary refusal of this mail alone (greylisting, mailbox full)
-                    store.update_outbox(item["id"], attempts=attempts, deferred="mail", last_error=str(e)[:500],
+                    store.update_outbox(item.id, attempts=attempts, deferred="mail", last_error=str(e)[:500],
                                         next_attempt_at=iso(now + retry.delay(attempts)))
                     retrying += 1
                     continue
                 most = max(attempts, (wait[1] + 1) if wait else 0)
                 until = iso(now + retry.delay(most))
-                store.update_outbox(item["id"], attempts=attempts, deferred="server", last_error=str(e)[:500],
+                store.update_outbox(item.id, attempts=attempts, deferred="server", last_error=str(e)[:500],
                                     next_attempt_at=until)
                 retrying += 1 + store.defer_due_outbox(at, until, f"waiting for the SMTP server: {e}")
                 return SendReport(sent, retrying, failed, f"SMTP server unavailable: {e}", tuple(failures),
                                   blocked=str(e) if isinstance(e, PermanentFailure) else "")
             except Exception as e:  # a bug must not hold the other mails back
-                log.exception("sending mail %s failed", item["id"])
-                store.update_outbox(item["id"], status="failed", attempts=attempts, deferred="",
+                log.exception("sending mail %s failed", item.id)
+                store.update_outbox(item.id, status="failed", attempts=attempts, deferred="",
                                     last_error=f"internal error: {type(e).__name__}: {e}"[:500])
                 failed += 1
-                failures.append(f"{item['rcpt']}: internal error: {type(e).__name__}: {e}")
+                failures.append(f"{item.rcpt}: internal error: {type(e).__name__}: {e}")
                 continue
             crashpoint("mid-send")
-            store.update_outbox(item["id"], status="sent", attempts=attempts, sent_at=at, deferred="")
+            store.update_outbox(item.id, status="sent", attempts=attempts, sent_at=at, deferred="")
             sent += 1
             if not released:  # the server answers: what waited for it goes now
                 released = True

@@ -34,8 +34,12 @@ from pbem.store.retention import Pruned, RetentionRows
 from pbem.store.rows import (
     GameRow,
     JournalEntry,
+    MailStatus,
+    MessageRow,
     OrderSet,
     OrderSource,
+    OutboxRow,
+    OutboxStatus,
     Phase,
     PlayerRow,
     PlayerStatus,
@@ -46,8 +50,9 @@ from pbem.store.rows import (
 from pbem.store.tries import PasswordTries
 
 __all__ = ["OUTBOX_FIELDS", "SCHEMA_VERSION", "AbsenceRow", "ConfirmationRow", "GameRow", "HeldRow", "JournalEntry",
-           "OrderSet", "OrderSource", "PauseRow", "Phase", "PlayerRow", "PlayerStatus", "Pruned", "RecordKind", "SeatChangeRow",
-           "SourcedOrders", "StepRecord", "Store"]
+           "MailStatus", "MessageRow", "OrderSet", "OrderSource", "OutboxRow", "OutboxStatus", "PauseRow", "Phase",
+           "PlayerRow", "PlayerStatus", "Pruned", "RecordKind", "SeatChangeRow", "SourcedOrders", "StepRecord",
+           "Store"]
 
 
 class Store(MessageRows, GameRows, OrderRows, RecordRows, OutboxRows, PauseRows, AbsenceRows, HeldRows,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from pbem.clock import iso, parse_iso
 from pbem.core import Msg
 from pbem.store.base import StoreBase
+from pbem.store.rows import MailStatus, MessageRow
 
 
 class MessageRows(StoreBase):
@@ -24,13 +24,14 @@ class MessageRows(StoreBase):
 
     # --- inbound messages ---
 
-    def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: str,
-                  times: Sequence[str | None] | None = None) -> int:
+    def store_raw(self, items: Sequence[tuple[str, bytes]], received_at: datetime,
+                  times: Sequence[datetime | None] | None = None) -> int:
         """Store raw messages by source key, in one transaction.  Already stored keys are skipped.
 
         ``times`` gives each message's own receipt time when the mailbox knows it (else ``received_at``).
         """
-        when = [t or received_at for t in times] if times is not None else [received_at] * len(items)
+        default = iso(received_at)
+        when = [iso(t) if t is not None else default for t in times] if times is not None else [default] * len(items)
         with self.atomic():
             before = self.db.conn.total_changes
             self.db.conn.executemany(
@@ -135,12 +136,16 @@ class MessageRows(StoreBase):
             [sender, iso(since), iso(until), key]).fetchone()
         return (row[0], parse_iso(row[1])) if row and row[2] == fingerprint else None
 
-    def messages(self, status: str | None = None) -> list[dict[str, Any]]:
+    def messages(self, status: MailStatus | None = None) -> list[MessageRow]:
         """Stored inbound messages (without their bytes), oldest first."""
         sql = "select key, message_id, received_at, status, game, sender, verdict, processed_at from messages"
         rows = self._q(sql + (" where status = ?" if status else "") + " order by received_at, rowid",
                        [status] if status else [])
-        return rows
+        return [MessageRow(key=r["key"], message_id=r["message_id"] or "", received_at=parse_iso(r["received_at"]),
+                           status=r["status"], game=r["game"] or "", sender=r["sender"] or "",
+                           verdict=r["verdict"] or "",
+                           processed_at=parse_iso(r["processed_at"]) if r["processed_at"] else None)
+                for r in rows]
 
     def errored_messages(self, keys: Sequence[str]) -> list[str]:
         """Which of these messages are kept with status ``error``."""

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from pbem.clock import iso
+from pbem.clock import iso, parse_iso
 from pbem.store.base import StoreBase
+from pbem.store.rows import OutboxRow, OutboxStatus
 
 OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status", "attempts", "next_attempt_at",
                  "last_error", "created_at", "sent_at", "record_seq")
@@ -15,6 +16,21 @@ OUTBOX_FIELDS = ("id", "game", "turn", "kind", "rcpt", "subject", "raw", "status
 _OUTBOX_COLUMNS = frozenset({*OUTBOX_FIELDS, "reported", "deferred"})
 _OUTBOX_INSERT = (f"insert into outbox ({', '.join(OUTBOX_FIELDS)}) values ({', '.join('?' * len(OUTBOX_FIELDS))}) "
                   "on conflict (id) do nothing")
+_ROW = ("select id, game, turn, kind, rcpt, subject, status, attempts, next_attempt_at, last_error, created_at, "
+        "sent_at from outbox")
+"""The columns of an `OutboxRow` (never the bytes: `outbox_raw` reads them when a mail is sent)."""
+
+
+def _at(text: str | None) -> datetime | None:
+    return parse_iso(text) if text else None  # (an unsent mail's sent_at is '')
+
+
+def _rows(rows: list[dict[str, Any]]) -> list[OutboxRow]:
+    return [OutboxRow(id=r["id"], game=r["game"], turn=r["turn"], kind=r["kind"], rcpt=r["rcpt"],
+                      subject=r["subject"], status=r["status"], attempts=r["attempts"] or 0,
+                      next_attempt_at=_at(r["next_attempt_at"]), created_at=_at(r["created_at"]),
+                      sent_at=_at(r["sent_at"]), last_error=r["last_error"] or "")
+            for r in rows]
 
 
 class OutboxRows(StoreBase):
@@ -48,22 +64,22 @@ class OutboxRows(StoreBase):
         """Is any mail queued (due or waiting for a retry)?  Sending has nothing to do, nor to expire, without."""
         return self._one("select 1 from outbox where status = 'queued' limit 1") is not None
 
-    def due_outbox(self, now: str, limit: int = 500) -> list[dict[str, Any]]:
-        return list(self._q(
-            "select * from outbox where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",
-            [now, limit],
+    def due_outbox(self, now: datetime, limit: int = 500) -> list[OutboxRow]:
+        """The queued mails due by ``now``, oldest first."""
+        return _rows(self._q(
+            _ROW + " where status = 'queued' and next_attempt_at <= ? order by created_at, rowid limit ?",
+            [iso(now), limit],
         ))
 
-    def outbox_items(self, status: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
-        sql, args = "select id, game, turn, kind, rcpt, subject, status, attempts, next_attempt_at, last_error, " \
-                    "created_at, sent_at from outbox where 1=1", []
+    def outbox_items(self, status: OutboxStatus | None = None, game: str | None = None) -> list[OutboxRow]:
+        sql, args = _ROW + " where 1=1", list[str]()
         if status:
             sql += " and status = ?"
             args.append(status)
         if game:
             sql += " and game = ?"
             args.append(game)
-        return list(self._q(sql + " order by created_at, rowid", args))
+        return _rows(self._q(sql + " order by created_at, rowid", args))
 
     def outbox_raw(self, item_id: str) -> bytes | None:
         """A queued mail's bytes; None when there is no such mail, or its body was pruned (`retention`)."""
@@ -113,24 +129,22 @@ class OutboxRows(StoreBase):
                 [[f"{note}: {r['last_error']}"[:500], r["id"]] for r in rows])
         return rows
 
-    def unreported_failures(self, game: str) -> list[dict[str, Any]]:
+    def unreported_failures(self, game: str) -> list[OutboxRow]:
         """Mails of a game that could not be delivered (or bounced) and that no MJ digest has mentioned yet."""
-        return list(self._q(
-            "select id, rcpt, subject, last_error, status from outbox where game = ? "
-            "and status in ('failed', 'bounced') and reported = 0 order by created_at, rowid", [game]))
+        return _rows(self._q(
+            _ROW + " where game = ? and status in ('failed', 'bounced') and reported = 0 order by created_at, rowid",
+            [game]))
 
-    def outbox_row(self, item_id: str) -> dict[str, Any] | None:
+    def outbox_row(self, item_id: str) -> OutboxRow | None:
         """One outgoing mail's row (without its bytes)."""
-        rows = self._q("select id, game, turn, kind, rcpt, subject, status, sent_at, created_at from outbox "
-                       "where id = ?", [item_id])
+        rows = _rows(self._q(_ROW + " where id = ?", [item_id]))
         return rows[0] if rows else None
 
-    def last_sent_to(self, rcpt: str, kinds: Sequence[str]) -> dict[str, Any] | None:
+    def last_sent_to(self, rcpt: str, kinds: Sequence[str]) -> OutboxRow | None:
         """The latest mail of these kinds sent to an address (a bounce that names only its recipient)."""
-        rows = self._q(
-            f"select id, game, turn, kind, rcpt, subject, status, sent_at, created_at from outbox where rcpt = ? "
-            f"and status in ('sent', 'bounced') and kind in ({', '.join('?' * len(kinds))}) "
-            "order by sent_at desc, rowid desc limit 1", [rcpt, *kinds])
+        rows = _rows(self._q(
+            _ROW + f" where rcpt = ? and status in ('sent', 'bounced') and kind in ({', '.join('?' * len(kinds))}) "
+            "order by sent_at desc, rowid desc limit 1", [rcpt, *kinds]))
         return rows[0] if rows else None
 
     def mark_bounced(self, item_id: str, why: str) -> None:

@@ -1,4 +1,5 @@
-"""The rows the store hands out: a game, a player, a player's orders for a step, a step's record, a journal entry.
+"""The rows the store hands out: a game, a player, a player's orders for a step, a step's record, a journal entry,
+a stored inbound mail, an outgoing one.
 
 Times are aware UTC datetimes, phases and kinds named values: what the database keeps as text (UTC
 ISO instants, JSON) is read and written by the store alone.
@@ -33,6 +34,10 @@ OrderSource = Literal["mail", "mj", "pass", "correction", "default"]
 correction of a resolved step, the rules' defaults for the silent."""
 RecordKind = Literal["setup", "step", "action"]
 """A record is the game's start, a resolved step, or an immediate order (a 1626 test)."""
+MailStatus = Literal["new", "done", "error"]
+"""A stored inbound mail is waiting to be read, was processed, or its processing failed (kept to retry)."""
+OutboxStatus = Literal["queued", "sent", "failed", "bounced"]
+"""An outgoing mail waits to be sent (or retried), went, could not be sent, or came back."""
 
 
 @dataclass(frozen=True)
@@ -136,3 +141,39 @@ class JournalEntry:
     who: str
     action: str
     detail: Any = field(default=None)
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """A stored inbound mail without its bytes, and its verdict once processed.
+
+    Until it is processed (``new``) its Message-ID, game, sender and verdict are empty and ``processed_at``
+    is None; ``game`` stays empty for a mail that concerned no game.
+    """
+
+    key: str  # the mailbox's name for it (unique)
+    message_id: str
+    received_at: datetime  # when the mailbox received it (what deadlines are judged by)
+    status: MailStatus
+    game: str
+    sender: str
+    verdict: str
+    processed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """An outgoing mail as queued, without its bytes (`Store.outbox_raw`)."""
+
+    id: str  # its Message-ID
+    game: str
+    turn: int
+    kind: str  # "private", "ack", "digest"...: `pbem.outbox.compose.said_kind`
+    rcpt: str
+    subject: str
+    status: OutboxStatus
+    attempts: int
+    next_attempt_at: datetime | None
+    created_at: datetime | None
+    sent_at: datetime | None  # None until it is sent
+    last_error: str  # why its last attempt failed (English, `pbem.ticktext.said`), or why it bounced; "" if none

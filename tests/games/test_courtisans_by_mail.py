@@ -26,7 +26,7 @@ def _mails(d) -> list[tuple[str, str, str, str]]:
                                               for k in box.keys())}
     out = []
     for item in d.store.outbox_items(game="courtisans"):
-        raw = d.store.outbox_raw(item["id"])
+        raw = d.store.outbox_raw(item.id)
         mid = str(email.message_from_bytes(raw, policy=default)["Message-ID"])
         m = sent[mid]
         out.append((str(m["X-PBEM-Kind"]), str(m["To"]), str(m["Subject"]), m.get_body(("plain",)).get_content()))

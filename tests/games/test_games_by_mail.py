@@ -190,13 +190,13 @@ def test_pour_ma_belle_etat_shows_roles_to_the_mj_only(tmp_path):
     store = Store(cfg.database)
     engine = Engine(cfg, store)
     store.store_raw([("mj", make_mail(MJ_ADDRESS, "ETAT\nAIDE", message_id="<mj@x>")),
-                     ("p0", make_mail("p0@pbem.test", "ETAT", message_id="<p0@x>"))], T0.isoformat())
+                     ("p0", make_mail("p0@pbem.test", "ETAT", message_id="<p0@x>"))], T0)
     engine.process_pending(T0)
     answers = {}
     for item in store.outbox_items(game="pmb1"):
-        if item["kind"] == "ack":
-            msg = message_from_bytes(store.outbox_raw(item["id"]), policy=default)
-            answers[item["rcpt"]] = msg.get_body(("plain",)).get_content().replace("\u00a0", " ")
+        if item.kind == "ack":
+            msg = message_from_bytes(store.outbox_raw(item.id), policy=default)
+            answers[item.rcpt] = msg.get_body(("plain",)).get_content().replace("\u00a0", " ")
     store.close()
     assert "Rôles (vue du MJ)" in answers[MJ_ADDRESS] and "POUR <joueur> : <ordre>" in answers[MJ_ADDRESS]
     assert "Rôles (vue du MJ)" not in answers["p0@pbem.test"]

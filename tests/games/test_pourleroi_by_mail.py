@@ -107,7 +107,7 @@ def _check_whole_game(d, n: int) -> None:
     assert steps >= 40  # one step per card the donor places, per centre choice, King card and auction
     kinds: dict[str, int] = {}
     for item in d.store.outbox_items(game="roi"):
-        kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
+        kinds[item.kind] = kinds.get(item.kind, 0) + 1
     assert kinds["private"] == n * (steps + 1) and kinds["public"] == steps + 1
     forum = list((d.root / "forum" / "roi").glob("turn-*.bbcode"))
     assert len(forum) == steps + 1
@@ -135,13 +135,13 @@ def _no_secret_in_mails(d, records, states) -> None:
     address = {p.address: p.name for p in d.store.players("roi")}
     checked = 0
     for item in d.store.outbox_items(game="roi"):
-        if item["kind"] not in ("private", "public", "ack") or item["turn"] == last:
+        if item.kind not in ("private", "public", "ack") or item.turn == last:
             continue
-        who = address.get(item["rcpt"], "@public")
-        banned = banned_by_turn.get(item["turn"] if item["kind"] != "ack" else item["turn"] - 1, {}).get(who, set())
-        text = _body(d.store.outbox_raw(item["id"]))
+        who = address.get(item.rcpt, "@public")
+        banned = banned_by_turn.get(item.turn if item.kind != "ack" else item.turn - 1, {}).get(who, set())
+        text = _body(d.store.outbox_raw(item.id))
         found = [name for name in banned if name in text]
-        assert not found, (item["kind"], item["turn"], who, found)
+        assert not found, (item.kind, item.turn, who, found)
         checked += 1
     for rec in records:
         if rec.turn == last:

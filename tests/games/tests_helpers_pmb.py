@@ -28,9 +28,9 @@ def start_mails(tmp: Path, seed: str) -> tuple[Any, dict[str, str]]:
         by_address = {p.address: p.name for p in store.players("pmb1")}
         mails = {}
         for item in store.outbox_items(game="pmb1"):
-            if item["kind"] == "private":
-                msg = message_from_bytes(store.outbox_raw(item["id"]), policy=default)
-                mails[by_address[item["rcpt"]]] = msg.get_body(("plain",)).get_content().replace("\r\n", "\n").replace("\u00a0", " ")
+            if item.kind == "private":
+                msg = message_from_bytes(store.outbox_raw(item.id), policy=default)
+                mails[by_address[item.rcpt]] = msg.get_body(("plain",)).get_content().replace("\r\n", "\n").replace("\u00a0", " ")
         return e.state(e.game("pmb1")), mails
     finally:
         store.close()

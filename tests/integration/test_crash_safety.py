@@ -93,7 +93,7 @@ turn = "2d"
     _tick(cfg_path, T0, "batch-before-commit")   # answers queued and messages marked, but not committed
     store = Store(cfg.database)
     try:  # both kills inside the batch rolled it back whole
-        assert store.message_count("new") == 3 and not [i for i in store.outbox_items() if i["kind"] == "ack"]
+        assert store.message_count("new") == 3 and not [i for i in store.outbox_items() if i.kind == "ack"]
         assert store.current_orders(game_id, 1) == {}
     finally:
         store.close()
@@ -113,11 +113,11 @@ turn = "2d"
         assert {p: o.orders[0].args for p, o in orders.items()} == {"Arya": (3,), "Bran": (4,), "Cersei": (5,)}
         assert all(o.source == "mail" for o in orders.values())
         items = store.outbox_items(game=game_id)
-        assert items and all(i["status"] == "sent" for i in items)
-        acks = [i for i in items if i["kind"] == "ack"]
+        assert items and all(i.status == "sent" for i in items)
+        acks = [i for i in items if i.kind == "ack"]
         assert len(acks) == 3
         copies = _sink_copies(mail_env, game_id)
-        assert set(copies) == {i["id"] for i in items}  # each mail sent at least once
+        assert set(copies) == {i.id for i in items}  # each mail sent at least once
         assert all(len(set(c)) == 1 for c in copies.values())  # and never with a different content
         # a mail goes twice only when a kill falls between its SMTP send and its bookkeeping: each of the two
         # mid-send kills re-sends exactly the mail it interrupted, and no other kill re-sends anything

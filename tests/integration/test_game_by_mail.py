@@ -143,5 +143,5 @@ def test_connection_dropped_mid_poll_and_server_restarted_loses_nothing(tmp_path
     assert store.message_count() == 30
     assert len(store.players("toy1")) == 30
     acks = store.outbox_items()
-    assert len(acks) == 30 and len({a["rcpt"] for a in acks}) == 30
+    assert len(acks) == 30 and len({a.rcpt for a in acks}) == 30
     store.close()

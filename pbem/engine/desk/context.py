@@ -96,14 +96,14 @@ def thread_of(table: Table, mail: IncomingMail, pending: ConfirmationRow | None,
             Intent(str(c["command"]), slots_from_json(c["slots"], tz)) for c in pending.commands))
     for mid in [mail.in_reply_to, *reversed(mail.references)]:
         row = table.store.outbox_row(mid) if mid else None
-        if row is None or row["game"] != table.id:
+        if row is None or row.game != table.id:
             continue
         text = read_message(table.store.outbox_raw(mid) or b"").text[:MAX_THREAD_TEXT]
         about = named_in(text, players)
         numbers = tuple(dict.fromkeys(int(n) for n in _TEST_NUMBER.findall(text)))
-        if row["kind"] == "digest":
-            return Thread("digest", turn=row["turn"], players=about if len(about) == 1 else ())
-        return Thread("notice", turn=row["turn"], players=about, requests=numbers if len(numbers) == 1 else ())
+        if row.kind == "digest":
+            return Thread("digest", turn=row.turn, players=about if len(about) == 1 else ())
+        return Thread("notice", turn=row.turn, players=about, requests=numbers if len(numbers) == 1 else ())
     stranger = forwarded(mail, table)
     return Thread("stranger", stranger=stranger) if stranger is not None else None
 

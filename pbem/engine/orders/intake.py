@@ -411,10 +411,10 @@ def _bounced(house: House, raw: bytes, reason: str, sender: str) -> tuple[str, s
     if not rows:
         return f"silent: {reason}; names no mail we sent", None, sender
     for row in rows:
-        house.store.mark_bounced(row["id"], bounce.summary())
-    told = ", ".join(f"{row['id']} to {row['rcpt']}" for row in rows)
+        house.store.mark_bounced(row.id, bounce.summary())
+    told = ", ".join(f"{row.id} to {row.rcpt}" for row in rows)
     # (the remote server's words last: they may hold anything, « ; » included)
-    return f"silent: {reason}; returned: {told}; {bounce.summary()}", rows[0]["game"], sender
+    return f"silent: {reason}; returned: {told}; {bounce.summary()}", rows[0].game, sender
 
 
 def _reject_forged(table: Table, mail: IncomingMail, player: PlayerRow | None, reason: str, now: datetime) -> str:

@@ -103,7 +103,7 @@ def batch_digest(table: Table, batch: Sequence[Done]) -> list[Letter]:
     title = _batch_title(ruleset, [d.state_before for d in batch], [(d.player, d.order) for d in batch],
                          [item["title"] for item in items], s.language)
     failed = letters.unreported_failures(table)
-    table.store.mark_reported([f["id"] for f in failed])
+    table.store.mark_reported([f.id for f in failed])
     t = r.mail_text("digest_actions", tag=table.tag, title=title, items=items, failed=failed)
     key = f"actions-{batch[0].seq}-{batch[-1].seq}-digest"
     g = table.row

@@ -33,7 +33,7 @@ from pbem.msg import Msg
 from pbem.names import fold
 from pbem.outbox import Attachment, Letter
 from pbem.render import Rendered
-from pbem.store import GameRow, StepRecord
+from pbem.store import GameRow, OutboxStatus, StepRecord
 from pbem.store.records import events_json, rolls_json
 
 log = logging.getLogger("pbem")
@@ -128,7 +128,7 @@ def step_letters(table: Table, g: GameRow, seq: int, turn: int, events: Sequence
     forum = with_chronicle(made.text, table.store.chronicle(g.id, seq))
     if digest:
         facts = digest_context(table, seq, rec)
-        table.store.mark_reported([f["id"] for f in facts["failed"]])  # each failure is told to the MJ once
+        table.store.mark_reported([f.id for f in facts["failed"]])  # each failure is told to the MJ once
         absent = [(n, k, n in out) for n, k in sorted(missed.items()) if s.nmr_alert and k >= s.nmr_alert]
         t = r.mail_text("digest", tag=tag, title=title, deadline=deadline, next_title=next_title,
                         final=outcome, rectificatif=rectificatif, seed=g.seed if outcome is not None else None,
@@ -375,11 +375,23 @@ def forum_files(table: Table, rec: StepRecord) -> ForumFiles:
     return step_forum(table, rec.seq, state, rec.events, rec.title, table.ruleset.outcome(state), rec)
 
 
-def unreported_failures(table: Table) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class FailedMail:
+    """A mail the MJ's digest says was not delivered (the digest templates read these names)."""
+
+    id: str
+    rcpt: str
+    subject: str
+    status: OutboxStatus  # "failed" (refused when sent) or "bounced"
+    last_error: str  # why, in the MJ's language
+    player: str | None  # whose address it was, if a player's
+
+
+def unreported_failures(table: Table) -> list[FailedMail]:
     """The mails of a game that failed (bounced, refused) and the MJ was not told of yet, each with its player."""
     by_address = {p.address: p.name for p in table.store.players(table.id, include_removed=True)}
     lang = table.settings.language  # (why it failed is kept in English in the outbox row, and said here)
-    return [{**f, "player": by_address.get(f["rcpt"]), "last_error": ticktext.said(f["last_error"] or "", lang)}
+    return [FailedMail(f.id, f.rcpt, f.subject, f.status, ticktext.said(f.last_error, lang), by_address.get(f.rcpt))
             for f in table.store.unreported_failures(table.id)]
 
 
