@@ -54,7 +54,7 @@ class Silent:
             m["From"], m["To"], m["Subject"] = f"joueur{i}@example.org", "jeu@example.org", "[ROI] inscription"
             m["Message-ID"] = f"<bench-archive-{i}@example.org>"
             m.set_content(f"INSCRIPTION {name}")
-            self.store.store_raw([(f"r{i}", m.as_bytes())], T0.isoformat())
+            self.store.store_raw([(f"r{i}", m.as_bytes())], T0)
         self.engine.process_pending(T0)
         self.engine.start_game("roi", T0)
 

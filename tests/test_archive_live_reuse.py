@@ -38,7 +38,7 @@ class Game:
         for i, name in enumerate(NAMES):
             raw = make_mail(f"joueur{i}@pbem.test", f"INSCRIPTION {name}", subject="[INTRIGUE] inscription",
                             message_id=f"<r{i}@pbem.test>")
-            self.store.store_raw([(f"r{i}", raw)], T0.isoformat())
+            self.store.store_raw([(f"r{i}", raw)], T0)
         self.engine.process_pending(T0)
         self.engine.start_game("intrigue", T0)
 
