@@ -35,6 +35,7 @@ UNBOUNDED_KEYS_OK = {
     "pbem.games.courtisans.plan._reached": "a Courtisans state held by identity (64 at most), a player and the "
                                            "lines of one turn accepted so far (a turn takes three)",
     "pbem.pictures.scene.font": "a size and a weight",
+    "pbem.pictures._drawing": "no arguments: one value (the drawing code's digest)",
     "pbem.serial._hints": "dataclasses",
     "pbem.serial._post_load": "dataclasses",
     "pbem.serial._field_hints": "dataclasses",
