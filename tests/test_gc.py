@@ -64,7 +64,7 @@ def _sent(store: Store, item_id: str, at: datetime, status: str) -> None:
                     "raw": b"x" * 100, "status": "queued", "attempts": 0, "next_attempt_at": iso(at),
                     "last_error": "", "created_at": iso(at), "sent_at": "", "record_seq": None}])
     if status != "queued":
-        store.update_outbox(item_id, status=status, sent_at=iso(at) if status != "failed" else "")
+        store.update_outbox(item_id, status=status, sent_at=at if status != "failed" else "")
 
 
 def test_only_old_processed_mail_loses_its_bytes(tmp_path: Path) -> None:

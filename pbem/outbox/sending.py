@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.clock import iso
 from pbem.faults import crashpoint
 from pbem.mail.transport import PermanentFailure, Transport, TransportFailure
 from pbem.sendreport import SendReport
@@ -49,13 +48,12 @@ def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,
     started = clock()
     sent = retrying = failed = 0
     failures: list[str] = []
-    at = iso(now)
-    for row in store.expire_outbox(iso(now - retry.horizon), f"not sent within {_span(retry.horizon)}"):
+    for row in store.expire_outbox(now - retry.horizon, f"not sent within {_span(retry.horizon)}"):
         failed += 1
-        failures.append(f"{row['rcpt']}: not sent within {_span(retry.horizon)}")
+        failures.append(f"{row.rcpt}: not sent within {_span(retry.horizon)}")
     wait = store.server_wait()
-    if wait is not None and wait[0] > at:  # the server is known to be unavailable until then: new mail waits too
-        store.defer_due_outbox(at, wait[0], "waiting for the SMTP server to answer again")
+    if wait is not None and wait[0] > now:  # the server is known to be unavailable until then: new mail waits too
+        store.defer_due_outbox(now, wait[0], "waiting for the SMTP server to answer again")
     attempted: set[str] = set()
     released = False
     while True:
@@ -81,14 +79,14 @@ def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,
                     continue
                 if e.scope == "mail":  # a temporary refusal of this mail alone (greylisting, mailbox full)
                     store.update_outbox(item.id, attempts=attempts, deferred="mail", last_error=str(e)[:500],
-                                        next_attempt_at=iso(now + retry.delay(attempts)))
+                                        next_attempt_at=now + retry.delay(attempts))
                     retrying += 1
                     continue
                 most = max(attempts, (wait[1] + 1) if wait else 0)
-                until = iso(now + retry.delay(most))
+                until = now + retry.delay(most)
                 store.update_outbox(item.id, attempts=attempts, deferred="server", last_error=str(e)[:500],
                                     next_attempt_at=until)
-                retrying += 1 + store.defer_due_outbox(at, until, f"waiting for the SMTP server: {e}")
+                retrying += 1 + store.defer_due_outbox(now, until, f"waiting for the SMTP server: {e}")
                 return SendReport(sent, retrying, failed, f"SMTP server unavailable: {e}", tuple(failures),
                                   blocked=str(e) if isinstance(e, PermanentFailure) else "")
             except Exception as e:  # a bug must not hold the other mails back
@@ -99,11 +97,11 @@ def send_due(store: Store, transport: Transport, *, sender: str, now: datetime,
                 failures.append(f"{item.rcpt}: internal error: {type(e).__name__}: {e}")
                 continue
             crashpoint("mid-send")
-            store.update_outbox(item.id, status="sent", attempts=attempts, sent_at=at, deferred="")
+            store.update_outbox(item.id, status="sent", attempts=attempts, sent_at=now, deferred="")
             sent += 1
             if not released:  # the server answers: what waited for it goes now
                 released = True
-                store.release_server_wait(at)
+                store.release_server_wait(now)
                 wait = None
 
 
@@ -118,6 +116,6 @@ def retry(store: Store, item_ids: Sequence[str], now: datetime) -> int:
     n = 0
     for item_id in item_ids:
         if store.outbox_raw(item_id) is not None:
-            store.update_outbox(item_id, status="queued", next_attempt_at=iso(now), deferred="")
+            store.update_outbox(item_id, status="queued", next_attempt_at=now, deferred="")
             n += 1
     return n

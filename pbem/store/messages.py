@@ -100,7 +100,7 @@ class MessageRows(StoreBase):
                 "and status != 'new'", part))
         return found
 
-    def mark_message(self, key: str, *, message_id: str, status: str, game: str, sender: str, verdict: str,
+    def mark_message(self, key: str, *, message_id: str, status: MailStatus, game: str, sender: str, verdict: str,
                      processed_at: datetime, fingerprint: str = "") -> None:
         """Record a message's verdict (and the ``fingerprint`` of what it asked, `resent_of`).  An ``error``
         never overwrites a message already processed."""

@@ -87,6 +87,8 @@ class OutboxRows(StoreBase):
         return bytes(row[0]) if row and row[0] is not None else None
 
     def update_outbox(self, item_id: str, **fields: Any) -> None:
+        """Change a queued mail's columns (times given as datetimes are stored as the store writes them)."""
+        fields = {k: iso(v) if isinstance(v, datetime) else v for k, v in fields.items()}
         if not fields or not set(fields) <= _OUTBOX_COLUMNS:
             self._t("outbox").update(item_id, fields)
             return
@@ -98,35 +100,36 @@ class OutboxRows(StoreBase):
 
                 raise NotFoundError(item_id)
 
-    def server_wait(self) -> tuple[str, int] | None:
+    def server_wait(self) -> tuple[datetime, int] | None:
         """(until when, most attempts) of the mails waiting for the SMTP server to answer again, or None."""
         row = self._one("select min(next_attempt_at), max(attempts) from outbox "
                         "where status = 'queued' and deferred = 'server'")
-        return (row[0], int(row[1])) if row and row[0] is not None else None
+        return (parse_iso(row[0]), int(row[1])) if row and row[0] is not None else None
 
-    def defer_due_outbox(self, now: str, until: str, reason: str) -> int:
+    def defer_due_outbox(self, now: datetime, until: datetime, reason: str) -> int:
         """Every due mail waits for the server until ``until`` (one answer stands for all: it is down)."""
         with self.atomic():
             return self.db.execute(
                 "update outbox set deferred = 'server', next_attempt_at = ?, last_error = ? "
-                "where status = 'queued' and next_attempt_at <= ?", [until, reason[:500], now]).rowcount
+                "where status = 'queued' and next_attempt_at <= ?", [iso(until), reason[:500], iso(now)]).rowcount
 
-    def release_server_wait(self, now: str) -> int:
+    def release_server_wait(self, now: datetime) -> int:
         """The server answers again: every mail that waited for it is due now."""
+        at = iso(now)
         with self.atomic():
             return self.db.execute("update outbox set next_attempt_at = ? where status = 'queued' "
-                                   "and deferred = 'server' and next_attempt_at > ?", [now, now]).rowcount
+                                   "and deferred = 'server' and next_attempt_at > ?", [at, at]).rowcount
 
-    def expire_outbox(self, created_before: str, note: str) -> list[dict[str, Any]]:
-        """Mails that have waited since before ``created_before`` fail (``note`` leads their last error)."""
-        rows = self._q("select id, rcpt, last_error from outbox where status = 'queued' and deferred != '' "
-                       "and created_at < ?", [created_before])
-        if not rows:
-            return rows
-        with self.atomic():
-            self.db.conn.executemany(
-                "update outbox set status = 'failed', deferred = '', last_error = ? where id = ?",
-                [[f"{note}: {r['last_error']}"[:500], r["id"]] for r in rows])
+    def expire_outbox(self, created_before: datetime, note: str) -> list[OutboxRow]:
+        """Mails that have waited since before ``created_before`` fail (``note`` leads their last error); returns
+        them as they were before."""
+        rows = _rows(self._q(_ROW + " where status = 'queued' and deferred != '' and created_at < ?",
+                             [iso(created_before)]))
+        if rows:
+            with self.atomic():
+                self.db.conn.executemany(
+                    "update outbox set status = 'failed', deferred = '', last_error = ? where id = ?",
+                    [[f"{note}: {r.last_error}"[:500], r.id] for r in rows])
         return rows
 
     def unreported_failures(self, game: str) -> list[OutboxRow]:
