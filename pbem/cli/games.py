@@ -298,7 +298,7 @@ def player_resend(ctx: click.Context, game_id: str, name: str, turn: int | None,
                            subject=letter.subject))
 
 
-@french("Donne à NAME les surnoms NICKNAME… que vous employez dans vos courriels de MJ («\u00a0retire "
+@french("Donne à NAME les surnoms SURNOM… que vous employez dans vos courriels de MJ («\u00a0retire "
         "Littlefinger\u00a0»)\u00a0: pbem les comprend, et vous demande confirmation avant d'agir. Sans surnom, "
         "les oublie.\n\n"
         "Exemple\u00a0: pbem player nickname pmb1 Petit-Doigt Littlefinger PD")

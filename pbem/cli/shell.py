@@ -242,7 +242,8 @@ _HEADINGS_FR = {"Options": "Options", "Commands": "Commandes", "Positional argum
 _METAVARS_FR = {"TEXT": "TEXTE", "INTEGER": "ENTIER", "FLOAT": "NOMBRE", "FILENAME": "FICHIER", "FILE": "FICHIER",
                 "PATH": "CHEMIN", "GAME_ID": "PARTIE", "GAME": "PARTIE", "FOLDER": "DOSSIER", "NAME": "NOM",
                 "NEW_NAME": "NOUVEAU_NOM", "ADDRESS": "ADRESSE", "NEW_ADDRESS": "NOUVELLE_ADRESSE", "NUMBER": "NUMÉRO",
-                "PLAYER_NAME": "JOUEUR", "LINES": "LIGNES", "KEYS": "CLÉS", "CASES": "CAS"}
+                "PLAYER_NAME": "JOUEUR", "LINES": "LIGNES", "KEYS": "CLÉS", "CASES": "CAS",
+                "NICKNAMES": "SURNOMS", "NICKNAME": "SURNOM"}
 """click's placeholders (types, and the arguments' names) as the French help and errors write them."""
 _METAVAR = re.compile(r"\b(" + "|".join(sorted(_METAVARS_FR, key=len, reverse=True)) + r")\b")
 
