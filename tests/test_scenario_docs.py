@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from case_plays import SHARED, played
 
-from pbem.core import Event
+from pbem import scenario
 from pbem.scenario import case as case_format
 from pbem.scenario import catalog, load_case, run_case
 from pbem.scenario.catalog import GAMES, emitted_kinds, fill, generated_sections
@@ -21,17 +22,12 @@ ROSTER = ROOT / "docs/rules/pmb-cases/listes/21-joueurs.toml"
 HEAD = f'jeu = "pmb"\njoueurs_fichier = "{ROSTER}"\noptions.places = {{ visenya = 3, fossedragon = 4 }}\n'
 
 
-# The three tests below read the same plays: every case file of a game (`catalog.case_events`) and its bot games
-# (`catalog.observed`, which also reads the case files).  Each is played once per worker and kept (they are
-# deterministic: fixed files, fixed seeds), and the three tests go to one worker, instead of the case files
-# three times and the bot games twice.
-_SHARED_PLAYS = pytest.mark.xdist_group("scenario-plays")
-_case_events, _observed = catalog.case_events, catalog.observed
-
-
-@functools.cache
-def _kept_case_events(game: str) -> tuple[list[Event], ...]:
-    return tuple(_case_events(game))
+# The three tests below read the same plays: every case file of a game (`catalog.case_events`, which
+# tests/test_scenario_cases.py plays too) and its bot games (`catalog.observed`, which also reads the case
+# files).  Each is played once per worker and kept (they are deterministic: fixed files, fixed seeds), and
+# these tests go to one worker with the case files' (`case_plays.SHARED`), instead of the case files four
+# times and the bot games twice.
+_observed = catalog.observed
 
 
 @functools.cache
@@ -43,19 +39,19 @@ def _kept_observed(game: str) -> dict[str, catalog.KindSeen]:
 def plays_kept(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """`catalog` reads each game's plays through the kept ones (its own functions build the tables, as they do
     for scripts/scenario_doc.py)."""
-    monkeypatch.setattr(catalog, "case_events", lambda game: iter(_kept_case_events(game)))
+    monkeypatch.setattr(scenario, "run_case", played)  # (catalog.case_events imports it when it runs)
     monkeypatch.setattr(catalog, "observed", lambda game, seeds=None: (
         _kept_observed(game) if seeds is None else _observed(game, seeds)))
     yield
 
 
-@_SHARED_PLAYS
+@SHARED
 def test_generated_tables_are_up_to_date(plays_kept: None) -> None:
     text = DOC.read_text(encoding="utf-8")
     assert fill(text, generated_sections()) == text, "run .venv/bin/python scripts/scenario_doc.py"
 
 
-@_SHARED_PLAYS
+@SHARED
 @pytest.mark.parametrize("game", GAMES)
 def test_every_event_kind_the_code_can_emit_was_seen(plays_kept: None, game: str) -> None:
     """A kind the bot games and the case files never produce would have no data in the table: add a case file."""
@@ -63,7 +59,7 @@ def test_every_event_kind_the_code_can_emit_was_seen(plays_kept: None, game: str
     assert not missing, f"{game}: no case file or bot game produces {sorted(missing)}"
 
 
-@_SHARED_PLAYS
+@SHARED
 @pytest.mark.parametrize("game", GAMES)
 def test_every_event_kind_the_code_can_emit_is_played_by_a_case_file(plays_kept: None, game: str) -> None:
     """Not only seen in bot games: each kind has a case file that shows when it happens (the cases double as docs)."""
