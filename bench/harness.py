@@ -52,8 +52,8 @@ class Options:
 
 QUICK: dict[str, Any] = {
     "quick": True, "mails": 60, "pmb_sizes": (40, 400), "pmb_seeds": ("be7c", "0001"), "pmb_rounds": 1,
-    "turn_sizes": (40, 80), "turn_rounds": 1, "turn_big": 0, "session_mails": 40, "coldstart_rounds": 1, "latency_mails": 3,
-    "archive_steps": 3, "archive_rounds": 1,
+    "turn_sizes": (40, 80), "turn_rounds": 1, "turn_big": 0, "session_mails": 40, "coldstart_rounds": 1,
+    "latency_mails": 2, "archive_steps": 3, "archive_rounds": 1,
 }
 
 

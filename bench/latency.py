@@ -15,6 +15,7 @@ import os
 import random
 import signal
 import smtplib
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -146,6 +147,20 @@ def trip(env: dict[str, str], sink: Path, seen: set[str], user: str, raw: bytes)
     raise TimeoutError(f"no answer within {WAIT:g} s for {mid!r} sent to {user}")
 
 
+def first_pass_sent(database: Path, daemon: subprocess.Popen[bytes]) -> None:
+    """Wait until pbem run's first pass has sent the game's start mails (nothing queued is left): the
+    first delivery must find it done (a fixed wait of 4 s, before, was most of a --quick run's figure)."""
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=WAIT)
+    try:
+        end = time.monotonic() + WAIT
+        while db.execute("select 1 from outbox where status = 'queued' limit 1").fetchone() is not None:
+            if daemon.poll() is not None or time.monotonic() > end:
+                raise RuntimeError(f"pbem run did not send the start mails within {WAIT:g} s")
+            time.sleep(0.02)
+    finally:
+        db.close()
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.send_signal(signal.SIGTERM)
     try:
@@ -210,7 +225,8 @@ def run(opts: Options, report: Report) -> None:
             assert bare.stdout is not None
             if bare.stdout.readline().strip() != b"ready":
                 raise RuntimeError("the bare IDLE client did not start")
-            time.sleep(4)  # pbem's first poll done, IDLE waiting (and the game's start mails sent)
+            first_pass_sent(cfg.database, daemon)
+            time.sleep(2 * SETTLE)  # IDLE waiting: its thread started with that pass, which sent 40 mails since
             seen = set(os.listdir(sink))
             for i, raw in enumerate(mails):
                 runs: list[tuple[list[float], str, bytes]] = [

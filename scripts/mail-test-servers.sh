@@ -64,6 +64,13 @@ VMAIL_USER=${VMAIL_USER:-vmail}
 log() { printf '[mailsvc] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+running() {  # PID still runs: a zombie has exited (here PID 1 may take seconds to reap what it inherited)
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [ "${stat%% *}" != Z ]
+}
+
 stop_pids() {  # TERM every pid named in the given pid files (ours only), wait for all to exit
   local f pid i pids=() kids=()
   for f in "$@"; do
@@ -76,16 +83,16 @@ stop_pids() {  # TERM every pid named in the given pid files (ours only), wait f
     kids+=($(ps -o pid= --ppid "$pid" 2>/dev/null || true))
     kill -TERM "$pid"; pids+=("$pid")
   done
-  for pid in "${pids[@]}"; do  # dovecot's master takes ~3 s to exit, the sink ~1 s
-    for i in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$pid" 2>/dev/null; then log "pid $pid ignored TERM for 15s, killing"; kill -KILL "$pid"; fi
+  for pid in "${pids[@]}"; do  # dovecot's master takes about a second to exit (it sleeps one), the sink less
+    for i in $(seq 1 300); do running "$pid" || break; sleep 0.05; done
+    if running "$pid"; then log "pid $pid ignored TERM for 15s, killing"; kill -KILL "$pid"; fi
     log "stopped pid $pid"
   done
   for pid in "${kids[@]}"; do  # only our instance's processes (pids may have been reused)
     grep -qaF -- "dovecot-mailsvc-test/" "/proc/$pid/cmdline" 2>/dev/null && kill -TERM "$pid" 2>/dev/null || true
   done
   for pid in "${kids[@]}"; do
-    for i in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for i in $(seq 1 60); do running "$pid" || break; sleep 0.05; done
     if grep -qaF -- "dovecot-mailsvc-test/" "/proc/$pid/cmdline" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
   done
 }

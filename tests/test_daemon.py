@@ -37,10 +37,9 @@ tag = "TOY"
 mj = "mj@pbem.test"
 """)
     subprocess.run(pbem_command(cfg, "game", "new", "toy1"), env=pbem_env(), check=True, capture_output=True)
-    proc = subprocess.Popen(pbem_command(cfg, "run"), env=pbem_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    d = Daemon(tmp_path, verbose=True)  # (this config.toml)
     try:
-        time.sleep(1.5)
+        d.wait_for("executed successfully")  # its first pass has ended: a later one reads the mail
         inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
         inbox.add(make_mail("arya@pbem.test", "INSCRIPTION Arya"))
         outbox_new = tmp_path / "outbox" / "new"
@@ -50,11 +49,11 @@ mj = "mj@pbem.test"
         answers = list(outbox_new.iterdir())
         assert len(answers) == 1
         assert b"sous le nom Arya" in answers[0].read_bytes().replace(b"=\n", b"")
+        d.proc.send_signal(signal.SIGTERM)
+        assert d.ended(timeout=20) == 0, "".join(d.seen)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=20)
-    assert proc.returncode == 0, out
-    assert "démon pbem lancé" in out
+        d.kill()
+    assert "démon pbem lancé" in "".join(d.seen) + d.lines_left()
 
 
 def test_a_cron_pass_after_the_deadline_counts_mail_by_when_it_arrived(tmp_path):

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from case_plays import SHARED, played
 
-from pbem.scenario import load_case, run_case
+from pbem.scenario import load_case
 from pbem.scenario.report import case_lines, passed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,9 +20,10 @@ def test_there_are_case_files_for_every_game() -> None:
     assert all(sum(1 for p in CASES if p.parent.name == g) >= 20 for g in by_game)
 
 
+@SHARED
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_case_file(path: Path) -> None:
-    result = run_case(path)
+    result = played(path)
     assert passed(result), "\n".join(case_lines(result, "fr", quiet=True))
 
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from case_plays import SHARED, played
 
+from pbem import scenario
 from pbem.scenario import case as case_format
-from pbem.scenario import load_case, run_case
-from pbem.scenario.catalog import GAMES, emitted_kinds, fill, generated_sections, observed
+from pbem.scenario import catalog, load_case, run_case
+from pbem.scenario.catalog import GAMES, emitted_kinds, fill, generated_sections
 from pbem.scenario.report import passed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,24 +22,48 @@ ROSTER = ROOT / "docs/rules/pmb-cases/listes/21-joueurs.toml"
 HEAD = f'jeu = "pmb"\njoueurs_fichier = "{ROSTER}"\noptions.places = {{ visenya = 3, fossedragon = 4 }}\n'
 
 
-def test_generated_tables_are_up_to_date() -> None:
+# The three tests below read the same plays: every case file of a game (`catalog.case_events`, which
+# tests/test_scenario_cases.py plays too) and its bot games (`catalog.observed`, which also reads the case
+# files).  Each is played once per worker and kept (they are deterministic: fixed files, fixed seeds), and
+# these tests go to one worker with the case files' (`case_plays.SHARED`), instead of the case files four
+# times and the bot games twice.
+_observed = catalog.observed
+
+
+@functools.cache
+def _kept_observed(game: str) -> dict[str, catalog.KindSeen]:
+    return _observed(game)
+
+
+@pytest.fixture
+def plays_kept(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """`catalog` reads each game's plays through the kept ones (its own functions build the tables, as they do
+    for scripts/scenario_doc.py)."""
+    monkeypatch.setattr(scenario, "run_case", played)  # (catalog.case_events imports it when it runs)
+    monkeypatch.setattr(catalog, "observed", lambda game, seeds=None: (
+        _kept_observed(game) if seeds is None else _observed(game, seeds)))
+    yield
+
+
+@SHARED
+def test_generated_tables_are_up_to_date(plays_kept: None) -> None:
     text = DOC.read_text(encoding="utf-8")
     assert fill(text, generated_sections()) == text, "run .venv/bin/python scripts/scenario_doc.py"
 
 
+@SHARED
 @pytest.mark.parametrize("game", GAMES)
-def test_every_event_kind_the_code_can_emit_was_seen(game: str) -> None:
+def test_every_event_kind_the_code_can_emit_was_seen(plays_kept: None, game: str) -> None:
     """A kind the bot games and the case files never produce would have no data in the table: add a case file."""
-    missing = emitted_kinds(game) - set(observed(game))
+    missing = emitted_kinds(game) - set(catalog.observed(game))
     assert not missing, f"{game}: no case file or bot game produces {sorted(missing)}"
 
 
+@SHARED
 @pytest.mark.parametrize("game", GAMES)
-def test_every_event_kind_the_code_can_emit_is_played_by_a_case_file(game: str) -> None:
+def test_every_event_kind_the_code_can_emit_is_played_by_a_case_file(plays_kept: None, game: str) -> None:
     """Not only seen in bot games: each kind has a case file that shows when it happens (the cases double as docs)."""
-    from pbem.scenario.catalog import case_events
-
-    seen = {e.kind for events in case_events(game) for e in events}
+    seen = {e.kind for events in catalog.case_events(game) for e in events}
     missing = emitted_kinds(game) - seen
     assert not missing, f"{game}: no case file produces {sorted(missing)}"
 

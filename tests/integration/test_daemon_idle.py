@@ -3,8 +3,10 @@ although the poll interval is a minute."""
 
 from __future__ import annotations
 
+import queue
 import signal
 import subprocess
+import threading
 import time
 
 import pytest
@@ -33,10 +35,21 @@ tag = "TOY"
 mj = "{mail_env.addr('p04')}"
 """)
     subprocess.run(pbem_command(cfg, "game", "new", "toy1"), env=pbem_env(), check=True, capture_output=True)
-    proc = subprocess.Popen(pbem_command(cfg, "run"), env=pbem_env(), stdout=subprocess.PIPE,
+    # -v: the scheduler's line at the end of each pass (the first one is waited for below)
+    proc = subprocess.Popen(pbem_command(cfg, "run", "-v"), env=pbem_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()], daemon=True)
+    reader.start()
+    seen: list[str] = []
     try:
-        time.sleep(3)  # first poll done; the daemon now waits in IDLE (next poll in ~57 s)
+        # the first poll done (the mail must not reach it): the daemon now waits in IDLE (next poll in ~60 s)
+        deadline = time.monotonic() + 60  # (it goes on as soon as the line is there: generous under load)
+        while not any("executed successfully" in line for line in seen):
+            try:
+                seen.append(lines.get(timeout=max(deadline - time.monotonic(), 0.01)))
+            except queue.Empty:
+                pytest.fail(f"pbem run's first pass did not end within 60 s: {''.join(seen)}")
         sent = time.monotonic()
         mail_env.deliver("game", make_mail(mail_env.addr("p05"), "INSCRIPTION Arya", to=mail_env.addr("game"),
                                            message_id="<idle-test@pbem.test>"))
@@ -48,9 +61,11 @@ mj = "{mail_env.addr('p04')}"
                     answered = time.monotonic() - sent
                     break
             time.sleep(0.2)
-        # by IDLE: well before the next poll, about 57 s away (the bound generous for a loaded machine)
+        # by IDLE: well before the next poll, about 60 s away (the bound generous for a loaded machine)
         assert answered is not None and answered < 45, answered
     finally:
         proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=30)
-    assert proc.returncode == 0, out
+        proc.wait(timeout=30)
+        reader.join(timeout=10)
+    seen += list(lines.queue)
+    assert proc.returncode == 0, "".join(seen)
