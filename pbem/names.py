@@ -31,6 +31,17 @@ def fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+NAME_FILLER = frozenset({"de", "du", "des", "la", "le", "d", "l", "von", "van", "of", "the"})
+"""The little words of a name (« Élise de Mallery »): a name is never found by one of them alone."""
+
+
+def name_words(text: str) -> frozenset[str]:
+    """The keys a name or a nickname is found by in the MJ's mail: its letters run together (« littlefinger »
+    for « Little-finger ») and each of its words of three letters or more but the little ones."""
+    words = [w for w in fold(text).replace("-", " ").replace("'", " ").replace(".", " ").split() if w]
+    return frozenset({"".join(words), *(w for w in words if len(w) >= 3 and w not in NAME_FILLER)}) - {""}
+
+
 @memo(maxsize=65536, max_key=200)
 def name_key(text: str) -> str:
     """The key names are compared by: `fold`, and a hyphen is a space (« petit doigt » is Petit-Doigt)."""

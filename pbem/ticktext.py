@@ -81,8 +81,8 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"^IMAP login refused for (?P<w>\S+): (?P<why>.*)$", "IMAP {w}\u00a0: identifiant refusé\u00a0: «\u00a0{why}\u00a0»"),
     (r"^IMAP (?P<w>\S+): no credentials: (?P<why>.*)$", "IMAP {w}\u00a0: identifiants indisponibles\u00a0: {why}"),
     (r"^IMAP (?P<w>\S+): TLS certificate rejected: (?P<why>.*)$", "IMAP {w}\u00a0: certificat TLS refusé\u00a0: {why}"),
-    (r"^IMAP (?P<w>\S+): cannot open (?P<f>.+?): (?P<why>.*)$",
-     "IMAP {w}\u00a0: impossible d'ouvrir le dossier {f}\u00a0: «\u00a0{why}\u00a0»"),
+    (r"^IMAP (?P<w>\S+): cannot open (?P<f>'[^']*'|\"[^\"]*\"): (?P<why>.*)$",
+     "IMAP {w}\u00a0: impossible d'ouvrir le dossier {folder}\u00a0: «\u00a0{why}\u00a0»"),
     (r"^IMAP (?P<w>\S+): cannot read the newest mails: (?P<why>.*)$",
      "IMAP {w}\u00a0: impossible de lire les derniers courriels\u00a0: «\u00a0{why}\u00a0»"),
     (r"^UID FETCH failed: (?P<why>.*)$", "la commande UID FETCH a échoué\u00a0: {why}"),
@@ -97,7 +97,7 @@ _FIRED_FR: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) fo
     (r"^game (?P<g>\S+): closing the step before a late mail failed$",
      "partie {g}\u00a0: la clôture de l'étape avant un courriel en retard a échoué"),
     (r"^game (?P<g>\S+): firing due work failed$",
-     "partie {g}\u00a0: échec de ce qui était dû (dates limites, rappels)"),
+     "partie {g}\u00a0: échec des échéances (dates limites, rappels)"),
     (r"^the picture of (?P<g>\S+) \((?P<t>.*)\) could not be drawn; the forum post goes without it$",
      "l'image de {g} ({t}) n'a pas pu être dessinée\u00a0; le message du forum part sans elle"),
     (r"^sending mail (?P<k>\S+) failed$", "envoi du courriel {k} en échec"),
@@ -132,10 +132,17 @@ _BOUNCE_FR = {"no such address": "adresse inconnue", "mailbox full": "boîte ple
 def _doing_fr(what: str) -> str:
     """What the connection was doing, in French: « lecture », « ouverture du dossier 'INBOX' »."""
     if what.startswith("select "):
-        return f"ouverture du dossier {what.removeprefix('select ')}"
+        return f"ouverture du dossier {_folder(what.removeprefix('select '))}"
     if what.startswith("move to "):
-        return f"déplacement vers {what.removeprefix('move to ')}"
+        return f"déplacement vers {_folder(what.removeprefix('move to '))}"
     return _DOING_FR.get(what, what)
+
+
+def _folder(shown: str) -> str:
+    """A folder's name as Python showed it (``'Jeux'``), as French shows a name: « Jeux »."""
+    if len(shown) >= 2 and shown[0] == shown[-1] and shown[0] in "'\"":
+        shown = shown[1:-1]
+    return f"«\u00a0{shown}\u00a0»"
 
 
 def _span_fr(number: str, unit: str) -> str:
@@ -145,22 +152,30 @@ def _span_fr(number: str, unit: str) -> str:
     return f"{number.replace('.', ',')} {noun}"
 
 
-def said(line: str, lang: str) -> str:
+MAX_NESTING = 8
+"""How many lines inside a line `said` reads (a server's reply could nest « a@b: » thousands of times)."""
+
+
+def _count(text: str | None) -> int:
+    return int(text) if text and len(text) <= 9 else 0  # (never a 5,000-digit number into int())
+
+
+def said(line: str, lang: str, depth: int = 0) -> str:
     """One of the pass's lines in ``lang`` (English: as it is)."""
-    if lang == "en":
+    if lang == "en" or depth > MAX_NESTING:
         return line
     for pattern, french in _FIRED_FR:
         m = pattern.match(line)
         if m:
             values = m.groupdict()
             if values.get("why"):  # (a failed resolution carries the engine's line: said too)
-                values["why"] = said(values["why"], lang)
-            n = int(values.get("n") or 0)
+                values["why"] = said(values["why"], lang, depth + 1)
+            n = _count(values.get("n"))
             values["st"] = values.get("st") or ""  # (a bounce's status, when the report gives one)
             return french.format(**values, span=_span_fr(values.get("sn") or "0", values.get("su") or "days"),
-                                 doing=_doing_fr(values.get("what") or ""),
+                                 doing=_doing_fr(values.get("what") or ""), folder=_folder(values.get("f") or ""),
                                  oserr=_OS_ERRORS_FR.get(values.get("cls") or "", ""),
-                                 errno=_ERRNO_FR.get(int(values.get("eno") or 0), "erreur du système"),
+                                 errno=_ERRNO_FR.get(_count(values.get("eno")), "erreur du système"),
                                  bounce=_BOUNCE_FR.get(values.get("kind") or "", ""),
                                  reminders=plural(n, "rappel", lang="fr"),
                                  graces=plural(n, "avis de délai de grâce", "avis de délai de grâce", lang="fr"),
@@ -227,5 +242,8 @@ class SaidFormatter(logging.Formatter):
         self._language = language
 
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
-        record.message = said(record.message, self._language())
+        try:
+            record.message = said(record.message, self._language())
+        except Exception:  # (a log line is written as it came rather than not at all)
+            pass
         return super().formatMessage(record)

@@ -63,9 +63,25 @@ def test_nicknames_that_would_name_someone_else_are_refused(eng) -> None:
     assert "pas de joueur" in _refusal(eng, "Daenerys", ["Khaleesi"])
     assert "surnom refusé" in _refusal(eng, "Bronn", ["<script>"])
     assert "au plus 5 surnoms" in _refusal(eng, "Bronn", [f"Surnom{i}" for i in range(6)])
+    # a word of another player's name would be read as him, with no question asked (« Snow sera absent »)
+    assert "désigne déjà Jon Snow" in _refusal(eng, "Petit-Doigt", ["Snow"])
+    eng.set_nicknames("toy1", "Bronn", ["Limier"], T0)
+    assert "désigne déjà Bronn" in _refusal(eng, "Jon Arryn", ["le Limier"])  # (the same key, « limier »)
+    eng.set_nicknames("toy1", "Bronn", [], T0)
     assert eng.store.nicknames("toy1") == {"Jon Snow": ("Corbeau",)}
     eng.set_nicknames("toy1", "Jon Snow", [], T0)  # (none: forgotten)
     assert eng.store.nicknames("toy1") == {}
+
+
+def test_a_newcomer_cannot_register_under_a_nickname(tmp_path) -> None:
+    cfg = make_config(tmp_path, extra_game={"mj": [MJ_ADDRESS]})
+    e = Engine(cfg, Store(cfg.database))
+    e.new_game("toy1", T0, seed="ab" * 32)
+    e.add_player("toy1", "Petit-Doigt", "pd@pbem.test", T0)
+    e.set_nicknames("toy1", "Petit-Doigt", ["Littlefinger"], T0)
+    with pytest.raises(EngineError) as refused:
+        e.add_player("toy1", "Littlefinger", "lf@pbem.test", T0)
+    assert "est un surnom de Petit-Doigt" in refused.value.text("fr")
 
 
 def _mj(eng, text: str, n: int) -> str:

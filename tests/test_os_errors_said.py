@@ -40,17 +40,17 @@ def test_system_errors_by_number_in_french(errno_text: str, french: str) -> None
 
 def test_what_the_imap_connection_was_doing_is_said_in_french() -> None:
     select = said("fetch failed: IMAP u@h:993 select 'Jeux' failed: error: select failed: no such mailbox", "fr")
-    assert select == (f"relève du courrier en échec{_NB}: IMAP u@h:993, ouverture du dossier 'Jeux'{_NB}: "
+    assert select == (f"relève du courrier en échec{_NB}: IMAP u@h:993, ouverture du dossier «{_NB}Jeux{_NB}»{_NB}: "
                       f"erreur IMAP («{_NB}select failed: no such mailbox{_NB}»)")
     fetch = said("fetch failed: IMAP u@h:993 fetch failed: error: UID FETCH failed: b'BAD'", "fr")
     assert fetch.endswith(f"lecture{_NB}: erreur IMAP («{_NB}la commande UID FETCH a échoué{_NB}: b'BAD'{_NB}»)")
     moved = said("marking processed mail failed: IMAP u@h:993 move to 'Traités' failed: abort: socket error", "fr")
-    assert "déplacement vers 'Traités'" in moved and "move" not in moved
+    assert f"déplacement vers «{_NB}Traités{_NB}»" in moved and "move" not in moved
 
 
 def test_doctor_lines_of_imap_in_french() -> None:
     opened = said("IMAP u@h:993: cannot open 'Jeux': [NONEXISTENT] Mailbox doesn't exist", "fr")
-    assert opened == f"IMAP u@h:993{_NB}: impossible d'ouvrir le dossier 'Jeux'{_NB}: «{_NB}[NONEXISTENT] Mailbox doesn't exist{_NB}»"
+    assert opened == f"IMAP u@h:993{_NB}: impossible d'ouvrir le dossier «{_NB}Jeux{_NB}»{_NB}: «{_NB}[NONEXISTENT] Mailbox doesn't exist{_NB}»"
     newest = said("IMAP u@h:993: cannot read the newest mails: socket error: EOF", "fr")
     assert newest.startswith(f"IMAP u@h:993{_NB}: impossible de lire les derniers courriels")
 
@@ -80,3 +80,17 @@ def test_log_records_said_in_the_configured_language() -> None:
                                "game %s: firing due work failed", ("pmb1",), None)
     assert SaidFormatter("%(message)s", lambda: "en").format(record) == "game pmb1: firing due work failed"
     assert asked == ["fr"]
+
+
+def test_hostile_nesting_and_numbers_are_said_without_failing() -> None:
+    nested = "a@b: " * 1200 + "end"
+    assert said(f"mail failed: {nested}", "fr").endswith("end")  # (nesting past MAX_NESTING: kept as it is)
+    huge = "fetch failed: IMAP u@h:993 connect failed: OSError: [Errno " + "9" * 5000 + "] boom"
+    assert "erreur du système" in said(huge, "fr")
+
+
+def test_several_mails_that_came_back_are_plural() -> None:
+    from pbem.cli.text import said_verdict
+
+    verdict = "silent: bounce: mail delivery system; returned: a-1 to x@y, a-2 to z@y; 5.1.1 no such address"
+    assert f"courriels revenus{_NB}: a-1 à x@y, a-2 à z@y" in said_verdict(verdict, "fr")

@@ -35,3 +35,16 @@ def test_a_bounce_verdict_names_the_mail_that_came_back_in_french() -> None:
     assert said == (f"sans réponse{_NB}: rebond{_NB}: système de distribution du courrier{_NB}; courriel revenu{_NB}: "
                     f"start-toy1-Arya à arya@example.org{_NB}; 5.2.2 boîte pleine{_NB}; le serveur distant a "
                     f"répondu{_NB}: «{_NB}Quota exceeded; try later{_NB}»")
+
+
+def test_a_time_without_its_offset_is_utc_whatever_the_machine_s_zone(monkeypatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        verdict = "duplicate: the same text as k, received 2026-12-02T17:05:09; not read again"
+        assert "reçu le 2026-12-02 18:05" in said_verdict(verdict, "fr", in_paris)
+    finally:
+        monkeypatch.undo()
+        time.tzset()

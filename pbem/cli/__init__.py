@@ -94,4 +94,7 @@ def main(ctx: click.Context, config_path: str, verbose: bool) -> None:
     ctx.obj["config"] = config_path
     handler = logging.StreamHandler()
     handler.setFormatter(SaidFormatter("%(asctime)s %(message)s", lambda: _log_language(ctx.obj)))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h.formatter, SaidFormatter)]:
+        root.removeHandler(old)  # (an earlier command of this process, with its own configuration's language)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler])

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pbem import ticktext
+from pbem.clock import parse_iso
 from pbem.core import Msg
 from pbem.msg import PbemError
 from pbem.wording import plural
@@ -333,7 +334,8 @@ def _said_reason(why: str) -> str:
             out.append("inconnu, " + _said_reason(part.removeprefix("stranger, ")))
             continue
         if part.startswith("returned: "):
-            out.append("courriel revenu\u00a0: " + part.removeprefix("returned: ").replace(" to ", " à "))
+            back = part.removeprefix("returned: ")
+            out.append(("courriels revenus" if ", " in back else "courriel revenu") + "\u00a0: " + back.replace(" to ", " à "))
             out.append(ticktext.said("; ".join(parts[i + 1:]), "fr"))
             break
         for pattern, french in _REASONS_FR:
@@ -376,7 +378,7 @@ def _said_verdict(verdict: str, lang: str) -> str:
 
 def _local_time(stamp: str, local: Callable[[datetime], datetime | None]) -> str:
     try:
-        moment = local(datetime.fromisoformat(stamp.replace("Z", "+00:00")))
+        moment = local(parse_iso(stamp))  # (a time without its offset is UTC, as the store writes every time)
     except ValueError:  # (not a time after all: shown as it is)
         return stamp
     return stamp if moment is None else f"{moment:%Y-%m-%d %H:%M}"

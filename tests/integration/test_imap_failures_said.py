@@ -40,7 +40,7 @@ def test_doctor_says_a_refused_login_and_a_missing_folder_in_french(tmp_path, ma
     assert "identifiant refusé" in line and not _english_left(line), line
     missing = CliRunner().invoke(main, ["--config", _config(tmp_path, mail_env, folder="Jeux perdus"), "doctor"])
     line = next(x for x in missing.output.splitlines() if "mailbox" in x)
-    assert "[ÉCHEC]" in line and "impossible d'ouvrir le dossier 'Jeux perdus'" in line, line
+    assert "[ÉCHEC]" in line and "impossible d'ouvrir le dossier « Jeux perdus »" in line.replace("\u00a0", " "), line
     assert not _english_left(line), line
 
 
@@ -49,5 +49,5 @@ def test_a_tick_that_cannot_read_the_folder_says_so_in_french(tmp_path, mail_env
     result = CliRunner().invoke(main, ["--config", _config(tmp_path, mail_env, folder="Jeux perdus"), "tick"])
     text = result.output.replace("\u00a0", " ")
     assert "relève du courrier en échec : IMAP" in text, text
-    assert "ouverture du dossier 'Jeux perdus' : erreur IMAP («" in text, text
+    assert "ouverture du dossier « Jeux perdus » : erreur IMAP («" in text, text
     assert "0 courriel relevé" in text and not _english_left(text), text

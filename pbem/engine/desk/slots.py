@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from pbem.engine import when
 from pbem.engine.desk import lexicon as L
+from pbem.names import NAME_FILLER, name_words
 
 # --- words ----------------------------------------------------------------------------------------------
 
@@ -121,7 +122,6 @@ def has_any(words: Sequence[str], phrases: Iterable[str]) -> bool:
 
 # --- players ----------------------------------------------------------------------------------------------
 
-NAME_FILLER = frozenset({"de", "du", "des", "la", "le", "d", "l", "von", "van", "of", "the"})
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,7 @@ class Roster:
         shared: set[str] = set()
         for name, given in (nicknames or {}).items():
             for nick in given:
-                parts = [t.w for t in plain(words_of(nick)) if t.w]
-                for w in {"".join(parts), *(k for k in parts if k not in NAME_FILLER and len(k) >= 3)}:
+                for w in name_words(nick):  # (the keys `set_nicknames` keeps apart from every other player's)
                     if self.by_nickname.setdefault(w, name) != name:
                         shared.add(w)
         for w in shared:

@@ -17,7 +17,7 @@ from pbem.engine.passwords import new_password
 from pbem.engine.steps import letters, publish, turns
 from pbem.engine.table import EngineError, Table
 from pbem.mail.addresses import address_problem, reserved_problem
-from pbem.names import fold, skeleton
+from pbem.names import fold, name_words, skeleton
 from pbem.outbox import Letter
 from pbem.roster import RosterError, read_roster
 from pbem.store import GameRow, Phase, PlayerRow, StepRecord
@@ -183,6 +183,14 @@ def add_player(table: Table, name: str, address: str, now: datetime, *, role: st
         if p.address == address:
             raise EngineError(Msg(f"{address} est déjà inscrit dans {table.id}, sous le nom «\u00a0{p.name}\u00a0»",
                                   f"{address} is already registered in {table.id} as {p.name!r}"), "address_taken")
+    nicknamed = {key: owner for owner, nicks in table.store.nicknames(table.id).items() for nick in nicks
+                 for key in name_words(nick)}
+    clash = next((nicknamed[key] for key in sorted(name_words(name)) if key in nicknamed), None)
+    if clash is not None:  # (the MJ's mail would name the newcomer where he means the nicknamed player)
+        raise EngineError(Msg(f"le nom «\u00a0{name}\u00a0» est un surnom de {clash} dans {table.id}\u00a0: "
+                              "choisissez-en un autre",
+                              f"the name {name!r} is a nickname of {clash} in {table.id}: choose another one"),
+                          "name_taken")
     seat: dict[str, Any] = {}
     if role:
         seat["role"] = role
@@ -219,16 +227,19 @@ def set_nicknames(table: Table, name: str, nicknames: Sequence[str], now: dateti
     if len(given) > MAX_NICKNAMES:
         raise EngineError(Msg(f"au plus {MAX_NICKNAMES} surnoms par joueur", f"at most {MAX_NICKNAMES} nicknames a player"))
     others = table.store.nicknames(table.id)
+    taken = {key: p.name for p in table.store.players(table.id, include_removed=True) if p.name != player.name
+             for text in (p.name, *others.get(p.name, ())) for key in name_words(text)}
     for nick in given:
         if not NAME_OK.match(nick):
             raise EngineError(Msg(f"surnom refusé «\u00a0{nick}\u00a0»\u00a0: lettres, chiffres, espaces, - ' . "
                                   "seulement, de 1 à 40 caractères",
                                   f"invalid nickname {nick!r}: letters, digits, spaces, - ' . only, 1 to 40 characters"))
-        for p in table.store.players(table.id, include_removed=True):
-            if p.name != player.name and any(fold(t) == fold(nick) for t in (p.name, *others.get(p.name, ()))):
-                raise EngineError(Msg(f"«\u00a0{nick}\u00a0» désigne déjà {p.name} dans {table.id}\u00a0: "
-                                      "choisissez un autre surnom",
-                                      f"{nick!r} already stands for {p.name} in {table.id}: choose another nickname"))
+        # (a word of another player's name or nickname would be read as him first, with no question asked)
+        clash = next((taken[key] for key in sorted(name_words(nick)) if key in taken), None)
+        if clash is not None:
+            raise EngineError(Msg(f"«\u00a0{nick}\u00a0» désigne déjà {clash} dans {table.id}\u00a0: "
+                                  "choisissez un autre surnom",
+                                  f"{nick!r} already stands for {clash} in {table.id}: choose another nickname"))
     table.store.set_nicknames(table.id, player.name, given)
     table.store.log(table.id, now, "mj", "player nickname", {"player": player.name, "nicknames": list(given)})
     return player.name, given
