@@ -19,11 +19,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem import games, serial
+from pbem import games, serial, wording
 from pbem.core import Event
 from pbem.pictures import raster
 from pbem.pictures.raster import png
 from pbem.pictures.scene import Scene
+from pbem.shipped import DATA
 
 DRAWING_VERSION = 1
 """Part of every picture's `inputs_digest`: raise it when a drawing changes through code outside
@@ -70,12 +71,15 @@ def board_scene(ruleset: str, view: Mapping[str, Any], events: Sequence[Event], 
 
 @lru_cache(maxsize=1)
 def _drawing() -> bytes:
-    """What every picture depends on beside its inputs: the drawing code (the sources of this package), the
-    rasteriser's zlib level, Pillow's version (a new one may write other bytes) and `DRAWING_VERSION`."""
-    import PIL
+    """What every picture depends on beside its inputs: the drawing code (the sources of this package, and
+    `pbem.wording`, whose death marks it writes), the shipped fonts, the rasteriser's zlib level, Pillow's
+    version (a new one may write other bytes) and `DRAWING_VERSION`."""
+    import PIL  # (Pillow is loaded when a picture is drawn: `pbem tick` draws none)
 
     h = hashlib.sha256(f"{DRAWING_VERSION} {raster.PNG_LEVEL} {PIL.__version__}".encode())
-    for source in sorted(Path(__file__).parent.glob("*.py")):
+    sources = [*sorted(Path(__file__).parent.glob("*.py")), Path(wording.__file__),
+               *sorted((DATA / "fonts").glob("*.ttf"))]
+    for source in sources:
         h.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return h.digest()
 
